@@ -1,0 +1,47 @@
+# Thin wrapper over CMake for the two README commands and a few more.
+#   make run    install missing packages, build, start the server (SQLite in ./var)
+#   make test   everything CI runs: warnings as errors, unit + API tests on SQLite and
+#               PostgreSQL, the same under ASan+UBSan, and each fuzzer briefly
+#   make bench  throughput against a bare libmicrohttpd server, as ratios
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 20
+
+.PHONY: all build run test unit api asan fuzz bench clean deps
+
+all: build
+
+deps:
+	@scripts/deps.sh build
+
+build: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@mkdir -p var
+	@echo "bulwark: starting on $${BULWARK_LISTEN:-127.0.0.1:8080} with SQLite in $${BULWARK_DATA_DIR:-./var}"
+	@echo "bulwark: on first start the admin login and admin key are printed below, once (see README)"
+	@exec $(BUILD)/bulwark serve
+
+test:
+	@scripts/deps.sh test
+	@scripts/test.sh
+
+bench:
+	@scripts/deps.sh bench
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter
+	@bench/run.sh $(BUILD)
+	@$(BUILD)/bench_limiter 2
+
+fuzz:
+	@scripts/deps.sh test
+	@CC=clang cmake -S . -B $(FUZZ_BUILD) -DBULWARK_FUZZ=ON -DBULWARK_SANITIZE=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

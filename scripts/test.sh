@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Everything CI runs (make test):
+#  1. a warnings-as-errors build; cmocka unit tests; API tests against SQLite and PostgreSQL
+#  2. the same suite built with AddressSanitizer + UndefinedBehaviorSanitizer
+#  3. each libFuzzer target for a short time (FUZZ_SECONDS, default 15) under ASan+UBSan
+# A throwaway PostgreSQL cluster is started for the run and stopped at the end.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JOBS=$(nproc)
+FUZZ_SECONDS=${FUZZ_SECONDS:-15}
+pgdir=$(mktemp -d /tmp/bulwark-pg.XXXXXX)
+cleanup() { scripts/pg.sh stop "$pgdir" >/dev/null 2>&1 || true; rm -rf "$pgdir"; }
+trap cleanup EXIT
+
+scripts/pg.sh start "$pgdir" >/dev/null
+# shellcheck disable=SC1091
+. "$pgdir/env"
+export BULWARK_TEST_PG_HOST BULWARK_TEST_PG_PORT
+
+echo "== build (warnings are errors)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBULWARK_WERROR=ON >/dev/null
+cmake --build build -j "$JOBS"
+echo "== tests: unit, API on SQLite and PostgreSQL"
+ctest --test-dir build --output-on-failure -j 2
+
+echo "== ASan+UBSan build and the same tests"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DBULWARK_WERROR=ON -DBULWARK_SANITIZE=ON \
+  -DBULWARK_FUZZ=ON >/dev/null
+cmake --build build-asan -j "$JOBS"
+ctest --test-dir build-asan --output-on-failure -j 2
+
+echo "== fuzzers, ${FUZZ_SECONDS}s each"
+scripts/fuzz.sh build-asan "$FUZZ_SECONDS"
+echo "== all green"

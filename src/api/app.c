@@ -1,0 +1,180 @@
+/* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents. */
+#include "api/app.h"
+
+#include "auth/password.h"
+#include "common/embedded.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/rng.h"
+#include "common/timeutil.h"
+#include "store/store.h"
+
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* JWT secret: configured, or generated once and kept in the database so that every instance on
+ * it signs and verifies with the same one and tokens survive restarts. */
+static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
+{
+    if (app->cfg->jwt_secret) {
+        size_t n = strlen(app->cfg->jwt_secret);
+        if (n > 256)
+            n = 256;
+        memcpy(out, app->cfg->jwt_secret, n);
+        *len = n;
+        return 0;
+    }
+    char gen[129], have[300];
+    unsigned char raw[64];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(gen, sizeof gen, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
+    if (store_setting_put_if_absent(app->db, "jwt_secret", gen) != ST_OK ||
+        store_setting_get(app->db, "jwt_secret", have, sizeof have) != ST_OK) {
+        bw_logf(BW_LOG_ERROR, NULL, "cannot store the JWT secret");
+        return -1;
+    }
+    sodium_memzero(gen, sizeof gen);
+    *len = strlen(have);
+    if (*len > 256)
+        *len = 256;
+    memcpy(out, have, *len);
+    sodium_memzero(have, sizeof have);
+    return 0;
+}
+
+/* Admin key: configured, or generated once; only its SHA-256 is stored, so it is shown once. */
+static int load_admin_key(struct bw_app *app, unsigned char hash[32])
+{
+    if (app->cfg->admin_key) {
+        crypto_hash_sha256(hash, (const unsigned char *)app->cfg->admin_key, strlen(app->cfg->admin_key));
+        return 0;
+    }
+    char key[4 + 40 + 1] = "adm_";
+    bw_random_base62(key + 4, 40);
+    unsigned char h[32];
+    char hex[65], have[80];
+    crypto_hash_sha256(h, (const unsigned char *)key, strlen(key));
+    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    if (store_setting_put_if_absent(app->db, "admin_key_sha256", hex) != ST_OK ||
+        store_setting_get(app->db, "admin_key_sha256", have, sizeof have) != ST_OK ||
+        strlen(have) != 64) {
+        bw_logf(BW_LOG_ERROR, NULL, "cannot store the admin key hash");
+        return -1;
+    }
+    if (strcmp(have, hex) == 0) /* ours was stored: this start generated it */
+        bw_log_json(BW_LOG_WARN, NULL, "admin key generated",
+                    json_pack("{s:s,s:s}", "admin_key", key, "note",
+                              "shown once; send it as x-api-key; only its hash is stored"));
+    sodium_memzero(key, sizeof key);
+    size_t bl = 0;
+    if (sodium_hex2bin(hash, 32, have, 64, NULL, &bl, NULL) != 0 || bl != 32)
+        return -1;
+    return 0;
+}
+
+static int bootstrap_admin(struct bw_app *app)
+{
+    int64_t n = 0;
+    if (store_user_count(app->db, &n) != ST_OK)
+        return -1;
+    if (n > 0)
+        return 0;
+    char pw[25];
+    bool generated = !app->cfg->bootstrap_password;
+    if (generated)
+        bw_random_base62(pw, 24);
+    else
+        snprintf(pw, sizeof pw, "%s", "");
+    const char *password = generated ? pw : app->cfg->bootstrap_password;
+    struct store_user u;
+    memset(&u, 0, sizeof u);
+    bw_id_new("usr_", u.id);
+    snprintf(u.email, sizeof u.email, "admin@localhost");
+    u.tier = BW_TIER_ENTERPRISE;
+    u.role = BW_ROLE_ADMIN;
+    bw_iso8601(bw_now_s(), u.created_at);
+    if (bw_password_hash(password, u.password_hash) != 0)
+        return -1;
+    int rc = store_user_insert(app->db, &u);
+    if (rc == ST_CONFLICT) /* another instance bootstrapped first */
+        return 0;
+    if (rc != ST_OK)
+        return -1;
+    json_t *f = json_pack("{s:s,s:s,s:s,s:s}", "email", u.email, "id", u.id, "tier", "ENTERPRISE", "role", "admin");
+    if (generated)
+        json_object_set_new(f, "password", json_string(pw));
+    json_object_set_new(f, "note", json_string(generated ? "shown once; log in with POST /api/auth/login"
+                                                         : "password from BULWARK_BOOTSTRAP_PASSWORD"));
+    bw_log_json(BW_LOG_WARN, NULL, "bootstrap admin account created", f);
+    sodium_memzero(pw, sizeof pw);
+    return 0;
+}
+
+static int parse_trusted(struct bw_app *app)
+{
+    if (!app->cfg->trusted_proxies)
+        return 0;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", app->cfg->trusted_proxies);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (app->ntrusted == 8 || strlen(t) >= sizeof app->trusted[0]) {
+            bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: at most 8 addresses");
+            return -1;
+        }
+        snprintf(app->trusted[app->ntrusted++], sizeof app->trusted[0], "%s", t);
+    }
+    return 0;
+}
+
+int bw_app_init(struct bw_app *app, struct bw_config *cfg)
+{
+    memset(app, 0, sizeof *app);
+    app->cfg = cfg;
+    app->started_s = bw_now_s();
+    char err[256];
+    int pool = (int)cfg->threads * 2 + (int)cfg->workers + 2;
+    if (db_open(cfg->database_url, cfg->data_dir, pool, &app->db, err, sizeof err) != 0) {
+        bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
+        return -1;
+    }
+    unsigned char secret[256], admin_hash[32];
+    size_t slen = 0;
+    if (parse_trusted(app) != 0 || load_jwt_secret(app, secret, &slen) != 0 ||
+        load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
+        return -1;
+    app->auth = bw_auth_new(app->db, secret, slen, admin_hash, cfg->auth_cache_ms);
+    sodium_memzero(secret, sizeof secret);
+    app->rate = bw_limiter_new(BW_RATE_WINDOW_S, BW_LIMITER_MAX_ENTRIES);
+    app->login_email = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
+    app->login_ip = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
+    int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
+    app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
+    if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking)
+        return -1;
+    char pw[33];
+    bw_random_base62(pw, 32);
+    if (bw_password_hash(pw, app->dummy_hash) != 0)
+        return -1;
+    app->frameworks_json = api_frameworks_document(&app->frameworks_len);
+    if (!app->frameworks_json) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
+        return -1;
+    }
+    return 0;
+}
+
+void bw_app_free(struct bw_app *app)
+{
+    bw_pool_free(app->blocking);
+    bw_limiter_free(app->rate);
+    bw_limiter_free(app->login_email);
+    bw_limiter_free(app->login_ip);
+    bw_auth_free(app->auth);
+    db_close(app->db);
+    free(app->frameworks_json);
+    memset(app, 0, sizeof *app);
+}

@@ -1,0 +1,57 @@
+/* The composition root shared by every handler: configuration, storage, principals, limiters,
+ * pools and the documents computed once at start. Built by bw_app_init (serve), freed by
+ * bw_app_free. Read-only after start except for the thread-safe members. */
+#ifndef BW_API_APP_H
+#define BW_API_APP_H
+#include "auth/auth.h"
+#include "auth/ratelimit.h"
+#include "common/config.h"
+#include "common/pool.h"
+#include "http/http.h"
+#include "store/db.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+struct bw_app {
+    struct bw_config *cfg;
+    struct db *db;
+    struct bw_auth *auth;
+    struct bw_limiter *rate;        /* per account / per anonymous IP, rolling hour */
+    struct bw_limiter *login_email; /* failed logins per email */
+    struct bw_limiter *login_ip;    /* failed logins per IP */
+    struct bw_pool *blocking;       /* argon2id and other slow work */
+    char dummy_hash[160];           /* verified for unknown emails: same time as a real one */
+    int64_t started_s;
+    atomic_bool stopping;
+    char trusted[8][64]; /* trusted proxy addresses */
+    int ntrusted;
+
+    char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */
+    size_t frameworks_len;
+};
+
+/* Opens storage, loads or generates secrets, bootstraps the first admin, precomputes documents.
+ * 0 or -1 (after logging why). */
+int bw_app_init(struct bw_app *app, struct bw_config *cfg);
+void bw_app_free(struct bw_app *app);
+
+/* The route table (src/api/routes.c). */
+extern const struct bw_route bw_routes[];
+extern const size_t bw_routes_count;
+
+/* Handlers, one file per resource group. */
+void api_healthz(struct bw_req *r);
+void api_readyz(struct bw_req *r);
+void api_openapi(struct bw_req *r);
+void api_auth_login(struct bw_req *r);
+void api_keys_create(struct bw_req *r);
+void api_keys_list(struct bw_req *r);
+void api_keys_revoke(struct bw_req *r);
+void api_keys_rotate(struct bw_req *r);
+void api_governance_frameworks(struct bw_req *r);
+
+/* Builds the frameworks listing from the embedded catalogs (also used by tests). malloc'ed. */
+char *api_frameworks_document(size_t *len);
+
+#endif

@@ -1,0 +1,29 @@
+/* Liveness, readiness and the OpenAPI document. */
+#include "api/app.h"
+#include "common/embedded.h"
+#include "store/db.h"
+
+void api_healthz(struct bw_req *r)
+{
+    static const char body[] = "{\"status\":\"ok\"}";
+    bw_reply_static(r, 200, body, sizeof body - 1);
+}
+
+void api_readyz(struct bw_req *r)
+{
+    if (!db_ping(r->app->db)) {
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unreachable", NULL);
+        return;
+    }
+    bw_reply_json(r, 200, json_pack("{s:s,s:s}", "status", "ready", "database", db_backend(r->app->db)));
+}
+
+void api_openapi(struct bw_req *r)
+{
+    const struct bw_embedded *f = bw_embedded_find("docs/openapi.json");
+    if (!f) {
+        bw_reply_internal(r, "openapi document not embedded");
+        return;
+    }
+    bw_reply_static(r, 200, (const char *)f->data, f->len);
+}

@@ -1,0 +1,22 @@
+/* The route table: it reads like the spec's endpoint tables. Every route here is in
+ * docs/openapi.json and back (tests/unit/test_openapi.c checks both ways). */
+#include "api/app.h"
+
+const struct bw_route bw_routes[] = {
+    /* platform */
+    {BW_GET, "/healthz", BW_ACCESS_OPEN, api_healthz, 0},
+    {BW_GET, "/readyz", BW_ACCESS_OPEN, api_readyz, 0},
+    {BW_GET, "/api/openapi.json", BW_ACCESS_PUBLIC, api_openapi, 0},
+
+    /* authentication and keys */
+    {BW_POST, "/api/auth/login", BW_ACCESS_LOGIN, api_auth_login, BW_ROUTE_BODY},
+    {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, api_keys_create, BW_ROUTE_BODY},
+    {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, api_keys_list, 0},
+    {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, api_keys_revoke, 0},
+    {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, api_keys_rotate, 0},
+
+    /* governance */
+    {BW_GET, "/api/ai-security/governance/frameworks", BW_ACCESS_PUBLIC, api_governance_frameworks, 0},
+};
+
+const size_t bw_routes_count = sizeof bw_routes / sizeof bw_routes[0];

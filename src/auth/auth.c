@@ -1,0 +1,268 @@
+#include "auth/auth.h"
+
+#include "auth/jwt.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "store/store.h"
+
+#include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define STRIPES 64
+
+/* One cached verified credential: an API key (by its hash) or a user (by id, for JWTs). */
+struct centry {
+    char k[66];          /* "k" + key hash, or "u" + user id; "" = empty */
+    int64_t expires_us;  /* monotonic */
+    struct bw_principal p;
+    int64_t touched_s;   /* API keys: when last_used_at was last written */
+};
+
+struct bw_auth {
+    struct db *db;
+    unsigned char secret[256];
+    size_t slen;
+    unsigned char admin_hash[32];
+    int64_t ttl_us;
+    pthread_mutex_t mu[STRIPES];
+    struct centry slots[BW_AUTH_CACHE_SLOTS];
+};
+
+static uint64_t h64(const char *s)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 1099511628211ull;
+    }
+    return h ^ (h >> 29);
+}
+
+struct bw_auth *bw_auth_new(struct db *db, const unsigned char *sec, size_t slen,
+                            const unsigned char admin_hash[32], long cache_ms)
+{
+    struct bw_auth *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    a->db = db;
+    a->slen = slen > sizeof a->secret ? sizeof a->secret : slen;
+    memcpy(a->secret, sec, a->slen);
+    memcpy(a->admin_hash, admin_hash, 32);
+    a->ttl_us = (int64_t)cache_ms * 1000;
+    for (int i = 0; i < STRIPES; i++)
+        pthread_mutex_init(&a->mu[i], NULL);
+    return a;
+}
+
+void bw_auth_free(struct bw_auth *a)
+{
+    if (!a)
+        return;
+    for (int i = 0; i < STRIPES; i++)
+        pthread_mutex_destroy(&a->mu[i]);
+    sodium_memzero(a->secret, sizeof a->secret);
+    free(a);
+}
+
+/* Copies the cached entry for k into *out when fresh; returns whether it was. */
+static bool cache_get(struct bw_auth *a, const char *k, int64_t now, struct centry *out)
+{
+    if (a->ttl_us <= 0)
+        return false;
+    uint64_t h = h64(k);
+    size_t slot = h % BW_AUTH_CACHE_SLOTS;
+    pthread_mutex_t *m = &a->mu[slot % STRIPES];
+    bool hit = false;
+    pthread_mutex_lock(m);
+    struct centry *e = &a->slots[slot];
+    if (e->k[0] && strcmp(e->k, k) == 0 && e->expires_us > now) {
+        *out = *e;
+        hit = true;
+    }
+    pthread_mutex_unlock(m);
+    return hit;
+}
+
+static void cache_put(struct bw_auth *a, const struct centry *ce)
+{
+    if (a->ttl_us <= 0)
+        return;
+    size_t slot = h64(ce->k) % BW_AUTH_CACHE_SLOTS;
+    pthread_mutex_lock(&a->mu[slot % STRIPES]);
+    a->slots[slot] = *ce;
+    pthread_mutex_unlock(&a->mu[slot % STRIPES]);
+}
+
+void bw_auth_forget_key(struct bw_auth *a, const char *key_id)
+{
+    for (size_t i = 0; i < BW_AUTH_CACHE_SLOTS; i++) {
+        pthread_mutex_lock(&a->mu[i % STRIPES]);
+        if (a->slots[i].k[0] == 'k' && strcmp(a->slots[i].p.key_id, key_id) == 0)
+            a->slots[i].k[0] = '\0';
+        pthread_mutex_unlock(&a->mu[i % STRIPES]);
+    }
+}
+
+/* last_used_at: written on first use and then at most once per BW_KEY_TOUCH_INTERVAL_S. */
+static void touch_key(struct bw_auth *a, struct centry *ce, int64_t now_s)
+{
+    if (ce->touched_s && now_s - ce->touched_s < BW_KEY_TOUCH_INTERVAL_S)
+        return;
+    char ts[21];
+    bw_iso8601(now_s, ts);
+    if (store_key_touch(a->db, ce->p.key_id, ts) == ST_OK)
+        ce->touched_s = now_s;
+}
+
+static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_principal *out,
+                               const char **why)
+{
+    if (!bw_apikey_wellformed(key)) {
+        *why = "invalid API key";
+        return BW_E_AUTH_REQUIRED;
+    }
+    struct centry ce;
+    memset(&ce, 0, sizeof ce);
+    ce.k[0] = 'k';
+    bw_apikey_hash(key, ce.k + 1);
+    int64_t now = bw_mono_us(), now_s = bw_now_s();
+    if (cache_get(a, ce.k, now, &ce)) {
+        if (now_s - ce.touched_s >= BW_KEY_TOUCH_INTERVAL_S) {
+            touch_key(a, &ce, now_s);
+            cache_put(a, &ce);
+        }
+        *out = ce.p;
+        return BW_OK;
+    }
+    struct store_key k;
+    int rc = store_key_by_hash(a->db, ce.k + 1, &k);
+    if (rc == ST_ERROR)
+        return BW_E_UNAVAILABLE;
+    if (rc != ST_OK) {
+        *why = "invalid or revoked API key";
+        return BW_E_AUTH_REQUIRED;
+    }
+    ce.p.kind = BW_AUTH_APIKEY;
+    snprintf(ce.p.user_id, sizeof ce.p.user_id, "%s", k.user_id);
+    ce.p.tier = k.tier;
+    ce.p.role = k.role;
+    snprintf(ce.p.key_id, sizeof ce.p.key_id, "%s", k.id);
+    snprintf(ce.p.key_prefix, sizeof ce.p.key_prefix, "%s", k.prefix);
+    int64_t last = 0;
+    if (k.last_used_at[0] && bw_parse_iso8601(k.last_used_at, &last) == 0)
+        ce.touched_s = last;
+    touch_key(a, &ce, now_s);
+    ce.expires_us = now + a->ttl_us;
+    cache_put(a, &ce);
+    *out = ce.p;
+    return BW_OK;
+}
+
+static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_principal *out,
+                               const char **why)
+{
+    struct bw_jwt_claims c;
+    if (bw_jwt_verify(a->secret, a->slen, tok, strlen(tok), bw_now_s(), &c) != 0) {
+        *why = "invalid or expired token";
+        return BW_E_AUTH_REQUIRED;
+    }
+    /* the token names the account; tier and role are read from the account, so a tier change
+     * applies without a new login */
+    struct centry ce;
+    memset(&ce, 0, sizeof ce);
+    snprintf(ce.k, sizeof ce.k, "u%s", c.sub);
+    int64_t now = bw_mono_us();
+    if (!cache_get(a, ce.k, now, &ce)) {
+        struct store_user u;
+        int rc = store_user_by_id(a->db, c.sub, &u);
+        if (rc == ST_ERROR)
+            return BW_E_UNAVAILABLE;
+        if (rc != ST_OK) {
+            *why = "the token's account does not exist";
+            return BW_E_AUTH_REQUIRED;
+        }
+        ce.p.kind = BW_AUTH_JWT;
+        snprintf(ce.p.user_id, sizeof ce.p.user_id, "%s", u.id);
+        ce.p.tier = u.tier;
+        ce.p.role = u.role;
+        ce.expires_us = now + a->ttl_us;
+        cache_put(a, &ce);
+    }
+    *out = ce.p;
+    return BW_OK;
+}
+
+enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz, const char *xkey,
+                            struct bw_principal *out, const char **why)
+{
+    memset(out, 0, sizeof *out);
+    out->kind = BW_AUTH_ANON;
+    out->tier = BW_TIER_FREE;
+    *why = NULL;
+    if (authz && xkey) {
+        *why = "send either Authorization or X-API-Key, not both";
+        return BW_E_AUTH_REQUIRED;
+    }
+    if (xkey) {
+        if (strncmp(xkey, BW_KEY_PREFIX, 4) != 0) {
+            unsigned char h[32];
+            crypto_hash_sha256(h, (const unsigned char *)xkey, strlen(xkey));
+            if (sodium_memcmp(h, a->admin_hash, 32) == 0) {
+                out->kind = BW_AUTH_ADMINKEY;
+                out->tier = BW_TIER_ENTERPRISE;
+                out->role = BW_ROLE_ADMIN;
+                return BW_OK;
+            }
+            *why = "invalid API key";
+            return BW_E_AUTH_REQUIRED;
+        }
+        return resolve_key(a, xkey, out, why);
+    }
+    if (authz) {
+        if (strncasecmp(authz, "Bearer ", 7) != 0 || !authz[7]) {
+            *why = "Authorization must be 'Bearer <token>'";
+            return BW_E_AUTH_REQUIRED;
+        }
+        const char *tok = authz + 7;
+        while (*tok == ' ')
+            tok++;
+        return resolve_jwt(a, tok, out, why);
+    }
+    return BW_OK;
+}
+
+int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role,
+                        char **out, long *expires_in)
+{
+    struct bw_jwt_claims c;
+    memset(&c, 0, sizeof c);
+    snprintf(c.sub, sizeof c.sub, "%s", user_id);
+    c.tier = tier;
+    c.role = role;
+    c.iat = bw_now_s();
+    c.exp = c.iat + BW_TOKEN_TTL_S;
+    bw_id_new("jti_", c.jti);
+    *expires_in = BW_TOKEN_TTL_S;
+    return bw_jwt_sign(a->secret, a->slen, &c, out);
+}
+
+const char *bw_principal_label(const struct bw_principal *p, char buf[64])
+{
+    switch (p->kind) {
+    case BW_AUTH_ANON:
+        return "anonymous";
+    case BW_AUTH_ADMINKEY:
+        return "admin";
+    case BW_AUTH_APIKEY:
+        snprintf(buf, 64, "key:%s", p->key_prefix);
+        return buf;
+    case BW_AUTH_JWT:
+        return p->user_id;
+    }
+    return "anonymous";
+}

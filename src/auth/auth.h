@@ -1,0 +1,49 @@
+/* Principals: who is calling. Resolves the Authorization and X-API-Key headers into a
+ * principal, with a short-lived cache of verified credentials so the hot path of a repeat
+ * caller touches no database. A present but invalid credential is an error, never anonymous. */
+#ifndef BW_AUTH_AUTH_H
+#define BW_AUTH_AUTH_H
+#include "auth/apikey.h"
+#include "common/config.h"
+#include "common/errors.h"
+#include "common/ids.h"
+#include "store/db.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum bw_auth_kind { BW_AUTH_ANON, BW_AUTH_JWT, BW_AUTH_APIKEY, BW_AUTH_ADMINKEY };
+
+struct bw_principal {
+    enum bw_auth_kind kind;
+    char user_id[BW_ID_MAX];   /* "" for anonymous and the admin key */
+    enum bw_tier tier;
+    enum bw_role role;
+    char key_id[BW_ID_MAX];    /* API key callers */
+    char key_prefix[16];
+};
+
+struct bw_auth;
+
+/* jwt secret bytes are copied; admin_hash is the SHA-256 (32 bytes) of the admin key. */
+struct bw_auth *bw_auth_new(struct db *db, const unsigned char *jwt_secret, size_t jwt_len,
+                            const unsigned char admin_hash[32], long cache_ms);
+void bw_auth_free(struct bw_auth *a);
+
+/* Resolves the two headers (either may be NULL). Returns BW_OK with *out filled (anonymous when
+ * neither is present), BW_E_AUTH_REQUIRED with *why set for a bad credential, or
+ * BW_E_UNAVAILABLE when the database cannot be asked. */
+enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authorization, const char *x_api_key,
+                            struct bw_principal *out, const char **why);
+
+/* Drops cached state of a key (after revoke/rotate) so it stops working at once. */
+void bw_auth_forget_key(struct bw_auth *a, const char *key_id);
+
+/* Signs a session token for the user; *out malloc'ed. */
+int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier,
+                        enum bw_role role, char **out, long *expires_in);
+
+/* Label for logs: "anonymous", "admin", "key:svc_XXXXXXXX", or the user id. */
+const char *bw_principal_label(const struct bw_principal *p, char buf[64]);
+
+#endif

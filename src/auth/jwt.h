@@ -1,0 +1,29 @@
+/* JWT, HS256 only. Verification rejects every other `alg` (none included) before looking at the
+ * signature, compares the MAC in constant time and checks iss, exp, iat and nbf. */
+#ifndef BW_AUTH_JWT_H
+#define BW_AUTH_JWT_H
+#include "common/config.h"
+#include "common/ids.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BW_JWT_ISSUER "bulwark"
+#define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
+
+struct bw_jwt_claims {
+    char sub[BW_ID_MAX];
+    enum bw_tier tier;
+    enum bw_role role;
+    int64_t iat, exp;
+    char jti[BW_ID_MAX];
+};
+
+/* Signs claims; *out is a malloc'ed token (caller frees). 0 or -1. */
+int bw_jwt_sign(const unsigned char *secret, size_t slen, const struct bw_jwt_claims *c, char **out);
+
+/* Verifies token[0..len) at time `now`; fills *out. 0 when valid, -1 otherwise. */
+int bw_jwt_verify(const unsigned char *secret, size_t slen, const char *token, size_t len,
+                  int64_t now, struct bw_jwt_claims *out);
+
+#endif

@@ -1,0 +1,202 @@
+#include "auth/ratelimit.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHARDS 256
+#define KEY_MAX 63
+
+struct entry {
+    uint64_t h; /* 0 = empty slot */
+    int64_t tat; /* theoretical arrival time, microseconds */
+    char key[KEY_MAX + 1];
+};
+
+struct shard {
+    pthread_mutex_t mu;
+    struct entry *slots;
+    size_t cap, used;
+} __attribute__((aligned(64))); /* one cache line per lock: no false sharing between shards */
+
+struct bw_limiter {
+    int64_t window_us;
+    size_t max_per_shard;
+    struct shard shards[SHARDS];
+};
+
+static uint64_t hash_key(const char *k)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a, then a finaliser to spread the bits */
+    for (; *k; k++) {
+        h ^= (unsigned char)*k;
+        h *= 1099511628211ull;
+    }
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdull;
+    h ^= h >> 33;
+    return h ? h : 1;
+}
+
+struct bw_limiter *bw_limiter_new(long window_s, size_t max_entries)
+{
+    struct bw_limiter *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->window_us = (int64_t)window_s * 1000000;
+    l->max_per_shard = max_entries / SHARDS < 16 ? 16 : max_entries / SHARDS;
+    for (int i = 0; i < SHARDS; i++)
+        pthread_mutex_init(&l->shards[i].mu, NULL);
+    return l;
+}
+
+void bw_limiter_free(struct bw_limiter *l)
+{
+    if (!l)
+        return;
+    for (int i = 0; i < SHARDS; i++) {
+        pthread_mutex_destroy(&l->shards[i].mu);
+        free(l->shards[i].slots);
+    }
+    free(l);
+}
+
+static struct entry *find(struct shard *s, uint64_t h, const char *key)
+{
+    if (!s->cap)
+        return NULL;
+    size_t mask = s->cap - 1;
+    for (size_t i = (h >> 8) & mask, n = 0; n < s->cap; i = (i + 1) & mask, n++) {
+        struct entry *e = &s->slots[i];
+        if (!e->h)
+            return NULL;
+        if (e->h == h && strcmp(e->key, key) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static void put(struct entry *slots, size_t cap, const struct entry *src)
+{
+    size_t mask = cap - 1;
+    size_t i = (src->h >> 8) & mask;
+    while (slots[i].h)
+        i = (i + 1) & mask;
+    slots[i] = *src;
+}
+
+/* Rebuilds the shard's table at new_cap keeping entries still holding state at `now`
+ * (tat > now); an entry whose budget is fully back is the same as no entry. */
+static int rebuild(struct shard *s, size_t new_cap, int64_t now)
+{
+    struct entry *ns = calloc(new_cap, sizeof *ns);
+    if (!ns)
+        return -1;
+    size_t used = 0;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->slots[i].h && s->slots[i].tat > now && used < new_cap / 2) {
+            put(ns, new_cap, &s->slots[i]);
+            used++;
+        }
+    free(s->slots);
+    s->slots = ns;
+    s->cap = new_cap;
+    s->used = used;
+    return 0;
+}
+
+static struct entry *find_or_add(struct bw_limiter *l, struct shard *s, uint64_t h, const char *key,
+                                 int64_t now)
+{
+    struct entry *e = find(s, h, key);
+    if (e)
+        return e;
+    if ((s->used + 1) * 2 > s->cap) { /* keep the load under 1/2 */
+        size_t want = s->cap ? s->cap : 16;
+        if ((s->used + 1) * 2 > want && want < l->max_per_shard * 2)
+            want *= 2;
+        if (rebuild(s, want, now) != 0)
+            return NULL;
+        if ((s->used + 1) * 2 > s->cap) /* full of live entries at the bound: refuse to track */
+            return NULL;
+    }
+    struct entry ne = {.h = h, .tat = now};
+    strncpy(ne.key, key, KEY_MAX);
+    put(s->slots, s->cap, &ne);
+    s->used++;
+    return find(s, h, key);
+}
+
+void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now,
+                     struct bw_limit_result *out)
+{
+    int64_t T = l->window_us / limit;          /* emission interval */
+    int64_t tau = T * (limit - 1);             /* burst tolerance: the whole budget at once */
+    uint64_t h = hash_key(key);
+    struct shard *s = &l->shards[h & (SHARDS - 1)];
+    out->limit = limit;
+    pthread_mutex_lock(&s->mu);
+    struct entry *e = find_or_add(l, s, h, key, now);
+    int64_t tat = e && e->tat > now ? e->tat : now;
+    if (tat - now > tau) {
+        pthread_mutex_unlock(&s->mu);
+        out->allowed = false;
+        out->remaining = 0;
+        out->retry_after_s = (long)((tat - tau - now + 999999) / 1000000);
+        if (out->retry_after_s < 1)
+            out->retry_after_s = 1;
+        out->reset_s = (long)((tat - now + 999999) / 1000000);
+        return;
+    }
+    int64_t ntat = tat + T;
+    if (e)
+        e->tat = ntat;
+    pthread_mutex_unlock(&s->mu);
+    out->allowed = true;
+    out->remaining = (long)((now + tau - (ntat - T)) / T);
+    if (out->remaining < 0)
+        out->remaining = 0;
+    out->reset_s = (long)((ntat - now + 999999) / 1000000);
+    out->retry_after_s = 0;
+}
+
+bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int64_t now,
+                          long *retry_after_s)
+{
+    int64_t T = l->window_us / limit;
+    int64_t tau = T * (limit - 1);
+    uint64_t h = hash_key(key);
+    struct shard *s = &l->shards[h & (SHARDS - 1)];
+    pthread_mutex_lock(&s->mu);
+    struct entry *e = find(s, h, key);
+    int64_t tat = e ? e->tat : now;
+    pthread_mutex_unlock(&s->mu);
+    if (tat - now > tau) {
+        long r = (long)((tat - tau - now + 999999) / 1000000);
+        *retry_after_s = r < 1 ? 1 : r;
+        return true;
+    }
+    return false;
+}
+
+void bw_limiter_reset(struct bw_limiter *l, const char *key)
+{
+    uint64_t h = hash_key(key);
+    struct shard *s = &l->shards[h & (SHARDS - 1)];
+    pthread_mutex_lock(&s->mu);
+    struct entry *e = find(s, h, key);
+    if (e)
+        e->tat = 0; /* expired: dropped at the next rebuild, same as absent meanwhile */
+    pthread_mutex_unlock(&s->mu);
+}
+
+size_t bw_limiter_size(struct bw_limiter *l)
+{
+    size_t n = 0;
+    for (int i = 0; i < SHARDS; i++) {
+        pthread_mutex_lock(&l->shards[i].mu);
+        n += l->shards[i].used;
+        pthread_mutex_unlock(&l->shards[i].mu);
+    }
+    return n;
+}

@@ -1,0 +1,39 @@
+/* Rolling-window rate limiter (GCRA): N requests per window, spread so that a client that used
+ * its whole budget gets one request back every window/N. State is one timestamp per key in a
+ * sharded hash table (256 shards, a mutex each), so threads rarely meet on a lock. Entries whose
+ * budget is fully restored are dropped when a shard needs room. */
+#ifndef BW_AUTH_RATELIMIT_H
+#define BW_AUTH_RATELIMIT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bw_limiter;
+
+struct bw_limit_result {
+    bool allowed;
+    long limit;        /* N */
+    long remaining;    /* requests still allowed now, after this one */
+    long reset_s;      /* seconds until the whole budget is back */
+    long retry_after_s;/* when refused: seconds until one request is allowed (>= 1) */
+};
+
+/* window_s: the window in seconds; max_entries: keys tracked at most (memory bound). */
+struct bw_limiter *bw_limiter_new(long window_s, size_t max_entries);
+void bw_limiter_free(struct bw_limiter *l);
+
+/* Counts one request of `key` against `limit` per window (limit > 0) at now_us (monotonic). */
+void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now_us,
+                     struct bw_limit_result *out);
+
+/* Whether `key` has no budget left, without counting (for throttles that count failures only). */
+bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int64_t now_us,
+                          long *retry_after_s);
+
+/* Forgets `key` (e.g. after a successful login). */
+void bw_limiter_reset(struct bw_limiter *l, const char *key);
+
+/* Number of tracked keys (tests, metrics). */
+size_t bw_limiter_size(struct bw_limiter *l);
+
+#endif

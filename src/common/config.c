@@ -1,0 +1,217 @@
+#include "common/config.h"
+
+#include "common/limits.h"
+#include "common/log.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *tier_names[] = {"FREE", "STARTER", "PRO", "ENTERPRISE"};
+static const char *role_names[] = {"user", "mssp", "admin"};
+
+const char *bw_tier_name(enum bw_tier t) { return (unsigned)t < BW_TIER__COUNT ? tier_names[t] : "FREE"; }
+const char *bw_role_name(enum bw_role r) { return (unsigned)r < BW_ROLE__COUNT ? role_names[r] : "user"; }
+
+int bw_tier_parse(const char *s)
+{
+    for (int i = 0; s && i < BW_TIER__COUNT; i++)
+        if (strcmp(s, tier_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+int bw_role_parse(const char *s)
+{
+    for (int i = 0; s && i < BW_ROLE__COUNT; i++)
+        if (strcmp(s, role_names[i]) == 0)
+            return i;
+    return -1;
+}
+
+enum kind { K_STR, K_LONG, K_BOOL, K_LEVEL };
+struct opt {
+    const char *env; /* without the BULWARK_ prefix */
+    enum kind kind;
+    size_t off;
+    long min, max;
+};
+
+#define OFF(f) offsetof(struct bw_config, f)
+static const struct opt opts[] = {
+    {"LISTEN", K_STR, OFF(listen), 0, 0},
+    {"DATA_DIR", K_STR, OFF(data_dir), 0, 0},
+    {"DATABASE_URL", K_STR, OFF(database_url), 0, 0},
+    {"ADMIN_KEY", K_STR, OFF(admin_key), 0, 0},
+    {"JWT_SECRET", K_STR, OFF(jwt_secret), 0, 0},
+    {"BOOTSTRAP_PASSWORD", K_STR, OFF(bootstrap_password), 0, 0},
+    {"EGRESS_ALLOW", K_STR, OFF(egress_allow), 0, 0},
+    {"TRUSTED_PROXIES", K_STR, OFF(trusted_proxies), 0, 0},
+    {"RATE_ANON", K_LONG, OFF(rate_anon), 0, 1000000000},
+    {"RATE_FREE", K_LONG, OFF(rate_tier[BW_TIER_FREE]), 0, 1000000000},
+    {"RATE_STARTER", K_LONG, OFF(rate_tier[BW_TIER_STARTER]), 0, 1000000000},
+    {"RATE_PRO", K_LONG, OFF(rate_tier[BW_TIER_PRO]), 0, 1000000000},
+    {"RATE_ENTERPRISE", K_LONG, OFF(rate_tier[BW_TIER_ENTERPRISE]), 0, 1000000000},
+    {"MAX_KEYS_FREE", K_LONG, OFF(max_keys[BW_TIER_FREE]), 1, BW_MAX_KEYS_CEILING},
+    {"MAX_KEYS_STARTER", K_LONG, OFF(max_keys[BW_TIER_STARTER]), 1, BW_MAX_KEYS_CEILING},
+    {"MAX_KEYS_PRO", K_LONG, OFF(max_keys[BW_TIER_PRO]), 1, BW_MAX_KEYS_CEILING},
+    {"MAX_KEYS_ENTERPRISE", K_LONG, OFF(max_keys[BW_TIER_ENTERPRISE]), 1, BW_MAX_KEYS_CEILING},
+    {"LOGIN_MAX_FAILURES", K_LONG, OFF(login_max_failures), 1, 1000000},
+    {"WORKERS", K_LONG, OFF(workers), 0, 256},
+    {"THREADS", K_LONG, OFF(threads), 1, 256},
+    {"MAX_BODY", K_LONG, OFF(max_body), 1024, BW_MAX_BODY_CEILING},
+    {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, 60000},
+    {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
+    {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
+};
+#define NOPTS (sizeof opts / sizeof opts[0])
+
+static int set_opt(struct bw_config *cfg, const struct opt *o, const char *val, const char *origin)
+{
+    char *base = (char *)cfg + o->off;
+    switch (o->kind) {
+    case K_STR: {
+        char **dst = (char **)(void *)base;
+        free(*dst);
+        *dst = val[0] ? strdup(val) : NULL;
+        return 0;
+    }
+    case K_LONG: {
+        char *end;
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        if (errno || end == val || *end || v < o->min || v > o->max) {
+            fprintf(stderr, "bulwark: %s: BULWARK_%s must be an integer from %ld to %ld\n", origin,
+                    o->env, o->min, o->max);
+            return -1;
+        }
+        *(long *)(void *)base = v;
+        return 0;
+    }
+    case K_BOOL:
+        if (strcmp(val, "1") == 0 || strcmp(val, "true") == 0)
+            *(bool *)(void *)base = true;
+        else if (strcmp(val, "0") == 0 || strcmp(val, "false") == 0)
+            *(bool *)(void *)base = false;
+        else {
+            fprintf(stderr, "bulwark: %s: BULWARK_%s must be 0 or 1\n", origin, o->env);
+            return -1;
+        }
+        return 0;
+    case K_LEVEL: {
+        int l = bw_log_parse_level(val);
+        if (l < 0) {
+            fprintf(stderr, "bulwark: %s: BULWARK_LOG_LEVEL must be debug, info, warn or error\n", origin);
+            return -1;
+        }
+        *(int *)(void *)base = l;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+/* "--rate-anon" -> matches env name "RATE_ANON" */
+static const struct opt *find_flag(const char *flag, size_t n)
+{
+    for (size_t i = 0; i < NOPTS; i++) {
+        const char *e = opts[i].env;
+        if (strlen(e) != n)
+            continue;
+        size_t k = 0;
+        for (; k < n; k++) {
+            char c = flag[k] == '-' ? '_' : (char)toupper((unsigned char)flag[k]);
+            if (c != e[k])
+                break;
+        }
+        if (k == n)
+            return &opts[i];
+    }
+    return NULL;
+}
+
+int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *rest, int *nrest)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->listen = strdup("127.0.0.1:8080");
+    cfg->data_dir = strdup("./var");
+    cfg->rate_anon = 50;
+    cfg->rate_tier[BW_TIER_FREE] = 50;
+    cfg->rate_tier[BW_TIER_STARTER] = 500;
+    cfg->rate_tier[BW_TIER_PRO] = 5000;
+    cfg->rate_tier[BW_TIER_ENTERPRISE] = 0;
+    cfg->max_keys[BW_TIER_FREE] = BW_MAX_KEYS_FREE;
+    cfg->max_keys[BW_TIER_STARTER] = BW_MAX_KEYS_STARTER;
+    cfg->max_keys[BW_TIER_PRO] = BW_MAX_KEYS_PRO;
+    cfg->max_keys[BW_TIER_ENTERPRISE] = BW_MAX_KEYS_ENTERPRISE;
+    cfg->login_max_failures = BW_LOGIN_MAX_FAILURES;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cores < 1)
+        cores = 1;
+    cfg->workers = cores;
+    cfg->threads = cores;
+    cfg->max_body = BW_MAX_BODY_DEFAULT;
+    cfg->auth_cache_ms = BW_AUTH_CACHE_MS_DEFAULT;
+    cfg->log_level = BW_LOG_INFO;
+
+    for (size_t i = 0; i < NOPTS; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "BULWARK_%s", opts[i].env);
+        const char *v = getenv(name);
+        if (v && set_opt(cfg, &opts[i], v, "environment") != 0)
+            return -1;
+    }
+    *nrest = 0;
+    for (int i = from; i < argc; i++) {
+        const char *a = argv[i];
+        const struct opt *o = NULL;
+        const char *val = NULL;
+        if (strncmp(a, "--", 2) == 0) {
+            const char *eq = strchr(a + 2, '=');
+            size_t n = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+            o = find_flag(a + 2, n);
+            if (o) {
+                if (eq)
+                    val = eq + 1;
+                else if (i + 1 < argc)
+                    val = argv[++i];
+                else {
+                    fprintf(stderr, "bulwark: %s needs a value\n", a);
+                    return -1;
+                }
+            }
+        }
+        if (!o) {
+            rest[(*nrest)++] = i;
+            continue;
+        }
+        if (set_opt(cfg, o, val, "flag") != 0)
+            return -1;
+    }
+    if (!cfg->listen || !cfg->data_dir) {
+        fprintf(stderr, "bulwark: BULWARK_LISTEN and BULWARK_DATA_DIR must not be empty\n");
+        return -1;
+    }
+    if (cfg->jwt_secret && strlen(cfg->jwt_secret) < 32) {
+        fprintf(stderr, "bulwark: BULWARK_JWT_SECRET must be at least 32 bytes\n");
+        return -1;
+    }
+    if (cfg->admin_key && strlen(cfg->admin_key) < 16) {
+        fprintf(stderr, "bulwark: BULWARK_ADMIN_KEY must be at least 16 characters\n");
+        return -1;
+    }
+    return 0;
+}
+
+void bw_config_free(struct bw_config *cfg)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (opts[i].kind == K_STR) {
+            char **p = (char **)(void *)((char *)cfg + opts[i].off);
+            free(*p);
+            *p = NULL;
+        }
+}

@@ -1,0 +1,45 @@
+/* Configuration: BULWARK_* environment variables, each overridden by a flag of the same name
+ * (BULWARK_RATE_ANON -> --rate-anon VALUE or --rate-anon=VALUE). Strings are owned by the
+ * config and freed by bw_config_free. */
+#ifndef BW_COMMON_CONFIG_H
+#define BW_COMMON_CONFIG_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum bw_tier { BW_TIER_FREE, BW_TIER_STARTER, BW_TIER_PRO, BW_TIER_ENTERPRISE, BW_TIER__COUNT };
+enum bw_role { BW_ROLE_USER, BW_ROLE_MSSP, BW_ROLE_ADMIN, BW_ROLE__COUNT };
+
+struct bw_config {
+    char *listen;        /* "127.0.0.1:8080" */
+    char *data_dir;      /* "./var" */
+    char *database_url;  /* NULL = SQLite in data_dir */
+    char *admin_key;     /* NULL = generated once, hash stored */
+    char *jwt_secret;    /* NULL = generated once, stored in the database */
+    char *bootstrap_password;
+    char *egress_allow;
+    char *trusted_proxies;
+    long rate_anon;      /* requests per rolling hour; 0 = unlimited */
+    long rate_tier[BW_TIER__COUNT];
+    long max_keys[BW_TIER__COUNT];
+    long login_max_failures;
+    long workers;
+    long threads;        /* HTTP threads */
+    long max_body;
+    long auth_cache_ms;
+    bool metrics_public;
+    int log_level;
+};
+
+/* Fills cfg from defaults, the environment, then argv flags (argv[from..argc)). Flags it does
+ * not know are left for the caller: their indexes are written to rest (argc entries) and
+ * counted in *nrest. Returns 0, or -1 after printing the problem to stderr. */
+int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *rest, int *nrest);
+void bw_config_free(struct bw_config *cfg);
+
+const char *bw_tier_name(enum bw_tier t);
+int bw_tier_parse(const char *s); /* -1 when unknown (case-sensitive upper case) */
+const char *bw_role_name(enum bw_role r);
+int bw_role_parse(const char *s);
+
+#endif

@@ -1,0 +1,49 @@
+/* Every limit of the service in one place. Configurable ones are defaults for bw_config. */
+#ifndef BW_COMMON_LIMITS_H
+#define BW_COMMON_LIMITS_H
+
+#define BW_MAX_BODY_DEFAULT      (2u * 1024u * 1024u) /* request body bytes (BULWARK_MAX_BODY) */
+#define BW_MAX_BODY_CEILING      (64u * 1024u * 1024u)
+#define BW_JSON_MAX_DEPTH        32    /* nesting of arrays/objects in a request body */
+#define BW_MAX_PATH              2048  /* request path bytes */
+#define BW_MAX_PATH_PARAMS       2     /* {id}-style captures per route */
+#define BW_MAX_PATH_PARAM_LEN    128
+#define BW_MAX_HEADER_BYTES      (32u * 1024u) /* MHD connection memory: request line+headers */
+#define BW_MAX_CONNECTIONS       4096
+#define BW_MAX_CONNECTIONS_PER_IP 256
+#define BW_CONNECTION_TIMEOUT_S  30    /* idle keep-alive and slow clients */
+#define BW_SHUTDOWN_GRACE_S      30    /* how long SIGTERM waits for in-flight requests */
+#define BW_REQUEST_ID_MAX        64
+#define BW_MAX_TOKEN_LEN         4096  /* a bearer token longer than this is invalid */
+#define BW_MAX_ERRORS            32    /* validation errors reported per response */
+
+#define BW_EMAIL_MAX             254
+#define BW_PASSWORD_MIN          8
+#define BW_PASSWORD_MAX          256
+#define BW_LABEL_MAX             64
+#define BW_NAME_MAX              128
+#define BW_ENDPOINT_MAX          2048
+
+#define BW_TOKEN_TTL_S           86400
+#define BW_LIST_LIMIT_DEFAULT    20
+#define BW_LIST_LIMIT_MAX        100
+
+#define BW_MAX_KEYS_FREE         1
+#define BW_MAX_KEYS_STARTER      5
+#define BW_MAX_KEYS_PRO          25
+#define BW_MAX_KEYS_ENTERPRISE   100
+#define BW_MAX_KEYS_CEILING      10000
+
+#define BW_RATE_WINDOW_S         3600  /* the rolling window of the per-hour limits */
+#define BW_LOGIN_WINDOW_S        900   /* failed-login throttle window */
+#define BW_LOGIN_MAX_FAILURES    10
+#define BW_LIMITER_MAX_ENTRIES   (1u << 20) /* tracked principals/IPs per limiter */
+
+#define BW_AUTH_CACHE_MS_DEFAULT 2000
+#define BW_AUTH_CACHE_SLOTS      4096
+#define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
+
+#define BW_BLOCKING_QUEUE_MAX    1024  /* queued blocking jobs before 503 */
+#define BW_DB_POOL_MAX           32
+
+#endif

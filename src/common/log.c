@@ -1,0 +1,239 @@
+#include "common/log.h"
+
+#include "common/timeutil.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LOGBUF_CAP (32 * 1024)
+#define LOGBUF_FLUSH_AT (24 * 1024)
+
+struct logbuf {
+    pthread_mutex_t mu;
+    size_t len;
+    struct logbuf *next;
+    char data[LOGBUF_CAP];
+};
+
+static atomic_int g_level = BW_LOG_INFO;
+static atomic_bool g_buffered = false;
+static pthread_mutex_t g_list_mu = PTHREAD_MUTEX_INITIALIZER;
+static struct logbuf *g_list;
+static _Thread_local struct logbuf *t_buf;
+static pthread_t g_flusher;
+static atomic_bool g_flusher_run = false;
+static pthread_mutex_t g_write_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *level_name[] = {"debug", "info", "warn", "error"};
+
+int bw_log_parse_level(const char *s)
+{
+    for (int i = 0; i < 4; i++)
+        if (s && strcmp(s, level_name[i]) == 0)
+            return i;
+    return -1;
+}
+
+void bw_log_set_level(int level) { atomic_store(&g_level, level); }
+bool bw_log_enabled(int level) { return level >= atomic_load_explicit(&g_level, memory_order_relaxed); }
+
+/* Writes all of buf, retrying on EINTR/short writes; a log that cannot be written is dropped. */
+static void write_all(const char *p, size_t n)
+{
+    pthread_mutex_lock(&g_write_mu); /* keeps lines from different flushes whole */
+    while (n > 0) {
+        ssize_t w = write(STDERR_FILENO, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    pthread_mutex_unlock(&g_write_mu);
+}
+
+static struct logbuf *my_buf(void)
+{
+    if (!t_buf) {
+        struct logbuf *b = calloc(1, sizeof *b);
+        if (!b)
+            return NULL;
+        pthread_mutex_init(&b->mu, NULL);
+        pthread_mutex_lock(&g_list_mu);
+        b->next = g_list;
+        g_list = b;
+        pthread_mutex_unlock(&g_list_mu);
+        t_buf = b;
+    }
+    return t_buf;
+}
+
+static void flush_locked(struct logbuf *b)
+{
+    if (b->len) {
+        write_all(b->data, b->len);
+        b->len = 0;
+    }
+}
+
+void bw_log_raw(int level, const char *line, size_t len)
+{
+    if (!bw_log_enabled(level))
+        return;
+    struct logbuf *b = atomic_load(&g_buffered) ? my_buf() : NULL;
+    if (!b) {
+        char *tmp = malloc(len + 1);
+        if (!tmp)
+            return;
+        memcpy(tmp, line, len);
+        tmp[len] = '\n';
+        write_all(tmp, len + 1);
+        free(tmp);
+        return;
+    }
+    pthread_mutex_lock(&b->mu);
+    if (b->len + len + 1 > LOGBUF_CAP)
+        flush_locked(b);
+    if (len + 1 > LOGBUF_CAP) {
+        write_all(line, len);
+        write_all("\n", 1);
+    } else {
+        memcpy(b->data + b->len, line, len);
+        b->data[b->len + len] = '\n';
+        b->len += len + 1;
+    }
+    /* warnings and errors go out at once; info lines wait for the flusher or a full buffer */
+    if (level >= BW_LOG_WARN || b->len >= LOGBUF_FLUSH_AT)
+        flush_locked(b);
+    pthread_mutex_unlock(&b->mu);
+}
+
+static void flush_all(void)
+{
+    pthread_mutex_lock(&g_list_mu);
+    for (struct logbuf *b = g_list; b; b = b->next) {
+        pthread_mutex_lock(&b->mu);
+        flush_locked(b);
+        pthread_mutex_unlock(&b->mu);
+    }
+    pthread_mutex_unlock(&g_list_mu);
+}
+
+static void *flusher_main(void *arg)
+{
+    (void)arg;
+    while (atomic_load(&g_flusher_run)) {
+        struct timespec ts = {0, 100 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        flush_all();
+    }
+    return NULL;
+}
+
+void bw_log_start_flusher(void)
+{
+    if (atomic_exchange(&g_flusher_run, true))
+        return;
+    atomic_store(&g_buffered, true);
+    if (pthread_create(&g_flusher, NULL, flusher_main, NULL) != 0) {
+        atomic_store(&g_buffered, false);
+        atomic_store(&g_flusher_run, false);
+    }
+}
+
+void bw_log_shutdown(void)
+{
+    if (atomic_exchange(&g_flusher_run, false))
+        pthread_join(g_flusher, NULL);
+    atomic_store(&g_buffered, false);
+    flush_all();
+    pthread_mutex_lock(&g_list_mu);
+    struct logbuf *b = g_list;
+    g_list = NULL;
+    pthread_mutex_unlock(&g_list_mu);
+    while (b) {
+        struct logbuf *n = b->next;
+        pthread_mutex_destroy(&b->mu);
+        free(b);
+        b = n;
+    }
+    t_buf = NULL; /* other threads have ended by now */
+}
+
+void bw_json_escape(char *dst, size_t *len, size_t cap, const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t n = *len;
+    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+        unsigned char c = *p;
+        char esc[7];
+        size_t k;
+        if (c == '"' || c == '\\') {
+            esc[0] = '\\';
+            esc[1] = (char)c;
+            k = 2;
+        } else if (c < 0x20 || c == 0x7f) {
+            esc[0] = '\\';
+            esc[1] = 'u';
+            esc[2] = '0';
+            esc[3] = '0';
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            k = 6;
+        } else {
+            esc[0] = (char)c;
+            k = 1;
+        }
+        if (n + k >= cap)
+            break;
+        memcpy(dst + n, esc, k);
+        n += k;
+    }
+    *len = n;
+}
+
+void bw_log_json(int level, const char *request_id, const char *msg, json_t *fields)
+{
+    if (!bw_log_enabled(level)) {
+        json_decref(fields);
+        return;
+    }
+    char ts[21];
+    bw_iso8601(bw_now_s(), ts);
+    json_t *o = json_object();
+    json_object_set_new(o, "ts", json_string(ts));
+    json_object_set_new(o, "level", json_string(level_name[level & 3]));
+    json_object_set_new(o, "msg", json_string(msg ? msg : ""));
+    if (request_id)
+        json_object_set_new(o, "request_id", json_string(request_id));
+    if (fields) {
+        json_object_update_missing(o, fields);
+        json_decref(fields);
+    }
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (s) {
+        bw_log_raw(level, s, strlen(s));
+        free(s);
+    }
+}
+
+void bw_logf(int level, const char *request_id, const char *fmt, ...)
+{
+    if (!bw_log_enabled(level))
+        return;
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    bw_log_json(level, request_id, msg, NULL);
+}

@@ -1,0 +1,147 @@
+/* The HTTP layer: libmicrohttpd glue, the route table types, the per-request state, and the
+ * one path for replies (errors included).
+ *
+ * Request lifecycle: MHD calls the access handler once when headers are in (route matching,
+ * early 413), then once per body chunk (accumulated up to the configured limit), then a last
+ * time; only then the middleware runs (credentials, rate limit, access level, media type, JSON)
+ * and the route's handler. A handler answers with one of the bw_reply_* calls, or hands the
+ * request to the blocking pool with bw_req_defer and answers from there. */
+#ifndef BW_HTTP_HTTP_H
+#define BW_HTTP_HTTP_H
+#include "auth/auth.h"
+#include "auth/ratelimit.h"
+#include "common/errors.h"
+#include "common/limits.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bw_app;
+struct bw_req;
+struct MHD_Connection;
+
+enum bw_method { BW_GET, BW_POST, BW_PUT, BW_PATCH, BW_DELETE, BW_HEAD, BW_OPTIONS, BW_OTHER };
+
+enum bw_access {
+    BW_ACCESS_OPEN,       /* no credentials read, not rate limited (health) */
+    BW_ACCESS_PUBLIC,     /* anonymous or any valid credential; rate limited */
+    BW_ACCESS_LOGIN,      /* public, governed by the failed-login throttle instead */
+    BW_ACCESS_SIGNED_IN,  /* any account credential (JWT or API key) */
+    BW_ACCESS_SESSION,    /* JWT only: key management */
+    BW_ACCESS_STARTER,    /* account at STARTER or above */
+    BW_ACCESS_PRO,        /* account at PRO or above */
+    BW_ACCESS_PRIVILEGED, /* ENTERPRISE, role mssp/admin, or the admin key */
+    BW_ACCESS_ADMIN,      /* the admin key or role admin */
+};
+
+typedef void (*bw_handler_fn)(struct bw_req *r);
+
+#define BW_ROUTE_BODY 1u /* the handler takes a JSON object body (may be required by it) */
+
+struct bw_route {
+    enum bw_method method;
+    const char *pattern; /* "/api/developer/keys/{id}/rotate" */
+    enum bw_access access;
+    bw_handler_fn handler;
+    unsigned flags;
+};
+
+struct bw_req {
+    struct MHD_Connection *conn;
+    struct bw_app *app;
+    const struct bw_route *route;
+    enum bw_method method;
+    const char *method_str;
+    char path[BW_MAX_PATH + 1];
+    char params[BW_MAX_PATH_PARAMS][BW_MAX_PATH_PARAM_LEN + 1];
+    int nparams;
+    char request_id[BW_REQUEST_ID_MAX + 1];
+    char ip[64];
+    struct bw_principal principal;
+    int64_t start_us;
+
+    /* body */
+    char *body;
+    size_t body_len, body_cap;
+    bool body_too_large;
+    size_t body_discarded; /* bytes dropped after the limit (chunked bodies) */
+    json_t *json; /* the parsed object when the route takes a body; owned */
+
+    /* response */
+    unsigned status;
+    enum bw_err err; /* the error code answered, for logs */
+    char *resp;      /* malloc'ed unless resp_static */
+    size_t resp_len;
+    bool resp_static;
+    struct {
+        const char *name;
+        char value[128];
+    } hdrs[8];
+    int nhdrs;
+    enum { BW_RS_NEW, BW_RS_SUSPENDED, BW_RS_READY, BW_RS_QUEUED } state;
+    bw_handler_fn deferred; /* what runs on the blocking pool */
+    bool first_done;        /* the headers-only first call has happened */
+};
+
+/* ---- replies: exactly one per request ---- */
+
+/* Serialises and frees body (stolen). */
+void bw_reply_json(struct bw_req *r, unsigned status, json_t *body);
+/* Bytes that outlive the request (precomputed documents). */
+void bw_reply_static(struct bw_req *r, unsigned status, const char *body, size_t len);
+/* The error envelope; msg NULL = the table's default; extra (stolen, may be NULL) adds members
+ * to the error object. */
+void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra);
+/* 500 INTERNAL_ERROR, logged with the request id. */
+void bw_reply_internal(struct bw_req *r, const char *what);
+/* Adds a response header (name must be a literal). */
+void bw_req_header(struct bw_req *r, const char *name, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- validation errors: collected, then answered once as 400 VALIDATION_ERROR ---- */
+struct bw_verr {
+    json_t *errors; /* array of {field, message} */
+};
+void bw_verr_add(struct bw_verr *v, const char *field, const char *msg);
+/* Answers 400 when errors were added (and returns true); frees the list either way. */
+bool bw_verr_reply(struct bw_req *r, struct bw_verr *v);
+
+/* Body field helpers: on a problem they add to v and return false. */
+bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool required,
+                    size_t max_chars, const char **out);
+
+/* Query parameter (NULL when absent). */
+const char *bw_query(struct bw_req *r, const char *name);
+/* `limit`-style integer query parameter: absent -> def; out of min..max or not an integer ->
+ * adds a validation error. */
+bool bw_query_int(struct bw_req *r, struct bw_verr *v, const char *name, long def, long min,
+                  long max, long *out);
+
+/* Runs fn(r) on the blocking pool with the connection suspended; fn must reply. Returns false
+ * (after answering 503) when the pool is full. */
+bool bw_req_defer(struct bw_req *r, bw_handler_fn fn);
+
+/* ---- the server ---- */
+
+/* Compiles the route table (checks patterns). 0 or -1. */
+int bw_router_init(const struct bw_route *routes, size_t n);
+/* Matches method+path. Returns the route or NULL; on NULL, *allow gets the methods that exist for
+ * the path ("GET, POST") or "" when no route has this path. Captures go to r->params. */
+const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const char *path,
+                                       char *allow, size_t allow_cap);
+enum bw_method bw_method_parse(const char *m);
+const char *bw_method_name(enum bw_method m);
+
+/* Runs the server until SIGINT/SIGTERM, then drains in-flight requests. Returns 0 on a clean
+ * stop. The log line {"msg":"listening","port":N} tells the bound port. */
+int bw_http_serve(struct bw_app *app);
+
+/* Parses a request body into a JSON object with the depth limit. On failure returns NULL and
+ * sets *why. Exposed for tests and fuzzing. */
+json_t *bw_json_parse_body(const char *body, size_t len, const char **why);
+/* Whether the nesting of arrays/objects in text stays within max_depth. */
+bool bw_json_depth_ok(const char *s, size_t n, int max_depth);
+
+#endif

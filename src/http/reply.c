@@ -1,0 +1,205 @@
+/* The one path for replies: every answer, success or error, is built here. */
+#include "api/app.h"
+#include "common/log.h"
+#include "http/http.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void bw_req_header(struct bw_req *r, const char *name, const char *fmt, ...)
+{
+    if (r->nhdrs >= (int)(sizeof r->hdrs / sizeof r->hdrs[0]))
+        return;
+    r->hdrs[r->nhdrs].name = name;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->hdrs[r->nhdrs].value, sizeof r->hdrs[0].value, fmt, ap);
+    va_end(ap);
+    r->nhdrs++;
+}
+
+static void set_body(struct bw_req *r, unsigned status, char *body, size_t len, bool is_static)
+{
+    if (r->resp && !r->resp_static)
+        free(r->resp);
+    r->status = status;
+    r->resp = body;
+    r->resp_len = len;
+    r->resp_static = is_static;
+    r->state = BW_RS_READY;
+}
+
+void bw_reply_json(struct bw_req *r, unsigned status, json_t *body)
+{
+    char *s = body ? json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(body);
+    if (!s) {
+        bw_reply_internal(r, "response serialisation failed");
+        return;
+    }
+    set_body(r, status, s, strlen(s), false);
+}
+
+void bw_reply_static(struct bw_req *r, unsigned status, const char *body, size_t len)
+{
+    set_body(r, status, (char *)body, len, true);
+}
+
+void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra)
+{
+    json_t *err = json_pack("{s:s,s:s,s:s}", "code", bw_err_code(e), "message",
+                            msg ? msg : bw_err_message(e), "request_id", r->request_id);
+    if (!err) { /* msg was not valid UTF-8: never echo it */
+        err = json_pack("{s:s,s:s,s:s}", "code", bw_err_code(e), "message", bw_err_message(e),
+                        "request_id", r->request_id);
+    }
+    if (extra) {
+        json_object_update(err, extra);
+        json_decref(extra);
+    }
+    r->err = e;
+    bw_reply_json(r, bw_err_status(e), json_pack("{s:o}", "error", err));
+}
+
+void bw_reply_internal(struct bw_req *r, const char *what)
+{
+    bw_log_json(BW_LOG_ERROR, r->request_id, "internal error", json_pack("{s:s}", "detail", what));
+    static const char fallback[] = "{\"error\":{\"code\":\"INTERNAL_ERROR\",\"message\":\"internal error\"}}";
+    json_t *err = json_pack("{s:{s:s,s:s,s:s}}", "error", "code", "INTERNAL_ERROR", "message",
+                            "internal error", "request_id", r->request_id);
+    char *s = err ? json_dumps(err, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    json_decref(err);
+    r->err = BW_E_INTERNAL_ERROR;
+    if (s)
+        set_body(r, 500, s, strlen(s), false);
+    else
+        set_body(r, 500, (char *)fallback, sizeof fallback - 1, true);
+}
+
+void bw_verr_add(struct bw_verr *v, const char *field, const char *msg)
+{
+    if (!v->errors)
+        v->errors = json_array();
+    if (json_array_size(v->errors) < BW_MAX_ERRORS)
+        json_array_append_new(v->errors, json_pack("{s:s,s:s}", "field", field, "message", msg));
+}
+
+bool bw_verr_reply(struct bw_req *r, struct bw_verr *v)
+{
+    if (!v->errors || json_array_size(v->errors) == 0) {
+        json_decref(v->errors);
+        v->errors = NULL;
+        return false;
+    }
+    bw_reply_error(r, BW_E_VALIDATION_ERROR, "request validation failed",
+                   json_pack("{s:o}", "errors", v->errors));
+    v->errors = NULL;
+    return true;
+}
+
+static size_t utf8_chars(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80)
+            n++;
+    return n;
+}
+
+bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool required,
+                    size_t max_chars, const char **out)
+{
+    *out = NULL;
+    json_t *f = r->json ? json_object_get(r->json, field) : NULL;
+    if (!f || json_is_null(f)) {
+        if (required) {
+            bw_verr_add(v, field, "is required");
+            return false;
+        }
+        return true;
+    }
+    if (!json_is_string(f)) {
+        bw_verr_add(v, field, "must be a string");
+        return false;
+    }
+    const char *s = json_string_value(f);
+    if (required && !*s) {
+        bw_verr_add(v, field, "must not be empty");
+        return false;
+    }
+    if (utf8_chars(s) > max_chars) {
+        char m[64];
+        snprintf(m, sizeof m, "must be at most %zu characters", max_chars);
+        bw_verr_add(v, field, m);
+        return false;
+    }
+    *out = s;
+    return true;
+}
+
+bool bw_query_int(struct bw_req *r, struct bw_verr *v, const char *name, long def, long min, long max,
+                  long *out)
+{
+    const char *s = bw_query(r, name);
+    *out = def;
+    if (!s)
+        return true;
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (!*s || *end || errno || x < min || x > max || s[0] == '+' || s[0] == ' ') {
+        char m[96];
+        snprintf(m, sizeof m, "must be an integer from %ld to %ld", min, max);
+        bw_verr_add(v, name, m);
+        return false;
+    }
+    *out = x;
+    return true;
+}
+
+bool bw_json_depth_ok(const char *s, size_t n, int max_depth)
+{
+    int depth = 0;
+    bool in_str = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+        } else if (c == '"') {
+            in_str = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > max_depth)
+                return false;
+        } else if (c == ']' || c == '}') {
+            depth--;
+        }
+    }
+    return true;
+}
+
+json_t *bw_json_parse_body(const char *body, size_t len, const char **why)
+{
+    /* jansson's own nesting limit is 2048; ours is far lower and checked before parsing */
+    if (!bw_json_depth_ok(body, len, BW_JSON_MAX_DEPTH)) {
+        *why = "JSON nesting is deeper than 32 levels";
+        return NULL;
+    }
+    json_error_t e;
+    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    if (!j) {
+        *why = "body is not valid JSON";
+        return NULL;
+    }
+    if (!json_is_object(j)) {
+        json_decref(j);
+        *why = "body must be a JSON object";
+        return NULL;
+    }
+    return j;
+}

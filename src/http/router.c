@@ -1,0 +1,145 @@
+/* Route matching: patterns are split into segments once at start; a request path is compared
+ * segment by segment without allocating. "{name}" matches one non-empty segment of id
+ * characters. With a few dozen routes a linear scan beats building a trie. */
+#include "http/http.h"
+
+#include "common/log.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define MAX_ROUTES 256
+#define MAX_SEGS 12
+
+struct seg {
+    const char *s; /* NULL for a {param} */
+    size_t n;
+};
+
+struct compiled {
+    const struct bw_route *r;
+    struct seg segs[MAX_SEGS];
+    int nsegs;
+};
+
+static struct compiled g_routes[MAX_ROUTES];
+static size_t g_n;
+
+static const char *method_names[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "OTHER"};
+
+enum bw_method bw_method_parse(const char *m)
+{
+    for (int i = 0; i < BW_OTHER; i++)
+        if (strcmp(m, method_names[i]) == 0)
+            return (enum bw_method)i;
+    return BW_OTHER;
+}
+
+const char *bw_method_name(enum bw_method m) { return method_names[m <= BW_OTHER ? m : BW_OTHER]; }
+
+int bw_router_init(const struct bw_route *routes, size_t n)
+{
+    if (n > MAX_ROUTES)
+        return -1;
+    g_n = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct compiled *c = &g_routes[g_n];
+        c->r = &routes[i];
+        c->nsegs = 0;
+        const char *p = routes[i].pattern;
+        if (p[0] != '/')
+            return -1;
+        while (*p == '/') {
+            p++;
+            const char *e = strchr(p, '/');
+            size_t len = e ? (size_t)(e - p) : strlen(p);
+            if (c->nsegs == MAX_SEGS || len == 0)
+                return -1;
+            struct seg *s = &c->segs[c->nsegs++];
+            if (p[0] == '{' && p[len - 1] == '}') {
+                s->s = NULL;
+                s->n = 0;
+            } else {
+                s->s = p;
+                s->n = len;
+            }
+            p += len;
+        }
+        g_n++;
+    }
+    return 0;
+}
+
+static bool id_char(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+           c == '-' || c == '.';
+}
+
+/* Matches path against c; on success copies captures into r. */
+static bool match_one(const struct compiled *c, const char *path, struct bw_req *r)
+{
+    const char *p = path;
+    int np = 0;
+    for (int i = 0; i < c->nsegs; i++) {
+        if (*p != '/')
+            return false;
+        p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t len = (size_t)(e - p);
+        const struct seg *s = &c->segs[i];
+        if (s->s) {
+            if (len != s->n || memcmp(p, s->s, len) != 0)
+                return false;
+        } else {
+            if (len == 0 || len > BW_MAX_PATH_PARAM_LEN || np >= BW_MAX_PATH_PARAMS)
+                return false;
+            for (size_t k = 0; k < len; k++)
+                if (!id_char(p[k]))
+                    return false;
+            if (r) {
+                memcpy(r->params[np], p, len);
+                r->params[np][len] = '\0';
+            }
+            np++;
+        }
+        p = e;
+    }
+    if (*p)
+        return false;
+    if (r)
+        r->nparams = np;
+    return true;
+}
+
+const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const char *path,
+                                       char *allow, size_t cap)
+{
+    enum bw_method want = m == BW_HEAD ? BW_GET : m; /* MHD drops the body of HEAD replies */
+    for (size_t i = 0; i < g_n; i++)
+        if (g_routes[i].r->method == want && match_one(&g_routes[i], path, r))
+            return g_routes[i].r;
+    /* no route for this method: collect the methods the path does have, for 405 + Allow */
+    size_t len = 0;
+    if (cap)
+        allow[0] = '\0';
+    unsigned seen = 0;
+    for (size_t i = 0; i < g_n; i++) {
+        enum bw_method rm = g_routes[i].r->method;
+        if ((seen & (1u << rm)) || !match_one(&g_routes[i], path, NULL))
+            continue;
+        seen |= 1u << rm;
+        int w = snprintf(allow + len, cap > len ? cap - len : 0, "%s%s", len ? ", " : "",
+                         method_names[rm]);
+        if (w > 0)
+            len += (size_t)w;
+        if (rm == BW_GET) {
+            w = snprintf(allow + len, cap > len ? cap - len : 0, ", HEAD");
+            if (w > 0)
+                len += (size_t)w;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,523 @@
+/* libmicrohttpd glue and the middleware that runs before every handler. */
+#include "api/app.h"
+#include "common/ids.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "http/http.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static atomic_long g_inflight;
+
+const char *bw_query(struct bw_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+static const char *header(struct bw_req *r, const char *name)
+{
+    return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
+}
+
+/* ---- responses ---------------------------------------------------------------------------------- */
+
+static enum MHD_Result queue(struct bw_req *r)
+{
+    struct MHD_Response *resp;
+    if (r->resp_static)
+        resp = MHD_create_response_from_buffer(r->resp_len, r->resp, MHD_RESPMEM_PERSISTENT);
+    else
+        resp = MHD_create_response_from_buffer_with_free_callback(r->resp_len, r->resp, free);
+    if (!resp)
+        return MHD_NO;
+    r->resp = NULL; /* MHD owns it now */
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+    MHD_add_response_header(resp, "x-request-id", r->request_id);
+    MHD_add_response_header(resp, "API-Version", "1");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    for (int i = 0; i < r->nhdrs; i++)
+        MHD_add_response_header(resp, r->hdrs[i].name, r->hdrs[i].value);
+    if (r->body_too_large || atomic_load_explicit(&r->app->stopping, memory_order_relaxed))
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+    enum MHD_Result ret = MHD_queue_response(r->conn, r->status, resp);
+    MHD_destroy_response(resp);
+    r->state = BW_RS_QUEUED;
+    return ret;
+}
+
+/* ---- blocking work ---------------------------------------------------------------------------- */
+
+static void run_deferred(void *arg)
+{
+    struct bw_req *r = arg;
+    r->deferred(r);
+    if (r->state != BW_RS_READY)
+        bw_reply_internal(r, "deferred handler did not reply");
+    MHD_resume_connection(r->conn);
+}
+
+bool bw_req_defer(struct bw_req *r, bw_handler_fn fn)
+{
+    r->deferred = fn;
+    r->state = BW_RS_SUSPENDED;
+    /* suspend before queueing the job: the job may finish and resume before we return */
+    MHD_suspend_connection(r->conn);
+    if (bw_pool_submit(r->app->blocking, run_deferred, r) != 0) {
+        bw_reply_error(r, BW_E_UNAVAILABLE, "server busy, try again", NULL);
+        bw_req_header(r, "Retry-After", "1");
+        MHD_resume_connection(r->conn);
+        return false;
+    }
+    return true;
+}
+
+/* ---- middleware -------------------------------------------------------------------------------- */
+
+static void client_ip(struct bw_req *r)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    r->ip[0] = '\0';
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET)
+            inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, r->ip, sizeof r->ip);
+        else if (sa->sa_family == AF_INET6)
+            inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, r->ip, sizeof r->ip);
+    }
+    if (!r->app->ntrusted)
+        return;
+    bool trusted = false;
+    for (int i = 0; i < r->app->ntrusted; i++)
+        if (strcmp(r->ip, r->app->trusted[i]) == 0)
+            trusted = true;
+    const char *xff = trusted ? header(r, "X-Forwarded-For") : NULL;
+    if (!xff)
+        return;
+    /* the right-most address that is not one of our proxies is the client */
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", xff);
+    char *save = NULL, *best = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        bool is_proxy = false;
+        for (int i = 0; i < r->app->ntrusted; i++)
+            if (strcmp(t, r->app->trusted[i]) == 0)
+                is_proxy = true;
+        if (!is_proxy)
+            best = t;
+    }
+    unsigned char tmp[16];
+    if (best && (inet_pton(AF_INET, best, tmp) == 1 || inet_pton(AF_INET6, best, tmp) == 1))
+        snprintf(r->ip, sizeof r->ip, "%s", best);
+}
+
+static long limit_for(const struct bw_app *app, const struct bw_principal *p)
+{
+    switch (p->kind) {
+    case BW_AUTH_ANON:
+        return app->cfg->rate_anon;
+    case BW_AUTH_ADMINKEY:
+        return 0;
+    default:
+        return app->cfg->rate_tier[p->tier];
+    }
+}
+
+/* Counts the request against the caller's budget; false after answering 429. */
+static bool rate_limit(struct bw_req *r)
+{
+    long limit = limit_for(r->app, &r->principal);
+    if (limit <= 0)
+        return true;
+    char key[96];
+    if (r->principal.kind == BW_AUTH_ANON)
+        snprintf(key, sizeof key, "ip:%s", r->ip);
+    else
+        snprintf(key, sizeof key, "u:%s", r->principal.user_id);
+    struct bw_limit_result lr;
+    bw_limiter_take(r->app->rate, key, limit, bw_mono_us(), &lr);
+    bw_req_header(r, "RateLimit-Limit", "%ld", lr.limit);
+    bw_req_header(r, "RateLimit-Remaining", "%ld", lr.remaining);
+    bw_req_header(r, "RateLimit-Reset", "%ld", lr.reset_s);
+    if (lr.allowed)
+        return true;
+    bw_req_header(r, "Retry-After", "%ld", lr.retry_after_s);
+    bw_reply_error(r, BW_E_RATE_LIMITED, "rate limit exceeded; retry after the number of seconds in Retry-After",
+                   json_pack("{s:i}", "retry_after", (json_int_t)lr.retry_after_s));
+    return false;
+}
+
+static bool tier_at_least(struct bw_req *r, enum bw_tier need)
+{
+    const struct bw_principal *p = &r->principal;
+    if (p->kind == BW_AUTH_ANON) {
+        bw_reply_error(r, BW_E_AUTH_REQUIRED, "authentication required: send a bearer token or an X-API-Key", NULL);
+        return false;
+    }
+    if (p->kind == BW_AUTH_ADMINKEY) {
+        bw_reply_error(r, BW_E_AUTH_REQUIRED, "this endpoint acts for an account; the admin key is not one", NULL);
+        return false;
+    }
+    if (p->tier >= need)
+        return true;
+    char msg[128];
+    snprintf(msg, sizeof msg, "this endpoint needs the %s plan or above", bw_tier_name(need));
+    bw_reply_error(r, BW_E_TIER_REQUIRED, msg,
+                   json_pack("{s:s,s:s}", "required_tier", bw_tier_name(need), "current_tier", bw_tier_name(p->tier)));
+    return false;
+}
+
+/* Whether the principal may use a route of this access level; false after answering. */
+static bool check_access(struct bw_req *r)
+{
+    const struct bw_principal *p = &r->principal;
+    switch (r->route->access) {
+    case BW_ACCESS_OPEN:
+    case BW_ACCESS_PUBLIC:
+    case BW_ACCESS_LOGIN:
+        return true;
+    case BW_ACCESS_SIGNED_IN:
+        if (p->kind == BW_AUTH_JWT || p->kind == BW_AUTH_APIKEY)
+            return true;
+        bw_reply_error(r, BW_E_AUTH_REQUIRED, "sign in first: send a bearer token or an X-API-Key", NULL);
+        return false;
+    case BW_ACCESS_SESSION:
+        if (p->kind == BW_AUTH_JWT)
+            return true;
+        bw_reply_error(r, BW_E_AUTH_REQUIRED, "log in first: key management needs a session token (Authorization: Bearer)", NULL);
+        return false;
+    case BW_ACCESS_STARTER:
+        return tier_at_least(r, BW_TIER_STARTER);
+    case BW_ACCESS_PRO:
+        return tier_at_least(r, BW_TIER_PRO);
+    case BW_ACCESS_PRIVILEGED:
+        if (p->kind == BW_AUTH_ADMINKEY || (p->kind != BW_AUTH_ANON &&
+            (p->tier == BW_TIER_ENTERPRISE || p->role == BW_ROLE_MSSP || p->role == BW_ROLE_ADMIN)))
+            return true;
+        if (p->kind == BW_AUTH_ANON) {
+            bw_reply_error(r, BW_E_AUTH_REQUIRED, "authentication required", NULL);
+            return false;
+        }
+        bw_reply_error(r, BW_E_TIER_REQUIRED, "this endpoint needs an ENTERPRISE plan, an mssp or admin role, or the admin key",
+                       json_pack("{s:s,s:s}", "required_tier", "ENTERPRISE", "current_tier", bw_tier_name(p->tier)));
+        return false;
+    case BW_ACCESS_ADMIN:
+        if (p->kind == BW_AUTH_ADMINKEY || (p->kind != BW_AUTH_ANON && p->role == BW_ROLE_ADMIN))
+            return true;
+        if (p->kind == BW_AUTH_ANON)
+            bw_reply_error(r, BW_E_AUTH_REQUIRED, "authentication required", NULL);
+        else
+            bw_reply_error(r, BW_E_FORBIDDEN, "this endpoint needs the admin key or the admin role", NULL);
+        return false;
+    }
+    return false;
+}
+
+static bool is_json_type(const char *ct)
+{
+    if (!ct)
+        return false;
+    while (*ct == ' ')
+        ct++;
+    if (strncasecmp(ct, "application/json", 16) != 0)
+        return false;
+    char c = ct[16];
+    return c == '\0' || c == ';' || c == ' ';
+}
+
+/* Everything between "the request is complete" and the handler. */
+static void process(struct bw_req *r)
+{
+    struct bw_app *app = r->app;
+    if (!r->route) {
+        char allow[128];
+        bw_router_match(NULL, r->method, r->path, allow, sizeof allow);
+        if (allow[0]) {
+            bw_req_header(r, "Allow", "%s", allow);
+            char msg[192];
+            snprintf(msg, sizeof msg, "method %s is not allowed here; allowed: %s", r->method_str, allow);
+            bw_reply_error(r, BW_E_METHOD_NOT_ALLOWED, msg, NULL);
+        } else {
+            bw_reply_error(r, BW_E_NOT_FOUND, "no such endpoint", NULL);
+        }
+        return;
+    }
+    if (r->body_too_large) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "request body exceeds %ld bytes", app->cfg->max_body);
+        bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, NULL);
+        return;
+    }
+    if (atomic_load_explicit(&app->stopping, memory_order_relaxed) && r->route->access != BW_ACCESS_OPEN) {
+        bw_req_header(r, "Retry-After", "1");
+        bw_reply_error(r, BW_E_UNAVAILABLE, "shutting down", NULL);
+        return;
+    }
+    if (r->route->access != BW_ACCESS_OPEN) {
+        const char *why = NULL;
+        enum bw_err e = bw_auth_resolve(app->auth, header(r, MHD_HTTP_HEADER_AUTHORIZATION),
+                                        header(r, "X-API-Key"), &r->principal, &why);
+        if (e == BW_E_UNAVAILABLE) {
+            bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+            return;
+        }
+        if (e != BW_OK) {
+            bw_reply_error(r, e, why, NULL);
+            return;
+        }
+        if (r->route->access != BW_ACCESS_LOGIN && !rate_limit(r))
+            return;
+        if (!check_access(r))
+            return;
+    }
+    if (r->route->flags & BW_ROUTE_BODY) {
+        if (r->body_len > 0) {
+            if (!is_json_type(header(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+                bw_reply_error(r, BW_E_UNSUPPORTED_MEDIA_TYPE, "request body must be application/json", NULL);
+                return;
+            }
+            const char *why = NULL;
+            r->json = bw_json_parse_body(r->body, r->body_len, &why);
+            if (!r->json) {
+                struct bw_verr v = {0};
+                bw_verr_add(&v, "body", why);
+                bw_verr_reply(r, &v);
+                return;
+            }
+        }
+    }
+    r->route->handler(r);
+    if (r->state == BW_RS_NEW)
+        bw_reply_internal(r, "handler did not reply");
+}
+
+/* ---- MHD callbacks ----------------------------------------------------------------------------- */
+
+static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const char *url,
+                                 const char *method, const char *version, const char *upload,
+                                 size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    struct bw_app *app = cls;
+    struct bw_req *r = *con_cls;
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r)
+            return MHD_NO;
+        *con_cls = r;
+        atomic_fetch_add(&g_inflight, 1);
+        r->conn = conn;
+        r->app = app;
+        r->start_us = bw_mono_us();
+        r->method = bw_method_parse(method);
+        r->method_str = r->method == BW_OTHER ? "OTHER" : bw_method_name(r->method);
+        bw_request_id(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "x-request-id"), r->request_id);
+        snprintf(r->path, sizeof r->path, "%s", url);
+        client_ip(r);
+        char allow[8];
+        r->route = strlen(url) <= BW_MAX_PATH ? bw_router_match(r, r->method, r->path, allow, 0) : NULL;
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl) {
+            char *end;
+            unsigned long long n = strtoull(cl, &end, 10);
+            if (*end == '\0' && n > (unsigned long long)app->cfg->max_body) {
+                /* answer before reading the body; MHD closes the connection afterwards */
+                r->body_too_large = true;
+                process(r);
+                return queue(r);
+            }
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (r->state != BW_RS_NEW)
+            return MHD_YES;
+        if (r->body_too_large || r->body_len + n > (size_t)app->cfg->max_body) {
+            /* a chunked body past the limit: MHD cannot answer mid-body, so the rest is read and
+             * dropped (413 at the end), up to 4x the limit; past that the connection is cut */
+            r->body_too_large = true;
+            r->body_discarded += n;
+            if (r->body_discarded > 4 * (size_t)app->cfg->max_body)
+                return MHD_NO;
+            return MHD_YES;
+        }
+        if (r->body_len + n + 1 > r->body_cap) {
+            size_t cap = r->body_cap ? r->body_cap : 1024;
+            while (cap < r->body_len + n + 1)
+                cap *= 2;
+            if (cap > (size_t)app->cfg->max_body + 1)
+                cap = (size_t)app->cfg->max_body + 1;
+            char *nb = realloc(r->body, cap);
+            if (!nb)
+                return MHD_NO;
+            r->body = nb;
+            r->body_cap = cap;
+        }
+        memcpy(r->body + r->body_len, upload, n);
+        r->body_len += n;
+        r->body[r->body_len] = '\0';
+        return MHD_YES;
+    }
+    if (r->state == BW_RS_NEW)
+        process(r);
+    if (r->state == BW_RS_READY)
+        return queue(r);
+    return MHD_YES; /* suspended: called again after resume */
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    (void)conn;
+    struct bw_req *r = *con_cls;
+    if (!r)
+        return;
+    *con_cls = NULL;
+    if (bw_log_enabled(BW_LOG_INFO)) {
+        /* built by hand: this runs for every request */
+        char line[1024], ts[21], plab[64];
+        bw_iso8601(bw_now_s(), ts);
+        size_t n = 0;
+        n += (size_t)snprintf(line, sizeof line, "{\"ts\":\"%s\",\"level\":\"info\",\"msg\":\"request\",\"request_id\":\"", ts);
+        bw_json_escape(line, &n, sizeof line, r->request_id);
+        n += (size_t)snprintf(line + n, sizeof line - n, "\",\"method\":\"%s\",\"path\":\"", r->method_str);
+        bw_json_escape(line, &n, sizeof line - 200, r->path);
+        n += (size_t)snprintf(line + n, sizeof line - n, "\",\"route\":\"");
+        bw_json_escape(line, &n, sizeof line - 180, r->route ? r->route->pattern : "");
+        const char *code = r->err ? bw_err_code(r->err) : NULL;
+        n += (size_t)snprintf(line + n, sizeof line - n,
+                              "\",\"status\":%u,%s%s%s\"duration_ms\":%.3f,\"principal\":\"%s\",\"ip\":\"%s\"%s}",
+                              r->status, code ? "\"error\":\"" : "", code ? code : "", code ? "\"," : "",
+                              (double)(bw_mono_us() - r->start_us) / 1000.0,
+                              bw_principal_label(&r->principal, plab), r->ip,
+                              toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : ",\"aborted\":true");
+        if (n < sizeof line)
+            bw_log_raw(BW_LOG_INFO, line, n);
+    }
+    json_decref(r->json);
+    free(r->body);
+    if (r->resp && !r->resp_static)
+        free(r->resp);
+    free(r);
+    atomic_fetch_sub(&g_inflight, 1);
+}
+
+__attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    size_t n = strlen(msg);
+    while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+        msg[--n] = '\0';
+    bw_log_json(BW_LOG_WARN, NULL, "http", json_pack("{s:s}", "detail", msg));
+}
+
+/* ---- lifecycle ---------------------------------------------------------------------------------- */
+
+static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
+{
+    char host[256];
+    const char *port;
+    if (s[0] == '[') {
+        const char *e = strchr(s, ']');
+        if (!e || e[1] != ':' || (size_t)(e - s - 1) >= sizeof host)
+            return -1;
+        memcpy(host, s + 1, (size_t)(e - s - 1));
+        host[e - s - 1] = '\0';
+        port = e + 2;
+    } else {
+        const char *c = strrchr(s, ':');
+        if (!c || (size_t)(c - s) >= sizeof host)
+            return -1;
+        memcpy(host, s, (size_t)(c - s));
+        host[c - s] = '\0';
+        port = c + 1;
+    }
+    char *end;
+    long p = strtol(port, &end, 10);
+    if (!*port || *end || p < 0 || p > 65535)
+        return -1;
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE}, *res;
+    if (getaddrinfo(host[0] ? host : NULL, port, &hints, &res) != 0)
+        return -1;
+    memcpy(ss, res->ai_addr, res->ai_addrlen);
+    *v6 = res->ai_family == AF_INET6;
+    freeaddrinfo(res);
+    return 0;
+}
+
+int bw_http_serve(struct bw_app *app)
+{
+    if (bw_router_init(bw_routes, bw_routes_count) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "route table is invalid");
+        return -1;
+    }
+    struct sockaddr_storage ss;
+    bool v6 = false;
+    if (parse_listen(app->cfg->listen, &ss, &v6) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_LISTEN must be HOST:PORT (got '%s')", app->cfg->listen);
+        return -1;
+    }
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_access, app,
+        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)app->cfg->threads,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, app,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)BW_CONNECTION_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS_PER_IP,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
+        MHD_OPTION_END);
+    if (!d) {
+        bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s", app->cfg->listen);
+        return -1;
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    char host[128];
+    snprintf(host, sizeof host, "%s", app->cfg->listen);
+    char *colon = strrchr(host, ':');
+    if (colon)
+        *colon = '\0';
+    bw_log_json(BW_LOG_INFO, NULL, "listening",
+                json_pack("{s:s,s:i,s:s,s:i,s:s}", "address", host, "port", di ? (int)di->port : -1,
+                          "backend", db_backend(app->db), "threads", (int)app->cfg->threads,
+                          "version", BULWARK_VERSION));
+
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    int sig = 0;
+    sigwait(&set, &sig);
+    bw_log_json(BW_LOG_INFO, NULL, "shutting down",
+                json_pack("{s:s,s:i}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "in_flight",
+                          (int)atomic_load(&g_inflight)));
+    atomic_store(&app->stopping, true);
+    MHD_quiesce_daemon(d); /* no new connections; open ones finish what they started */
+    int64_t deadline = bw_mono_us() + (int64_t)BW_SHUTDOWN_GRACE_S * 1000000;
+    while (atomic_load(&g_inflight) > 0 && bw_mono_us() < deadline) {
+        struct timespec ts = {0, 5 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    long left = atomic_load(&g_inflight);
+    MHD_stop_daemon(d);
+    bw_log_json(BW_LOG_INFO, NULL, "stopped", json_pack("{s:i}", "abandoned", (int)left));
+    return 0;
+}

@@ -1,0 +1,293 @@
+/* bulwark: the server and its command-line tools.
+ *   bulwark serve                      run the API server
+ *   bulwark user add|list|set-tier     manage accounts
+ *   bulwark migrate                    apply database migrations and exit
+ *   bulwark version                    print the version */
+#include "api/app.h"
+#include "auth/password.h"
+#include "common/config.h"
+#include "common/ids.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "http/http.h"
+#include "store/store.h"
+
+#include <ctype.h>
+#include <signal.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *f)
+{
+    fputs("usage: bulwark COMMAND [options]\n"
+          "  serve                          run the API server (BULWARK_* environment, or --flags)\n"
+          "  user add EMAIL --tier TIER [--role user|mssp|admin] [--managed-by EMAIL]\n"
+          "           (--password PASSWORD | --password-stdin)\n"
+          "  user list                      list accounts as JSON\n"
+          "  user set-tier EMAIL TIER       change an account's tier\n"
+          "  migrate                        apply database migrations and exit\n"
+          "  version                        print the version\n"
+          "Every BULWARK_X variable has a flag --x (e.g. --listen 127.0.0.1:8080, --data-dir ./var).\n",
+          f);
+}
+
+static int cmd_serve(struct bw_config *cfg, int nrest)
+{
+    if (nrest) {
+        fprintf(stderr, "bulwark serve: unknown option (see bulwark --help)\n");
+        return 2;
+    }
+    /* every thread inherits this mask; the main thread takes the signals with sigwait */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    bw_log_start_flusher();
+    struct bw_app app;
+    int rc = 1;
+    if (bw_app_init(&app, cfg) == 0 && bw_http_serve(&app) == 0)
+        rc = 0;
+    bw_app_free(&app);
+    bw_log_shutdown();
+    return rc;
+}
+
+static struct db *open_db(struct bw_config *cfg)
+{
+    struct db *db = NULL;
+    char err[256];
+    if (db_open(cfg->database_url, cfg->data_dir, 2, &db, err, sizeof err) != 0) {
+        fprintf(stderr, "bulwark: %s\n", err);
+        return NULL;
+    }
+    return db;
+}
+
+static json_t *user_json(const struct store_user *u)
+{
+    return json_pack("{s:s,s:s,s:s,s:s,s:s?,s:s}", "id", u->id, "email", u->email, "tier",
+                     bw_tier_name(u->tier), "role", bw_role_name(u->role), "managed_by",
+                     u->managed_by[0] ? u->managed_by : NULL, "created_at", u->created_at);
+}
+
+static void print_json(json_t *j)
+{
+    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(j);
+    if (s) {
+        puts(s);
+        free(s);
+    }
+}
+
+static bool email_ok(const char *e)
+{
+    size_t n = strlen(e);
+    const char *at = strchr(e, '@');
+    if (n < 3 || n > BW_EMAIL_MAX || !at || at == e || !at[1] || strchr(at + 1, '@'))
+        return false;
+    for (const char *c = e; *c; c++)
+        if ((unsigned char)*c <= ' ' || *c == 0x7f)
+            return false;
+    return true;
+}
+
+static int user_add(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+{
+    const char *email = NULL, *tier = NULL, *role = "user", *managed = NULL, *password = NULL;
+    bool from_stdin = false;
+    for (int i = 2; i < nrest; i++) {
+        const char *a = argv[rest[i]];
+        const char *next = i + 1 < nrest ? argv[rest[i + 1]] : NULL;
+        if (strcmp(a, "--tier") == 0 && next)
+            tier = next, i++;
+        else if (strcmp(a, "--role") == 0 && next)
+            role = next, i++;
+        else if (strcmp(a, "--managed-by") == 0 && next)
+            managed = next, i++;
+        else if (strcmp(a, "--password") == 0 && next)
+            password = next, i++;
+        else if (strcmp(a, "--password-stdin") == 0)
+            from_stdin = true;
+        else if (a[0] != '-' && !email)
+            email = a;
+        else {
+            fprintf(stderr, "bulwark user add: unexpected argument '%s'\n", a);
+            return 2;
+        }
+    }
+    char pwbuf[BW_PASSWORD_MAX + 2];
+    if (from_stdin) {
+        if (password) {
+            fprintf(stderr, "bulwark user add: give --password or --password-stdin, not both\n");
+            return 2;
+        }
+        if (!fgets(pwbuf, sizeof pwbuf, stdin)) {
+            fprintf(stderr, "bulwark user add: no password on standard input\n");
+            return 2;
+        }
+        pwbuf[strcspn(pwbuf, "\r\n")] = '\0';
+        password = pwbuf;
+    }
+    if (!email || !tier || !password) {
+        fprintf(stderr, "bulwark user add: EMAIL, --tier and a password are required\n");
+        return 2;
+    }
+    int t = bw_tier_parse(tier), ro = bw_role_parse(role);
+    if (t < 0) {
+        fprintf(stderr, "bulwark user add: --tier must be FREE, STARTER, PRO or ENTERPRISE\n");
+        return 2;
+    }
+    if (ro < 0) {
+        fprintf(stderr, "bulwark user add: --role must be user, mssp or admin\n");
+        return 2;
+    }
+    size_t pl = strlen(password);
+    if (pl < BW_PASSWORD_MIN || pl > BW_PASSWORD_MAX) {
+        fprintf(stderr, "bulwark user add: the password must be %d to %d bytes\n", BW_PASSWORD_MIN, BW_PASSWORD_MAX);
+        return 2;
+    }
+    if (!email_ok(email)) {
+        fprintf(stderr, "bulwark user add: '%s' is not an email address\n", email);
+        return 2;
+    }
+    struct db *db = open_db(cfg);
+    if (!db)
+        return 1;
+    int rc = 1;
+    struct store_user u, m;
+    memset(&u, 0, sizeof u);
+    for (size_t i = 0; email[i]; i++)
+        u.email[i] = (char)tolower((unsigned char)email[i]);
+    if (managed) {
+        char lm[BW_EMAIL_MAX + 1] = {0};
+        for (size_t i = 0; managed[i] && i < BW_EMAIL_MAX; i++)
+            lm[i] = (char)tolower((unsigned char)managed[i]);
+        if (store_user_by_email(db, lm, &m) != ST_OK) {
+            fprintf(stderr, "bulwark user add: --managed-by %s: no such account\n", managed);
+            goto out;
+        }
+        snprintf(u.managed_by, sizeof u.managed_by, "%s", m.id);
+    }
+    bw_id_new("usr_", u.id);
+    u.tier = (enum bw_tier)t;
+    u.role = (enum bw_role)ro;
+    bw_iso8601(bw_now_s(), u.created_at);
+    if (bw_password_hash(password, u.password_hash) != 0) {
+        fprintf(stderr, "bulwark user add: password hashing failed\n");
+        goto out;
+    }
+    int st = store_user_insert(db, &u);
+    if (st == ST_CONFLICT) {
+        fprintf(stderr, "bulwark user add: an account with email %s exists\n", u.email);
+        goto out;
+    }
+    if (st != ST_OK) {
+        fprintf(stderr, "bulwark user add: the database refused the account\n");
+        goto out;
+    }
+    print_json(user_json(&u));
+    rc = 0;
+out:
+    sodium_memzero(pwbuf, sizeof pwbuf);
+    db_close(db);
+    return rc;
+}
+
+static int cmd_user(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+{
+    const char *sub = nrest > 1 ? argv[rest[1]] : "";
+    if (strcmp(sub, "add") == 0)
+        return user_add(cfg, argv, rest, nrest);
+    if (strcmp(sub, "list") == 0 && nrest == 2) {
+        struct db *db = open_db(cfg);
+        if (!db)
+            return 1;
+        struct store_user *users = NULL;
+        size_t n = 0;
+        int rc = store_user_list(db, &users, &n) == ST_OK ? 0 : 1;
+        if (rc == 0) {
+            json_t *arr = json_array();
+            for (size_t i = 0; i < n; i++)
+                json_array_append_new(arr, user_json(&users[i]));
+            print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
+        }
+        free(users);
+        db_close(db);
+        return rc;
+    }
+    if (strcmp(sub, "set-tier") == 0 && nrest == 4) {
+        int t = bw_tier_parse(argv[rest[3]]);
+        if (t < 0) {
+            fprintf(stderr, "bulwark user set-tier: TIER must be FREE, STARTER, PRO or ENTERPRISE\n");
+            return 2;
+        }
+        struct db *db = open_db(cfg);
+        if (!db)
+            return 1;
+        char email[BW_EMAIL_MAX + 1] = {0};
+        for (size_t i = 0; argv[rest[2]][i] && i < BW_EMAIL_MAX; i++)
+            email[i] = (char)tolower((unsigned char)argv[rest[2]][i]);
+        int rc = store_user_set_tier(db, email, (enum bw_tier)t);
+        struct store_user u;
+        if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK)
+            print_json(user_json(&u));
+        else if (rc == ST_NOTFOUND)
+            fprintf(stderr, "bulwark user set-tier: no account %s\n", email);
+        db_close(db);
+        return rc == ST_OK ? 0 : 1;
+    }
+    fprintf(stderr, "bulwark user: expected add, list or set-tier (see bulwark --help)\n");
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    if (sodium_init() < 0) {
+        fprintf(stderr, "bulwark: libsodium failed to initialise\n");
+        return 1;
+    }
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "version") == 0 || strcmp(argv[1], "--version") == 0) {
+        printf("bulwark %s\n", BULWARK_VERSION);
+        return 0;
+    }
+    struct bw_config cfg;
+    int *rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest || bw_config_load(&cfg, argc, argv, 1, rest, &nrest) != 0) {
+        free(rest);
+        bw_config_free(&cfg);
+        return 2;
+    }
+    bw_log_set_level(cfg.log_level);
+    const char *cmd = argv[rest[0]];
+    int rc;
+    if (strcmp(cmd, "serve") == 0)
+        rc = cmd_serve(&cfg, nrest - 1);
+    else if (strcmp(cmd, "user") == 0)
+        rc = cmd_user(&cfg, argv, rest, nrest);
+    else if (strcmp(cmd, "migrate") == 0) {
+        struct db *db = open_db(&cfg);
+        rc = db ? 0 : 1;
+        if (db)
+            printf("{\"migrated\":true,\"backend\":\"%s\"}\n", db_backend(db));
+        db_close(db);
+    } else {
+        fprintf(stderr, "bulwark: unknown command '%s'\n", cmd);
+        usage(stderr);
+        rc = 2;
+    }
+    free(rest);
+    bw_config_free(&cfg);
+    return rc;
+}

@@ -1,0 +1,69 @@
+/* The database layer under store.h: one SQL text for both backends (`?` placeholders, rewritten
+ * to $n for PostgreSQL), typed parameters, row cursors.
+ *
+ * SQLite: one connection per thread (WAL, busy_timeout), prepared statements cached per
+ * connection by SQL text address, so pass string literals as `sql`.
+ * PostgreSQL: a pool of libpq connections; db_acquire blocks while all are in use.
+ *
+ * Ownership: a db_conn is borrowed from db_acquire and given back with db_release; db_rows
+ * belongs to the caller until db_rows_free; text returned by db_rows_text lives until the next
+ * db_rows_next or db_rows_free. Only one db_rows may be open per connection. */
+#ifndef BW_STORE_DB_H
+#define BW_STORE_DB_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum db_rc { DB_OK = 0, DB_ERROR = -1, DB_CONSTRAINT = -2 /* unique/foreign key violation */ };
+
+enum db_ptype { DB_P_NULL, DB_P_TEXT, DB_P_INT };
+struct db_param {
+    enum db_ptype t;
+    const char *s;
+    int64_t i;
+};
+#define DBP_TEXT(x) ((struct db_param){DB_P_TEXT, (x), 0})
+#define DBP_INT(x) ((struct db_param){DB_P_INT, NULL, (int64_t)(x)})
+#define DBP_NULL ((struct db_param){DB_P_NULL, NULL, 0})
+/* text or NULL */
+#define DBP_OPT(x) ((x) ? DBP_TEXT(x) : DBP_NULL)
+
+struct db;
+struct db_conn;
+struct db_rows;
+
+/* Opens the database: a postgres:// or postgresql:// URL selects PostgreSQL, anything else
+ * (NULL) SQLite at data_dir/bulwark.db. Applies the embedded migrations. On failure returns -1
+ * with a message in err. */
+int db_open(const char *url, const char *data_dir, int pool_size, struct db **out, char *err,
+            size_t errlen);
+void db_close(struct db *db);
+const char *db_backend(const struct db *db); /* "sqlite" or "postgres" */
+
+struct db_conn *db_acquire(struct db *db); /* NULL when the database cannot be reached */
+void db_release(struct db_conn *c);
+
+/* Runs one statement; *changes (optional) gets the number of rows changed. */
+int db_exec(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *changes);
+/* Runs a query; on DB_OK *out is a cursor positioned before the first row. */
+int db_query(struct db_conn *c, const char *sql, const struct db_param *p, int np,
+             struct db_rows **out);
+bool db_rows_next(struct db_rows *r);
+const char *db_rows_text(struct db_rows *r, int col); /* NULL for SQL NULL */
+int64_t db_rows_int(struct db_rows *r, int col);      /* 0 for NULL */
+bool db_rows_null(struct db_rows *r, int col);
+void db_rows_free(struct db_rows *r);
+
+/* Transactions. `write` takes the write lock up front (SQLite BEGIN IMMEDIATE) so a
+ * read-then-write transaction cannot fail half-way with SQLITE_BUSY. */
+int db_begin(struct db_conn *c, bool write);
+int db_commit(struct db_conn *c);
+void db_rollback(struct db_conn *c);
+
+/* Runs a script of several statements without parameters (migrations). */
+int db_exec_script(struct db_conn *c, const char *sql);
+
+/* Whether the database answers (readyz). */
+bool db_ping(struct db *db);
+
+#endif

@@ -1,0 +1,37 @@
+/* Backend vtable behind db.h; only src/store includes this. */
+#ifndef BW_STORE_DB_INTERNAL_H
+#define BW_STORE_DB_INTERNAL_H
+#include "store/db.h"
+
+struct db_backend {
+    const char *name;
+    int (*open)(struct db *db, const char *url, const char *data_dir, int pool, char *err, size_t n);
+    void (*close)(struct db *db);
+    struct db_conn *(*acquire)(struct db *db);
+    void (*release)(struct db_conn *c);
+    int (*exec)(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *ch);
+    int (*query)(struct db_conn *c, const char *sql, const struct db_param *p, int np,
+                 struct db_rows **out);
+    bool (*next)(struct db_rows *r);
+    const char *(*text)(struct db_rows *r, int col);
+    bool (*isnull)(struct db_rows *r, int col);
+    int64_t (*integer)(struct db_rows *r, int col);
+    void (*rows_free)(struct db_rows *r);
+    int (*script)(struct db_conn *c, const char *sql);
+    const char *begin_write; /* SQL that starts a write transaction */
+};
+
+struct db {
+    const struct db_backend *be;
+    void *impl;
+};
+
+/* Every connection struct starts with this header. */
+struct db_conn_hdr {
+    struct db *db;
+};
+
+extern const struct db_backend db_sqlite_backend;
+extern const struct db_backend db_pg_backend;
+
+#endif

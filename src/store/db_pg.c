@@ -1,0 +1,293 @@
+/* PostgreSQL backend: a pool of libpq connections; `?` placeholders become $1..$n. */
+#include "store/db_internal.h"
+
+#include "common/limits.h"
+#include "common/log.h"
+
+#include <libpq-fe.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pg_conn {
+    struct db_conn_hdr hdr;
+    PGconn *h;
+    struct pg_conn *next_free;
+};
+
+struct pg_db {
+    char *url;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct pg_conn *free_list;
+    int open, max;
+};
+
+struct db_rows {
+    PGresult *res;
+    int row, nrows;
+};
+
+static PGconn *pg_connect(const char *url)
+{
+    PGconn *h = PQconnectdb(url);
+    if (!h || PQstatus(h) != CONNECTION_OK) {
+        bw_logf(BW_LOG_ERROR, NULL, "postgres connect failed: %s",
+                h ? PQerrorMessage(h) : "out of memory");
+        PQfinish(h);
+        return NULL;
+    }
+    PGresult *r = PQexec(h, "SET client_min_messages TO warning; SET TIME ZONE 'UTC'");
+    PQclear(r);
+    return h;
+}
+
+static int pg_open(struct db *db, const char *url, const char *data_dir, int pool, char *err, size_t n)
+{
+    (void)data_dir;
+    struct pg_db *p = calloc(1, sizeof *p);
+    if (!p)
+        return -1;
+    p->url = strdup(url);
+    p->max = pool < 2 ? 2 : (pool > BW_DB_POOL_MAX ? BW_DB_POOL_MAX : pool);
+    pthread_mutex_init(&p->mu, NULL);
+    pthread_cond_init(&p->cv, NULL);
+    PGconn *h = pg_connect(url);
+    if (!h) {
+        snprintf(err, n, "cannot connect to PostgreSQL (see the log line before)");
+        free(p->url);
+        pthread_mutex_destroy(&p->mu);
+        pthread_cond_destroy(&p->cv);
+        free(p);
+        return -1;
+    }
+    struct pg_conn *c = calloc(1, sizeof *c);
+    c->hdr.db = db;
+    c->h = h;
+    p->free_list = c;
+    p->open = 1;
+    db->impl = p;
+    return 0;
+}
+
+static void pg_close(struct db *db)
+{
+    struct pg_db *p = db->impl;
+    struct pg_conn *c = p->free_list;
+    while (c) {
+        struct pg_conn *nx = c->next_free;
+        PQfinish(c->h);
+        free(c);
+        c = nx;
+    }
+    free(p->url);
+    pthread_mutex_destroy(&p->mu);
+    pthread_cond_destroy(&p->cv);
+    free(p);
+}
+
+static struct db_conn *pg_acquire(struct db *db)
+{
+    struct pg_db *p = db->impl;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        if (p->free_list) {
+            struct pg_conn *c = p->free_list;
+            p->free_list = c->next_free;
+            pthread_mutex_unlock(&p->mu);
+            if (PQstatus(c->h) != CONNECTION_OK) {
+                PQreset(c->h);
+                if (PQstatus(c->h) != CONNECTION_OK) {
+                    PQfinish(c->h);
+                    free(c);
+                    pthread_mutex_lock(&p->mu);
+                    p->open--;
+                    pthread_cond_signal(&p->cv);
+                    pthread_mutex_unlock(&p->mu);
+                    return NULL;
+                }
+            }
+            return (struct db_conn *)c;
+        }
+        if (p->open < p->max) {
+            p->open++;
+            pthread_mutex_unlock(&p->mu);
+            PGconn *h = pg_connect(p->url);
+            struct pg_conn *c = h ? calloc(1, sizeof *c) : NULL;
+            if (!c) {
+                PQfinish(h);
+                pthread_mutex_lock(&p->mu);
+                p->open--;
+                pthread_cond_signal(&p->cv);
+                pthread_mutex_unlock(&p->mu);
+                return NULL;
+            }
+            c->hdr.db = db;
+            c->h = h;
+            return (struct db_conn *)c;
+        }
+        pthread_cond_wait(&p->cv, &p->mu);
+    }
+}
+
+static void pg_release(struct db_conn *dc)
+{
+    struct pg_conn *c = (struct pg_conn *)dc;
+    struct pg_db *p = c->hdr.db->impl;
+    /* a connection left inside a transaction by an error path must not be reused as is */
+    if (PQtransactionStatus(c->h) != PQTRANS_IDLE) {
+        PGresult *r = PQexec(c->h, "ROLLBACK");
+        PQclear(r);
+    }
+    pthread_mutex_lock(&p->mu);
+    c->next_free = p->free_list;
+    p->free_list = c;
+    pthread_cond_signal(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* "... ? ..." -> "... $1 ..."; question marks inside '...' literals are left alone. */
+static char *rewrite(const char *sql)
+{
+    size_t n = strlen(sql);
+    char *out = malloc(n * 4 + 1);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    int k = 0;
+    bool quoted = false;
+    for (const char *s = sql; *s; s++) {
+        if (*s == '\'')
+            quoted = !quoted;
+        if (*s == '?' && !quoted)
+            o += (size_t)sprintf(out + o, "$%d", ++k);
+        else
+            out[o++] = *s;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static PGresult *run(struct pg_conn *c, const char *sql, const struct db_param *p, int np)
+{
+    char *q = rewrite(sql);
+    if (!q)
+        return NULL;
+    const char *vals[32];
+    char nums[32][24];
+    if (np > 32)
+        np = 32;
+    for (int i = 0; i < np; i++) {
+        if (p[i].t == DB_P_TEXT)
+            vals[i] = p[i].s;
+        else if (p[i].t == DB_P_INT) {
+            snprintf(nums[i], sizeof nums[i], "%lld", (long long)p[i].i);
+            vals[i] = nums[i];
+        } else
+            vals[i] = NULL;
+    }
+    PGresult *r = PQexecParams(c->h, q, np, NULL, vals, NULL, NULL, 0);
+    free(q);
+    return r;
+}
+
+static int check(struct pg_conn *c, PGresult *r)
+{
+    if (!r)
+        return DB_ERROR;
+    ExecStatusType st = PQresultStatus(r);
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+        return DB_OK;
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    if (state && strncmp(state, "23", 2) == 0)
+        return DB_CONSTRAINT;
+    bw_logf(BW_LOG_ERROR, NULL, "postgres error: %s", PQerrorMessage(c->h));
+    return DB_ERROR;
+}
+
+static int pg_exec(struct db_conn *dc, const char *sql, const struct db_param *p, int np, int64_t *ch)
+{
+    struct pg_conn *c = (struct pg_conn *)dc;
+    PGresult *r = run(c, sql, p, np);
+    int rc = check(c, r);
+    if (rc == DB_OK && ch) {
+        const char *t = PQcmdTuples(r);
+        *ch = (t && *t) ? strtoll(t, NULL, 10) : 0;
+    }
+    PQclear(r);
+    return rc;
+}
+
+static int pg_query(struct db_conn *dc, const char *sql, const struct db_param *p, int np,
+                    struct db_rows **out)
+{
+    struct pg_conn *c = (struct pg_conn *)dc;
+    PGresult *r = run(c, sql, p, np);
+    int rc = check(c, r);
+    if (rc != DB_OK) {
+        PQclear(r);
+        return rc;
+    }
+    struct db_rows *rows = malloc(sizeof *rows);
+    if (!rows) {
+        PQclear(r);
+        return DB_ERROR;
+    }
+    rows->res = r;
+    rows->row = -1;
+    rows->nrows = PQntuples(r);
+    *out = rows;
+    return DB_OK;
+}
+
+static bool pg_next(struct db_rows *r) { return ++r->row < r->nrows; }
+
+static const char *pg_text(struct db_rows *r, int col)
+{
+    if (PQgetisnull(r->res, r->row, col))
+        return NULL;
+    return PQgetvalue(r->res, r->row, col);
+}
+
+static bool pg_isnull(struct db_rows *r, int col) { return PQgetisnull(r->res, r->row, col); }
+
+static int64_t pg_int(struct db_rows *r, int col)
+{
+    const char *t = pg_text(r, col);
+    return t ? strtoll(t, NULL, 10) : 0;
+}
+
+static void pg_rows_free(struct db_rows *r)
+{
+    if (!r)
+        return;
+    PQclear(r->res);
+    free(r);
+}
+
+static int pg_script(struct db_conn *dc, const char *sql)
+{
+    struct pg_conn *c = (struct pg_conn *)dc;
+    PGresult *r = PQexec(c->h, sql);
+    int rc = check(c, r);
+    PQclear(r);
+    return rc;
+}
+
+const struct db_backend db_pg_backend = {
+    .name = "postgres",
+    .open = pg_open,
+    .close = pg_close,
+    .acquire = pg_acquire,
+    .release = pg_release,
+    .exec = pg_exec,
+    .query = pg_query,
+    .next = pg_next,
+    .text = pg_text,
+    .isnull = pg_isnull,
+    .integer = pg_int,
+    .rows_free = pg_rows_free,
+    .script = pg_script,
+    .begin_write = "BEGIN",
+};

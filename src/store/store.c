@@ -1,0 +1,443 @@
+#include "store/store.h"
+
+#include "common/log.h"
+#include "common/timeutil.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void copy(char *dst, size_t cap, const char *src)
+{
+    if (!src)
+        src = "";
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+#define COPY(dst, src) copy((dst), sizeof(dst), (src))
+
+/* ---- users ------------------------------------------------------------------------------------- */
+
+#define USER_COLS "id, email, password_hash, tier, role, managed_by, created_at"
+
+static void read_user(struct db_rows *r, struct store_user *u)
+{
+    COPY(u->id, db_rows_text(r, 0));
+    COPY(u->email, db_rows_text(r, 1));
+    COPY(u->password_hash, db_rows_text(r, 2));
+    int t = bw_tier_parse(db_rows_text(r, 3));
+    u->tier = t < 0 ? BW_TIER_FREE : (enum bw_tier)t;
+    int ro = bw_role_parse(db_rows_text(r, 4));
+    u->role = ro < 0 ? BW_ROLE_USER : (enum bw_role)ro;
+    COPY(u->managed_by, db_rows_text(r, 5));
+    COPY(u->created_at, db_rows_text(r, 6));
+}
+
+int store_user_insert(struct db *db, const struct store_user *u)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(u->id),
+                           DBP_TEXT(u->email),
+                           DBP_TEXT(u->password_hash),
+                           DBP_TEXT(bw_tier_name(u->tier)),
+                           DBP_TEXT(bw_role_name(u->role)),
+                           DBP_OPT(u->managed_by[0] ? u->managed_by : NULL),
+                           DBP_TEXT(u->created_at)};
+    int rc = db_exec(c, "INSERT INTO users (" USER_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7, NULL);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+}
+
+static int user_one(struct db *db, const char *sql, const char *arg, struct store_user *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(arg)};
+    int rc = db_query(c, sql, p, 1, &r);
+    if (rc == DB_OK) {
+        if (db_rows_next(r)) {
+            read_user(r, out);
+            rc = ST_OK;
+        } else {
+            rc = ST_NOTFOUND;
+        }
+    } else {
+        rc = ST_ERROR;
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+int store_user_by_email(struct db *db, const char *email, struct store_user *out)
+{
+    return user_one(db, "SELECT " USER_COLS " FROM users WHERE email = ?", email, out);
+}
+
+int store_user_by_id(struct db *db, const char *id, struct store_user *out)
+{
+    return user_one(db, "SELECT " USER_COLS " FROM users WHERE id = ?", id, out);
+}
+
+int store_user_count(struct db *db, int64_t *n)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    int rc = db_query(c, "SELECT COUNT(*) FROM users", NULL, 0, &r);
+    if (rc == DB_OK && db_rows_next(r)) {
+        *n = db_rows_int(r, 0);
+        rc = ST_OK;
+    } else {
+        rc = ST_ERROR;
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+int store_user_list(struct db *db, struct store_user **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    int rc = db_query(c, "SELECT " USER_COLS " FROM users ORDER BY created_at, email", NULL, 0, &r);
+    size_t cap = 0;
+    if (rc == DB_OK) {
+        while (db_rows_next(r)) {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                struct store_user *g = realloc(*out, cap * sizeof **out);
+                if (!g) {
+                    rc = DB_ERROR;
+                    break;
+                }
+                *out = g;
+            }
+            read_user(r, &(*out)[(*n)++]);
+        }
+    }
+    db_rows_free(r);
+    db_release(c);
+    if (rc != DB_OK) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return ST_ERROR;
+    }
+    return ST_OK;
+}
+
+int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int64_t ch = 0;
+    struct db_param p[] = {DBP_TEXT(bw_tier_name(tier)), DBP_TEXT(email)};
+    int rc = db_exec(c, "UPDATE users SET tier = ? WHERE email = ?", p, 2, &ch);
+    db_release(c);
+    if (rc != DB_OK)
+        return ST_ERROR;
+    return ch ? ST_OK : ST_NOTFOUND;
+}
+
+/* ---- API keys ---------------------------------------------------------------------------------- */
+
+#define KEY_COLS                                                                                   \
+    "k.id, k.user_id, k.key_prefix, k.label, k.active, k.created_at, k.last_used_at, "             \
+    "k.rotated_from, u.tier, u.role"
+
+static void read_key(struct db_rows *r, struct store_key *k)
+{
+    COPY(k->id, db_rows_text(r, 0));
+    COPY(k->user_id, db_rows_text(r, 1));
+    COPY(k->prefix, db_rows_text(r, 2));
+    COPY(k->label, db_rows_text(r, 3));
+    k->active = db_rows_int(r, 4) != 0;
+    COPY(k->created_at, db_rows_text(r, 5));
+    COPY(k->last_used_at, db_rows_text(r, 6));
+    COPY(k->rotated_from, db_rows_text(r, 7));
+    int t = bw_tier_parse(db_rows_text(r, 8));
+    k->tier = t < 0 ? BW_TIER_FREE : (enum bw_tier)t;
+    int ro = bw_role_parse(db_rows_text(r, 9));
+    k->role = ro < 0 ? BW_ROLE_USER : (enum bw_role)ro;
+}
+
+static int insert_key(struct db_conn *c, const struct store_key *k)
+{
+    struct db_param p[] = {DBP_TEXT(k->id),
+                           DBP_TEXT(k->user_id),
+                           DBP_TEXT(k->hash),
+                           DBP_TEXT(k->prefix),
+                           DBP_TEXT(k->label),
+                           DBP_TEXT(k->created_at),
+                           DBP_OPT(k->rotated_from[0] ? k->rotated_from : NULL)};
+    return db_exec(c,
+                   "INSERT INTO api_keys (id, user_id, key_hash, key_prefix, label, active, "
+                   "created_at, rotated_from) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                   p, 7, NULL);
+}
+
+/* Takes the per-user write lock: the UPDATE locks the user's row on PostgreSQL and the database
+ * on SQLite, so concurrent creations for one user are counted one after the other. */
+static int lock_user(struct db_conn *c, const char *user_id)
+{
+    int64_t ch = 0;
+    struct db_param p[] = {DBP_TEXT(user_id)};
+    int rc = db_exec(c, "UPDATE users SET key_seq = key_seq + 1 WHERE id = ?", p, 1, &ch);
+    if (rc != DB_OK)
+        return ST_ERROR;
+    return ch ? ST_OK : ST_NOTFOUND;
+}
+
+int store_key_create(struct db *db, const struct store_key *k, long max_active)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    rc = lock_user(c, k->user_id);
+    if (rc != ST_OK)
+        goto fail;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(k->user_id)};
+    if (db_query(c, "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1", p, 1, &r) != DB_OK ||
+        !db_rows_next(r)) {
+        db_rows_free(r);
+        rc = ST_ERROR;
+        goto fail;
+    }
+    int64_t active = db_rows_int(r, 0);
+    db_rows_free(r);
+    if (active >= max_active) {
+        rc = ST_LIMIT;
+        goto fail;
+    }
+    int e = insert_key(c, k);
+    if (e != DB_OK) {
+        rc = e == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+        goto fail;
+    }
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+    if (rc != ST_OK)
+        db_rollback(c);
+    goto out;
+fail:
+    db_rollback(c);
+out:
+    db_release(c);
+    return rc;
+}
+
+static int key_find(struct db_conn *c, const char *user_id, const char *idp, struct store_key *out)
+{
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(idp), DBP_TEXT(idp)};
+    int rc = db_query(c,
+                      "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
+                      "WHERE k.user_id = ? AND (k.id = ? OR k.key_prefix = ?) "
+                      "ORDER BY k.created_at DESC LIMIT 1",
+                      p, 3, &r);
+    if (rc != DB_OK) {
+        db_rows_free(r);
+        return ST_ERROR;
+    }
+    rc = ST_NOTFOUND;
+    if (db_rows_next(r)) {
+        read_key(r, out);
+        rc = ST_OK;
+    }
+    db_rows_free(r);
+    return rc;
+}
+
+int store_key_get(struct db *db, const char *user_id, const char *idp, struct store_key *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = key_find(c, user_id, idp, out);
+    db_release(c);
+    return rc;
+}
+
+int store_key_revoke(struct db *db, const char *user_id, const char *idp, struct store_key *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = key_find(c, user_id, idp, out);
+    if (rc == ST_OK && out->active) {
+        char ts[21];
+        bw_iso8601(bw_now_s(), ts);
+        struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(out->id)};
+        if (db_exec(c, "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ?", p, 2, NULL) != DB_OK)
+            rc = ST_ERROR;
+        else
+            out->active = false;
+    }
+    db_release(c);
+    return rc;
+}
+
+int store_key_rotate(struct db *db, const char *user_id, const char *idp, struct store_key *nk)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    struct store_key old;
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    rc = lock_user(c, user_id);
+    if (rc != ST_OK)
+        goto fail;
+    rc = key_find(c, user_id, idp, &old);
+    if (rc != ST_OK)
+        goto fail;
+    if (!old.active) {
+        rc = ST_CONFLICT;
+        goto fail;
+    }
+    struct db_param p[] = {DBP_TEXT(nk->created_at), DBP_TEXT(old.id)};
+    if (db_exec(c, "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ?", p, 2, NULL) != DB_OK) {
+        rc = ST_ERROR;
+        goto fail;
+    }
+    COPY(nk->user_id, user_id);
+    COPY(nk->label, old.label);
+    COPY(nk->rotated_from, old.prefix);
+    nk->tier = old.tier;
+    nk->role = old.role;
+    nk->active = true;
+    if (insert_key(c, nk) != DB_OK) {
+        rc = ST_ERROR;
+        goto fail;
+    }
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+    if (rc != ST_OK)
+        db_rollback(c);
+    goto out;
+fail:
+    db_rollback(c);
+out:
+    db_release(c);
+    return rc;
+}
+
+int store_key_list(struct db *db, const char *user_id, struct store_key **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(user_id)};
+    int rc = db_query(c,
+                      "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
+                      "WHERE k.user_id = ? ORDER BY k.created_at DESC, k.id",
+                      p, 1, &r);
+    size_t cap = 0;
+    if (rc == DB_OK) {
+        while (db_rows_next(r)) {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 8;
+                struct store_key *g = realloc(*out, cap * sizeof **out);
+                if (!g) {
+                    rc = DB_ERROR;
+                    break;
+                }
+                *out = g;
+            }
+            struct store_key *k = &(*out)[(*n)++];
+            memset(k, 0, sizeof *k);
+            read_key(r, k);
+        }
+    }
+    db_rows_free(r);
+    db_release(c);
+    if (rc != DB_OK) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+        return ST_ERROR;
+    }
+    return ST_OK;
+}
+
+int store_key_by_hash(struct db *db, const char *hash, struct store_key *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(hash)};
+    int rc = db_query(c,
+                      "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
+                      "WHERE k.key_hash = ? AND k.active = 1",
+                      p, 1, &r);
+    if (rc == DB_OK)
+        rc = db_rows_next(r) ? (read_key(r, out), ST_OK) : ST_NOTFOUND;
+    else
+        rc = ST_ERROR;
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+int store_key_touch(struct db *db, const char *key_id, const char *ts)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(key_id)};
+    int rc = db_exec(c, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", p, 2, NULL);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : ST_ERROR;
+}
+
+/* ---- settings ---------------------------------------------------------------------------------- */
+
+int store_setting_get(struct db *db, const char *name, char *out, size_t cap)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(name)};
+    int rc = db_query(c, "SELECT value FROM settings WHERE name = ?", p, 1, &r);
+    if (rc == DB_OK)
+        rc = db_rows_next(r) ? (copy(out, cap, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
+    else
+        rc = ST_ERROR;
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+int store_setting_put_if_absent(struct db *db, const char *name, const char *value)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(name), DBP_TEXT(value)};
+    int rc = db_exec(c, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                     p, 2, NULL);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : ST_ERROR;
+}

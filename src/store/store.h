@@ -1,0 +1,74 @@
+/* Typed storage functions per entity, over db.h. The API layer calls these and never writes
+ * SQL. Structs are filled by value; nothing returned needs freeing unless stated. */
+#ifndef BW_STORE_STORE_H
+#define BW_STORE_STORE_H
+#include "common/config.h"
+#include "common/ids.h"
+#include "common/limits.h"
+#include "store/db.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum store_rc {
+    ST_OK = 0,
+    ST_NOTFOUND = 1,
+    ST_CONFLICT = 2, /* unique violation (e.g. the email exists), or a state that forbids it */
+    ST_LIMIT = 3,    /* a per-account limit is reached */
+    ST_ERROR = -1,   /* the database failed; already logged */
+};
+
+struct store_user {
+    char id[BW_ID_MAX];
+    char email[BW_EMAIL_MAX + 1];
+    char password_hash[160];
+    enum bw_tier tier;
+    enum bw_role role;
+    char managed_by[BW_ID_MAX]; /* "" when none */
+    char created_at[21];
+};
+
+struct store_key {
+    char id[BW_ID_MAX];
+    char user_id[BW_ID_MAX];
+    char prefix[16];
+    char label[BW_LABEL_MAX * 4 + 1]; /* bytes of up to 64 UTF-8 characters */
+    bool active;
+    char created_at[21];
+    char last_used_at[21]; /* "" when never used */
+    char rotated_from[16]; /* "" when not a rotation */
+    char hash[65];         /* hex SHA-256 of the key; filled by callers that create keys */
+    enum bw_tier tier;     /* the owner's, from the join */
+    enum bw_role role;
+};
+
+int store_user_insert(struct db *db, const struct store_user *u); /* ST_CONFLICT: email taken */
+int store_user_by_email(struct db *db, const char *email, struct store_user *out);
+int store_user_by_id(struct db *db, const char *id, struct store_user *out);
+int store_user_count(struct db *db, int64_t *n);
+/* All users, oldest first; *out is malloc'ed (free it), *n its length. */
+int store_user_list(struct db *db, struct store_user **out, size_t *n);
+int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier);
+
+/* Inserts k (id, user_id, hash, prefix, label, created_at) unless the user already has
+ * max_active active keys (ST_LIMIT). Serialised per user by touching the user's row first. */
+int store_key_create(struct db *db, const struct store_key *k, long max_active);
+/* Finds the caller's key by id or key_prefix. */
+int store_key_get(struct db *db, const char *user_id, const char *id_or_prefix, struct store_key *out);
+/* Deactivates the key (idempotent); *out gets its state afterwards. */
+int store_key_revoke(struct db *db, const char *user_id, const char *id_or_prefix, struct store_key *out);
+/* Revokes the active key and inserts nk (id, hash, prefix, created_at set by the caller; label
+ * and rotated_from are filled here) in one transaction. ST_CONFLICT when the key is revoked. */
+int store_key_rotate(struct db *db, const char *user_id, const char *id_or_prefix, struct store_key *nk);
+/* The caller's keys, newest first; *out malloc'ed. */
+int store_key_list(struct db *db, const char *user_id, struct store_key **out, size_t *n);
+/* The active key with this hash, with its owner's tier and role. */
+int store_key_by_hash(struct db *db, const char *hash, struct store_key *out);
+int store_key_touch(struct db *db, const char *key_id, const char *ts);
+
+/* Settings: name -> value text. put_if_absent keeps an existing value (race-safe across
+ * instances); get copies into out (cap bytes). */
+int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
+int store_setting_put_if_absent(struct db *db, const char *name, const char *value);
+
+#endif
