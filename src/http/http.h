@@ -9,6 +9,7 @@
 #ifndef BW_HTTP_HTTP_H
 #define BW_HTTP_HTTP_H
 #include "auth/auth.h"
+#include "auth/policy.h"
 #include "auth/ratelimit.h"
 #include "common/errors.h"
 #include "common/limits.h"
@@ -24,17 +25,6 @@ struct MHD_Connection;
 
 enum bw_method { BW_GET, BW_POST, BW_PUT, BW_PATCH, BW_DELETE, BW_HEAD, BW_OPTIONS, BW_OTHER };
 
-enum bw_access {
-    BW_ACCESS_OPEN,       /* no credentials read, not rate limited (health) */
-    BW_ACCESS_PUBLIC,     /* anonymous or any valid credential; rate limited */
-    BW_ACCESS_LOGIN,      /* public, governed by the failed-login throttle instead */
-    BW_ACCESS_SIGNED_IN,  /* any account credential (JWT or API key) */
-    BW_ACCESS_SESSION,    /* JWT only: key management */
-    BW_ACCESS_STARTER,    /* account at STARTER or above */
-    BW_ACCESS_PRO,        /* account at PRO or above */
-    BW_ACCESS_PRIVILEGED, /* ENTERPRISE, role mssp/admin, or the admin key */
-    BW_ACCESS_ADMIN,      /* the admin key or role admin */
-};
 
 typedef void (*bw_handler_fn)(struct bw_req *r);
 

@@ -156,69 +156,17 @@ static bool rate_limit(struct bw_req *r)
     return false;
 }
 
-static bool tier_at_least(struct bw_req *r, enum bw_tier need)
-{
-    const struct bw_principal *p = &r->principal;
-    if (p->kind == BW_AUTH_ANON) {
-        bw_reply_error(r, BW_E_AUTH_REQUIRED, "authentication required: send a bearer token or an X-API-Key", NULL);
-        return false;
-    }
-    if (p->kind == BW_AUTH_ADMINKEY) {
-        bw_reply_error(r, BW_E_AUTH_REQUIRED, "this endpoint acts for an account; the admin key is not one", NULL);
-        return false;
-    }
-    if (p->tier >= need)
-        return true;
-    char msg[128];
-    snprintf(msg, sizeof msg, "this endpoint needs the %s plan or above", bw_tier_name(need));
-    bw_reply_error(r, BW_E_TIER_REQUIRED, msg,
-                   json_pack("{s:s,s:s}", "required_tier", bw_tier_name(need), "current_tier", bw_tier_name(p->tier)));
-    return false;
-}
-
 /* Whether the principal may use a route of this access level; false after answering. */
 static bool check_access(struct bw_req *r)
 {
-    const struct bw_principal *p = &r->principal;
-    switch (r->route->access) {
-    case BW_ACCESS_OPEN:
-    case BW_ACCESS_PUBLIC:
-    case BW_ACCESS_LOGIN:
+    struct bw_decision d = bw_policy_check(r->route->access, &r->principal);
+    if (d.err == BW_OK)
         return true;
-    case BW_ACCESS_SIGNED_IN:
-        if (p->kind == BW_AUTH_JWT || p->kind == BW_AUTH_APIKEY)
-            return true;
-        bw_reply_error(r, BW_E_AUTH_REQUIRED, "sign in first: send a bearer token or an X-API-Key", NULL);
-        return false;
-    case BW_ACCESS_SESSION:
-        if (p->kind == BW_AUTH_JWT)
-            return true;
-        bw_reply_error(r, BW_E_AUTH_REQUIRED, "log in first: key management needs a session token (Authorization: Bearer)", NULL);
-        return false;
-    case BW_ACCESS_STARTER:
-        return tier_at_least(r, BW_TIER_STARTER);
-    case BW_ACCESS_PRO:
-        return tier_at_least(r, BW_TIER_PRO);
-    case BW_ACCESS_PRIVILEGED:
-        if (p->kind == BW_AUTH_ADMINKEY || (p->kind != BW_AUTH_ANON &&
-            (p->tier == BW_TIER_ENTERPRISE || p->role == BW_ROLE_MSSP || p->role == BW_ROLE_ADMIN)))
-            return true;
-        if (p->kind == BW_AUTH_ANON) {
-            bw_reply_error(r, BW_E_AUTH_REQUIRED, "authentication required", NULL);
-            return false;
-        }
-        bw_reply_error(r, BW_E_TIER_REQUIRED, "this endpoint needs an ENTERPRISE plan, an mssp or admin role, or the admin key",
-                       json_pack("{s:s,s:s}", "required_tier", "ENTERPRISE", "current_tier", bw_tier_name(p->tier)));
-        return false;
-    case BW_ACCESS_ADMIN:
-        if (p->kind == BW_AUTH_ADMINKEY || (p->kind != BW_AUTH_ANON && p->role == BW_ROLE_ADMIN))
-            return true;
-        if (p->kind == BW_AUTH_ANON)
-            bw_reply_error(r, BW_E_AUTH_REQUIRED, "authentication required", NULL);
-        else
-            bw_reply_error(r, BW_E_FORBIDDEN, "this endpoint needs the admin key or the admin role", NULL);
-        return false;
-    }
+    json_t *extra = NULL;
+    if (d.err == BW_E_TIER_REQUIRED)
+        extra = json_pack("{s:s,s:s}", "required_tier", bw_tier_name(d.required_tier), "current_tier",
+                          bw_tier_name(r->principal.tier));
+    bw_reply_error(r, d.err, d.message, extra);
     return false;
 }
 
