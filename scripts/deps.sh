@@ -1,27 +1,44 @@
 #!/usr/bin/env bash
-# Installs the Debian packages bulwark needs to build, run and test, but only those missing,
-# so `make run` and `make test` work on a fresh Debian machine. Needs root (or sudo) only when
-# something is missing.
-#   scripts/deps.sh build   compiler, CMake, libraries
-#   scripts/deps.sh test    + cmocka, node, PostgreSQL server, clang (fuzzers), wrk
+# Installs the Debian packages bulwark needs, but only those missing, so `make run` and
+# `make test` work on a fresh Debian machine. Needs root (or sudo) only when something is missing.
+#   scripts/deps.sh build   compiler, CMake, libraries (make run)
+#   scripts/deps.sh test    + cmocka, Node.js (API tests), PostgreSQL server, clang (sanitizers,
+#                           fuzzers)
+#   scripts/deps.sh bench   + wrk
 set -euo pipefail
 what=${1:-build}
-pkgs=(build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev libsodium-dev
-      libsqlite3-dev libpq-dev zlib1g-dev curl jq)
+need=()
+# package [command]: a package counts as present when dpkg has it or, if a command is named,
+# when that command is on PATH (e.g. a Node.js that did not come from Debian)
+want() {
+  local pkg=$1 cmd=${2:-}
+  if [ -n "$cmd" ] && command -v "$cmd" >/dev/null 2>&1; then return; fi
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
+}
+want build-essential gcc
+want cmake cmake
+want pkg-config pkg-config
+want curl curl
+want jq jq
+for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev; do want "$p"; done
 if [ "$what" = test ] || [ "$what" = bench ]; then
-  pkgs+=(libcmocka-dev nodejs postgresql clang curl wrk python3)
+  want libcmocka-dev
+  want nodejs node
+  want clang clang
+  want libclang-rt-dev   # ASan/UBSan/libFuzzer runtimes for clang
+  want postgresql
+  want python3 python3
 fi
-missing=()
-for p in "${pkgs[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing missing Debian packages: ${missing[*]}" >&2
+if [ "$what" = bench ]; then
+  want wrk wrk
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "installing missing Debian packages: ${need[*]}" >&2
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "run as root or install: ${missing[*]}" >&2; exit 1; }
+  command -v sudo >/dev/null || { echo "run as root, or install: ${need[*]}" >&2; exit 1; }
   sudo=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+$sudo apt-get -o DPkg::Lock::Timeout=600 update -qq
+$sudo apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >/dev/null

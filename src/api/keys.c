@@ -35,13 +35,14 @@ static json_t *created_body(const struct store_key *k, const char *secret, enum 
 void api_keys_create(struct bw_req *r)
 {
     struct bw_verr v = {0};
+    /* label is optional (a request without a body is fine); it names the key in lists */
     const char *label = NULL;
-    if (!r->json)
-        bw_verr_add(&v, "label", "is required");
-    else
-        bw_body_string(r, &v, "label", true, BW_LABEL_MAX, &label);
+    if (r->json)
+        bw_body_string(r, &v, "label", false, BW_LABEL_MAX, &label);
     if (bw_verr_reply(r, &v))
         return;
+    if (!label || !*label)
+        label = "default";
     struct store_key k;
     char secret[BW_KEY_LEN + 1];
     new_key(&k, secret);

@@ -1,0 +1,134 @@
+// Conventions every endpoint follows: envelope, request ids, headers, 404/405/413/415, JSON
+// validation, health, the OpenAPI document.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, assertError, rawSocket, readResponse } from './lib/server.mjs';
+
+let srv;
+before(async () => { srv = await startServer(); });
+after(async () => { if (srv) assert.equal(await srv.stop(), 0, 'clean exit on SIGTERM'); });
+
+test('healthz and readyz answer 200 with the standard headers', async () => {
+  for (const p of ['/healthz', '/readyz']) {
+    const r = await srv.req('GET', p);
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.headers.get('content-type'), /^application\/json; charset=utf-8$/);
+    assert.equal(r.headers.get('api-version'), '1');
+    assert.match(r.headers.get('x-request-id'), /^req_[0-9a-f]{20}$/);
+    assert.equal(r.headers.get('x-content-type-options'), 'nosniff');
+  }
+});
+
+test('a valid incoming x-request-id is echoed, an invalid one replaced', async () => {
+  let r = await srv.req('GET', '/healthz', { headers: { 'x-request-id': 'abc.DEF-123_x' } });
+  assert.equal(r.headers.get('x-request-id'), 'abc.DEF-123_x');
+  r = await srv.req('GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces' } });
+  assert.match(r.headers.get('x-request-id'), /^req_[0-9a-f]{20}$/);
+  r = await srv.req('GET', '/healthz', { headers: { 'x-request-id': 'a'.repeat(65) } });
+  assert.match(r.headers.get('x-request-id'), /^req_[0-9a-f]{20}$/);
+  r = await srv.req('GET', '/nope', { headers: { 'x-request-id': 'trace-42' } });
+  assert.equal(assertError(assert, r, 404, 'NOT_FOUND').request_id, 'trace-42');
+});
+
+test('the request id appears in that request\'s access log line', async () => {
+  const id = 'logcheck-' + Date.now();
+  await srv.req('GET', '/api/ai-security/governance/frameworks', { headers: { 'x-request-id': id } });
+  let line;
+  for (let i = 0; i < 50 && !line; i++) {
+    line = srv.logLines().find(l => l.request_id === id);
+    if (!line) await new Promise(r => setTimeout(r, 50));
+  }
+  assert.ok(line, 'a log line with the request id');
+  assert.equal(line.status, 200);
+});
+
+test('unknown path is 404 NOT_FOUND in the envelope', async () => {
+  const r = await srv.req('GET', '/api/does-not-exist');
+  assertError(assert, r, 404, 'NOT_FOUND');
+  assert.equal(r.json.error.errors, undefined);
+});
+
+test('wrong method is 405 with Allow', async () => {
+  const r = await srv.req('DELETE', '/api/ai-security/governance/frameworks');
+  assertError(assert, r, 405, 'METHOD_NOT_ALLOWED');
+  assert.match(r.headers.get('allow'), /GET/);
+});
+
+test('login body that is not JSON, not an object, or mistyped is 400 naming fields', async () => {
+  let r = await srv.req('POST', '/api/auth/login', { raw: '{"email":', headers: { 'content-type': 'application/json' } });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+  assert.ok(Array.isArray(r.json.error.errors));
+  r = await srv.req('POST', '/api/auth/login', { raw: '[1,2]', headers: { 'content-type': 'application/json' } });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+  r = await srv.req('POST', '/api/auth/login', { body: { email: 5, password: true } });
+  const e = assertError(assert, r, 400, 'VALIDATION_ERROR');
+  const fields = e.errors.map(x => x.field).sort();
+  assert.deepEqual(fields, ['email', 'password']);
+  r = await srv.req('POST', '/api/auth/login', { body: {} });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(x => x.field).sort(), ['email', 'password']);
+});
+
+test('a non-JSON content type is 415', async () => {
+  const r = await srv.req('POST', '/api/auth/login', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+  assertError(assert, r, 415, 'UNSUPPORTED_MEDIA_TYPE');
+});
+
+test('JSON nested deeper than the limit is rejected with 400, not a crash', async () => {
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const r = await srv.req('POST', '/api/auth/login', { raw: `{"email":${deep}}`, headers: { 'content-type': 'application/json' } });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+  assert.equal((await srv.req('GET', '/healthz')).status, 200);
+});
+
+test('a body over the limit is refused with 413 before it is sent in full', async () => {
+  const s = await rawSocket(srv.port);
+  // Announce 64 MiB but send only the headers: the answer must come without the body.
+  s.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+          'Content-Length: 67108864\r\n\r\n');
+  const r = await readResponse(s);
+  s.destroy();
+  assert.equal(r.status, 413);
+  assert.equal(r.json.error.code, 'PAYLOAD_TOO_LARGE');
+});
+
+test('keep-alive: several requests on one connection', async () => {
+  const s = await rawSocket(srv.port);
+  for (let i = 0; i < 5; i++) {
+    s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+    const r = await readResponse(s);
+    assert.equal(r.status, 200);
+    assert.notEqual((r.headers.connection || '').toLowerCase(), 'close');
+  }
+  // an error answer does not close the connection either
+  s.write('GET /nope HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.equal((await readResponse(s)).status, 404);
+  s.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.equal((await readResponse(s)).status, 200);
+  s.destroy();
+});
+
+test('OpenAPI document is public, 3.1, and lists the routes', async () => {
+  const r = await srv.req('GET', '/api/openapi.json');
+  assert.equal(r.status, 200);
+  assert.match(r.json.openapi, /^3\.1/);
+  for (const p of ['/api/auth/login', '/api/developer/keys', '/api/developer/keys/{id}',
+    '/api/developer/keys/{id}/rotate', '/api/ai-security/governance/frameworks']) {
+    assert.ok(r.json.paths[p], `path ${p} documented`);
+  }
+});
+
+test('framework catalog: the four frameworks with control counts, anonymous', async () => {
+  const r = await srv.req('GET', '/api/ai-security/governance/frameworks');
+  assert.equal(r.status, 200);
+  const ids = r.json.frameworks.map(f => f.id);
+  assert.deepEqual(ids, ['nist-ai-rmf', 'iso-42001', 'eu-ai-act', 'owasp-llm']);
+  const by = Object.fromEntries(r.json.frameworks.map(f => [f.id, f]));
+  for (const f of r.json.frameworks) {
+    assert.equal(typeof f.name, 'string');
+    assert.ok(Number.isInteger(f.controls) && f.controls > 0);
+  }
+  assert.equal(by['nist-ai-rmf'].controls, 72);
+  assert.equal(by['iso-42001'].controls, 38);
+  assert.equal(by['owasp-llm'].controls, 10);
+  assert.ok(r.headers.get('ratelimit-limit'), 'anonymous calls are rate limited');
+});

@@ -1,0 +1,139 @@
+// Rate limits, restarts (persistence of accounts, keys and the JWT secret), graceful shutdown
+// and login bursts running off the event threads. Each test runs its own server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, Server, assertError, rawSocket, readResponse, ADMIN_PASSWORD } from './lib/server.mjs';
+
+test('anonymous callers are limited per IP with RateLimit headers and Retry-After', async () => {
+  const srv = await startServer({ env: { BULWARK_RATE_ANON: '5' } });
+  try {
+    const seen = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await srv.req('GET', '/api/ai-security/governance/frameworks');
+      assert.equal(r.status, 200);
+      assert.equal(r.headers.get('ratelimit-limit'), '5');
+      seen.push(Number(r.headers.get('ratelimit-remaining')));
+    }
+    assert.deepEqual(seen, [4, 3, 2, 1, 0]);
+    const r = await srv.req('GET', '/api/ai-security/governance/frameworks');
+    const e = assertError(assert, r, 429, 'RATE_LIMITED');
+    const ra = Number(r.headers.get('retry-after'));
+    assert.ok(ra > 0 && ra <= 3600);
+    assert.equal(e.retry_after, ra);
+    // health is never limited
+    assert.equal((await srv.req('GET', '/healthz')).status, 200);
+    // X-Forwarded-For is ignored without trusted proxies
+    const f = await srv.req('GET', '/api/ai-security/governance/frameworks', { headers: { 'x-forwarded-for': '203.0.113.9' } });
+    assert.equal(f.status, 429);
+  } finally { await srv.stop(); }
+});
+
+test('accounts are limited per account across keys and tokens; ENTERPRISE is unlimited', async () => {
+  const srv = await startServer({ env: { BULWARK_RATE_FREE: '4', BULWARK_RATE_STARTER: '6', BULWARK_RATE_ANON: '1' } });
+  try {
+    const u = await srv.session('STARTER', { key: true });
+    const c2 = await srv.req('POST', '/api/developer/keys', { token: u.token, body: { label: 'two' } });
+    const creds = [{ key: u.key }, { key: c2.json.key }, { token: u.token }];
+    let ok = 0, limited = null;
+    for (let i = 0; i < 12; i++) {
+      const r = await srv.req('GET', '/api/ai-security/governance/frameworks', creds[i % 3]);
+      if (r.status === 200) ok++; else { limited = r; break; }
+    }
+    // key management calls count too (2 so far: the key creations and list are session calls)
+    assert.ok(limited, 'the account hit its limit');
+    assertError(assert, limited, 429, 'RATE_LIMITED');
+    assert.equal(limited.headers.get('ratelimit-limit'), '6');
+    assert.ok(ok <= 6);
+    // another account is unaffected, and so is the anonymous budget of this IP
+    const other = await srv.session('STARTER', { key: true });
+    assert.equal((await srv.req('GET', '/api/ai-security/governance/frameworks', { key: other.key })).status, 200);
+    const ent = await srv.session('ENTERPRISE', { key: true });
+    for (let i = 0; i < 20; i++) {
+      const r = await srv.req('GET', '/api/ai-security/governance/frameworks', { key: ent.key });
+      assert.equal(r.status, 200);
+    }
+  } finally { await srv.stop(); }
+});
+
+test('accounts, keys and tokens survive a restart; the generated JWT secret persists', async () => {
+  const first = new Server();
+  await first.start();
+  const u = await first.session('PRO', { key: true });
+  assert.equal(await first.stop({ keepData: true }), 0);
+  const second = new Server({ dir: first.dir, database: first.database, adminKey: first.adminKey });
+  await second.start();
+  try {
+    let r = await second.req('GET', '/api/developer/keys', { token: u.token });
+    assert.equal(r.status, 200, 'token issued before the restart still valid');
+    assert.equal(r.json.count, 1);
+    r = await second.req('GET', '/api/ai-security/governance/frameworks', { key: u.key });
+    assert.equal(r.status, 200);
+    // exactly one bootstrap admin: the second start did not create another
+    const users = JSON.parse(second.cli(['user', 'list']));
+    const arr = Array.isArray(users) ? users : users.users;
+    assert.equal(arr.filter(x => x.email === 'admin@localhost').length, 1);
+    assert.ok(!second.logLines().some(l => l.msg === 'bootstrap admin account created'));
+  } finally {
+    await second.stop({ keepData: false });
+  }
+});
+
+test('two instances on one database accept each other\'s tokens', async () => {
+  const a = new Server();
+  await a.start();
+  const b = new Server({ dir: a.dir, database: a.database, adminKey: a.adminKey });
+  await b.start();
+  try {
+    const u = await a.session('STARTER');
+    const r = await b.req('GET', '/api/developer/keys', { token: u.token });
+    assert.equal(r.status, 200);
+  } finally {
+    await b.stop({ keepData: true });
+    await a.stop();
+  }
+});
+
+test('SIGTERM finishes in-flight requests, then exits 0', async () => {
+  const srv = await startServer();
+  // a login is in flight (argon2id takes a while) when the signal arrives
+  const pending = srv.req('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: ADMIN_PASSWORD } });
+  await new Promise(r => setTimeout(r, 20));
+  srv.proc.kill('SIGTERM');
+  const r = await pending;
+  assert.equal(r.status, 200, r.text);
+  assert.equal(await srv.stop(), 0);
+});
+
+test('a burst of logins does not stall other requests', async () => {
+  const srv = await startServer({ env: { BULWARK_THREADS: '2' } });
+  try {
+    const logins = Array.from({ length: 16 }, () =>
+      srv.req('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: ADMIN_PASSWORD } }));
+    const t0 = performance.now();
+    const h = await srv.req('GET', '/healthz');
+    const healthMs = performance.now() - t0;
+    const rs = await Promise.all(logins);
+    const t1 = performance.now();
+    assert.equal(h.status, 200);
+    assert.ok(rs.every(r => r.status === 200));
+    const loginsMs = t1 - t0;
+    // health answered well before the login burst finished: logins are not on the event threads
+    assert.ok(healthMs < loginsMs / 2, `healthz took ${healthMs.toFixed(0)} ms, logins ${loginsMs.toFixed(0)} ms`);
+  } finally { await srv.stop(); }
+});
+
+test('a slow client sending a body does not block others', async () => {
+  const srv = await startServer({ env: { BULWARK_THREADS: '1' } });
+  try {
+    const body = JSON.stringify({ email: 'a@b.c', password: 'x'.repeat(64) });
+    const s = await rawSocket(srv.port);
+    s.write('POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n` + body.slice(0, 4));
+    const r = await srv.req('GET', '/healthz');
+    assert.equal(r.status, 200);
+    s.write(body.slice(4));
+    const resp = await readResponse(s);
+    assert.equal(resp.status, 400);
+    s.destroy();
+  } finally { await srv.stop(); }
+});
