@@ -44,6 +44,7 @@ extern const size_t bw_routes_count;
 void api_healthz(struct bw_req *r);
 void api_readyz(struct bw_req *r);
 void api_openapi(struct bw_req *r);
+void api_metrics(struct bw_req *r);
 void api_auth_login(struct bw_req *r);
 void api_keys_create(struct bw_req *r);
 void api_keys_list(struct bw_req *r);

@@ -7,6 +7,7 @@ const struct bw_route bw_routes[] = {
     {BW_GET, "/healthz", BW_ACCESS_OPEN, api_healthz, 0},
     {BW_GET, "/readyz", BW_ACCESS_OPEN, api_readyz, 0},
     {BW_GET, "/api/openapi.json", BW_ACCESS_PUBLIC, api_openapi, 0},
+    {BW_GET, "/metrics", BW_ACCESS_ADMIN, api_metrics, BW_ROUTE_UNLIMITED | BW_ROUTE_METRICS},
 
     /* authentication and keys */
     {BW_POST, "/api/auth/login", BW_ACCESS_LOGIN, api_auth_login, BW_ROUTE_BODY},

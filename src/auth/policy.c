@@ -59,3 +59,19 @@ struct bw_decision bw_policy_check(enum bw_access a, const struct bw_principal *
     }
     return deny(BW_E_FORBIDDEN, BW_TIER_FREE, "not allowed");
 }
+
+const char *bw_access_name(enum bw_access a)
+{
+    switch (a) {
+    case BW_ACCESS_OPEN: return "open";
+    case BW_ACCESS_PUBLIC: return "public";
+    case BW_ACCESS_LOGIN: return "login";
+    case BW_ACCESS_SIGNED_IN: return "signed_in";
+    case BW_ACCESS_SESSION: return "session";
+    case BW_ACCESS_STARTER: return "starter";
+    case BW_ACCESS_PRO: return "pro";
+    case BW_ACCESS_PRIVILEGED: return "privileged";
+    case BW_ACCESS_ADMIN: return "admin";
+    }
+    return "?";
+}

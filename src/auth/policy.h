@@ -24,5 +24,7 @@ struct bw_decision {
 
 /* Decides whether principal p may call a route of access level a. */
 struct bw_decision bw_policy_check(enum bw_access a, const struct bw_principal *p);
+/* The level's name as the OpenAPI document writes it (x-bulwark-access). */
+const char *bw_access_name(enum bw_access a);
 
 #endif

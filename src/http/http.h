@@ -29,6 +29,8 @@ enum bw_method { BW_GET, BW_POST, BW_PUT, BW_PATCH, BW_DELETE, BW_HEAD, BW_OPTIO
 typedef void (*bw_handler_fn)(struct bw_req *r);
 
 #define BW_ROUTE_BODY 1u /* the handler takes a JSON object body (may be required by it) */
+#define BW_ROUTE_UNLIMITED 2u /* never rate limited (monitoring) */
+#define BW_ROUTE_METRICS 4u   /* open instead of its access level when BULWARK_METRICS_PUBLIC is set */
 
 struct bw_route {
     enum bw_method method;
@@ -65,6 +67,7 @@ struct bw_req {
     char *resp;      /* malloc'ed unless resp_static */
     size_t resp_len;
     bool resp_static;
+    const char *content_type; /* NULL: application/json; charset=utf-8 */
     struct {
         const char *name;
         char value[128];
@@ -81,6 +84,8 @@ struct bw_req {
 void bw_reply_json(struct bw_req *r, unsigned status, json_t *body);
 /* Bytes that outlive the request (precomputed documents). */
 void bw_reply_static(struct bw_req *r, unsigned status, const char *body, size_t len);
+/* A non-JSON body (malloc'ed, stolen) with its content type (a string literal). */
+void bw_reply_text(struct bw_req *r, unsigned status, const char *content_type, char *body, size_t len);
 /* The error envelope; msg NULL = the table's default; extra (stolen, may be NULL) adds members
  * to the error object. */
 void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra);
@@ -127,6 +132,15 @@ const char *bw_method_name(enum bw_method m);
 /* Runs the server until SIGINT/SIGTERM, then drains in-flight requests. Returns 0 on a clean
  * stop. The log line {"msg":"listening","port":N} tells the bound port. */
 int bw_http_serve(struct bw_app *app);
+
+/* Request counters for /metrics: per-thread slots, so counting is not a shared cache line. */
+struct bw_http_stats {
+    unsigned long by_class[6]; /* [1]..[5]: 1xx..5xx */
+    unsigned long rate_limited;
+    unsigned long duration_us;
+    long in_flight;
+};
+void bw_http_stats(struct bw_http_stats *out);
 
 /* Parses a request body into a JSON object with the depth limit. On failure returns NULL and
  * sets *why. Exposed for tests and fuzzing. */

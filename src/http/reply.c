@@ -29,6 +29,7 @@ static void set_body(struct bw_req *r, unsigned status, char *body, size_t len, 
     r->resp = body;
     r->resp_len = len;
     r->resp_static = is_static;
+    r->content_type = NULL;
     r->state = BW_RS_READY;
 }
 
@@ -46,6 +47,12 @@ void bw_reply_json(struct bw_req *r, unsigned status, json_t *body)
 void bw_reply_static(struct bw_req *r, unsigned status, const char *body, size_t len)
 {
     set_body(r, status, (char *)body, len, true);
+}
+
+void bw_reply_text(struct bw_req *r, unsigned status, const char *content_type, char *body, size_t len)
+{
+    set_body(r, status, body, len, false);
+    r->content_type = content_type;
 }
 
 void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra)

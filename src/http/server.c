@@ -18,6 +18,43 @@
 
 static atomic_long g_inflight;
 
+/* Per-thread counter slots (cache-line sized) summed only when /metrics is read. Threads beyond
+ * the slot count share slots; the adds are atomic, so that only costs contention. */
+#define STAT_SLOTS 64
+struct stat_slot {
+    _Alignas(64) atomic_ulong by_class[6];
+    atomic_ulong rate_limited;
+    atomic_ulong duration_us;
+};
+static struct stat_slot g_stats[STAT_SLOTS];
+static atomic_uint g_stat_next;
+static _Thread_local struct stat_slot *t_stat;
+
+static void stats_record(unsigned status, uint64_t dur_us)
+{
+    if (!t_stat)
+        t_stat = &g_stats[atomic_fetch_add(&g_stat_next, 1) % STAT_SLOTS];
+    unsigned cls = status / 100;
+    if (cls > 5)
+        cls = 5;
+    atomic_fetch_add_explicit(&t_stat->by_class[cls], 1, memory_order_relaxed);
+    if (status == 429)
+        atomic_fetch_add_explicit(&t_stat->rate_limited, 1, memory_order_relaxed);
+    atomic_fetch_add_explicit(&t_stat->duration_us, dur_us, memory_order_relaxed);
+}
+
+void bw_http_stats(struct bw_http_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < STAT_SLOTS; i++) {
+        for (int c = 0; c < 6; c++)
+            out->by_class[c] += atomic_load_explicit(&g_stats[i].by_class[c], memory_order_relaxed);
+        out->rate_limited += atomic_load_explicit(&g_stats[i].rate_limited, memory_order_relaxed);
+        out->duration_us += atomic_load_explicit(&g_stats[i].duration_us, memory_order_relaxed);
+    }
+    out->in_flight = atomic_load(&g_inflight);
+}
+
 const char *bw_query(struct bw_req *r, const char *name)
 {
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
@@ -40,7 +77,8 @@ static enum MHD_Result queue(struct bw_req *r)
     if (!resp)
         return MHD_NO;
     r->resp = NULL; /* MHD owns it now */
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json; charset=utf-8");
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            r->content_type ? r->content_type : "application/json; charset=utf-8");
     MHD_add_response_header(resp, "x-request-id", r->request_id);
     MHD_add_response_header(resp, "API-Version", "1");
     MHD_add_response_header(resp, "Cache-Control", "no-store");
@@ -157,9 +195,9 @@ static bool rate_limit(struct bw_req *r)
 }
 
 /* Whether the principal may use a route of this access level; false after answering. */
-static bool check_access(struct bw_req *r)
+static bool check_access(struct bw_req *r, enum bw_access access)
 {
-    struct bw_decision d = bw_policy_check(r->route->access, &r->principal);
+    struct bw_decision d = bw_policy_check(access, &r->principal);
     if (d.err == BW_OK)
         return true;
     json_t *extra = NULL;
@@ -205,12 +243,15 @@ static void process(struct bw_req *r)
         bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, NULL);
         return;
     }
-    if (atomic_load_explicit(&app->stopping, memory_order_relaxed) && r->route->access != BW_ACCESS_OPEN) {
+    enum bw_access access = r->route->access;
+    if ((r->route->flags & BW_ROUTE_METRICS) && app->cfg->metrics_public)
+        access = BW_ACCESS_OPEN;
+    if (atomic_load_explicit(&app->stopping, memory_order_relaxed) && access != BW_ACCESS_OPEN) {
         bw_req_header(r, "Retry-After", "1");
         bw_reply_error(r, BW_E_UNAVAILABLE, "shutting down", NULL);
         return;
     }
-    if (r->route->access != BW_ACCESS_OPEN) {
+    if (access != BW_ACCESS_OPEN) {
         const char *why = NULL;
         enum bw_err e = bw_auth_resolve(app->auth, header(r, MHD_HTTP_HEADER_AUTHORIZATION),
                                         header(r, "X-API-Key"), &r->principal, &why);
@@ -222,9 +263,9 @@ static void process(struct bw_req *r)
             bw_reply_error(r, e, why, NULL);
             return;
         }
-        if (r->route->access != BW_ACCESS_LOGIN && !rate_limit(r))
+        if (access != BW_ACCESS_LOGIN && !(r->route->flags & BW_ROUTE_UNLIMITED) && !rate_limit(r))
             return;
-        if (!check_access(r))
+        if (!check_access(r, access))
             return;
     }
     if (r->route->flags & BW_ROUTE_BODY) {
@@ -333,6 +374,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     if (!r)
         return;
     *con_cls = NULL;
+    uint64_t dur_us = (uint64_t)(bw_mono_us() - r->start_us);
+    stats_record(r->status, dur_us);
     if (bw_log_enabled(BW_LOG_INFO)) {
         /* built by hand: this runs for every request */
         char line[1024], ts[21], plab[64];
@@ -348,7 +391,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         n += (size_t)snprintf(line + n, sizeof line - n,
                               "\",\"status\":%u,%s%s%s\"duration_ms\":%.3f,\"principal\":\"%s\",\"ip\":\"%s\"%s}",
                               r->status, code ? "\"error\":\"" : "", code ? code : "", code ? "\"," : "",
-                              (double)(bw_mono_us() - r->start_us) / 1000.0,
+                              (double)dur_us / 1000.0,
                               bw_principal_label(&r->principal, plab), r->ip,
                               toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : ",\"aborted\":true");
         if (n < sizeof line)

@@ -132,3 +132,21 @@ test('framework catalog: the four frameworks with control counts, anonymous', as
   assert.equal(by['owasp-llm'].controls, 10);
   assert.ok(r.headers.get('ratelimit-limit'), 'anonymous calls are rate limited');
 });
+
+test('metrics: 401 anonymous, 403 FORBIDDEN for a non-admin account, Prometheus text for the admin key', async () => {
+  let r = await srv.req('GET', '/metrics');
+  assertError(assert, r, 401, 'AUTH_REQUIRED');
+  const u = await srv.session('ENTERPRISE', { key: true });
+  r = await srv.req('GET', '/metrics', { key: u.key });
+  assertError(assert, r, 403, 'FORBIDDEN');
+  r = await srv.req('GET', '/metrics', { key: srv.adminKey });
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
+  assert.match(r.text, /^bulwark_http_requests_total\{class="2xx"\} [1-9]\d*$/m);
+  assert.match(r.text, /^bulwark_http_requests_total\{class="4xx"\} [1-9]\d*$/m);
+  assert.match(r.text, /^bulwark_build_info\{version="[^"]+",backend="(sqlite|postgres)"\} 1$/m);
+  assert.equal(r.headers.get('ratelimit-limit'), null, 'metrics are not rate limited');
+  // the admin role works too
+  const admin = await srv.login('admin@localhost', (await import('./lib/server.mjs')).ADMIN_PASSWORD);
+  assert.equal((await srv.req('GET', '/metrics', { token: admin })).status, 200);
+});

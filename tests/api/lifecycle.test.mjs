@@ -137,3 +137,12 @@ test('a slow client sending a body does not block others', async () => {
     s.destroy();
   } finally { await srv.stop(); }
 });
+
+test('metrics are open when BULWARK_METRICS_PUBLIC is set', async () => {
+  const srv = await startServer({ env: { BULWARK_METRICS_PUBLIC: '1' } });
+  try {
+    const r = await srv.req('GET', '/metrics');
+    assert.equal(r.status, 200);
+    assert.match(r.text, /bulwark_uptime_seconds \d+/);
+  } finally { await srv.stop(); }
+});
