@@ -1,0 +1,121 @@
+/* Bare libmicrohttpd server for `make bench`: the floor bulwark is measured against.
+ * It runs the daemon exactly as src/http/server.c does (same flags, thread pool, connection
+ * limits and timeouts) but answers every request with a constant 200 {"status":"ok"}, so the
+ * ratio bulwark/bare is bulwark's own cost per request, not libmicrohttpd's or the kernel's.
+ * Usage: bench_bare PORT   (0 picks a free port; prints "port=N" once listening) */
+#ifndef _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L /* sigwait, pthread_sigmask under -std=c17 without CMake's flags */
+#endif
+#include "../src/common/limits.h" /* header-only macros: keeps the limits in step with bulwark */
+
+#include <microhttpd.h>
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char body[] = "{\"status\":\"ok\"}";
+
+/* First call per request: MHD has only the headers; a real server answers after seeing the
+ * whole request (possibly a body), so mark the connection and wait for the 2nd call, exactly as
+ * bulwark does. con_cls points at a static marker, so there is nothing to free. */
+static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const char *url,
+                                 const char *method, const char *version, const char *upload_data,
+                                 size_t *upload_data_size, void **con_cls)
+{
+    static int seen;
+    (void)cls;
+    (void)url;
+    (void)method;
+    (void)version;
+    (void)upload_data;
+    if (*con_cls == NULL) {
+        *con_cls = &seen;
+        return MHD_YES;
+    }
+    if (*upload_data_size) { /* discard any body; answer once it is all in */
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    /* A response per request over a persistent buffer, as bulwark's queue() does: the baseline
+     * then includes MHD's own response bookkeeping, and the ratio isolates bulwark's work. */
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    enum MHD_Result ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: %s PORT   (0 = pick a free port)\n", argv[0]);
+        return 2;
+    }
+    char *end;
+    errno = 0;
+    long port = strtol(argv[1], &end, 10);
+    if (errno || end == argv[1] || *end || port < 0 || port > 65535) {
+        fprintf(stderr, "bench_bare: PORT must be 0..65535\n");
+        return 2;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN); /* bulwark's default BULWARK_THREADS */
+    if (cores < 1)
+        cores = 1;
+
+    /* Block the stop signals before MHD starts its threads so they inherit the mask and only
+     * sigwait() below sees them (bulwark's main does the same). */
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, NULL);
+    signal(SIGPIPE, SIG_IGN); /* as bulwark: a client hanging up must not kill the server */
+
+    struct sockaddr_in sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons((uint16_t)port);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+
+    /* Same flags and options as bw_http_serve(), minus its logger and completion callback. */
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ERROR_LOG;
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, 0, NULL, NULL, on_access, NULL,
+        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cores,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)BW_CONNECTION_TIMEOUT_S,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS_PER_IP,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
+        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
+        MHD_OPTION_END);
+    if (!d) {
+        fprintf(stderr, "bench_bare: cannot listen on 127.0.0.1:%ld\n", port);
+        return 1;
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    if (!di || di->port == 0) {
+        fprintf(stderr, "bench_bare: cannot read the bound port\n");
+        MHD_stop_daemon(d);
+        return 1;
+    }
+    /* run.sh reads this line through a pipe, so flush it now rather than at exit */
+    printf("port=%u\n", (unsigned)di->port);
+    fflush(stdout);
+
+    int sig = 0;
+    sigwait(&set, &sig);
+    MHD_stop_daemon(d);
+    return 0;
+}

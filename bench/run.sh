@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Throughput of bulwark as a ratio to a bare libmicrohttpd server (bench/bare.c) measured in the
+# same run on the same machine, so the numbers mean something across machines: absolute req/s
+# depend on the box, the ratio is bulwark's own overhead.
+#   bench/run.sh BUILD_DIR          (make bench calls this)
+#   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNS=64 BENCH_THREADS=2 BENCH_WARMUP=1  tune the runs
+# Prints a table and a verdict per scenario against the bars (public >= 0.8x bare,
+# authenticated >= 0.6x bare). A benchmark is not a test: "below bar" is reported, exit is 0.
+# Exits non-zero only when the benchmark cannot run (missing tools, a server that won't start).
+set -euo pipefail
+
+build=${1:?usage: bench/run.sh BUILD_DIR}
+build=$(cd "$build" && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+secs=${BENCH_SECONDS:-5}
+conns=${BENCH_CONNS:-64}
+wthreads=${BENCH_THREADS:-2}
+warmup=${BENCH_WARMUP:-1}
+rounds=${BENCH_ROUNDS:-3}
+
+for tool in wrk curl jq; do
+  command -v "$tool" >/dev/null || { echo "bench: $tool not found (scripts/deps.sh bench)" >&2; exit 1; }
+done
+for bin in bulwark bench_bare; do
+  [ -x "$build/$bin" ] || { echo "bench: $build/$bin not built" >&2; exit 1; }
+done
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bulwark-bench.XXXXXX")
+bare_pid=""
+srv_pid=""
+cleanup() {
+  # only the two servers this script started, by pid
+  for p in $srv_pid $bare_pid; do
+    kill -TERM "$p" 2>/dev/null || true
+  done
+  for p in $srv_pid $bare_pid; do
+    wait "$p" 2>/dev/null || true
+  done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# ---- bare server ------------------------------------------------------------------------------
+# stdout goes to a file (not a pipe) so the server never blocks on a reader that went away
+"$build/bench_bare" 0 >"$tmp/bare.out" 2>"$tmp/bare.err" &
+bare_pid=$!
+bare_port=""
+for _ in $(seq 100); do
+  bare_port=$(sed -n 's/^port=\([0-9]*\)$/\1/p' "$tmp/bare.out")
+  [ -n "$bare_port" ] && break
+  kill -0 "$bare_pid" 2>/dev/null || break
+  sleep 0.05
+done
+[ -n "$bare_port" ] || { echo "bench: bench_bare did not start:" >&2; cat "$tmp/bare.err" >&2; exit 1; }
+
+# ---- bulwark ----------------------------------------------------------------------------------
+export BULWARK_DATA_DIR="$tmp/data"
+export BULWARK_LISTEN=127.0.0.1:0
+unset BULWARK_DATABASE_URL BULWARK_TRUSTED_PROXIES
+# Limits high enough that a benchmark never meets them, but not 0 (= unlimited): with 0 the
+# limiter is skipped, and the authenticated path would not pay for the limiter it pays for in use.
+export BULWARK_RATE_ANON=1000000000 BULWARK_RATE_FREE=1000000000 BULWARK_RATE_STARTER=1000000000
+export BULWARK_RATE_PRO=1000000000 BULWARK_RATE_ENTERPRISE=1000000000
+# the access log stays on (info) as in production; it goes to a file, truncated between runs
+export BULWARK_LOG_LEVEL=info
+mkdir -p "$BULWARK_DATA_DIR"
+
+email=bench@example.com
+password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')
+if ! printf '%s\n' "$password" | "$build/bulwark" user add "$email" --tier PRO --password-stdin \
+     >"$tmp/useradd.out" 2>&1; then
+  echo "bench: bulwark user add failed:" >&2; cat "$tmp/useradd.out" >&2; exit 1
+fi
+
+log="$tmp/bulwark.log"
+# >> (O_APPEND) so truncating the file between scenarios does not leave a sparse hole
+"$build/bulwark" serve >>"$log" 2>&1 &
+srv_pid=$!
+port=""
+for _ in $(seq 200); do
+  port=$(grep -F '"msg":"listening"' "$log" 2>/dev/null | head -n1 | jq -r '.port // empty' 2>/dev/null || true)
+  [ -n "$port" ] && break
+  kill -0 "$srv_pid" 2>/dev/null || break
+  sleep 0.05
+done
+if [ -z "$port" ]; then
+  echo "bench: bulwark serve did not start (a missing data/frameworks catalog shows here):" >&2
+  tail -n 20 "$log" >&2
+  exit 1
+fi
+base="http://127.0.0.1:$port"
+cp "$log" "$tmp/startup.log" # the first-start lines (admin credentials) before truncation
+
+token=$(curl -fsS "$base/api/auth/login" -H 'Content-Type: application/json' \
+          -d "{\"email\":\"$email\",\"password\":\"$password\"}" | jq -r '.token // empty')
+[ -n "$token" ] || { echo "bench: login failed" >&2; exit 1; }
+# the create-key body field is "label" (src/api/keys.c)
+key=$(curl -fsS "$base/api/developer/keys" -H "Authorization: Bearer $token" \
+        -H 'Content-Type: application/json' -d '{"label":"bench"}' | jq -r '.key // empty')
+[ -n "$key" ] || { echo "bench: API key creation failed" >&2; exit 1; }
+
+# every scenario must answer 200 before it is timed: a benchmark of 401s or 404s is worthless
+check() { # url [header]
+  local code args=(-s -o /dev/null -w '%{http_code}')
+  [ -n "$2" ] && args+=(-H "$2")
+  code=$(curl "${args[@]}" "$1")
+  [ "$code" = 200 ] || { echo "bench: GET $1 answered $code, expected 200" >&2; tail -n 5 "$log" >&2; exit 1; }
+}
+
+# ---- scenarios --------------------------------------------------------------------------------
+# name|class|url|header   class: base (the denominator), public (bar 0.8x), auth (bar 0.6x),
+#                          info (no bar: shows what a database read per request costs)
+frameworks=/api/ai-security/governance/frameworks
+scenarios=(
+  "bare GET /|base|http://127.0.0.1:$bare_port/|"
+  "healthz (public)|public|$base/healthz|"
+  "frameworks anonymous|public|$base$frameworks|"
+  "frameworks x-api-key|auth|$base$frameworks|x-api-key: $key"
+  "developer/keys bearer (DB)|info|$base/api/developer/keys|Authorization: Bearer $token"
+)
+
+run_wrk() { # url header duration -> BENCH line on stdout
+  local args=(-t"$wthreads" -c"$conns" -d"$3" --latency -s "$here/latency.lua")
+  [ -n "$2" ] && args+=(-H "$2")
+  wrk "${args[@]}" "$1" | grep '^BENCH '
+}
+field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
+
+# Rounds are interleaved (bare, a, b, ..., bare, a, b, ...) and each round's ratios use that
+# round's bare figure; the table shows medians. On a small machine wrk and the server share the
+# cores and one 5 s run can swing +-30%, which interleaving and the median mostly cancel.
+n=${#scenarios[@]}
+for ((i = 0; i < n; i++)); do
+  IFS='|' read -r name class url hdr <<<"${scenarios[i]}"
+  check "$url" "$hdr"
+  [ "$warmup" -gt 0 ] && run_wrk "$url" "$hdr" "${warmup}s" >/dev/null
+done
+echo "bench: $(nproc) cores, $rounds interleaved rounds of wrk -t$wthreads -c$conns -d${secs}s per scenario;" \
+     "bulwark on :$port, bare on :$bare_port"
+: >"$tmp/results"
+for ((r = 1; r <= rounds; r++)); do
+  bare_rps=""
+  for ((i = 0; i < n; i++)); do
+    IFS='|' read -r name class url hdr <<<"${scenarios[i]}"
+    : >"$log"
+    line=$(run_wrk "$url" "$hdr" "${secs}s")
+    rps=$(field rps "$line")
+    [ -n "$rps" ] || { echo "bench: wrk gave no result for $name" >&2; exit 1; }
+    [ "$class" = base ] && bare_rps=$rps
+    # round scenario rps ratio p50 p99 non2xx sock_errors
+    echo "$r $i $rps $(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')" \
+         "$(field p50_us "$line") $(field p99_us "$line") $(field non2xx "$line") $(field sock_errors "$line")" \
+         >>"$tmp/results"
+  done
+done
+: >"$log"
+
+printf '%-28s %10s %9s %9s %7s %16s  %s\n' scenario "req/s" "p50 ms" "p99 ms" "x bare" "x bare per round" verdict
+for ((i = 0; i < n; i++)); do
+  IFS='|' read -r name class url hdr <<<"${scenarios[i]}"
+  col() { awk -v i="$i" -v c="$1" '$2 == i { print $c }' "$tmp/results"; }
+  rps=$(col 3 | median); ratio=$(col 4 | median)
+  p50=$(col 5 | median); p99=$(col 6 | median)
+  each=$(col 4 | awk '{ printf "%s%.2f", (NR > 1 ? "," : ""), $1 }')
+  bad=$(col 7 | awk '{ s += $1 } END { print s + 0 }'); sockerr=$(col 8 | awk '{ s += $1 } END { print s + 0 }')
+  case $class in
+    base) verdict="baseline" ;;
+    info) verdict="(no bar)" ;;
+    public) bar=0.8 ;;
+    auth) bar=0.6 ;;
+  esac
+  if [ "$class" = public ] || [ "$class" = auth ]; then
+    if awk -v x="$ratio" -v b="$bar" 'BEGIN { exit !(x >= b) }'; then
+      verdict="ok (bar ${bar}x)"
+    else
+      verdict="below bar (${bar}x)"
+    fi
+  fi
+  [ "$bad" != 0 ] && verdict="$verdict; $bad non-2xx answers"
+  [ "$sockerr" != 0 ] && verdict="$verdict; $sockerr socket errors"
+  printf '%-28s %10.0f %9.2f %9.2f %7.2f %16s  %s\n' "$name" "$rps" \
+    "$(awk -v u="$p50" 'BEGIN { print u / 1000 }')" "$(awk -v u="$p99" 'BEGIN { print u / 1000 }')" \
+    "$ratio" "$each" "$verdict"
+done
+exit 0
