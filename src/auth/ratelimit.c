@@ -1,11 +1,27 @@
 #include "auth/ratelimit.h"
 
 #include <pthread.h>
+#include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define SHARDS 256
 #define KEY_MAX 63
+
+/* Keys longer than an entry holds (long emails in login throttle keys) are replaced by a digest,
+ * so lookups and inserts agree on one short key: "~" + 32 hex of BLAKE2b-128. */
+static const char *short_key(const char *key, char buf[KEY_MAX + 1])
+{
+    size_t n = strlen(key);
+    if (n <= KEY_MAX)
+        return key;
+    unsigned char d[16];
+    crypto_generichash(d, sizeof d, (const unsigned char *)key, n, NULL, 0);
+    buf[0] = '~';
+    sodium_bin2hex(buf + 1, KEY_MAX, d, sizeof d);
+    return buf;
+}
 
 struct entry {
     uint64_t h; /* 0 = empty slot */
@@ -121,7 +137,7 @@ static struct entry *find_or_add(struct bw_limiter *l, struct shard *s, uint64_t
             return NULL;
     }
     struct entry ne = {.h = h, .tat = now};
-    strncpy(ne.key, key, KEY_MAX);
+    memcpy(ne.key, key, strlen(key) + 1); /* short_key made it fit */
     put(s->slots, s->cap, &ne);
     s->used++;
     return find(s, h, key);
@@ -130,6 +146,8 @@ static struct entry *find_or_add(struct bw_limiter *l, struct shard *s, uint64_t
 void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now,
                      struct bw_limit_result *out)
 {
+    char kbuf[KEY_MAX + 1];
+    key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;          /* emission interval */
     int64_t tau = T * (limit - 1);             /* burst tolerance: the whole budget at once */
     uint64_t h = hash_key(key);
@@ -163,6 +181,8 @@ void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t 
 bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int64_t now,
                           long *retry_after_s)
 {
+    char kbuf[KEY_MAX + 1];
+    key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;
     int64_t tau = T * (limit - 1);
     uint64_t h = hash_key(key);
@@ -181,6 +201,8 @@ bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int
 
 void bw_limiter_reset(struct bw_limiter *l, const char *key)
 {
+    char kbuf[KEY_MAX + 1];
+    key = short_key(key, kbuf);
     uint64_t h = hash_key(key);
     struct shard *s = &l->shards[h & (SHARDS - 1)];
     pthread_mutex_lock(&s->mu);

@@ -1,0 +1,215 @@
+/* Request body parsing: the nesting pre-check and the object-only parse (src/http/reply.c). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "common/limits.h"
+#include "http/http.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* depth levels of arrays: "[[[...]]]" */
+static char *arrays(int depth)
+{
+    char *s = malloc((size_t)depth * 2 + 1);
+    for (int i = 0; i < depth; i++) {
+        s[i] = '[';
+        s[depth * 2 - 1 - i] = ']';
+    }
+    s[depth * 2] = '\0';
+    return s;
+}
+
+/* depth levels of objects: {"a":{"a":...{}}} */
+static char *objects(int depth)
+{
+    size_t cap = (size_t)depth * 6 + 16;
+    char *s = malloc(cap);
+    size_t n = 0;
+    for (int i = 0; i < depth - 1; i++)
+        n += (size_t)snprintf(s + n, cap - n, "{\"a\":");
+    n += (size_t)snprintf(s + n, cap - n, "{}");
+    for (int i = 0; i < depth - 1; i++)
+        s[n++] = '}';
+    s[n] = '\0';
+    return s;
+}
+
+static bool depth_ok(const char *s, int max) { return bw_json_depth_ok(s, strlen(s), max); }
+
+static void test_depth_counting(void **state)
+{
+    (void)state;
+    for (int max = 1; max <= 40; max++) {
+        char *a = arrays(max), *b = arrays(max + 1), *o = objects(max), *p = objects(max + 1);
+        assert_true(depth_ok(a, max));
+        assert_false(depth_ok(b, max));
+        assert_true(depth_ok(o, max));
+        assert_false(depth_ok(p, max));
+        free(a);
+        free(b);
+        free(o);
+        free(p);
+    }
+    /* siblings do not add up: depth is nesting, not count */
+    assert_true(depth_ok("[[],[],[],[],[]]", 2));
+    assert_true(depth_ok("{\"a\":[1],\"b\":{\"c\":2},\"d\":[]}", 2));
+    assert_false(depth_ok("{\"a\":[1],\"b\":{\"c\":[2]},\"d\":[]}", 2));
+    assert_true(depth_ok("", 0));
+    assert_true(depth_ok("123", 0));
+    assert_false(depth_ok("[]", 0));
+    /* only n bytes are looked at */
+    assert_true(bw_json_depth_ok("[[[", 2, 2));
+    assert_false(bw_json_depth_ok("[[[", 3, 2));
+}
+
+static void test_depth_ignores_strings(void **state)
+{
+    (void)state;
+    /* brackets inside strings do not count */
+    assert_true(depth_ok("{\"a\":\"[[[[[[[[[[{{{{{{{{{{\"}", 1));
+    assert_true(depth_ok("{\"[[[[[[\":1}", 1));
+    /* escaped quotes do not end the string */
+    assert_true(depth_ok("{\"a\":\"x\\\"[[[[[[[[\"}", 1));
+    assert_true(depth_ok("{\"a\":\"\\\\\\\"[[[[[\"}", 1));
+    /* an escaped backslash does end the escape: the quote after it closes the string and the
+     * brackets after that are real */
+    assert_false(depth_ok("{\"a\":\"x\\\\\",\"b\":[[1]]}", 2));
+    assert_true(depth_ok("{\"a\":\"x\\\\\",\"b\":[[1]]}", 3));
+    /* a string that is never closed hides everything after it (jansson rejects it anyway) */
+    assert_true(depth_ok("\"[[[[[[", 1));
+    /* backslash at the very end does not read past the buffer */
+    assert_true(bw_json_depth_ok("\"\\", 2, 1));
+}
+
+static void test_parse_ok(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    const char *body = "{\"email\":\"a@b.c\",\"n\":3,\"x\":[1,{\"y\":null}]}";
+    json_t *j = bw_json_parse_body(body, strlen(body), &why);
+    assert_non_null(j);
+    assert_true(json_is_object(j));
+    assert_string_equal(json_string_value(json_object_get(j, "email")), "a@b.c");
+    assert_int_equal(json_integer_value(json_object_get(j, "n")), 3);
+    json_decref(j);
+
+    j = bw_json_parse_body("{}", 2, &why);
+    assert_non_null(j);
+    assert_int_equal(json_object_size(j), 0);
+    json_decref(j);
+
+    /* whitespace around the object is fine */
+    j = bw_json_parse_body(" \n{ \"a\" : 1 }\r\n", 15, &why);
+    assert_non_null(j);
+    json_decref(j);
+
+    /* only len bytes: trailing garbage beyond len is not seen */
+    j = bw_json_parse_body("{\"a\":1}garbage", 7, &why);
+    assert_non_null(j);
+    json_decref(j);
+}
+
+static void test_parse_depth_limit(void **state)
+{
+    (void)state;
+    const char *why = NULL;
+    /* exactly BW_JSON_MAX_DEPTH levels: accepted */
+    char *at = objects(BW_JSON_MAX_DEPTH);
+    json_t *j = bw_json_parse_body(at, strlen(at), &why);
+    assert_non_null(j);
+    json_decref(j);
+    /* one more: rejected before parsing, with the depth message */
+    char *over = objects(BW_JSON_MAX_DEPTH + 1);
+    why = NULL;
+    assert_null(bw_json_parse_body(over, strlen(over), &why));
+    assert_non_null(why);
+    assert_non_null(strstr(why, "deep"));
+    free(at);
+    free(over);
+
+    /* mixed arrays in an object */
+    char buf[256];
+    char *arr = arrays(BW_JSON_MAX_DEPTH - 1);
+    snprintf(buf, sizeof buf, "{\"a\":%s}", arr);
+    j = bw_json_parse_body(buf, strlen(buf), &why);
+    assert_non_null(j);
+    json_decref(j);
+    free(arr);
+    arr = arrays(BW_JSON_MAX_DEPTH);
+    snprintf(buf, sizeof buf, "{\"a\":%s}", arr);
+    assert_null(bw_json_parse_body(buf, strlen(buf), &why));
+    assert_non_null(strstr(why, "deep"));
+    free(arr);
+
+    /* brackets inside string values do not trip the limit */
+    char big[512];
+    size_t n = (size_t)snprintf(big, sizeof big, "{\"s\":\"");
+    for (int i = 0; i < 100; i++)
+        big[n++] = i % 2 ? '[' : '{';
+    n += (size_t)snprintf(big + n, sizeof big - n, "\\\"]]\"}");
+    j = bw_json_parse_body(big, n, &why);
+    assert_non_null(j);
+    assert_int_equal(json_string_length(json_object_get(j, "s")), 100 + 3);
+    json_decref(j);
+}
+
+static void test_parse_rejects(void **state)
+{
+    (void)state;
+    struct {
+        const char *body;
+        const char *why_has;
+    } cases[] = {
+        {"", "valid JSON"},
+        {" ", "valid JSON"},
+        {"{", "valid JSON"},
+        {"{\"a\":}", "valid JSON"},
+        {"{\"a\":1,}", "valid JSON"},
+        {"{'a':1}", "valid JSON"},
+        {"{\"a\":1}{\"b\":2}", "valid JSON"},
+        {"{\"a\":1,\"a\":2}", "valid JSON"}, /* duplicate keys are refused */
+        {"{\"a\":NaN}", "valid JSON"},
+        {"{\"a\":\"\\u0000\"}", "valid JSON"},
+        {"[]", "object"},
+        {"[{\"a\":1}]", "object"},
+        /* scalars: jansson without JSON_DECODE_ANY already refuses them as documents */
+        {"\"str\"", NULL},
+        {"42", NULL},
+        {"null", NULL},
+        {"true", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *why = NULL;
+        json_t *j = bw_json_parse_body(cases[i].body, strlen(cases[i].body), &why);
+        if (j) {
+            json_decref(j);
+            fail_msg("'%s' accepted", cases[i].body);
+        }
+        assert_non_null(why);
+        if (cases[i].why_has && !strstr(why, cases[i].why_has))
+            fail_msg("'%s': reason '%s' lacks '%s'", cases[i].body, why, cases[i].why_has);
+    }
+    /* a NUL byte inside the body */
+    const char nul[] = "{\"a\":\"x\0y\"}";
+    const char *why = NULL;
+    assert_null(bw_json_parse_body(nul, sizeof nul - 1, &why));
+    assert_non_null(why);
+    /* invalid UTF-8 */
+    const char bad_utf8[] = "{\"a\":\"\xff\xfe\"}";
+    assert_null(bw_json_parse_body(bad_utf8, sizeof bad_utf8 - 1, &why));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_depth_counting), cmocka_unit_test(test_depth_ignores_strings),
+        cmocka_unit_test(test_parse_ok),       cmocka_unit_test(test_parse_depth_limit),
+        cmocka_unit_test(test_parse_rejects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

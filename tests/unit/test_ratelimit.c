@@ -1,0 +1,251 @@
+/* The GCRA limiter (src/auth/ratelimit.c), driven by explicit timestamps. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "auth/ratelimit.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define S 1000000LL /* microseconds per second */
+static const int64_t T0 = 1000 * S;
+
+static struct bw_limit_result take(struct bw_limiter *l, const char *key, long limit, int64_t now)
+{
+    struct bw_limit_result r;
+    memset(&r, 0x5a, sizeof r);
+    bw_limiter_take(l, key, limit, now, &r);
+    return r;
+}
+
+static void test_burst_then_deny(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(3600, 1024);
+    assert_non_null(l);
+    for (long i = 0; i < 10; i++) {
+        struct bw_limit_result r = take(l, "u:a", 10, T0);
+        assert_true(r.allowed);
+        assert_int_equal(r.limit, 10);
+        assert_int_equal(r.remaining, 9 - i);
+        assert_int_equal(r.retry_after_s, 0);
+        /* the whole budget is back (i+1) emission intervals of 360 s later */
+        assert_int_equal(r.reset_s, (i + 1) * 360);
+    }
+    struct bw_limit_result r = take(l, "u:a", 10, T0);
+    assert_false(r.allowed);
+    assert_int_equal(r.limit, 10);
+    assert_int_equal(r.remaining, 0);
+    assert_int_equal(r.retry_after_s, 360);
+    assert_int_equal(r.reset_s, 3600);
+    /* a refusal costs nothing: the next refusal a second later says one second less */
+    r = take(l, "u:a", 10, T0 + 1 * S);
+    assert_false(r.allowed);
+    assert_int_equal(r.retry_after_s, 359);
+    assert_int_equal(r.reset_s, 3599);
+    /* retry_after is rounded up and never 0 */
+    r = take(l, "u:a", 10, T0 + 360 * S - 1);
+    assert_false(r.allowed);
+    assert_int_equal(r.retry_after_s, 1);
+    bw_limiter_free(l);
+}
+
+static void test_refill(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(60, 1024); /* 6 per minute: one every 10 s */
+    for (int i = 0; i < 6; i++)
+        assert_true(take(l, "k", 6, T0).allowed);
+    assert_false(take(l, "k", 6, T0).allowed);
+    assert_false(take(l, "k", 6, T0 + 9 * S).allowed);
+    /* exactly one comes back after one interval */
+    struct bw_limit_result r = take(l, "k", 6, T0 + 10 * S);
+    assert_true(r.allowed);
+    assert_int_equal(r.remaining, 0);
+    assert_false(take(l, "k", 6, T0 + 10 * S).allowed);
+    /* two intervals later, two requests */
+    assert_true(take(l, "k", 6, T0 + 30 * S).allowed);
+    assert_true(take(l, "k", 6, T0 + 30 * S).allowed);
+    assert_false(take(l, "k", 6, T0 + 30 * S).allowed);
+    /* after a whole idle window, the whole budget */
+    int64_t later = T0 + 30 * S + 60 * S;
+    r = take(l, "k", 6, later);
+    assert_true(r.allowed);
+    assert_int_equal(r.remaining, 5);
+    for (int i = 0; i < 5; i++)
+        assert_true(take(l, "k", 6, later).allowed);
+    assert_false(take(l, "k", 6, later).allowed);
+    /* idling longer than the window does not bank more than the limit */
+    int64_t much_later = later + 10 * 3600 * S;
+    for (int i = 0; i < 6; i++)
+        assert_true(take(l, "k", 6, much_later).allowed);
+    assert_false(take(l, "k", 6, much_later).allowed);
+    bw_limiter_free(l);
+}
+
+static void test_spread_requests_never_denied(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(3600, 1024);
+    /* one request per emission interval, forever: always allowed with full remaining */
+    for (int i = 0; i < 100; i++) {
+        struct bw_limit_result r = take(l, "steady", 60, T0 + (int64_t)i * 60 * S);
+        assert_true(r.allowed);
+        assert_int_equal(r.remaining, 59);
+    }
+    bw_limiter_free(l);
+}
+
+static void test_keys_independent(void **state)
+{
+    (void)state;
+    /* room for every key below (a full shard stops tracking new keys: see test_memory_bound) */
+    struct bw_limiter *l = bw_limiter_new(3600, 1u << 16);
+    for (int i = 0; i < 3; i++)
+        assert_true(take(l, "ip:10.0.0.1", 3, T0).allowed);
+    assert_false(take(l, "ip:10.0.0.1", 3, T0).allowed);
+    /* other keys, including ones that share a prefix, are untouched */
+    const char *others[] = {"ip:10.0.0.2", "ip:10.0.0.10", "ip:10.0.0.", "u:ip:10.0.0.1", ""};
+    for (size_t k = 0; k < sizeof others / sizeof *others; k++) {
+        struct bw_limit_result r = take(l, others[k], 3, T0);
+        assert_true(r.allowed);
+        assert_int_equal(r.remaining, 2);
+    }
+    assert_false(take(l, "ip:10.0.0.1", 3, T0).allowed);
+
+    /* many keys at once: each gets its own budget */
+    char key[32];
+    for (int i = 0; i < 2000; i++) {
+        snprintf(key, sizeof key, "u:%d", i);
+        assert_true(take(l, key, 2, T0).allowed);
+        assert_true(take(l, key, 2, T0).allowed);
+    }
+    for (int i = 0; i < 2000; i++) {
+        snprintf(key, sizeof key, "u:%d", i);
+        if (take(l, key, 2, T0).allowed)
+            fail_msg("key %s got a third request", key);
+    }
+    assert_true(bw_limiter_size(l) >= 2000);
+    bw_limiter_free(l);
+}
+
+static void test_reset(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(900, 1024);
+    long retry = -1;
+    assert_false(bw_limiter_exhausted(l, "e:a@b.c", 3, T0, &retry));
+    for (int i = 0; i < 3; i++)
+        assert_true(take(l, "e:a@b.c", 3, T0).allowed);
+    assert_true(take(l, "e:x@b.c", 3, T0).allowed);
+    assert_true(bw_limiter_exhausted(l, "e:a@b.c", 3, T0, &retry));
+    assert_int_equal(retry, 300);
+    /* exhausted() does not count */
+    assert_true(bw_limiter_exhausted(l, "e:a@b.c", 3, T0, &retry));
+    assert_true(bw_limiter_exhausted(l, "e:a@b.c", 3, T0 + 10 * S, &retry));
+    assert_int_equal(retry, 290);
+
+    bw_limiter_reset(l, "e:a@b.c");
+    assert_false(bw_limiter_exhausted(l, "e:a@b.c", 3, T0 + 10 * S, &retry));
+    struct bw_limit_result r = take(l, "e:a@b.c", 3, T0 + 10 * S);
+    assert_true(r.allowed);
+    assert_int_equal(r.remaining, 2);
+    /* the other key kept its state */
+    r = take(l, "e:x@b.c", 3, T0 + 10 * S);
+    assert_true(r.allowed);
+    assert_int_equal(r.remaining, 1);
+    /* resetting an unknown key is harmless */
+    bw_limiter_reset(l, "nobody");
+    assert_false(bw_limiter_exhausted(l, "nobody", 3, T0, &retry));
+    bw_limiter_free(l);
+}
+
+static void test_limit_of_one(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(60, 1024);
+    struct bw_limit_result r = take(l, "one", 1, T0);
+    assert_true(r.allowed);
+    assert_int_equal(r.remaining, 0);
+    r = take(l, "one", 1, T0 + 1 * S);
+    assert_false(r.allowed);
+    assert_int_equal(r.retry_after_s, 59);
+    assert_true(take(l, "one", 1, T0 + 60 * S).allowed);
+    bw_limiter_free(l);
+}
+
+static void test_memory_bound(void **state)
+{
+    (void)state;
+    /* 16 entries per shard at most (load 1/2 of 32 slots); filling far beyond the bound with live
+     * entries must not crash, and expired entries make room again */
+    struct bw_limiter *l = bw_limiter_new(60, 256 * 16);
+    char key[32];
+    for (int i = 0; i < 20000; i++) {
+        snprintf(key, sizeof key, "ip:%d", i);
+        (void)take(l, key, 5, T0);
+    }
+    size_t n = bw_limiter_size(l);
+    assert_true(n > 0);
+    assert_true(n <= 256u * 16u * 2u);
+    /* a minute later everything is restored; new keys are tracked again */
+    int64_t later = T0 + 61 * S;
+    for (int i = 0; i < 5; i++)
+        assert_true(take(l, "fresh", 5, later).allowed);
+    assert_false(take(l, "fresh", 5, later).allowed);
+    bw_limiter_free(l);
+}
+
+/* Regression (src/auth/ratelimit.c): keys longer than KEY_MAX (63) bytes are stored truncated by
+ * strncpy in find_or_add, but looked up with strcmp against the full key, so they are never
+ * found: every call adds a new entry and is allowed. The login throttle uses "e:" + email
+ * (emails up to 254 chars), so failed logins for a long email are never throttled per email. */
+static void test_long_keys_are_limited(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(900, 1024);
+    char key[300];
+    memset(key, 'a', sizeof key - 1);
+    key[sizeof key - 1] = '\0';
+    memcpy(key, "e:", 2);
+    for (int i = 0; i < 3; i++)
+        assert_true(take(l, key, 3, T0).allowed);
+    assert_false(take(l, key, 3, T0).allowed);
+    long retry;
+    assert_true(bw_limiter_exhausted(l, key, 3, T0, &retry));
+    bw_limiter_free(l);
+}
+
+static void test_keys_up_to_63_bytes(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(900, 1024);
+    char key[64];
+    memset(key, 'b', 63);
+    key[63] = '\0';
+    for (int i = 0; i < 3; i++)
+        assert_true(take(l, key, 3, T0).allowed);
+    assert_false(take(l, key, 3, T0).allowed);
+    long retry;
+    assert_true(bw_limiter_exhausted(l, key, 3, T0, &retry));
+    bw_limiter_free(l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_burst_then_deny),
+        cmocka_unit_test(test_refill),
+        cmocka_unit_test(test_spread_requests_never_denied),
+        cmocka_unit_test(test_keys_independent),
+        cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_limit_of_one),
+        cmocka_unit_test(test_memory_bound),
+        cmocka_unit_test(test_keys_up_to_63_bytes),
+        cmocka_unit_test(test_long_keys_are_limited),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
