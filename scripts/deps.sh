@@ -20,7 +20,8 @@ want cmake cmake
 want pkg-config pkg-config
 want curl curl
 want jq jq
-for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev; do want "$p"; done
+for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev \
+         libhyperscan-dev libpcre2-dev; do want "$p"; done
 if [ "$what" = test ] || [ "$what" = bench ]; then
   want libcmocka-dev
   want nodejs node

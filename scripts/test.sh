@@ -17,6 +17,9 @@ scripts/pg.sh start "$pgdir" >/dev/null
 . "$pgdir/env"
 export BULWARK_TEST_PG_HOST BULWARK_TEST_PG_PORT
 
+echo "== test tooling (npm: JSON schema validators)"
+(cd tests && npm ci --no-audit --no-fund --loglevel=error)
+
 echo "== build (warnings are errors)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBULWARK_WERROR=ON >/dev/null
 cmake --build build -j "$JOBS"

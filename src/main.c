@@ -2,8 +2,11 @@
  *   bulwark serve                      run the API server
  *   bulwark user add|list|set-tier     manage accounts
  *   bulwark migrate                    apply database migrations and exit
+ *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
+ *   bulwark rules test|list            check or print the scanner's rule catalog
  *   bulwark version                    print the version */
 #include "api/app.h"
+#include "cli/cli.h"
 #include "auth/password.h"
 #include "common/config.h"
 #include "common/ids.h"
@@ -30,6 +33,11 @@ static void usage(FILE *f)
           "  user list                      list accounts as JSON\n"
           "  user set-tier EMAIL TIER       change an account's tier\n"
           "  migrate                        apply database migrations and exit\n"
+          "  scan [--format text|json|sarif] [--fail-on SEVERITY] [--lang L] [--context TEXT] PATH...\n"
+          "                                 scan source files and directories (exit 1: findings at or\n"
+          "                                 above --fail-on, 2: usage error)\n"
+          "  rules test [CATALOG.json...]   run every rule's own examples\n"
+          "  rules list                     print the rule catalog as JSON\n"
           "  version                        print the version\n"
           "Every BULWARK_X variable has a flag --x (e.g. --listen 127.0.0.1:8080, --data-dir ./var).\n",
           f);
@@ -261,6 +269,11 @@ int main(int argc, char **argv)
         printf("bulwark %s\n", BULWARK_VERSION);
         return 0;
     }
+    /* the scanner tools need no configuration or database, and have flags of their own */
+    if (strcmp(argv[1], "scan") == 0)
+        return bw_cli_scan(argc - 1, argv + 1);
+    if (strcmp(argv[1], "rules") == 0)
+        return bw_cli_rules(argc - 1, argv + 1);
     struct bw_config cfg;
     int *rest = calloc((size_t)argc + 1, sizeof *rest);
     int nrest = 0;

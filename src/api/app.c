@@ -1,5 +1,6 @@
 /* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents. */
 #include "api/app.h"
+#include "engine/scanner.h"
 
 #include "auth/password.h"
 #include "common/embedded.h"
@@ -164,6 +165,18 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
         return -1;
     }
+    {
+        char why[512];
+        int64_t t0 = bw_mono_us();
+        app->scanner = bw_scanner_new_embedded(why, sizeof why);
+        if (!app->scanner) {
+            bw_logf(BW_LOG_ERROR, NULL, "code scanner rule catalog: %s", why);
+            return -1;
+        }
+        bw_log_json(BW_LOG_INFO, NULL, "code scanner ready",
+                    json_pack("{s:i,s:i}", "rules", (json_int_t)bw_scanner_rule_count(app->scanner), "compile_ms",
+                              (json_int_t)((bw_mono_us() - t0) / 1000)));
+    }
     return 0;
 }
 
@@ -176,5 +189,6 @@ void bw_app_free(struct bw_app *app)
     bw_auth_free(app->auth);
     db_close(app->db);
     free(app->frameworks_json);
+    bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);
 }

@@ -28,6 +28,7 @@ struct bw_app {
     int ntrusted;
 
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */
+    struct bw_scanner *scanner; /* the code scanner, compiled once at start */
     size_t frameworks_len;
 };
 
@@ -45,6 +46,8 @@ void api_healthz(struct bw_req *r);
 void api_readyz(struct bw_req *r);
 void api_openapi(struct bw_req *r);
 void api_metrics(struct bw_req *r);
+void api_vibe_scan(struct bw_req *r);
+void api_vibe_patterns(struct bw_req *r);
 void api_auth_login(struct bw_req *r);
 void api_keys_create(struct bw_req *r);
 void api_keys_list(struct bw_req *r);

@@ -16,6 +16,10 @@ const struct bw_route bw_routes[] = {
     {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, api_keys_revoke, 0},
     {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, api_keys_rotate, 0},
 
+    /* code scanner */
+    {BW_POST, "/api/vibe-code/scan", BW_ACCESS_PUBLIC, api_vibe_scan, BW_ROUTE_BODY},
+    {BW_GET, "/api/vibe-code/patterns", BW_ACCESS_PUBLIC, api_vibe_patterns, 0},
+
     /* governance */
     {BW_GET, "/api/ai-security/governance/frameworks", BW_ACCESS_PUBLIC, api_governance_frameworks, 0},
 };

@@ -66,6 +66,9 @@ static const struct opt opts[] = {
     {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, 60000},
     {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
     {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
+    {"MAX_CODE", K_LONG, OFF(max_code), 1024, BW_MAX_BODY_CEILING},
+    {"UPGRADE_URL", K_STR, OFF(upgrade_url), 0, 0},
+    {"UPGRADE_PRICE", K_STR, OFF(upgrade_price), 0, 0},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -138,6 +141,8 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     memset(cfg, 0, sizeof *cfg);
     cfg->listen = strdup("127.0.0.1:8080");
     cfg->data_dir = strdup("./var");
+    cfg->upgrade_url = strdup("https://bulwark.dev/pricing");
+    cfg->upgrade_price = strdup("$49/month");
     cfg->rate_anon = 50;
     cfg->rate_tier[BW_TIER_FREE] = 50;
     cfg->rate_tier[BW_TIER_STARTER] = 500;
@@ -155,6 +160,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->threads = cores;
     cfg->max_body = BW_MAX_BODY_DEFAULT;
     cfg->auth_cache_ms = BW_AUTH_CACHE_MS_DEFAULT;
+    cfg->max_code = BW_MAX_CODE_DEFAULT;
     cfg->log_level = BW_LOG_INFO;
 
     for (size_t i = 0; i < NOPTS; i++) {

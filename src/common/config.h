@@ -29,6 +29,9 @@ struct bw_config {
     long auth_cache_ms;
     bool metrics_public;
     int log_level;
+    long max_code;       /* bytes of `code` in a scan request */
+    char *upgrade_url;   /* shown to FREE callers of gated endpoints */
+    char *upgrade_price;
 };
 
 /* Fills cfg from defaults, the environment, then argv flags (argv[from..argc)). Flags it does

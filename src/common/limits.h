@@ -21,6 +21,10 @@
 #define BW_PASSWORD_MIN          8
 #define BW_PASSWORD_MAX          256
 #define BW_LABEL_MAX             64
+#define BW_MAX_CODE_DEFAULT      (1u * 1024u * 1024u) /* bytes of `code` to scan (BULWARK_MAX_CODE) */
+#define BW_CONTEXT_MAX           4096 /* characters of a scan's `context` */
+#define BW_SCAN_INLINE_BYTES     (64u * 1024u) /* larger scans run on the blocking pool */
+#define BW_FREE_VISIBLE_FINDINGS 3
 #define BW_NAME_MAX              128
 #define BW_ENDPOINT_MAX          2048
 

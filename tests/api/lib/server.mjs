@@ -4,11 +4,11 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 
-export const BIN = process.env.BULWARK_BIN || new URL('../../../build/bulwark', import.meta.url).pathname;
+export const BIN = resolve(process.env.BULWARK_BIN || new URL('../../../build/bulwark', import.meta.url).pathname);
 export const BACKEND = process.env.BULWARK_TEST_BACKEND || 'sqlite';
 export const ADMIN_PASSWORD = 'bootstrap-password-for-tests';
 

@@ -1,0 +1,120 @@
+/* The code scanner API: POST /api/vibe-code/scan and GET /api/vibe-code/patterns.
+ * FREE and anonymous callers see the top findings only (gated); STARTER and above see all.
+ * Score and grade always come from all findings, so both views agree on them. */
+#include "api/app.h"
+
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "engine/scanner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void api_vibe_patterns(struct bw_req *r)
+{
+    size_t len;
+    const char *body = bw_scanner_catalog_json(r->app->scanner, &len);
+    bw_reply_static(r, 200, body, len);
+}
+
+static json_t *finding_json(const struct bw_finding *x)
+{
+    json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:s}", "rule_id", x->rule->id, "title",
+                          x->rule->title, "severity", bw_sev_name(x->severity), "category", x->rule->category, "cwe",
+                          x->rule->cwe, "line", (json_int_t)x->line, "column", (json_int_t)x->column, "end_line",
+                          (json_int_t)x->end_line, "snippet", x->snippet, "remediation", x->rule->remediation);
+    if (o && x->rule->owasp_llm)
+        json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
+    return o;
+}
+
+/* Whether the caller sees every finding: accounts at STARTER or above, and the admin key. */
+static bool full_view(const struct bw_principal *p)
+{
+    if (p->kind == BW_AUTH_ADMINKEY)
+        return true;
+    return (p->kind == BW_AUTH_JWT || p->kind == BW_AUTH_APIKEY) && p->tier >= BW_TIER_STARTER;
+}
+
+static void run_scan(struct bw_req *r)
+{
+    const char *code = json_string_value(json_object_get(r->json, "code"));
+    size_t len = json_string_length(json_object_get(r->json, "code"));
+    int lang = bw_lang_parse(json_string_value(json_object_get(r->json, "language")));
+    const char *context = json_string_value(json_object_get(r->json, "context"));
+    struct bw_findings f;
+    if (bw_scan(r->app->scanner, (enum bw_lang)lang, code, len, bw_context_is_test(context), &f) != 0) {
+        bw_reply_internal(r, "scan failed");
+        return;
+    }
+    int counts[5] = {0};
+    for (size_t i = 0; i < f.n; i++)
+        counts[f.v[i].severity]++;
+    bool full = full_view(&r->principal);
+    size_t shown = full ? f.n : (f.n < BW_FREE_VISIBLE_FINDINGS ? f.n : BW_FREE_VISIBLE_FINDINGS);
+    json_t *items = json_array();
+    for (size_t i = 0; i < shown; i++) /* findings are sorted worst first: the top N are the worst */
+        json_array_append_new(items, finding_json(&f.v[i]));
+    uint32_t lines = 1;
+    for (size_t i = 0; i < len; i++)
+        lines += code[i] == '\n';
+    char grade[2] = {bw_scan_grade(&f), 0}, ts[21];
+    bw_iso8601(bw_now_s(), ts);
+    json_t *out = json_pack("{s:b,s:s,s:i,s:o,s:b}", "ok", 1, "risk_grade", grade, "risk_score",
+                            (json_int_t)bw_scan_score(&f), "findings", items, "gated", (int)(shown < f.n));
+    if (full) {
+        const char *tier = r->principal.kind == BW_AUTH_ADMINKEY ? "ENTERPRISE" : bw_tier_name(r->principal.tier);
+        json_object_set_new(out, "tier", json_string(tier));
+    } else {
+        json_object_set_new(out, "locked_count", json_integer((json_int_t)(f.n - shown)));
+        json_object_set_new(out, "upgrade", json_pack("{s:s,s:s,s:s}", "tier", "STARTER", "price",
+                                                      r->app->cfg->upgrade_price ? r->app->cfg->upgrade_price : "",
+                                                      "url", r->app->cfg->upgrade_url ? r->app->cfg->upgrade_url : ""));
+    }
+    json_object_set_new(out, "total_findings", json_integer((json_int_t)f.n));
+    json_object_set_new(out, "summary", json_pack("{s:i,s:i,s:i,s:i}", "critical", counts[4], "high", counts[3],
+                                                  "medium", counts[2], "low", counts[1]));
+    json_object_set_new(out, "language", json_string(bw_lang_name((enum bw_lang)lang)));
+    json_object_set_new(out, "lines", json_integer(lines));
+    json_object_set_new(out, "truncated", json_boolean(f.truncated));
+    json_object_set_new(out, "scanned_at", json_string(ts));
+    bw_findings_free(&f);
+    bw_reply_json(r, 200, out);
+}
+
+void api_vibe_scan(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    const char *code = NULL, *lang = NULL, *context = NULL;
+    json_t *jc = r->json ? json_object_get(r->json, "code") : NULL;
+    if (!r->json || !jc || json_is_null(jc))
+        bw_verr_add(&v, "code", "is required");
+    else if (!json_is_string(jc))
+        bw_verr_add(&v, "code", "must be a string");
+    else if (json_string_length(jc) == 0)
+        bw_verr_add(&v, "code", "must not be empty");
+    else
+        code = json_string_value(jc);
+    if (r->json && bw_body_string(r, &v, "language", true, 16, &lang) && lang && bw_lang_parse(lang) < 0)
+        bw_verr_add(&v, "language", "must be one of js, ts, py, go, java, php, rb, cs, rs");
+    if (!r->json)
+        bw_verr_add(&v, "language", "is required");
+    if (r->json)
+        bw_body_string(r, &v, "context", false, BW_CONTEXT_MAX, &context);
+    if (bw_verr_reply(r, &v))
+        return;
+    if (json_string_length(jc) > (size_t)r->app->cfg->max_code) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "code exceeds %ld bytes", r->app->cfg->max_code);
+        bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, json_pack("{s:i}", "max_bytes", (json_int_t)r->app->cfg->max_code));
+        return;
+    }
+    (void)code;
+    /* small inputs scan in microseconds on the event thread; large ones go to the pool */
+    if (json_string_length(jc) > BW_SCAN_INLINE_BYTES) {
+        bw_req_defer(r, run_scan); /* answers 503 itself when the pool is full */
+        return;
+    }
+    run_scan(r);
+}

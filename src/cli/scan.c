@@ -1,0 +1,468 @@
+/* `bulwark scan`: the code scanner for CI. Walks the given paths (skipping .git, vendored
+ * dependencies, binary and oversized files), infers each file's language from its extension,
+ * scans files in parallel and prints text, JSON or SARIF 2.1.0 in a deterministic order.
+ * Exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or I/O error. */
+#include "cli/cli.h"
+#include "engine/scanner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <sodium.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
+#define MAX_FILES 200000
+#define MAX_DEPTH 64
+
+static const char *const SKIP_DIRS[] = {".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
+                                        "bower_components", ".venv", "venv", "__pycache__", ".tox",
+                                        "site-packages", ".mypy_cache", ".next", ".cargo"};
+
+struct file {
+    char *path;
+    int lang;
+    struct bw_findings f;
+    bool skipped, failed;
+};
+
+struct job {
+    const struct bw_scanner *sc;
+    struct file *files;
+    size_t nfiles;
+    atomic_size_t next;
+    bool test_ctx;
+    atomic_ulong bytes;
+};
+
+struct list {
+    struct file *v;
+    size_t n, cap;
+};
+
+static int add_file(struct list *l, const char *path, int lang)
+{
+    if (l->n >= MAX_FILES)
+        return -1;
+    if (l->n == l->cap) {
+        size_t nc = l->cap ? l->cap * 2 : 256;
+        struct file *nv = realloc(l->v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        l->v = nv;
+        l->cap = nc;
+    }
+    memset(&l->v[l->n], 0, sizeof l->v[0]);
+    l->v[l->n].path = strdup(path);
+    l->v[l->n].lang = lang;
+    if (!l->v[l->n].path)
+        return -1;
+    l->n++;
+    return 0;
+}
+
+static bool skip_dir(const char *name)
+{
+    for (size_t i = 0; i < sizeof SKIP_DIRS / sizeof SKIP_DIRS[0]; i++)
+        if (strcmp(name, SKIP_DIRS[i]) == 0)
+            return true;
+    return false;
+}
+
+static int walk(struct list *l, const char *path, int force_lang, int depth)
+{
+    if (depth > MAX_DEPTH)
+        return 0;
+    DIR *d = opendir(path);
+    if (!d)
+        return 0; /* unreadable directory: nothing to scan there */
+    struct dirent *e;
+    int rc = 0;
+    while (rc == 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || (e->d_name[1] == '.' && e->d_name[2] == '\0')))
+            continue;
+        char child[4096];
+        int n = snprintf(child, sizeof child, "%s/%s", path, e->d_name);
+        if (n < 0 || (size_t)n >= sizeof child)
+            continue;
+        struct stat st;
+        if (lstat(child, &st) != 0) /* symlinks are not followed: no loops, no escaping the tree */
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (!skip_dir(e->d_name))
+                rc = walk(l, child, force_lang, depth + 1);
+        } else if (S_ISREG(st.st_mode)) {
+            int lang = bw_lang_from_path(child);
+            if (lang >= 0 && (force_lang < 0 || lang == force_lang))
+                rc = add_file(l, child, lang);
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+    return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
+}
+
+static char *slurp(const char *path, size_t *len, bool *skip)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
+        close(fd);
+        *skip = true;
+        return NULL;
+    }
+    size_t cap = (size_t)st.st_size + 1, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        ssize_t k = read(fd, buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+        if (n == cap) { /* the file grew while reading: stop at the size we planned for */
+            break;
+        }
+    }
+    close(fd);
+    if (!buf)
+        return NULL;
+    /* a NUL in the first 8 KiB marks a binary file */
+    if (memchr(buf, '\0', n < 8192 ? n : 8192)) {
+        free(buf);
+        *skip = true;
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void *worker(void *arg)
+{
+    struct job *j = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&j->next, 1);
+        if (i >= j->nfiles)
+            break;
+        struct file *f = &j->files[i];
+        size_t len = 0;
+        char *buf = slurp(f->path, &len, &f->skipped);
+        if (!buf) {
+            f->failed = !f->skipped;
+            continue;
+        }
+        atomic_fetch_add(&j->bytes, len);
+        if (bw_scan(j->sc, (enum bw_lang)f->lang, buf, len, j->test_ctx, &f->f) != 0)
+            f->failed = true;
+        free(buf);
+    }
+    return NULL;
+}
+
+static double security_severity(int s)
+{
+    static const double v[] = {0, 3.0, 5.5, 8.0, 9.5};
+    return v[s];
+}
+
+static const char *sarif_level(int s) { return s >= BW_SEV_HIGH ? "error" : s == BW_SEV_MEDIUM ? "warning" : "note"; }
+
+static const char *uri_of(const char *path)
+{
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    return path;
+}
+
+/* Stable across runs and line moves: the rule, the file and the (masked) line text. */
+static void fingerprint(const char *rule, const char *path, const char *snippet, unsigned occurrence, char out[40])
+{
+    crypto_generichash_state st;
+    unsigned char h[8];
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    crypto_generichash_update(&st, (const unsigned char *)rule, strlen(rule) + 1);
+    crypto_generichash_update(&st, (const unsigned char *)path, strlen(path) + 1);
+    crypto_generichash_update(&st, (const unsigned char *)snippet, strlen(snippet));
+    crypto_generichash_final(&st, h, sizeof h);
+    char hex[17];
+    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    snprintf(out, 40, "%s:%u", hex, occurrence);
+}
+
+/* SARIF locations are relative to %SRCROOT% (the working directory) when the file is under it,
+ * which is what GitHub code scanning maps onto the repository; otherwise an absolute file URI. */
+static json_t *artifact_location(const char *path, const char *cwd)
+{
+    size_t cl = strlen(cwd);
+    if (path[0] == '/' && cl > 1 && strncmp(path, cwd, cl) == 0 && path[cl] == '/')
+        return json_pack("{s:s,s:s}", "uri", path + cl + 1, "uriBaseId", "%SRCROOT%");
+    if (path[0] == '/')
+        return json_pack("{s:s++}", "uri", "file://", path);
+    return json_pack("{s:s,s:s}", "uri", uri_of(path), "uriBaseId", "%SRCROOT%");
+}
+
+static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t n)
+{
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = '\0';
+    json_t *rules = json_array();
+    size_t nr = bw_scanner_rule_count(sc);
+    for (size_t i = 0; i < nr; i++) {
+        const struct bw_rule *r = bw_scanner_rule(sc, i);
+        char cwe_tag[48], sev[16];
+        snprintf(cwe_tag, sizeof cwe_tag, "external/cwe/cwe-%s", r->cwe + 4);
+        snprintf(sev, sizeof sev, "%.1f", security_severity(r->severity));
+        json_t *tags = json_pack("[s,s,s]", "security", r->category, cwe_tag);
+        if (r->owasp_llm)
+            json_array_append_new(tags, json_sprintf("owasp-llm-2025/%s", r->owasp_llm));
+        json_array_append_new(
+            rules, json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:{s:s},s:{s:o,s:s,s:s}}", "id", r->id, "name",
+                             r->id, "shortDescription", "text", r->title, "fullDescription", "text", r->description,
+                             "help", "text", r->remediation, "markdown", r->remediation, "defaultConfiguration",
+                             "level", sarif_level(r->severity), "properties", "tags", tags, "security-severity", sev,
+                             "precision", "high"));
+    }
+    json_t *results = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const char *uri = uri_of(files[i].path);
+        for (size_t k = 0; k < files[i].f.n; k++) {
+            const struct bw_finding *x = &files[i].f.v[k];
+            size_t ri = 0;
+            while (ri < nr && bw_scanner_rule(sc, ri) != x->rule)
+                ri++;
+            unsigned occ = 1;
+            for (size_t p = 0; p < k; p++)
+                occ += files[i].f.v[p].rule == x->rule && strcmp(files[i].f.v[p].snippet, x->snippet) == 0;
+            char fp[40];
+            fingerprint(x->rule->id, uri, x->snippet, occ, fp);
+            json_t *res = json_pack(
+                "{s:s,s:i,s:s,s:{s:s},s:[{s:{s:o,s:{s:i,s:i,s:i,s:{s:s}}}}],s:{s:s}}", "ruleId", x->rule->id,
+                "ruleIndex", (json_int_t)ri, "level", sarif_level(x->severity), "message", "text", x->rule->title,
+                "locations", "physicalLocation", "artifactLocation", artifact_location(files[i].path, cwd), "region",
+                "startLine", (json_int_t)x->line, "startColumn", (json_int_t)x->column, "endLine",
+                (json_int_t)x->end_line, "snippet", "text", x->snippet, "partialFingerprints",
+                "primaryLocationLineHash", fp);
+            if (res)
+                json_array_append_new(results, res);
+        }
+    }
+    return json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:s,s:s,s:o}},s:s,s:o}]}", "$schema",
+                     "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
+                     "name", "bulwark", "version", BULWARK_VERSION, "semanticVersion", BULWARK_VERSION,
+                     "informationUri", "https://github.com/bulwark-security/bulwark", "rules", rules, "columnKind",
+                     "unicodeCodePoints", "results", results);
+}
+
+static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned long bytes, const int counts[5])
+{
+    json_t *arr = json_array();
+    struct bw_findings all = {0};
+    for (size_t i = 0; i < n; i++)
+        for (size_t k = 0; k < files[i].f.n; k++) {
+            const struct bw_finding *x = &files[i].f.v[k];
+            json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:s}", "path", uri_of(files[i].path),
+                                  "rule_id", x->rule->id, "title", x->rule->title, "severity", bw_sev_name(x->severity),
+                                  "category", x->rule->category, "cwe", x->rule->cwe, "line", (json_int_t)x->line,
+                                  "column", (json_int_t)x->column, "end_line", (json_int_t)x->end_line, "snippet",
+                                  x->snippet, "remediation", x->rule->remediation);
+            if (o && x->rule->owasp_llm)
+                json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
+            if (o)
+                json_array_append_new(arr, o);
+        }
+    (void)all;
+    return json_pack("{s:s,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i}}", "tool", "bulwark " BULWARK_VERSION, "files_scanned",
+                     (json_int_t)scanned, "bytes_scanned", (json_int_t)bytes, "findings", arr, "summary", "critical",
+                     counts[4], "high", counts[3], "medium", counts[2], "low", counts[1]);
+}
+
+static void usage(void)
+{
+    fputs("usage: bulwark scan [--format text|json|sarif] [--fail-on critical|high|medium|low|none]\n"
+          "                    [--lang js|ts|py|go|java|php|rb|cs|rs] [--context TEXT] [--jobs N]\n"
+          "                    [--output FILE] PATH...\n"
+          "Directories are walked (.git, node_modules, vendor, virtualenvs and binary files skipped).\n"
+          "Exit status: 0 no finding at or above --fail-on (default: low), 1 there is one, 2 usage error.\n",
+          stderr);
+}
+
+int bw_cli_scan(int argc, char **argv)
+{
+    const char *format = "text", *context = NULL, *output = NULL;
+    int fail_on = BW_SEV_LOW, force_lang = -1;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    int first = argc;
+    for (int i = 1; i < argc; i += 2) { /* each option takes one value */
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--") == 0) {
+            first = i + 1;
+            break;
+        }
+        if (a[0] != '-' || a[1] == '\0') {
+            first = i;
+            break;
+        }
+        if (!v && strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0) {
+            fprintf(stderr, "bulwark scan: %s needs a value\n", a);
+            usage();
+            return 2;
+        }
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            usage();
+            return 0;
+        } else if (strcmp(a, "--format") == 0) {
+            format = v;
+            if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
+                fprintf(stderr, "bulwark scan: --format must be text, json or sarif\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--fail-on") == 0) {
+            fail_on = strcasecmp(v, "none") == 0 ? 99 : bw_sev_parse(v);
+            if (!fail_on) {
+                fprintf(stderr, "bulwark scan: --fail-on must be critical, high, medium, low or none\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--lang") == 0) {
+            force_lang = bw_lang_parse(v);
+            if (force_lang < 0) {
+                fprintf(stderr, "bulwark scan: --lang must be one of js ts py go java php rb cs rs\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--context") == 0) {
+            context = v;
+        } else if (strcmp(a, "--output") == 0 || strcmp(a, "-o") == 0) {
+            output = v;
+        } else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
+            char *end;
+            jobs = strtol(v, &end, 10);
+            if (*end || jobs < 1 || jobs > 256) {
+                fprintf(stderr, "bulwark scan: --jobs must be 1..256\n");
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "bulwark scan: unknown option %s\n", a);
+            usage();
+            return 2;
+        }
+    }
+    if (first >= argc) {
+        fprintf(stderr, "bulwark scan: no PATH given\n");
+        usage();
+        return 2;
+    }
+    struct list files = {0};
+    for (int i = first; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) != 0) {
+            fprintf(stderr, "bulwark scan: %s: %s\n", argv[i], strerror(errno));
+            return 2;
+        }
+        int rc = 0;
+        if (S_ISDIR(st.st_mode)) {
+            rc = walk(&files, argv[i], force_lang, 0);
+        } else {
+            int lang = bw_lang_from_path(argv[i]);
+            if (force_lang >= 0)
+                lang = force_lang; /* a named file is scanned as --lang says, whatever its name */
+            if (lang < 0) {
+                fprintf(stderr, "bulwark scan: %s: unknown language (use --lang)\n", argv[i]);
+                return 2;
+            }
+            rc = add_file(&files, argv[i], lang);
+        }
+        if (rc != 0) {
+            fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", MAX_FILES);
+            return 2;
+        }
+    }
+    if (files.n > 1)
+        qsort(files.v, files.n, sizeof *files.v, cmp_file);
+
+    char err[512];
+    struct bw_scanner *sc = bw_scanner_new_embedded(err, sizeof err);
+    if (!sc) {
+        fprintf(stderr, "bulwark scan: %s\n", err);
+        return 2;
+    }
+    struct job j = {.sc = sc, .files = files.v, .nfiles = files.n, .test_ctx = bw_context_is_test(context)};
+    if ((size_t)jobs > files.n)
+        jobs = files.n ? (long)files.n : 1;
+    pthread_t th[256];
+    long started = 0;
+    for (; started < jobs; started++)
+        if (pthread_create(&th[started], NULL, worker, &j) != 0)
+            break;
+    if (started == 0)
+        worker(&j);
+    for (long i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+
+    int counts[5] = {0}, worst = 0, failed = 0;
+    size_t scanned = 0;
+    for (size_t i = 0; i < files.n; i++) {
+        scanned += !files.v[i].skipped && !files.v[i].failed;
+        failed += files.v[i].failed;
+        for (size_t k = 0; k < files.v[i].f.n; k++) {
+            int s = files.v[i].f.v[k].severity;
+            counts[s]++;
+            if (s > worst)
+                worst = s;
+        }
+    }
+    if (failed && strcmp(format, "text") != 0)
+        fprintf(stderr, "bulwark scan: %d file(s) could not be read\n", failed);
+    FILE *out = stdout;
+    if (output && !(out = fopen(output, "w"))) {
+        fprintf(stderr, "bulwark scan: %s: %s\n", output, strerror(errno));
+        worst = -1;
+    }
+    if (out && strcmp(format, "text") == 0) {
+        for (size_t i = 0; i < files.n; i++) {
+            if (files.v[i].failed)
+                fprintf(stderr, "bulwark scan: %s: could not be read\n", files.v[i].path);
+            for (size_t k = 0; k < files.v[i].f.n; k++) {
+                const struct bw_finding *x = &files.v[i].f.v[k];
+                fprintf(out, "%s:%u:%u: %s %s %s [%s]\n    %s\n", uri_of(files.v[i].path), x->line, x->column,
+                        bw_sev_name(x->severity), x->rule->id, x->rule->title, x->rule->cwe, x->snippet);
+            }
+        }
+        fprintf(out, "%zu files scanned, %d critical, %d high, %d medium, %d low\n", scanned, counts[4], counts[3],
+                counts[2], counts[1]);
+    } else if (out) {
+        json_t *doc = strcmp(format, "sarif") == 0
+                          ? sarif_doc(sc, files.v, files.n)
+                          : json_doc(files.v, files.n, scanned, atomic_load(&j.bytes), counts);
+        if (!doc || json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+            fprintf(stderr, "bulwark scan: cannot write the report\n");
+            worst = -1;
+        }
+        fputc('\n', out);
+        json_decref(doc);
+    }
+    if (out && out != stdout)
+        fclose(out);
+    for (size_t i = 0; i < files.n; i++) {
+        bw_findings_free(&files.v[i].f);
+        free(files.v[i].path);
+    }
+    free(files.v);
+    bw_scanner_free(sc);
+    if (worst < 0)
+        return 2;
+    return worst >= fail_on ? 1 : 0;
+}

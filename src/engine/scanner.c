@@ -1,0 +1,900 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "engine/scanner.h"
+
+#include "auth/apikey.h"
+#include "common/embedded.h"
+
+#include <ctype.h>
+#include <hs/hs.h>
+#include <math.h>
+#include <pcre2.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Backtracking bounds per PCRE2 match: a pathological input costs at most this much work. */
+#define MATCH_LIMIT 200000
+#define DEPTH_LIMIT 2000
+
+static const char *const CATEGORIES[] = {"injection", "auth", "secrets", "crypto", "ssrf", "ai_llm"};
+#define NCATEGORIES (sizeof CATEGORIES / sizeof CATEGORIES[0])
+
+struct pmap {
+    uint32_t rule, pat;
+};
+
+struct bw_scanner {
+    json_t **docs;
+    size_t ndocs;
+    struct bw_rule *rules;
+    size_t nrules;
+    struct pmap *pmap; /* Hyperscan id -> rule and pattern */
+    size_t npmap;
+    hs_database_t *db[BW_LANG_COUNT];
+    hs_scratch_t *proto; /* scratch big enough for every database; cloned per thread */
+    pthread_key_t tls;
+    size_t max_ovec;
+    char *catalog;
+    size_t catalog_len;
+};
+
+struct tstate {
+    hs_scratch_t *scratch;
+    pcre2_match_data *md;
+    pcre2_match_context *mctx;
+    pcre2_jit_stack *jit;
+    struct bw_regions regions;
+    uint8_t *fired;
+    size_t *lines; /* offsets of line starts */
+    size_t nlines, lines_cap;
+};
+
+const char *bw_sev_name(int s)
+{
+    static const char *const n[] = {"NONE", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
+    return s >= 0 && s <= 4 ? n[s] : "NONE";
+}
+
+int bw_sev_parse(const char *s)
+{
+    if (!s)
+        return 0;
+    for (int i = 1; i <= 4; i++)
+        if (strcasecmp(s, bw_sev_name(i)) == 0)
+            return i;
+    return 0;
+}
+
+/* ---- loading -------------------------------------------------------------------------------- */
+
+static const char *str(json_t *o, const char *k)
+{
+    return json_string_value(json_object_get(o, k));
+}
+
+static void *compile_pcre(const char *pat, char *err, size_t errlen)
+{
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *c = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_MULTILINE, &ec, &eo, NULL);
+    if (!c) {
+        PCRE2_UCHAR msg[160];
+        pcre2_get_error_message(ec, msg, sizeof msg);
+        snprintf(err, errlen, "PCRE2: %s at offset %zu", (const char *)msg, (size_t)eo);
+        return NULL;
+    }
+    /* JIT is an optimisation: without it (unsupported CPU) the interpreter gives the same answers */
+    (void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
+    return c;
+}
+
+static int load_patterns(json_t *arr, bool required, void ***out, size_t *n, size_t *max_ovec, char *err,
+                         size_t errlen)
+{
+    *out = NULL;
+    *n = 0;
+    if (!arr && !required)
+        return 0;
+    if (!json_is_array(arr) || (required && json_array_size(arr) == 0)) {
+        snprintf(err, errlen, "patterns must be a non-empty array of strings");
+        return -1;
+    }
+    size_t k = json_array_size(arr);
+    if (k == 0)
+        return 0;
+    *out = calloc(k, sizeof **out);
+    if (!*out)
+        return -1;
+    for (size_t i = 0; i < k; i++) {
+        const char *p = json_string_value(json_array_get(arr, i));
+        if (!p || !*p) {
+            snprintf(err, errlen, "pattern %zu is not a non-empty string", i);
+            return -1;
+        }
+        char e[200];
+        (*out)[i] = compile_pcre(p, e, sizeof e);
+        if (!(*out)[i]) {
+            snprintf(err, errlen, "pattern %zu: %s", i, e);
+            return -1;
+        }
+        (*n)++;
+        uint32_t cap = 0;
+        pcre2_pattern_info((*out)[i], PCRE2_INFO_CAPTURECOUNT, &cap);
+        if (cap + 1 > *max_ovec)
+            *max_ovec = cap + 1;
+    }
+    return 0;
+}
+
+static bool valid_cwe(const char *s)
+{
+    if (!s || strncmp(s, "CWE-", 4) != 0 || !s[4])
+        return false;
+    for (const char *p = s + 4; *p; p++)
+        if (!isdigit((unsigned char)*p))
+            return false;
+    return true;
+}
+
+static int check_examples(struct bw_rule *r, char *err, size_t errlen)
+{
+    static const char *const kinds[] = {"positive", "negative"};
+    if (!json_is_object(r->examples)) {
+        snprintf(err, errlen, "examples with positive and negative cases are required");
+        return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        json_t *a = json_object_get(r->examples, kinds[k]);
+        if (!json_is_array(a) || json_array_size(a) == 0) {
+            snprintf(err, errlen, "at least one %s example is required", kinds[k]);
+            return -1;
+        }
+        size_t i;
+        json_t *ex;
+        json_array_foreach(a, i, ex) {
+            int l = bw_lang_parse(str(ex, "lang"));
+            if (l < 0 || !(r->langs & (1u << l)) || !str(ex, "code")) {
+                snprintf(err, errlen, "%s example %zu needs a code string and a lang among the rule's languages",
+                         kinds[k], i);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category, struct bw_rule *r, char *err,
+                     size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->id = str(o, "id");
+    r->title = str(o, "title");
+    r->category = str(o, "category");
+    r->cwe = str(o, "cwe");
+    r->description = str(o, "description");
+    r->remediation = str(o, "remediation");
+    r->owasp_llm = str(o, "owasp_llm");
+    r->severity = bw_sev_parse(str(o, "severity"));
+    r->examples = json_object_get(o, "examples");
+    if (!r->id || !*r->id) {
+        snprintf(err, errlen, "a rule without id");
+        return -1;
+    }
+    bool cat_ok = false;
+    for (size_t i = 0; i < NCATEGORIES; i++)
+        cat_ok |= r->category && strcmp(r->category, CATEGORIES[i]) == 0;
+    char e[240];
+    e[0] = '\0';
+    if (!r->title || !*r->title || !r->description || !*r->description || !r->remediation || !*r->remediation)
+        snprintf(e, sizeof e, "title, description and remediation are required");
+    else if (!cat_ok || (doc_category && strcmp(doc_category, r->category) != 0))
+        snprintf(e, sizeof e, "category must be one of the six and match the file's");
+    else if (!r->severity)
+        snprintf(e, sizeof e, "severity must be CRITICAL, HIGH, MEDIUM or LOW");
+    else if (!valid_cwe(r->cwe))
+        snprintf(e, sizeof e, "cwe must look like CWE-79");
+    else if (r->owasp_llm && (strlen(r->owasp_llm) != 5 || strncmp(r->owasp_llm, "LLM", 3) != 0))
+        snprintf(e, sizeof e, "owasp_llm must look like LLM01");
+    if (e[0]) {
+        snprintf(err, errlen, "rule %s: %s", r->id, e);
+        return -1;
+    }
+    json_t *langs = json_object_get(o, "languages");
+    size_t i;
+    json_t *lv;
+    json_array_foreach(langs, i, lv) {
+        int l = bw_lang_parse(json_string_value(lv));
+        if (l < 0) {
+            snprintf(err, errlen, "rule %s: unknown language %s", r->id, json_string_value(lv) ? json_string_value(lv) : "?");
+            return -1;
+        }
+        r->langs |= 1u << l;
+    }
+    if (!r->langs) {
+        snprintf(err, errlen, "rule %s: languages must list at least one language", r->id);
+        return -1;
+    }
+    const char *scope = str(o, "scope");
+    if (scope && strcmp(scope, "any") != 0 && strcmp(scope, "code") != 0) {
+        snprintf(err, errlen, "rule %s: scope must be code or any", r->id);
+        return -1;
+    }
+    r->scope_any = scope && strcmp(scope, "any") == 0;
+    json_t *sec = json_object_get(o, "secret");
+    if (sec) {
+        r->secret_group = str(sec, "group");
+        r->min_entropy = json_number_value(json_object_get(sec, "min_entropy"));
+        const char *ck = str(sec, "checksum");
+        r->checksum_svc = ck && strcmp(ck, "svc") == 0;
+        if (!r->secret_group || (ck && !r->checksum_svc)) {
+            snprintf(err, errlen, "rule %s: secret needs a group name (and checksum, if any, \"svc\")", r->id);
+            return -1;
+        }
+    }
+    if (load_patterns(json_object_get(o, "patterns"), true, &r->pat, &r->npat, &sc->max_ovec, e, sizeof e) != 0 ||
+        load_patterns(json_object_get(o, "not_patterns"), false, &r->nots, &r->nnot, &sc->max_ovec, e, sizeof e) != 0) {
+        snprintf(err, errlen, "rule %s: %s", r->id, e);
+        return -1;
+    }
+    if (r->secret_group) {
+        for (size_t p = 0; p < r->npat; p++)
+            if (pcre2_substring_number_from_name(r->pat[p], (PCRE2_SPTR)r->secret_group) < 0) {
+                snprintf(err, errlen, "rule %s: pattern %zu has no group named %s", r->id, p, r->secret_group);
+                return -1;
+            }
+    }
+    if (check_examples(r, e, sizeof e) != 0) {
+        snprintf(err, errlen, "rule %s: %s", r->id, e);
+        return -1;
+    }
+    return 0;
+}
+
+static int build_databases(struct bw_scanner *sc, char *err, size_t errlen)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < sc->nrules; i++)
+        total += sc->rules[i].npat;
+    size_t cap = total ? total : 1;
+    sc->pmap = calloc(cap, sizeof *sc->pmap);
+    const char **texts = calloc(cap, sizeof *texts); /* by global id */
+    const char **exprs = calloc(cap, sizeof *exprs);
+    unsigned *flags = calloc(cap, sizeof *flags);
+    unsigned *ids = calloc(cap, sizeof *ids);
+    int rc = -1;
+    if (!sc->pmap || !texts || !exprs || !flags || !ids)
+        goto out;
+    /* global ids in catalog order, so every language database reports the same id for a pattern */
+    size_t g = 0, ri = 0;
+    for (size_t d = 0; d < sc->ndocs; d++) {
+        size_t i;
+        json_t *ro;
+        json_array_foreach(json_object_get(sc->docs[d], "rules"), i, ro) {
+            size_t pi;
+            json_t *pv;
+            json_array_foreach(json_object_get(ro, "patterns"), pi, pv) {
+                texts[g] = json_string_value(pv);
+                sc->pmap[g++] = (struct pmap){(uint32_t)ri, (uint32_t)pi};
+            }
+            ri++;
+        }
+    }
+    sc->npmap = total;
+    for (int l = 0; l < BW_LANG_COUNT; l++) {
+        unsigned n = 0;
+        for (size_t k = 0; k < total; k++) {
+            if (!(sc->rules[sc->pmap[k].rule].langs & (1u << l)))
+                continue;
+            exprs[n] = texts[k];
+            ids[n] = (unsigned)k;
+            flags[n] = HS_FLAG_PREFILTER | HS_FLAG_MULTILINE | HS_FLAG_SINGLEMATCH;
+            n++;
+        }
+        if (n == 0)
+            continue;
+        hs_compile_error_t *ce = NULL;
+        if (hs_compile_multi(exprs, flags, ids, n, HS_MODE_BLOCK, NULL, &sc->db[l], &ce) != HS_SUCCESS) {
+            if (ce && ce->expression >= 0 && (unsigned)ce->expression < n) {
+                const struct pmap *pm = &sc->pmap[ids[ce->expression]];
+                snprintf(err, errlen, "rule %s: pattern %u: Hyperscan: %s", sc->rules[pm->rule].id, pm->pat,
+                         ce->message);
+            } else {
+                snprintf(err, errlen, "Hyperscan (%s): %s", bw_lang_name((enum bw_lang)l),
+                         ce ? ce->message : "compile failed");
+            }
+            hs_free_compile_error(ce);
+            goto out;
+        }
+        if (hs_alloc_scratch(sc->db[l], &sc->proto) != HS_SUCCESS) {
+            snprintf(err, errlen, "Hyperscan: cannot allocate scratch");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(texts);
+    free(exprs);
+    free(flags);
+    free(ids);
+    return rc;
+}
+
+static void tstate_free(void *p)
+{
+    struct tstate *t = p;
+    if (!t)
+        return;
+    hs_free_scratch(t->scratch);
+    pcre2_match_data_free(t->md);
+    pcre2_match_context_free(t->mctx);
+    pcre2_jit_stack_free(t->jit);
+    bw_regions_free(&t->regions);
+    free(t->fired);
+    free(t->lines);
+    free(t);
+}
+
+static int build_catalog(struct bw_scanner *sc)
+{
+    json_t *cats = json_array();
+    for (size_t i = 0; i < NCATEGORIES; i++)
+        json_array_append_new(cats, json_string(CATEGORIES[i]));
+    json_t *items = json_array();
+    for (size_t i = 0; i < sc->nrules; i++) {
+        const struct bw_rule *r = &sc->rules[i];
+        json_t *langs = json_array();
+        for (int l = 0; l < BW_LANG_COUNT; l++)
+            if (r->langs & (1u << l))
+                json_array_append_new(langs, json_string(bw_lang_name((enum bw_lang)l)));
+        json_t *it = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s}", "rule_id", r->id, "title", r->title, "category",
+                               r->category, "severity", bw_sev_name(r->severity), "cwe", r->cwe, "languages", langs,
+                               "description", r->description, "remediation", r->remediation);
+        if (!it)
+            goto fail;
+        if (r->owasp_llm)
+            json_object_set_new(it, "owasp_llm", json_string(r->owasp_llm));
+        json_array_append_new(items, it);
+    }
+    json_t *doc = json_pack("{s:i,s:o,s:o}", "total_rules", (json_int_t)sc->nrules, "categories", cats, "patterns",
+                            items);
+    sc->catalog = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    if (!sc->catalog)
+        return -1;
+    sc->catalog_len = strlen(sc->catalog);
+    return 0;
+fail:
+    json_decref(cats);
+    json_decref(items);
+    return -1;
+}
+
+struct bw_scanner *bw_scanner_new(const char *const *docs, const size_t *lens, size_t ndocs, char *err, size_t errlen)
+{
+    struct bw_scanner *sc = calloc(1, sizeof *sc);
+    if (!sc)
+        return NULL;
+    sc->max_ovec = 1;
+    sc->docs = calloc(ndocs ? ndocs : 1, sizeof *sc->docs);
+    if (!sc->docs || pthread_key_create(&sc->tls, tstate_free) != 0) {
+        free(sc->docs);
+        free(sc);
+        return NULL;
+    }
+    size_t total = 0;
+    for (size_t d = 0; d < ndocs; d++) {
+        json_error_t je;
+        sc->docs[d] = json_loadb(docs[d], lens[d], JSON_REJECT_DUPLICATES, &je);
+        sc->ndocs = d + 1;
+        json_t *rules = json_object_get(sc->docs[d], "rules");
+        if (!sc->docs[d] || !json_is_array(rules)) {
+            snprintf(err, errlen, "catalog document %zu: %s", d, sc->docs[d] ? "no rules array" : je.text);
+            goto fail;
+        }
+        total += json_array_size(rules);
+    }
+    sc->rules = calloc(total ? total : 1, sizeof *sc->rules);
+    if (!sc->rules)
+        goto fail;
+    for (size_t d = 0; d < ndocs; d++) {
+        const char *cat = str(sc->docs[d], "category");
+        size_t i;
+        json_t *ro;
+        json_array_foreach(json_object_get(sc->docs[d], "rules"), i, ro) {
+            if (load_rule(sc, ro, cat, &sc->rules[sc->nrules], err, errlen) != 0) {
+                sc->nrules++;
+                goto fail;
+            }
+            for (size_t j = 0; j < sc->nrules; j++)
+                if (strcmp(sc->rules[j].id, sc->rules[sc->nrules].id) == 0) {
+                    snprintf(err, errlen, "rule id %s is used twice", sc->rules[j].id);
+                    sc->nrules++;
+                    goto fail;
+                }
+            sc->nrules++;
+        }
+    }
+    if (build_databases(sc, err, errlen) != 0 || build_catalog(sc) != 0)
+        goto fail;
+    return sc;
+fail:
+    bw_scanner_free(sc);
+    return NULL;
+}
+
+struct bw_scanner *bw_scanner_new_embedded(char *err, size_t errlen)
+{
+    const char *docs[32];
+    size_t lens[32], n = 0;
+    for (size_t i = 0; i < bw_embedded_count && n < 32; i++) {
+        const char *name = bw_embedded_files[i].name;
+        size_t nl = strlen(name);
+        if (strncmp(name, "data/rules/", 11) == 0 && nl > 5 && strcmp(name + nl - 5, ".json") == 0) {
+            docs[n] = (const char *)bw_embedded_files[i].data;
+            lens[n++] = bw_embedded_files[i].len;
+        }
+    }
+    if (n == 0) {
+        snprintf(err, errlen, "no rule catalog embedded (data/rules/*.json)");
+        return NULL;
+    }
+    return bw_scanner_new(docs, lens, n, err, errlen);
+}
+
+void bw_scanner_free(struct bw_scanner *sc)
+{
+    if (!sc)
+        return;
+    for (size_t i = 0; i < sc->nrules; i++) {
+        struct bw_rule *r = &sc->rules[i];
+        for (size_t p = 0; p < r->npat; p++)
+            pcre2_code_free(r->pat[p]);
+        for (size_t p = 0; p < r->nnot; p++)
+            pcre2_code_free(r->nots[p]);
+        free(r->pat);
+        free(r->nots);
+    }
+    free(sc->rules);
+    for (int l = 0; l < BW_LANG_COUNT; l++)
+        hs_free_database(sc->db[l]);
+    hs_free_scratch(sc->proto);
+    /* the calling thread's state; other threads' states are freed when they exit */
+    tstate_free(pthread_getspecific(sc->tls));
+    pthread_setspecific(sc->tls, NULL);
+    pthread_key_delete(sc->tls);
+    for (size_t d = 0; d < sc->ndocs; d++)
+        json_decref(sc->docs[d]);
+    free(sc->docs);
+    free(sc->pmap);
+    free(sc->catalog);
+    free(sc);
+}
+
+size_t bw_scanner_rule_count(const struct bw_scanner *sc) { return sc->nrules; }
+
+const struct bw_rule *bw_scanner_rule(const struct bw_scanner *sc, size_t i)
+{
+    return i < sc->nrules ? &sc->rules[i] : NULL;
+}
+
+const char *bw_scanner_catalog_json(const struct bw_scanner *sc, size_t *len)
+{
+    *len = sc->catalog_len;
+    return sc->catalog;
+}
+
+/* ---- scanning ------------------------------------------------------------------------------ */
+
+static struct tstate *tstate_get(const struct bw_scanner *sc)
+{
+    struct tstate *t = pthread_getspecific(sc->tls);
+    if (t)
+        return t;
+    t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->fired = calloc(sc->npmap ? sc->npmap : 1, 1);
+    t->md = pcre2_match_data_create((uint32_t)sc->max_ovec, NULL);
+    t->mctx = pcre2_match_context_create(NULL);
+    t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
+    if (!t->fired || !t->md || !t->mctx || !t->jit || (sc->proto && hs_clone_scratch(sc->proto, &t->scratch) != HS_SUCCESS)) {
+        tstate_free(t);
+        return NULL;
+    }
+    pcre2_jit_stack_assign(t->mctx, NULL, t->jit);
+    pcre2_set_match_limit(t->mctx, MATCH_LIMIT);
+    pcre2_set_depth_limit(t->mctx, DEPTH_LIMIT);
+    if (pthread_setspecific(sc->tls, t) != 0) {
+        tstate_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+static int on_hs_match(unsigned int id, unsigned long long from, unsigned long long to, unsigned int flags, void *ctx)
+{
+    (void)from, (void)to, (void)flags;
+    ((uint8_t *)ctx)[id] = 1;
+    return 0;
+}
+
+static int index_lines(struct tstate *t, const char *s, size_t len)
+{
+    t->nlines = 0;
+    size_t off = 0;
+    for (;;) {
+        if (t->nlines == t->lines_cap) {
+            size_t nc = t->lines_cap ? t->lines_cap * 2 : 1024;
+            size_t *nv = realloc(t->lines, nc * sizeof *nv);
+            if (!nv)
+                return -1;
+            t->lines = nv;
+            t->lines_cap = nc;
+        }
+        t->lines[t->nlines++] = off;
+        const char *p = off < len ? memchr(s + off, '\n', len - off) : NULL;
+        if (!p)
+            break;
+        off = (size_t)(p - s) + 1;
+    }
+    return 0;
+}
+
+/* 0-based line index of offset off */
+static size_t line_of(const struct tstate *t, size_t off)
+{
+    size_t lo = 0, hi = t->nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (t->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t line_stop(const struct tstate *t, size_t li, size_t len)
+{
+    return li + 1 < t->nlines ? t->lines[li + 1] - 1 : len;
+}
+
+static double entropy(const char *s, size_t n)
+{
+    if (n == 0)
+        return 0;
+    unsigned counts[256] = {0};
+    for (size_t i = 0; i < n; i++)
+        counts[(unsigned char)s[i]]++;
+    double h = 0;
+    for (int c = 0; c < 256; c++)
+        if (counts[c]) {
+            double p = (double)counts[c] / (double)n;
+            h -= p * log2(p);
+        }
+    return h;
+}
+
+static bool ci_contains(const char *s, size_t n, const char *needle)
+{
+    size_t k = strlen(needle);
+    for (size_t i = 0; i + k <= n; i++)
+        if (strncasecmp(s + i, needle, k) == 0)
+            return true;
+    return false;
+}
+
+/* Values that are obviously not real secrets: documentation placeholders and templating. */
+static bool placeholder(const char *s, size_t n)
+{
+    static const char *const words[] = {"your", "example", "xxxx", "changeme", "change_me", "placeholder", "dummy",
+                                        "sample", "redacted", "insert", "replace", "fake", "<", ">", "${", "{{",
+                                        "****", "...", "todo", "here"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (ci_contains(s, n, words[i]))
+            return true;
+    size_t same = 1, seq = 1;
+    for (size_t i = 1; i < n; i++) {
+        same += s[i] == s[0];
+        seq += s[i] == s[i - 1] + 1;
+    }
+    return n > 0 && (same == n || seq * 2 > n);
+}
+
+static bool secret_ok(const struct bw_rule *r, void *code, const char *s, PCRE2_SIZE *ov)
+{
+    int g = pcre2_substring_number_from_name(code, (PCRE2_SPTR)r->secret_group);
+    if (g < 0 || ov[2 * g] == PCRE2_UNSET)
+        return false;
+    const char *v = s + ov[2 * g];
+    size_t n = ov[2 * g + 1] - ov[2 * g];
+    if (n == 0 || placeholder(v, n))
+        return false;
+    if (r->min_entropy > 0 && entropy(v, n) < r->min_entropy)
+        return false;
+    if (r->checksum_svc && !bw_apikey_wellformed_n(v, n))
+        return false;
+    return true;
+}
+
+static bool id_in_list(const char *list, size_t n, const char *id)
+{
+    size_t k = strlen(id), i = 0;
+    while (i < n) {
+        while (i < n && (list[i] == ',' || list[i] == ' '))
+            i++;
+        size_t j = i;
+        while (j < n && (isalnum((unsigned char)list[j]) || list[j] == '-' || list[j] == '_' || list[j] == '.'))
+            j++;
+        if (j == i)
+            return false;
+        if (j - i == k && strncasecmp(list + i, id, k) == 0)
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+/* A `bulwark-ignore` or `bulwark-ignore:ID[,ID]` marker in [a, b) covering rule id. */
+static bool marker_covers(const char *s, size_t a, size_t b, const char *id)
+{
+    static const char M[] = "bulwark-ignore";
+    const size_t mlen = sizeof M - 1;
+    while (a < b) {
+        const char *p = memmem(s + a, b - a, M, mlen);
+        if (!p)
+            return false;
+        size_t at = (size_t)(p - s) + mlen;
+        if (at >= b || s[at] != ':')
+            return true;
+        size_t e = at + 1;
+        while (e < b && s[e] != '\n' && s[e] != '*' && s[e] != '#' && !(s[e] == '-' && e + 1 < b && s[e + 1] == '-'))
+            e++;
+        if (id_in_list(s + at + 1, e - at - 1, id))
+            return true;
+        a = at;
+    }
+    return false;
+}
+
+static bool suppressed(const struct tstate *t, const char *s, size_t len, size_t li, const char *id)
+{
+    if (marker_covers(s, t->lines[li], line_stop(t, li, len), id))
+        return true;
+    if (li == 0)
+        return false;
+    /* the line before, when it is only a comment */
+    size_t a = t->lines[li - 1], b = line_stop(t, li - 1, len);
+    while (a < b && (s[a] == ' ' || s[a] == '\t'))
+        a++;
+    bool comment = (b - a >= 2 && ((s[a] == '/' && (s[a + 1] == '/' || s[a + 1] == '*')) || (s[a] == '-' && s[a + 1] == '-'))) ||
+                   (b > a && s[a] == '#');
+    return comment && marker_covers(s, a, b, id);
+}
+
+static uint32_t column_of(const char *s, size_t line_start, size_t off)
+{
+    uint32_t col = 1;
+    for (size_t i = line_start; i < off; i++)
+        col += ((unsigned char)s[i] & 0xC0) != 0x80; /* count code points, not bytes */
+    return col;
+}
+
+/* The line's text, leading blanks trimmed, at most ~200 bytes cut on a UTF-8 boundary; a
+ * secret's characters after the first four are masked so the response never repeats it. */
+static void make_snippet(char *out, size_t cap, const char *s, size_t a, size_t b, size_t sec_a, size_t sec_b)
+{
+    while (a < b && (s[a] == ' ' || s[a] == '\t'))
+        a++;
+    while (b > a && (s[b - 1] == '\r' || s[b - 1] == ' ' || s[b - 1] == '\t'))
+        b--;
+    size_t n = b - a;
+    if (n > cap - 4) {
+        n = cap - 4;
+        while (n > 0 && ((unsigned char)s[a + n] & 0xC0) == 0x80)
+            n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t o = a + i;
+        char c = s[o];
+        if (o >= sec_a + 4 && o < sec_b)
+            c = '*';
+        else if ((unsigned char)c < 0x20 && c != '\t')
+            c = ' ';
+        out[i] = c;
+    }
+    size_t k = n;
+    if (n < b - a) {
+        memcpy(out + k, "...", 3);
+        k += 3;
+    }
+    out[k] = '\0';
+}
+
+static int push_finding(struct bw_findings *f, const struct bw_finding *x)
+{
+    if (f->n >= BW_SCAN_MAX_FINDINGS) {
+        f->truncated = true;
+        return 0;
+    }
+    if (f->n == f->cap) {
+        size_t nc = f->cap ? f->cap * 2 : 16;
+        struct bw_finding *nv = realloc(f->v, nc * sizeof *nv);
+        if (!nv)
+            return -1;
+        f->v = nv;
+        f->cap = nc;
+    }
+    f->v[f->n++] = *x;
+    return 0;
+}
+
+static int cmp_finding(const void *a, const void *b)
+{
+    const struct bw_finding *x = a, *y = b;
+    if (x->severity != y->severity)
+        return y->severity - x->severity;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    if (x->column != y->column)
+        return x->column < y->column ? -1 : 1;
+    return strcmp(x->rule->id, y->rule->id);
+}
+
+static int cmp_rule_line(const void *a, const void *b)
+{
+    const struct bw_finding *x = a, *y = b;
+    int c = strcmp(x->rule->id, y->rule->id);
+    if (c)
+        return c;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return x->column < y->column ? -1 : x->column > y->column;
+}
+
+bool bw_context_is_test(const char *ctx)
+{
+    if (!ctx)
+        return false;
+    static const char *const words[] = {"test", "tests", "testing", "example", "examples", "fixture", "fixtures"};
+    const char *p = ctx;
+    while (*p) {
+        while (*p && !isalpha((unsigned char)*p))
+            p++;
+        const char *w = p;
+        while (isalpha((unsigned char)*p))
+            p++;
+        size_t n = (size_t)(p - w);
+        for (size_t i = 0; n && i < sizeof words / sizeof words[0]; i++)
+            if (strlen(words[i]) == n && strncasecmp(w, words[i], n) == 0)
+                return true;
+    }
+    return false;
+}
+
+static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
+                   bool test_ctx, uint32_t gid, bool *lines_ready, bool *regions_ready, struct bw_findings *out)
+{
+    const struct pmap *pm = &sc->pmap[gid];
+    const struct bw_rule *r = &sc->rules[pm->rule];
+    pcre2_code *code = r->pat[pm->pat];
+    PCRE2_SIZE off = 0;
+    while (off <= len) {
+        int rc = pcre2_match(code, (PCRE2_SPTR)s, len, off, 0, t->md, t->mctx);
+        if (rc < 0)
+            break; /* no match, or a match limit: a pathological input is not a finding */
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->md);
+        size_t ms = ov[0], me = ov[1];
+        off = me > ms ? me : ms + 1;
+        if (!r->scope_any) {
+            if (!*regions_ready) {
+                if (bw_lex_regions(l, s, len, &t->regions) != 0)
+                    return -1;
+                *regions_ready = true;
+            }
+            if (bw_region_at(&t->regions, ms))
+                continue;
+        }
+        size_t sec_a = (size_t)-1, sec_b = 0;
+        if (r->secret_group) {
+            if (!secret_ok(r, code, s, ov))
+                continue;
+            int g = pcre2_substring_number_from_name(code, (PCRE2_SPTR)r->secret_group);
+            sec_a = ov[2 * g];
+            sec_b = ov[2 * g + 1];
+        }
+        if (!*lines_ready) {
+            if (index_lines(t, s, len) != 0)
+                return -1;
+            *lines_ready = true;
+        }
+        size_t li = line_of(t, ms);
+        size_t la = t->lines[li], lb = line_stop(t, li, len);
+        bool excluded = false;
+        for (size_t k = 0; k < r->nnot && !excluded; k++) {
+            /* a separate match data: the ovector of the finding is still needed */
+            pcre2_match_data *md2 = pcre2_match_data_create_from_pattern(r->nots[k], NULL);
+            if (!md2)
+                return -1;
+            excluded = pcre2_match(r->nots[k], (PCRE2_SPTR)(s + la), lb - la, 0, 0, md2, t->mctx) >= 0;
+            pcre2_match_data_free(md2);
+        }
+        if (excluded || suppressed(t, s, len, li, r->id))
+            continue;
+        struct bw_finding f = {.rule = r, .severity = r->severity};
+        if (test_ctx && strcmp(r->category, "secrets") == 0 && f.severity > BW_SEV_LOW)
+            f.severity--;
+        f.line = (uint32_t)li + 1;
+        f.column = column_of(s, la, ms);
+        f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
+        make_snippet(f.snippet, sizeof f.snippet, s, la, lb, sec_a, sec_b);
+        if (push_finding(out, &f) != 0)
+            return -1;
+        if (out->truncated)
+            break;
+    }
+    return 0;
+}
+
+int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
+            struct bw_findings *out)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)l >= BW_LANG_COUNT)
+        return -1;
+    if (!sc->db[l] || len == 0)
+        return 0;
+    struct tstate *t = tstate_get(sc);
+    if (!t)
+        return -1;
+    memset(t->fired, 0, sc->npmap);
+    if (hs_scan(sc->db[l], s, (unsigned)len, 0, t->scratch, on_hs_match, t->fired) != HS_SUCCESS)
+        return -1;
+    bool lines_ready = false, regions_ready = false;
+    for (size_t g = 0; g < sc->npmap; g++) {
+        if (!t->fired[g])
+            continue;
+        if (confirm(sc, t, l, s, len, test_ctx, (uint32_t)g, &lines_ready, &regions_ready, out) != 0) {
+            bw_findings_free(out);
+            return -1;
+        }
+    }
+    if (out->n > 1) {
+        /* one finding per rule and line (several patterns of a rule may match the same line) */
+        qsort(out->v, out->n, sizeof *out->v, cmp_rule_line);
+        size_t w = 1;
+        for (size_t i = 1; i < out->n; i++)
+            if (out->v[i].rule != out->v[w - 1].rule || out->v[i].line != out->v[w - 1].line)
+                out->v[w++] = out->v[i];
+        out->n = w;
+        qsort(out->v, out->n, sizeof *out->v, cmp_finding);
+    }
+    return 0;
+}
+
+void bw_findings_free(struct bw_findings *f)
+{
+    free(f->v);
+    memset(f, 0, sizeof *f);
+}
+
+int bw_scan_score(const struct bw_findings *f)
+{
+    static const int w[] = {0, 2, 8, 20, 40};
+    int s = 0;
+    for (size_t i = 0; i < f->n && s < 100; i++)
+        s += w[f->v[i].severity];
+    return s > 100 ? 100 : s;
+}
+
+char bw_scan_grade(const struct bw_findings *f)
+{
+    int worst = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].severity > worst)
+            worst = f->v[i].severity;
+    static const char g[] = {'A', 'B', 'C', 'D', 'F'};
+    return g[worst];
+}

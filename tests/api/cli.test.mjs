@@ -1,0 +1,158 @@
+// `bulwark scan` as CI uses it: walking, skipping, formats, exit codes, SARIF valid against the
+// OASIS schema. And `bulwark rules test` on the embedded catalog.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { BIN } from './lib/server.mjs';
+
+const require = createRequire(new URL('../package.json', import.meta.url));
+const Ajv4 = require('ajv-draft-04');
+const addFormats = require('ajv-formats');
+
+const RULES_DIR = new URL('../../data/rules/', import.meta.url).pathname;
+const rules = readdirSync(RULES_DIR).filter(f => f.endsWith('.json'))
+  .flatMap(f => JSON.parse(readFileSync(RULES_DIR + f, 'utf8')).rules);
+const positive = (lang) => {
+  for (const r of rules) {
+    const ex = r.examples.positive.find(e => e.lang === lang);
+    if (ex) return { id: r.id, code: ex.code, severity: r.severity };
+  }
+  return null;
+};
+
+function run(args, opts = {}) {
+  const r = spawnSync(BIN, args, { encoding: 'utf8', maxBuffer: 256 << 20, ...opts });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function project() {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  const py = positive('py'), js = positive('js'), go = positive('go');
+  mkdirSync(join(dir, 'src', 'deep'), { recursive: true });
+  mkdirSync(join(dir, 'node_modules', 'lib'), { recursive: true });
+  mkdirSync(join(dir, '.git'), { recursive: true });
+  writeFileSync(join(dir, 'src', 'app.py'), py.code + '\n');
+  writeFileSync(join(dir, 'src', 'deep', 'web.js'), js.code + '\n');
+  writeFileSync(join(dir, 'src', 'main.go'), go.code + '\n');
+  writeFileSync(join(dir, 'src', 'clean.py'), 'def f(a):\n    return a * 2\n');
+  writeFileSync(join(dir, 'node_modules', 'lib', 'x.js'), js.code + '\n');  // vendored: skipped
+  writeFileSync(join(dir, '.git', 'hook.py'), py.code + '\n');              // VCS: skipped
+  writeFileSync(join(dir, 'src', 'blob.py'), Buffer.concat([Buffer.from(py.code), Buffer.from([0, 1, 2, 0])])); // binary
+  writeFileSync(join(dir, 'README.md'), py.code);                            // not a source file
+  return { dir, py, js, go };
+}
+
+test('json format: findings with paths, nothing from vendored, VCS or binary files', () => {
+  const p = project();
+  try {
+    const r = run(['scan', '--format', 'json', p.dir]);
+    assert.equal(r.code, 1, r.err);
+    const doc = JSON.parse(r.out);
+    assert.equal(doc.files_scanned, 4);
+    const paths = new Set(doc.findings.map(f => f.path.slice(p.dir.length + 1)));
+    assert.ok(paths.has('src/app.py') && paths.has('src/deep/web.js') && paths.has('src/main.go'), [...paths].join());
+    assert.ok(![...paths].some(x => x.includes('node_modules') || x.includes('.git') || x.includes('blob')));
+    assert.ok(doc.findings.some(f => f.rule_id === p.py.id));
+    const counts = doc.summary.critical + doc.summary.high + doc.summary.medium + doc.summary.low;
+    assert.equal(counts, doc.findings.length);
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('exit codes: 0 clean, 1 at or above --fail-on, 2 on usage errors', () => {
+  const p = project();
+  try {
+    assert.equal(run(['scan', join(p.dir, 'src', 'clean.py')]).code, 0);
+    assert.equal(run(['scan', p.dir]).code, 1);
+    assert.equal(run(['scan', '--fail-on', 'none', p.dir]).code, 0);
+    // only findings at or above the threshold fail the run
+    const doc = JSON.parse(run(['scan', '--format', 'json', p.dir]).out);
+    const worst = ['critical', 'high', 'medium', 'low'].find(s => doc.summary[s] > 0);
+    assert.equal(run(['scan', '--fail-on', worst, p.dir]).code, 1);
+    if (worst !== 'critical') {
+      const above = ['critical', 'high', 'medium', 'low'][['critical', 'high', 'medium', 'low'].indexOf(worst) - 1];
+      assert.equal(run(['scan', '--fail-on', above, p.dir]).code, 0);
+    }
+    assert.equal(run(['scan']).code, 2);
+    assert.equal(run(['scan', '--format', 'xml', p.dir]).code, 2);
+    assert.equal(run(['scan', '--fail-on', 'severe', p.dir]).code, 2);
+    assert.equal(run(['scan', '--lang', 'cobol', p.dir]).code, 2);
+    assert.equal(run(['scan', '--bogus', p.dir]).code, 2);
+    assert.equal(run(['scan', join(p.dir, 'missing')]).code, 2);
+    assert.equal(run(['scan', join(p.dir, 'README.md')]).code, 2, 'unknown language without --lang');
+    assert.equal(run(['scan', '--lang', 'py', join(p.dir, 'README.md')]).code, 1, 'with --lang it is scanned');
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('--lang restricts a directory walk to one language', () => {
+  const p = project();
+  try {
+    const doc = JSON.parse(run(['scan', '--format', 'json', '--lang', 'go', p.dir]).out);
+    assert.equal(doc.files_scanned, 1);
+    assert.ok(doc.findings.every(f => f.path.endsWith('.go')));
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('text output is deterministic and names path:line:col, severity and rule', () => {
+  const p = project();
+  try {
+    const a = run(['scan', '--jobs', '4', p.dir]).out;
+    const b = run(['scan', '--jobs', '1', p.dir]).out;
+    assert.equal(a, b);
+    assert.match(a, /src\/app\.py:\d+:\d+: (CRITICAL|HIGH|MEDIUM|LOW) BW-[A-Z]+-\d{3} /);
+    assert.match(a, /\d+ files scanned/);
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('SARIF 2.1.0 output validates against the OASIS schema and carries what GitHub needs', () => {
+  const p = project();
+  try {
+    const r = run(['scan', '--format', 'sarif', p.dir], { cwd: p.dir });
+    assert.equal(r.code, 1, r.err);
+    const sarif = JSON.parse(r.out);
+    const schema = JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url)));
+    const ajv = new Ajv4({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const validate = ajv.compile(schema);
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
+    assert.equal(sarif.version, '2.1.0');
+    const run0 = sarif.runs[0];
+    assert.equal(run0.tool.driver.name, 'bulwark');
+    assert.equal(run0.tool.driver.rules.length, rules.length);
+    for (const rule of run0.tool.driver.rules) {
+      assert.match(rule.properties['security-severity'], /^\d+\.\d$/);
+      assert.ok(rule.properties.tags.some(t => /^external\/cwe\/cwe-\d+$/.test(t)));
+    }
+    assert.ok(run0.results.length >= 3);
+    for (const res of run0.results) {
+      assert.equal(run0.tool.driver.rules[res.ruleIndex].id, res.ruleId);
+      assert.match(res.partialFingerprints.primaryLocationLineHash, /^[0-9a-f]{16}:\d+$/);
+      const loc = res.locations[0].physicalLocation;
+      assert.ok(loc.region.startLine >= 1);
+      assert.ok(!loc.artifactLocation.uri.startsWith('/'));
+    }
+    // fingerprints are stable across runs
+    const again = JSON.parse(run(['scan', '--format', 'sarif', p.dir], { cwd: p.dir }).out);
+    assert.deepEqual(again.runs[0].results.map(x => x.partialFingerprints), run0.results.map(x => x.partialFingerprints));
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('--output writes the report to a file', () => {
+  const p = project();
+  try {
+    const out = join(p.dir, 'report.json');
+    const r = run(['scan', '--format', 'json', '--output', out, join(p.dir, 'src')]);
+    assert.equal(r.code, 1);
+    assert.equal(r.out, '');
+    assert.ok(JSON.parse(readFileSync(out, 'utf8')).findings.length > 0);
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('rules test: every rule of the embedded catalog passes its own examples', () => {
+  const r = run(['rules', 'test']);
+  assert.equal(r.code, 0, r.out + r.err);
+  assert.match(r.out, new RegExp(`^${rules.length} rules, \\d+ examples, 0 failing$`, 'm'));
+});

@@ -1,0 +1,140 @@
+// The code scanner API: catalog, gating by tier, validation, limits.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { startServer, assertError } from './lib/server.mjs';
+
+const RULES_DIR = new URL('../../data/rules/', import.meta.url).pathname;
+const rules = readdirSync(RULES_DIR).filter(f => f.endsWith('.json'))
+  .flatMap(f => JSON.parse(readFileSync(RULES_DIR + f, 'utf8')).rules);
+const SEV = { CRITICAL: 4, HIGH: 3, MEDIUM: 2, LOW: 1 };
+
+// Python code made of the positive examples of several different rules.
+function pythonWithFindings(n) {
+  const picked = [];
+  for (const r of rules) {
+    const ex = r.examples.positive.find(e => e.lang === 'py');
+    if (ex && !picked.some(p => p.id === r.id)) picked.push({ id: r.id, code: ex.code });
+    if (picked.length === n) break;
+  }
+  return { ids: picked.map(p => p.id), code: picked.map(p => p.code).join('\n\n') + '\n' };
+}
+
+let srv;
+before(async () => { srv = await startServer({ env: { BULWARK_MAX_CODE: '200000', BULWARK_RATE_ANON: '1000' } }); });
+after(async () => { if (srv) assert.equal(await srv.stop(), 0); });
+
+test('patterns: the whole catalog, anonymous', async () => {
+  const r = await srv.req('GET', '/api/vibe-code/patterns');
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.json.categories, ['injection', 'auth', 'secrets', 'crypto', 'ssrf', 'ai_llm']);
+  assert.equal(r.json.total_rules, rules.length);
+  assert.equal(r.json.patterns.length, rules.length);
+  for (const p of r.json.patterns) {
+    assert.match(p.rule_id, /^BW-[A-Z]+-\d{3}$/);
+    assert.ok(r.json.categories.includes(p.category));
+    assert.ok(p.severity in SEV);
+    assert.match(p.cwe, /^CWE-\d+$/);
+    assert.ok(p.languages.length > 0 && p.title && p.description && p.remediation);
+  }
+});
+
+test('STARTER sees every finding with tier; FREE and anonymous see the top 3, gated', async () => {
+  const { ids, code } = pythonWithFindings(6);
+  assert.ok(ids.length >= 5, 'enough python rules to build the input');
+  const starter = await srv.session('STARTER', { key: true });
+  const full = await srv.req('POST', '/api/vibe-code/scan', { key: starter.key, body: { code, language: 'py' } });
+  assert.equal(full.status, 200, full.text);
+  assert.equal(full.json.ok, true);
+  assert.equal(full.json.gated, false);
+  assert.equal(full.json.tier, 'STARTER');
+  assert.equal(full.json.locked_count, undefined);
+  assert.equal(full.json.upgrade, undefined);
+  const found = new Set(full.json.findings.map(f => f.rule_id));
+  for (const id of ids) assert.ok(found.has(id), `${id} reported`);
+  // ordered by severity (worst first), then line
+  const f = full.json.findings;
+  for (let i = 1; i < f.length; i++) {
+    const a = SEV[f[i - 1].severity], b = SEV[f[i].severity];
+    assert.ok(a > b || (a === b && f[i - 1].line <= f[i].line), 'order');
+  }
+  for (const x of f) {
+    assert.match(x.cwe, /^CWE-\d+$/);
+    assert.ok(Number.isInteger(x.line) && x.line >= 1 && Number.isInteger(x.column) && x.end_line >= x.line);
+    assert.ok(x.title && x.remediation && x.category && typeof x.snippet === 'string');
+  }
+  assert.equal(full.json.risk_grade, f.some(x => x.severity === 'CRITICAL') ? 'F' : f.some(x => x.severity === 'HIGH') ? 'D' : 'C');
+  assert.ok(full.json.risk_score > 0 && full.json.risk_score <= 100);
+
+  const free = await srv.session('FREE', { key: true });
+  for (const creds of [{ key: free.key }, {}]) {
+    const g = await srv.req('POST', '/api/vibe-code/scan', { ...creds, body: { code, language: 'py' } });
+    assert.equal(g.status, 200, g.text);
+    assert.equal(g.json.gated, true);
+    assert.equal(g.json.findings.length, 3);
+    assert.deepEqual(g.json.findings, f.slice(0, 3), 'the top 3 of the full result');
+    assert.equal(g.json.locked_count, f.length - 3);
+    assert.equal(typeof g.json.upgrade.price, 'string');
+    assert.equal(typeof g.json.upgrade.url, 'string');
+    assert.equal(g.json.tier, undefined);
+    assert.equal(g.json.risk_score, full.json.risk_score, 'score from all findings');
+    assert.equal(g.json.risk_grade, full.json.risk_grade);
+  }
+});
+
+test('clean code: grade A, no findings, not gated', async () => {
+  const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'def add(a, b):\n    return a + b\n', language: 'py' } });
+  assert.equal(r.status, 200);
+  assert.equal(r.json.risk_grade, 'A');
+  assert.equal(r.json.risk_score, 0);
+  assert.deepEqual(r.json.findings, []);
+  assert.equal(r.json.gated, false);
+  assert.equal(r.json.locked_count, 0);
+});
+
+test('validation: code and language are required and checked; every bad field is named', async () => {
+  let r = await srv.req('POST', '/api/vibe-code/scan', { body: {} });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field).sort(), ['code', 'language']);
+  r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'x', language: 'cobol' } });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['language']);
+  r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 42, language: 'py' } });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['code']);
+  r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: '', language: 'py' } });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+  r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'x', language: 'py', context: 'c'.repeat(5000) } });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['context']);
+  r = await srv.req('POST', '/api/vibe-code/scan', { raw: 'code=x', headers: { 'content-type': 'text/plain' } });
+  assertError(assert, r, 415, 'UNSUPPORTED_MEDIA_TYPE');
+});
+
+test('code over the limit is 413; large code under it is scanned', async () => {
+  let r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'x = 1\n'.repeat(40000), language: 'py' } });
+  assertError(assert, r, 413, 'PAYLOAD_TOO_LARGE');
+  const { code } = pythonWithFindings(2);
+  const big = '# filler line\n'.repeat(10000) + code; // > 64 KiB: scanned off the event threads
+  r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: big, language: 'py' } });
+  assert.equal(r.status, 200, r.text);
+  assert.ok(r.json.findings.length >= 1);
+  assert.ok(r.json.findings.every(f => f.line > 10000));
+});
+
+test('a secret found in the code is not echoed back whole', async () => {
+  const sec = rules.find(r => r.category === 'secrets' && r.examples.positive.some(e => e.lang === 'py'));
+  const ex = sec.examples.positive.find(e => e.lang === 'py');
+  const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: ex.code, language: 'py' } });
+  assert.equal(r.status, 200);
+  const hit = r.json.findings.find(f => f.rule_id === sec.id);
+  assert.ok(hit, 'the secret is found');
+  const longest = (ex.code.match(/[A-Za-z0-9_\-\/+=]{16,}/g) || []).sort((a, b) => b.length - a.length)[0];
+  if (longest) assert.ok(!hit.snippet.includes(longest), 'secret masked in snippet');
+});
+
+test('comments and suppressions are honoured over the API', async () => {
+  const { code } = pythonWithFindings(1);
+  const r1 = await srv.req('POST', '/api/vibe-code/scan', { body: { code, language: 'py' } });
+  const n = r1.json.findings.length + r1.json.locked_count;
+  assert.ok(n >= 1);
+  const suppressed = code.split('\n').map(l => l.trim() ? l + '  # bulwark-ignore' : l).join('\n');
+  const r2 = await srv.req('POST', '/api/vibe-code/scan', { body: { code: suppressed, language: 'py' } });
+  assert.equal(r2.json.findings.length, 0, r2.text);
+});

@@ -1,0 +1,222 @@
+/* The scan engine on a small catalog written here: scope (comments and strings), suppression,
+ * secrets (entropy, placeholders, checksum), not_patterns, ordering, dedupe, columns, grade. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "auth/apikey.h"
+#include "engine/scanner.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char CATALOG[] =
+    "{\"category\":\"injection\",\"rules\":["
+    "{\"id\":\"T-EVAL\",\"title\":\"eval\",\"category\":\"injection\",\"severity\":\"HIGH\",\"cwe\":\"CWE-95\","
+    " \"languages\":[\"py\",\"js\",\"rs\",\"go\"],\"patterns\":[\"\\\\beval\\\\s*\\\\(\"],"
+    " \"not_patterns\":[\"eval\\\\(\\\\s*['\\\"]\"],"
+    " \"description\":\"d\",\"remediation\":\"r\","
+    " \"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"eval(x)\"}],"
+    "              \"negative\":[{\"lang\":\"py\",\"code\":\"# eval(x)\"}]}},"
+    "{\"id\":\"T-SQL\",\"title\":\"sql\",\"category\":\"injection\",\"severity\":\"CRITICAL\",\"cwe\":\"CWE-89\","
+    " \"languages\":[\"py\"],\"patterns\":[\"\\\\bexecute\\\\([^\\\\n]*\\\\+\",\"\\\\bexecute\\\\(f['\\\"]\"],"
+    " \"description\":\"d\",\"remediation\":\"r\","
+    " \"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"c.execute('a' + b)\"}],"
+    "              \"negative\":[{\"lang\":\"py\",\"code\":\"c.execute('a', b)\"}]}},"
+    "{\"id\":\"T-KEY\",\"title\":\"key\",\"category\":\"injection\",\"severity\":\"MEDIUM\",\"cwe\":\"CWE-798\","
+    " \"languages\":[\"py\",\"js\"],\"scope\":\"any\",\"patterns\":[\"\\\\b(?<secret>svc_[A-Za-z0-9]{38})\"],"
+    " \"secret\":{\"group\":\"secret\",\"checksum\":\"svc\",\"min_entropy\":3.0},"
+    " \"description\":\"d\",\"remediation\":\"r\","
+    " \"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"x\"}],\"negative\":[{\"lang\":\"py\",\"code\":\"y\"}]}},"
+    "{\"id\":\"T-TOK\",\"title\":\"token\",\"category\":\"injection\",\"severity\":\"LOW\",\"cwe\":\"CWE-798\","
+    " \"languages\":[\"py\"],\"scope\":\"any\",\"patterns\":[\"token\\\\s*=\\\\s*['\\\"](?<secret>[^'\\\"]{8,64})['\\\"]\"],"
+    " \"secret\":{\"group\":\"secret\",\"min_entropy\":3.0},"
+    " \"description\":\"d\",\"remediation\":\"r\","
+    " \"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"x\"}],\"negative\":[{\"lang\":\"py\",\"code\":\"y\"}]}}"
+    "]}";
+
+static struct bw_scanner *sc;
+
+static int setup(void **state)
+{
+    (void)state;
+    const char *docs[] = {CATALOG};
+    size_t lens[] = {sizeof CATALOG - 1};
+    char err[512];
+    sc = bw_scanner_new(docs, lens, 1, err, sizeof err);
+    if (!sc)
+        fprintf(stderr, "%s\n", err);
+    return sc ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    bw_scanner_free(sc);
+    return 0;
+}
+
+static size_t scan(enum bw_lang l, const char *code, struct bw_findings *f)
+{
+    assert_int_equal(bw_scan(sc, l, code, strlen(code), false, f), 0);
+    return f->n;
+}
+
+static void finds_and_locates(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    assert_int_equal(scan(BW_LANG_PY, "import os\n\n  y = eval(data)\n", &f), 1);
+    assert_string_equal(f.v[0].rule->id, "T-EVAL");
+    assert_int_equal(f.v[0].line, 3);
+    assert_int_equal(f.v[0].column, 7);
+    assert_string_equal(f.v[0].snippet, "y = eval(data)");
+    bw_findings_free(&f);
+    /* columns count code points, not bytes */
+    assert_int_equal(scan(BW_LANG_PY, "s = 'é'; eval(x)\n", &f), 1);
+    assert_int_equal(f.v[0].column, 10);
+    bw_findings_free(&f);
+}
+
+static void comments_and_strings_are_not_code(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    assert_int_equal(scan(BW_LANG_PY, "# eval(x)\nmsg = 'do not eval(x)'\ndoc = \"\"\"\neval(x)\n\"\"\"\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_JS, "// eval(x)\n/* eval(y)\n */ const s = `eval(${a})`;\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_JS, "const s = `${eval(a)}`;\n", &f), 1); /* code inside ${} */
+    bw_findings_free(&f);
+    assert_int_equal(scan(BW_LANG_GO, "s := `eval(x)`\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_RS, "fn f<'a>(x: &'a str) { eval(x) }\nlet s = r#\"eval(x)\"#;\n", &f), 1);
+    assert_int_equal(f.v[0].line, 1);
+    bw_findings_free(&f);
+}
+
+static void not_patterns_and_suppression(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    assert_int_equal(scan(BW_LANG_PY, "eval('1+1')\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "eval(x)  # bulwark-ignore\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "eval(x)  # bulwark-ignore:T-EVAL\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "# bulwark-ignore:T-EVAL, T-SQL\neval(x)\n", &f), 0);
+    /* a marker for another rule does not hide this one */
+    assert_int_equal(scan(BW_LANG_PY, "eval(x)  # bulwark-ignore:T-SQL\n", &f), 1);
+    bw_findings_free(&f);
+    /* the line before only counts when it is a comment line */
+    assert_int_equal(scan(BW_LANG_PY, "y = 1  # bulwark-ignore\neval(x)\n", &f), 1);
+    bw_findings_free(&f);
+}
+
+static void secrets_need_entropy_and_checksum(void **state)
+{
+    (void)state;
+    char key[BW_KEY_LEN + 1], code[128];
+    bw_apikey_generate(key);
+    snprintf(code, sizeof code, "API_KEY = '%s'\n", key);
+    struct bw_findings f;
+    assert_int_equal(scan(BW_LANG_PY, code, &f), 1);
+    assert_string_equal(f.v[0].rule->id, "T-KEY");
+    assert_null(strstr(f.v[0].snippet, key)); /* the secret is masked in the snippet */
+    assert_non_null(strstr(f.v[0].snippet, "svc_"));
+    bw_findings_free(&f);
+    key[BW_KEY_LEN - 1] = key[BW_KEY_LEN - 1] == 'A' ? 'B' : 'A'; /* checksum now wrong */
+    snprintf(code, sizeof code, "API_KEY = '%s'\n", key);
+    assert_int_equal(scan(BW_LANG_PY, code, &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "token = 'YOUR_API_TOKEN_HERE'\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "token = 'aaaaaaaaaaaa'\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "token = 'abcdefghijkl'\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_PY, "token = 'q8Zr2LmX9vTw4KpB'\n", &f), 1);
+    bw_findings_free(&f);
+    /* scope any: a secret in a comment is still a leak */
+    assert_int_equal(scan(BW_LANG_PY, "# token = 'q8Zr2LmX9vTw4KpB'\n", &f), 1);
+    bw_findings_free(&f);
+}
+
+static void test_context_lowers_secrets_only(void **state)
+{
+    (void)state;
+    const char *code = "token = 'q8Zr2LmX9vTw4KpB'\neval(x)\n";
+    struct bw_findings f;
+    assert_int_equal(bw_scan(sc, BW_LANG_PY, code, strlen(code), true, &f), 0);
+    assert_int_equal(f.n, 2);
+    /* T-TOK is in category injection here, so nothing changes: only "secrets" rules drop */
+    assert_int_equal(f.v[0].severity, BW_SEV_HIGH);
+    bw_findings_free(&f);
+    assert_true(bw_context_is_test("unit tests for the parser"));
+    assert_true(bw_context_is_test("Example"));
+    assert_false(bw_context_is_test("production payment service"));
+    assert_false(bw_context_is_test("contest"));
+    assert_false(bw_context_is_test(NULL));
+}
+
+static void ordering_dedupe_and_grade(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    const char *code = "eval(a)\nc.execute(f'select {x}' + y)\neval(b)\n";
+    assert_int_equal(scan(BW_LANG_PY, code, &f), 3);
+    /* worst first, then by line; the two SQL patterns on line 2 make one finding */
+    assert_string_equal(f.v[0].rule->id, "T-SQL");
+    assert_int_equal(f.v[1].line, 1);
+    assert_int_equal(f.v[2].line, 3);
+    assert_int_equal(bw_scan_grade(&f), 'F');
+    assert_int_equal(bw_scan_score(&f), 80);
+    bw_findings_free(&f);
+    assert_int_equal(scan(BW_LANG_PY, "x = 1\n", &f), 0);
+    assert_int_equal(bw_scan_grade(&f), 'A');
+    assert_int_equal(bw_scan_score(&f), 0);
+}
+
+static void language_filter_and_empty(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    assert_int_equal(scan(BW_LANG_JAVA, "eval(x)\n", &f), 0); /* no rule for java here */
+    assert_int_equal(bw_scan(sc, BW_LANG_PY, "", 0, false, &f), 0);
+    assert_int_equal(f.n, 0);
+}
+
+static void bad_catalogs_are_refused(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "{\"rules\":[{\"id\":\"X\"}]}",
+        /* no negative example */
+        "{\"rules\":[{\"id\":\"X\",\"title\":\"t\",\"category\":\"auth\",\"severity\":\"LOW\",\"cwe\":\"CWE-1\","
+        "\"languages\":[\"py\"],\"patterns\":[\"abc\"],\"description\":\"d\",\"remediation\":\"r\","
+        "\"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"abc\"}]}}]}",
+        /* a regex PCRE2 rejects */
+        "{\"rules\":[{\"id\":\"X\",\"title\":\"t\",\"category\":\"auth\",\"severity\":\"LOW\",\"cwe\":\"CWE-1\","
+        "\"languages\":[\"py\"],\"patterns\":[\"a(b\"],\"description\":\"d\",\"remediation\":\"r\","
+        "\"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"ab\"}],\"negative\":[{\"lang\":\"py\",\"code\":\"c\"}]}}]}",
+        /* unknown language */
+        "{\"rules\":[{\"id\":\"X\",\"title\":\"t\",\"category\":\"auth\",\"severity\":\"LOW\",\"cwe\":\"CWE-1\","
+        "\"languages\":[\"cobol\"],\"patterns\":[\"abc\"],\"description\":\"d\",\"remediation\":\"r\","
+        "\"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"ab\"}],\"negative\":[{\"lang\":\"py\",\"code\":\"c\"}]}}]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[256] = "";
+        size_t len = strlen(bad[i]);
+        struct bw_scanner *s = bw_scanner_new(&bad[i], &len, 1, err, sizeof err);
+        assert_null(s);
+        assert_true(strlen(err) > 0);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(finds_and_locates),
+        cmocka_unit_test(comments_and_strings_are_not_code),
+        cmocka_unit_test(not_patterns_and_suppression),
+        cmocka_unit_test(secrets_need_entropy_and_checksum),
+        cmocka_unit_test(test_context_lowers_secrets_only),
+        cmocka_unit_test(ordering_dedupe_and_grade),
+        cmocka_unit_test(language_filter_and_empty),
+        cmocka_unit_test(bad_catalogs_are_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
