@@ -8,7 +8,9 @@
 #include <hs/hs.h>
 #include <math.h>
 #include <pcre2.h>
+#include <limits.h>
 #include <pthread.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +40,8 @@ struct bw_scanner {
     size_t max_ovec;
     char *catalog;
     size_t catalog_len;
+    unsigned char digest[32]; /* of the catalog, for prebuilt databases */
+    bool prebuilt;            /* databases came from the build, not compiled at start */
 };
 
 struct tstate {
@@ -46,7 +50,13 @@ struct tstate {
     pcre2_match_context *mctx;
     pcre2_jit_stack *jit;
     struct bw_regions regions;
-    uint8_t *fired;
+    uint8_t *fired;   /* unused slot kept for symmetry with win_end */
+    size_t *win_end;  /* per pattern: end of the last confirmation window queued */
+    struct hit {
+        uint32_t id;
+        size_t a, b; /* the lines to confirm in: [a, b) */
+    } *hits;
+    size_t nhits, hits_cap;
     size_t *lines; /* offsets of line starts */
     size_t nlines, lines_cap;
 };
@@ -252,7 +262,212 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
     return 0;
 }
 
-static int build_databases(struct bw_scanner *sc, char *err, size_t errlen)
+/* The prefilter only has to match a superset of what the PCRE2 pattern matches, so bounded
+ * repeats wider than a few items are widened to unbounded ones ({0,60} -> {0,}): the same
+ * answers after confirmation, and a Hyperscan compile that is ten times cheaper. */
+#define RELAX_LIMIT 4
+static char *relax_pattern(const char *p)
+{
+    size_t n = strlen(p), w = 0;
+    char *o = malloc(n + 1);
+    if (!o)
+        return NULL;
+    bool in_class = false;
+    for (size_t i = 0; i < n;) {
+        char c = p[i];
+        if (c == '\\' && i + 1 < n) {
+            o[w++] = c;
+            o[w++] = p[i + 1];
+            i += 2;
+            continue;
+        }
+        if (in_class) {
+            in_class = c != ']';
+            o[w++] = c;
+            i++;
+            continue;
+        }
+        if (c == '[') {
+            in_class = true;
+            o[w++] = p[i++];
+            if (i < n && p[i] == '^')
+                o[w++] = p[i++];
+            if (i < n && p[i] == ']') /* a leading ] is a literal */
+                o[w++] = p[i++];
+            continue;
+        }
+        if (c == '{' && i + 1 < n && isdigit((unsigned char)p[i + 1])) {
+            size_t j = i + 1, a0 = j;
+            while (j < n && isdigit((unsigned char)p[j]))
+                j++;
+            size_t a1 = j;
+            if (j < n && p[j] == ',' && j + 1 < n && isdigit((unsigned char)p[j + 1])) {
+                j++;
+                long hi = strtol(p + j, NULL, 10);
+                while (j < n && isdigit((unsigned char)p[j]))
+                    j++;
+                if (j < n && p[j] == '}' && hi > RELAX_LIMIT) {
+                    o[w++] = '{';
+                    memcpy(o + w, p + a0, a1 - a0);
+                    w += a1 - a0;
+                    o[w++] = ',';
+                    o[w++] = '}';
+                    i = j + 1;
+                    continue;
+                }
+            }
+        }
+        o[w++] = c;
+        i++;
+    }
+    o[w] = '\0';
+    return o;
+}
+
+/* One compile job: the patterns of one language. Languages compile in parallel threads. */
+struct compile_job {
+    struct bw_scanner *sc;
+    const char **texts; /* relaxed pattern text by global id */
+    int lang;
+    hs_database_t *db;
+    char err[300];
+};
+
+static void *compile_lang(void *arg)
+{
+    struct compile_job *j = arg;
+    struct bw_scanner *sc = j->sc;
+    size_t cap = sc->npmap ? sc->npmap : 1;
+    const char **exprs = calloc(cap, sizeof *exprs);
+    unsigned *flags = calloc(cap, sizeof *flags), *ids = calloc(cap, sizeof *ids);
+    unsigned n = 0;
+    if (!exprs || !flags || !ids) {
+        snprintf(j->err, sizeof j->err, "out of memory");
+        goto out;
+    }
+    for (size_t k = 0; k < sc->npmap; k++) {
+        if (!(sc->rules[sc->pmap[k].rule].langs & (1u << j->lang)))
+            continue;
+        exprs[n] = j->texts[k];
+        ids[n] = (unsigned)k;
+        /* every match end is reported: each one queues only its own lines for confirmation */
+        flags[n] = HS_FLAG_PREFILTER | HS_FLAG_MULTILINE;
+        n++;
+    }
+    if (n == 0)
+        goto out;
+    hs_compile_error_t *ce = NULL;
+    if (hs_compile_multi(exprs, flags, ids, n, HS_MODE_BLOCK, NULL, &j->db, &ce) != HS_SUCCESS) {
+        if (ce && ce->expression >= 0 && (unsigned)ce->expression < n) {
+            const struct pmap *pm = &sc->pmap[ids[ce->expression]];
+            snprintf(j->err, sizeof j->err, "rule %s: pattern %u: Hyperscan: %s", sc->rules[pm->rule].id, pm->pat,
+                     ce->message);
+        } else {
+            snprintf(j->err, sizeof j->err, "Hyperscan (%s): %s", bw_lang_name((enum bw_lang)j->lang),
+                     ce ? ce->message : "compile failed");
+        }
+        hs_free_compile_error(ce);
+        j->db = NULL;
+    }
+out:
+    free(exprs);
+    free(flags);
+    free(ids);
+    return NULL;
+}
+
+/* Prebuilt databases: "BWHS" 1, the catalog digest, then per language (u32 lang, u64 size, bytes).
+ * The digest covers the catalog text, the relaxation and the Hyperscan version, so a stale or
+ * foreign blob is never used; a blob for another CPU fails to deserialise and is compiled instead. */
+#define BLOB_MAGIC "BWHS\1\0\0\0"
+
+static void catalog_digest(const struct bw_scanner *sc, const char *const *docs, const size_t *lens, size_t ndocs,
+                           unsigned char out[32])
+{
+    crypto_generichash_state st;
+    crypto_generichash_init(&st, NULL, 0, 32);
+    for (size_t d = 0; d < ndocs; d++)
+        crypto_generichash_update(&st, (const unsigned char *)docs[d], lens[d]);
+    char extra[96];
+    int n = snprintf(extra, sizeof extra, "relax=%d hs=%s", RELAX_LIMIT, hs_version());
+    crypto_generichash_update(&st, (const unsigned char *)extra, (unsigned long long)n);
+    crypto_generichash_final(&st, out, 32);
+    (void)sc;
+}
+
+static bool load_blob(struct bw_scanner *sc, const unsigned char *blob, size_t len)
+{
+    if (!blob || len < 8 + 32 || memcmp(blob, BLOB_MAGIC, 8) != 0 || memcmp(blob + 8, sc->digest, 32) != 0)
+        return false;
+    size_t off = 40;
+    hs_database_t *dbs[BW_LANG_COUNT] = {0};
+    while (off + 12 <= len) {
+        uint32_t lang;
+        uint64_t size;
+        memcpy(&lang, blob + off, 4);
+        memcpy(&size, blob + off + 4, 8);
+        off += 12;
+        if (lang >= BW_LANG_COUNT || size > len - off || dbs[lang] ||
+            hs_deserialize_database((const char *)blob + off, (size_t)size, &dbs[lang]) != HS_SUCCESS)
+            goto bad;
+        off += (size_t)size;
+    }
+    if (off != len)
+        goto bad;
+    for (int l = 0; l < BW_LANG_COUNT; l++) {
+        /* a database built for another CPU deserialises but cannot scan: test it */
+        if (dbs[l] && (hs_alloc_scratch(dbs[l], &sc->proto) != HS_SUCCESS))
+            goto bad;
+        sc->db[l] = dbs[l];
+    }
+    return true;
+bad:
+    for (int l = 0; l < BW_LANG_COUNT; l++)
+        hs_free_database(dbs[l]);
+    hs_free_scratch(sc->proto);
+    sc->proto = NULL;
+    return false;
+}
+
+int bw_scanner_serialize(const struct bw_scanner *sc, unsigned char **out, size_t *len)
+{
+    size_t cap = 40, n = 0;
+    unsigned char *buf = malloc(cap);
+    if (!buf)
+        return -1;
+    memcpy(buf, BLOB_MAGIC, 8);
+    memcpy(buf + 8, sc->digest, 32);
+    n = 40;
+    for (uint32_t l = 0; l < BW_LANG_COUNT; l++) {
+        if (!sc->db[l])
+            continue;
+        char *bytes = NULL;
+        size_t size = 0;
+        if (hs_serialize_database(sc->db[l], &bytes, &size) != HS_SUCCESS)
+            goto fail;
+        unsigned char *nb = realloc(buf, n + 12 + size);
+        if (!nb) {
+            free(bytes);
+            goto fail;
+        }
+        buf = nb;
+        uint64_t sz = size;
+        memcpy(buf + n, &l, 4);
+        memcpy(buf + n + 4, &sz, 8);
+        memcpy(buf + n + 12, bytes, size);
+        n += 12 + size;
+        free(bytes);
+    }
+    *out = buf;
+    *len = n;
+    return 0;
+fail:
+    free(buf);
+    return -1;
+}
+
+static int build_databases(struct bw_scanner *sc, const unsigned char *blob, size_t blob_len, char *err,
+                           size_t errlen)
 {
     size_t total = 0;
     for (size_t i = 0; i < sc->nrules; i++)
@@ -260,11 +475,8 @@ static int build_databases(struct bw_scanner *sc, char *err, size_t errlen)
     size_t cap = total ? total : 1;
     sc->pmap = calloc(cap, sizeof *sc->pmap);
     const char **texts = calloc(cap, sizeof *texts); /* by global id */
-    const char **exprs = calloc(cap, sizeof *exprs);
-    unsigned *flags = calloc(cap, sizeof *flags);
-    unsigned *ids = calloc(cap, sizeof *ids);
     int rc = -1;
-    if (!sc->pmap || !texts || !exprs || !flags || !ids)
+    if (!sc->pmap || !texts)
         goto out;
     /* global ids in catalog order, so every language database reports the same id for a pattern */
     size_t g = 0, ri = 0;
@@ -275,49 +487,47 @@ static int build_databases(struct bw_scanner *sc, char *err, size_t errlen)
             size_t pi;
             json_t *pv;
             json_array_foreach(json_object_get(ro, "patterns"), pi, pv) {
-                texts[g] = json_string_value(pv);
+                texts[g] = relax_pattern(json_string_value(pv));
+                if (!texts[g])
+                    goto out;
                 sc->pmap[g++] = (struct pmap){(uint32_t)ri, (uint32_t)pi};
             }
             ri++;
         }
     }
     sc->npmap = total;
+    if (load_blob(sc, blob, blob_len)) {
+        sc->prebuilt = true;
+        rc = 0;
+        goto out;
+    }
+    struct compile_job jobs[BW_LANG_COUNT];
+    pthread_t th[BW_LANG_COUNT];
+    bool started[BW_LANG_COUNT] = {0};
     for (int l = 0; l < BW_LANG_COUNT; l++) {
-        unsigned n = 0;
-        for (size_t k = 0; k < total; k++) {
-            if (!(sc->rules[sc->pmap[k].rule].langs & (1u << l)))
-                continue;
-            exprs[n] = texts[k];
-            ids[n] = (unsigned)k;
-            flags[n] = HS_FLAG_PREFILTER | HS_FLAG_MULTILINE | HS_FLAG_SINGLEMATCH;
-            n++;
-        }
-        if (n == 0)
-            continue;
-        hs_compile_error_t *ce = NULL;
-        if (hs_compile_multi(exprs, flags, ids, n, HS_MODE_BLOCK, NULL, &sc->db[l], &ce) != HS_SUCCESS) {
-            if (ce && ce->expression >= 0 && (unsigned)ce->expression < n) {
-                const struct pmap *pm = &sc->pmap[ids[ce->expression]];
-                snprintf(err, errlen, "rule %s: pattern %u: Hyperscan: %s", sc->rules[pm->rule].id, pm->pat,
-                         ce->message);
-            } else {
-                snprintf(err, errlen, "Hyperscan (%s): %s", bw_lang_name((enum bw_lang)l),
-                         ce ? ce->message : "compile failed");
-            }
-            hs_free_compile_error(ce);
-            goto out;
-        }
-        if (hs_alloc_scratch(sc->db[l], &sc->proto) != HS_SUCCESS) {
-            snprintf(err, errlen, "Hyperscan: cannot allocate scratch");
-            goto out;
-        }
+        jobs[l] = (struct compile_job){.sc = sc, .texts = texts, .lang = l};
+        started[l] = pthread_create(&th[l], NULL, compile_lang, &jobs[l]) == 0;
+        if (!started[l])
+            compile_lang(&jobs[l]);
     }
     rc = 0;
+    for (int l = 0; l < BW_LANG_COUNT; l++) {
+        if (started[l])
+            pthread_join(th[l], NULL);
+        sc->db[l] = jobs[l].db;
+        if (jobs[l].err[0] && rc == 0) {
+            snprintf(err, errlen, "%s", jobs[l].err);
+            rc = -1;
+        }
+        if (rc == 0 && sc->db[l] && hs_alloc_scratch(sc->db[l], &sc->proto) != HS_SUCCESS) {
+            snprintf(err, errlen, "Hyperscan: cannot allocate scratch");
+            rc = -1;
+        }
+    }
 out:
+    for (size_t k = 0; texts && k < total; k++)
+        free((char *)texts[k]);
     free(texts);
-    free(exprs);
-    free(flags);
-    free(ids);
     return rc;
 }
 
@@ -332,6 +542,8 @@ static void tstate_free(void *p)
     pcre2_jit_stack_free(t->jit);
     bw_regions_free(&t->regions);
     free(t->fired);
+    free(t->win_end);
+    free(t->hits);
     free(t->lines);
     free(t);
 }
@@ -372,6 +584,12 @@ fail:
 }
 
 struct bw_scanner *bw_scanner_new(const char *const *docs, const size_t *lens, size_t ndocs, char *err, size_t errlen)
+{
+    return bw_scanner_new_prebuilt(docs, lens, ndocs, NULL, 0, err, errlen);
+}
+
+struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t *lens, size_t ndocs,
+                                           const void *blob, size_t blob_len, char *err, size_t errlen)
 {
     struct bw_scanner *sc = calloc(1, sizeof *sc);
     if (!sc)
@@ -416,7 +634,8 @@ struct bw_scanner *bw_scanner_new(const char *const *docs, const size_t *lens, s
             sc->nrules++;
         }
     }
-    if (build_databases(sc, err, errlen) != 0 || build_catalog(sc) != 0)
+    catalog_digest(sc, docs, lens, ndocs, sc->digest);
+    if (build_databases(sc, blob, blob_len, err, errlen) != 0 || build_catalog(sc) != 0)
         goto fail;
     return sc;
 fail:
@@ -440,8 +659,12 @@ struct bw_scanner *bw_scanner_new_embedded(char *err, size_t errlen)
         snprintf(err, errlen, "no rule catalog embedded (data/rules/*.json)");
         return NULL;
     }
-    return bw_scanner_new(docs, lens, n, err, errlen);
+    size_t blob_len = 0;
+    const void *blob = bw_prebuilt_blob(&blob_len);
+    return bw_scanner_new_prebuilt(docs, lens, n, blob, blob_len, err, errlen);
 }
+
+bool bw_scanner_is_prebuilt(const struct bw_scanner *sc) { return sc->prebuilt; }
 
 void bw_scanner_free(struct bw_scanner *sc)
 {
@@ -496,10 +719,11 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     if (!t)
         return NULL;
     t->fired = calloc(sc->npmap ? sc->npmap : 1, 1);
+    t->win_end = calloc(sc->npmap ? sc->npmap : 1, sizeof *t->win_end);
     t->md = pcre2_match_data_create((uint32_t)sc->max_ovec, NULL);
     t->mctx = pcre2_match_context_create(NULL);
     t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
-    if (!t->fired || !t->md || !t->mctx || !t->jit || (sc->proto && hs_clone_scratch(sc->proto, &t->scratch) != HS_SUCCESS)) {
+    if (!t->fired || !t->win_end || !t->md || !t->mctx || !t->jit || (sc->proto && hs_clone_scratch(sc->proto, &t->scratch) != HS_SUCCESS)) {
         tstate_free(t);
         return NULL;
     }
@@ -513,10 +737,48 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     return t;
 }
 
+/* Lines before a prefilter match end that a pattern may start on (patterns may span a few lines,
+ * e.g. a call whose arguments continue on the next lines). */
+#define WINDOW_LINES_BEFORE 4
+#define LOOKAHEAD_SLACK 1024
+
+struct hs_ctx {
+    const struct bw_scanner *sc;
+    struct tstate *t;
+    const char *s;
+    size_t len;
+    unsigned lang_bit;
+};
+
+/* Each prefilter match queues the lines around its end for PCRE2, so confirmation costs the size
+ * of those lines, not of the whole input, however many patterns fire. */
 static int on_hs_match(unsigned int id, unsigned long long from, unsigned long long to, unsigned int flags, void *ctx)
 {
-    (void)from, (void)to, (void)flags;
-    ((uint8_t *)ctx)[id] = 1;
+    (void)from, (void)flags;
+    struct hs_ctx *c = ctx;
+    struct tstate *t = c->t;
+    if (to <= t->win_end[id] || !(c->sc->rules[c->sc->pmap[id].rule].langs & c->lang_bit))
+        return 0;
+    size_t last = to ? (size_t)to - 1 : 0;
+    const char *nl = last < c->len ? memchr(c->s + last, '\n', c->len - last) : NULL;
+    size_t b = nl ? (size_t)(nl - c->s) : c->len;
+    size_t a = last;
+    for (int k = 0; k <= WINDOW_LINES_BEFORE && a > 0; k++) {
+        const char *p = memrchr(c->s, '\n', a);
+        a = p ? (size_t)(p - c->s) : 0;
+        if (k == WINDOW_LINES_BEFORE && p)
+            a++; /* start of that line */
+    }
+    if (t->nhits == t->hits_cap) {
+        size_t nc = t->hits_cap ? t->hits_cap * 2 : 256;
+        struct hit *nv = realloc(t->hits, nc * sizeof *nv);
+        if (!nv)
+            return 1; /* stops the scan: reported as an error */
+        t->hits = nv;
+        t->hits_cap = nc;
+    }
+    t->hits[t->nhits++] = (struct hit){id, a, b};
+    t->win_end[id] = b + 1;
     return 0;
 }
 
@@ -775,18 +1037,22 @@ bool bw_context_is_test(const char *ctx)
 }
 
 static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
-                   bool test_ctx, uint32_t gid, bool *lines_ready, bool *regions_ready, struct bw_findings *out)
+                   bool test_ctx, const struct hit *h, bool *lines_ready, bool *regions_ready, struct bw_findings *out)
 {
-    const struct pmap *pm = &sc->pmap[gid];
+    const struct pmap *pm = &sc->pmap[h->id];
     const struct bw_rule *r = &sc->rules[pm->rule];
     pcre2_code *code = r->pat[pm->pat];
-    PCRE2_SIZE off = 0;
-    while (off <= len) {
-        int rc = pcre2_match(code, (PCRE2_SPTR)s, len, off, 0, t->md, t->mctx);
+    PCRE2_SIZE off = h->a;
+    /* matches start in the window; look-aheads may see a little past it */
+    size_t subject = len - h->b > LOOKAHEAD_SLACK ? h->b + LOOKAHEAD_SLACK : len;
+    while (off <= h->b) {
+        int rc = pcre2_match(code, (PCRE2_SPTR)s, subject, off, 0, t->md, t->mctx);
         if (rc < 0)
             break; /* no match, or a match limit: a pathological input is not a finding */
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->md);
         size_t ms = ov[0], me = ov[1];
+        if (ms > h->b)
+            break;
         off = me > ms ? me : ms + 1;
         if (!r->scope_any) {
             if (!*regions_ready) {
@@ -849,14 +1115,14 @@ int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t l
     struct tstate *t = tstate_get(sc);
     if (!t)
         return -1;
-    memset(t->fired, 0, sc->npmap);
-    if (hs_scan(sc->db[l], s, (unsigned)len, 0, t->scratch, on_hs_match, t->fired) != HS_SUCCESS)
+    memset(t->win_end, 0, sc->npmap * sizeof *t->win_end);
+    t->nhits = 0;
+    struct hs_ctx c = {sc, t, s, len, 1u << l};
+    if (len > UINT_MAX || hs_scan(sc->db[l], s, (unsigned)len, 0, t->scratch, on_hs_match, &c) != HS_SUCCESS)
         return -1;
     bool lines_ready = false, regions_ready = false;
-    for (size_t g = 0; g < sc->npmap; g++) {
-        if (!t->fired[g])
-            continue;
-        if (confirm(sc, t, l, s, len, test_ctx, (uint32_t)g, &lines_ready, &regions_ready, out) != 0) {
+    for (size_t i = 0; i < t->nhits; i++) {
+        if (confirm(sc, t, l, s, len, test_ctx, &t->hits[i], &lines_ready, &regions_ready, out) != 0) {
             bw_findings_free(out);
             return -1;
         }

@@ -36,8 +36,19 @@ struct bw_scanner;
  * On error returns NULL with a message naming the rule in err. */
 struct bw_scanner *bw_scanner_new(const char *const *docs, const size_t *lens, size_t ndocs, char *err,
                                   size_t errlen);
-/* The catalog embedded in the binary (data/rules, one JSON file per category). */
+/* The same, using prebuilt Hyperscan databases (bw_scanner_serialize's output) when they were
+ * built from this very catalog and suit this CPU; otherwise compiles them. */
+struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t *lens, size_t ndocs,
+                                           const void *blob, size_t blob_len, char *err, size_t errlen);
+/* The catalog embedded in the binary (data/rules, one JSON file per category), with databases
+ * compiled at build time (tools/hsgen.c) when they are usable. */
 struct bw_scanner *bw_scanner_new_embedded(char *err, size_t errlen);
+/* Whether the databases came prebuilt (false: compiled at start). */
+bool bw_scanner_is_prebuilt(const struct bw_scanner *sc);
+/* The compiled databases as a blob for bw_scanner_new_prebuilt; *out is malloc'ed. */
+int bw_scanner_serialize(const struct bw_scanner *sc, unsigned char **out, size_t *len);
+/* Provided by the build: the prebuilt blob for the embedded catalog, or NULL. */
+const void *bw_prebuilt_blob(size_t *len);
 void bw_scanner_free(struct bw_scanner *sc);
 
 size_t bw_scanner_rule_count(const struct bw_scanner *sc);

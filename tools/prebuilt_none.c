@@ -1,0 +1,8 @@
+/* For tools/hsgen only: the generator runs before any prebuilt databases exist. */
+#include "engine/scanner.h"
+
+const void *bw_prebuilt_blob(size_t *len)
+{
+    *len = 0;
+    return NULL;
+}
