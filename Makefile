@@ -2,7 +2,8 @@
 #   make run    install missing packages, build, start the server (SQLite in ./var)
 #   make test   everything CI runs: warnings as errors, unit + API tests on SQLite and
 #               PostgreSQL, the same under ASan+UBSan, and each fuzzer briefly
-#   make bench  throughput against a bare libmicrohttpd server, as ratios
+#   make bench  throughput against a bare libmicrohttpd server, as ratios; scanner MB/s and
+#               the ratio to bandit
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -36,6 +37,7 @@ bench:
 	@cmake --build $(BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter
 	@bench/run.sh $(BUILD)
 	@$(BUILD)/bench_limiter 2
+	@bench/scanner.sh $(BUILD)
 
 fuzz:
 	@scripts/deps.sh test

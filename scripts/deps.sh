@@ -32,6 +32,7 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
 fi
 if [ "$what" = bench ]; then
   want wrk wrk
+  want bandit bandit
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "installing missing Debian packages: ${need[*]}" >&2

@@ -169,13 +169,18 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         char why[512];
         int64_t t0 = bw_mono_us();
         app->scanner = bw_scanner_new_embedded(why, sizeof why);
+        if (app->scanner && bw_scanner_load_all(app->scanner) != 0) {
+            snprintf(why, sizeof why, "the prebuilt databases cannot be loaded");
+            bw_scanner_free(app->scanner);
+            app->scanner = NULL;
+        }
         if (!app->scanner) {
             bw_logf(BW_LOG_ERROR, NULL, "code scanner rule catalog: %s", why);
             return -1;
         }
         bw_log_json(BW_LOG_INFO, NULL, "code scanner ready",
-                    json_pack("{s:i,s:i}", "rules", (json_int_t)bw_scanner_rule_count(app->scanner), "compile_ms",
-                              (json_int_t)((bw_mono_us() - t0) / 1000)));
+                    json_pack("{s:i,s:b,s:i}", "rules", (json_int_t)bw_scanner_rule_count(app->scanner), "prebuilt",
+                              bw_scanner_is_prebuilt(app->scanner), "load_ms", (json_int_t)((bw_mono_us() - t0) / 1000)));
     }
     return 0;
 }

@@ -145,11 +145,23 @@ int bw_lex_regions(enum bw_lang l, const char *s, size_t len, struct bw_regions 
     r->n = 0;
     bool slash_comments = l != BW_LANG_PY && l != BW_LANG_RB;
     bool hash_comments = l == BW_LANG_PY || l == BW_LANG_RB || l == BW_LANG_PHP;
+    /* the bytes that can start a comment or a string here; everything else is skipped fast */
+    bool start_byte[256] = {0};
+    start_byte['"'] = start_byte['\''] = true;
+    start_byte['/'] = slash_comments;
+    start_byte['#'] = hash_comments;
+    start_byte['`'] = l == BW_LANG_JS || l == BW_LANG_TS || l == BW_LANG_GO;
+    start_byte['r'] = l == BW_LANG_RS;
+    start_byte['='] = l == BW_LANG_RB;
     size_t i = 0;
-    bool line_start = true;
     while (i < len) {
+        while (i < len && !start_byte[(unsigned char)s[i]])
+            i++;
+        if (i >= len)
+            break;
         char c = s[i];
         size_t start = i;
+        bool line_start = i == 0 || s[i - 1] == '\n';
         if (slash_comments && c == '/' && i + 1 < len && s[i + 1] == '/') {
             i = line_end(s, len, i);
             if (push(r, start, i, BW_REGION_COMMENT) != 0)
@@ -178,7 +190,6 @@ int bw_lex_regions(enum bw_lang l, const char *s, size_t len, struct bw_regions 
                 return -1;
             continue;
         }
-        line_start = c == '\n';
         if (l == BW_LANG_PY && (c == '"' || c == '\'')) {
             if (i + 2 < len && s[i + 1] == c && s[i + 2] == c) {
                 const char q3[4] = {c, c, c, 0};

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +43,17 @@ struct bw_scanner {
     size_t catalog_len;
     unsigned char digest[32]; /* of the catalog, for prebuilt databases */
     bool prebuilt;            /* databases came from the build, not compiled at start */
+    const unsigned char *blob; /* prebuilt databases (static), loaded per language on first use */
+    size_t seg_off[BW_LANG_COUNT], seg_len[BW_LANG_COUNT];
+    atomic_bool loaded[BW_LANG_COUNT];
+    atomic_uint scratch_gen; /* bumped whenever the scratch prototype grows */
+    atomic_bool *jitted;     /* per pattern id: PCRE2 JIT compiled */
+    pthread_mutex_t db_mu;
 };
 
 struct tstate {
     hs_scratch_t *scratch;
+    unsigned scratch_gen; /* the prototype generation it was cloned from */
     pcre2_match_data *md;
     pcre2_match_context *mctx;
     pcre2_jit_stack *jit;
@@ -95,8 +103,7 @@ static void *compile_pcre(const char *pat, char *err, size_t errlen)
         snprintf(err, errlen, "PCRE2: %s at offset %zu", (const char *)msg, (size_t)eo);
         return NULL;
     }
-    /* JIT is an optimisation: without it (unsupported CPU) the interpreter gives the same answers */
-    (void)pcre2_jit_compile(c, PCRE2_JIT_COMPLETE);
+    /* JIT happens on first use (ensure_jit): most patterns never fire in a given run */
     return c;
 }
 
@@ -395,38 +402,75 @@ static void catalog_digest(const struct bw_scanner *sc, const char *const *docs,
     (void)sc;
 }
 
+/* Deserialises one language's database and grows the scratch prototype for it (under db_mu).
+ * Databases load on first use, so `bulwark scan` of a Python tree never pays for the other eight. */
+static int load_lang_locked(struct bw_scanner *sc, int l)
+{
+    if (atomic_load(&sc->loaded[l]))
+        return 0;
+    hs_database_t *db = NULL;
+    if (sc->seg_len[l]) {
+        if (hs_deserialize_database((const char *)sc->blob + sc->seg_off[l], sc->seg_len[l], &db) != HS_SUCCESS)
+            return -1;
+        /* a database built for another CPU deserialises but cannot scan: this finds out */
+        if (hs_alloc_scratch(db, &sc->proto) != HS_SUCCESS) {
+            hs_free_database(db);
+            return -1;
+        }
+        atomic_fetch_add(&sc->scratch_gen, 1);
+    }
+    sc->db[l] = db;
+    atomic_store(&sc->loaded[l], true);
+    return 0;
+}
+
+static int ensure_lang(const struct bw_scanner *csc, int l)
+{
+    struct bw_scanner *sc = (struct bw_scanner *)csc; /* lazily filled cache, guarded by db_mu */
+    if (atomic_load(&sc->loaded[l]))
+        return 0;
+    pthread_mutex_lock(&sc->db_mu);
+    int rc = load_lang_locked(sc, l);
+    pthread_mutex_unlock(&sc->db_mu);
+    return rc;
+}
+
+int bw_scanner_load_all(struct bw_scanner *sc)
+{
+    for (int l = 0; l < BW_LANG_COUNT; l++)
+        if (ensure_lang(sc, l) != 0)
+            return -1;
+    return 0;
+}
+
+/* Checks the blob's header and layout; loads the first database as a probe that it suits this
+ * CPU; the others load on first use. */
 static bool load_blob(struct bw_scanner *sc, const unsigned char *blob, size_t len)
 {
     if (!blob || len < 8 + 32 || memcmp(blob, BLOB_MAGIC, 8) != 0 || memcmp(blob + 8, sc->digest, 32) != 0)
         return false;
     size_t off = 40;
-    hs_database_t *dbs[BW_LANG_COUNT] = {0};
+    bool seen[BW_LANG_COUNT] = {0};
     while (off + 12 <= len) {
         uint32_t lang;
         uint64_t size;
         memcpy(&lang, blob + off, 4);
         memcpy(&size, blob + off + 4, 8);
         off += 12;
-        if (lang >= BW_LANG_COUNT || size > len - off || dbs[lang] ||
-            hs_deserialize_database((const char *)blob + off, (size_t)size, &dbs[lang]) != HS_SUCCESS)
-            goto bad;
+        if (lang >= BW_LANG_COUNT || size > len - off || seen[lang])
+            return false;
+        seen[lang] = true;
+        sc->seg_off[lang] = off;
+        sc->seg_len[lang] = (size_t)size;
         off += (size_t)size;
     }
     if (off != len)
-        goto bad;
-    for (int l = 0; l < BW_LANG_COUNT; l++) {
-        /* a database built for another CPU deserialises but cannot scan: test it */
-        if (dbs[l] && (hs_alloc_scratch(dbs[l], &sc->proto) != HS_SUCCESS))
-            goto bad;
-        sc->db[l] = dbs[l];
-    }
-    return true;
-bad:
+        return false;
+    sc->blob = blob;
     for (int l = 0; l < BW_LANG_COUNT; l++)
-        hs_free_database(dbs[l]);
-    hs_free_scratch(sc->proto);
-    sc->proto = NULL;
-    return false;
+        if (sc->seg_len[l])
+            return load_lang_locked(sc, l) == 0;
+    return true;
 }
 
 int bw_scanner_serialize(const struct bw_scanner *sc, unsigned char **out, size_t *len)
@@ -496,6 +540,9 @@ static int build_databases(struct bw_scanner *sc, const unsigned char *blob, siz
         }
     }
     sc->npmap = total;
+    sc->jitted = calloc(cap, sizeof *sc->jitted);
+    if (!sc->jitted)
+        goto out;
     if (load_blob(sc, blob, blob_len)) {
         sc->prebuilt = true;
         rc = 0;
@@ -523,6 +570,7 @@ static int build_databases(struct bw_scanner *sc, const unsigned char *blob, siz
             snprintf(err, errlen, "Hyperscan: cannot allocate scratch");
             rc = -1;
         }
+        atomic_store(&sc->loaded[l], true);
     }
 out:
     for (size_t k = 0; texts && k < total; k++)
@@ -595,6 +643,7 @@ struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t
     if (!sc)
         return NULL;
     sc->max_ovec = 1;
+    pthread_mutex_init(&sc->db_mu, NULL);
     sc->docs = calloc(ndocs ? ndocs : 1, sizeof *sc->docs);
     if (!sc->docs || pthread_key_create(&sc->tls, tstate_free) != 0) {
         free(sc->docs);
@@ -691,7 +740,9 @@ void bw_scanner_free(struct bw_scanner *sc)
         json_decref(sc->docs[d]);
     free(sc->docs);
     free(sc->pmap);
+    free(sc->jitted);
     free(sc->catalog);
+    pthread_mutex_destroy(&sc->db_mu);
     free(sc);
 }
 
@@ -723,7 +774,7 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     t->md = pcre2_match_data_create((uint32_t)sc->max_ovec, NULL);
     t->mctx = pcre2_match_context_create(NULL);
     t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
-    if (!t->fired || !t->win_end || !t->md || !t->mctx || !t->jit || (sc->proto && hs_clone_scratch(sc->proto, &t->scratch) != HS_SUCCESS)) {
+    if (!t->fired || !t->win_end || !t->md || !t->mctx || !t->jit) {
         tstate_free(t);
         return NULL;
     }
@@ -1036,12 +1087,29 @@ bool bw_context_is_test(const char *ctx)
     return false;
 }
 
+/* JIT-compiles a pattern the first time it has to confirm a match; matching waits for it, so no
+ * thread matches a pattern while another compiles it. JIT is only an optimisation: if it fails
+ * (no JIT on this CPU), the interpreter gives the same answers. */
+static void ensure_jit(const struct bw_scanner *csc, uint32_t id, pcre2_code *code)
+{
+    struct bw_scanner *sc = (struct bw_scanner *)csc;
+    if (atomic_load_explicit(&sc->jitted[id], memory_order_acquire))
+        return;
+    pthread_mutex_lock(&sc->db_mu);
+    if (!atomic_load_explicit(&sc->jitted[id], memory_order_relaxed)) {
+        (void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
+        atomic_store_explicit(&sc->jitted[id], true, memory_order_release);
+    }
+    pthread_mutex_unlock(&sc->db_mu);
+}
+
 static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
                    bool test_ctx, const struct hit *h, bool *lines_ready, bool *regions_ready, struct bw_findings *out)
 {
     const struct pmap *pm = &sc->pmap[h->id];
     const struct bw_rule *r = &sc->rules[pm->rule];
     pcre2_code *code = r->pat[pm->pat];
+    ensure_jit(sc, h->id, code);
     PCRE2_SIZE off = h->a;
     /* matches start in the window; look-aheads may see a little past it */
     size_t subject = len - h->b > LOOKAHEAD_SLACK ? h->b + LOOKAHEAD_SLACK : len;
@@ -1110,11 +1178,27 @@ int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t l
     memset(out, 0, sizeof *out);
     if ((unsigned)l >= BW_LANG_COUNT)
         return -1;
+    if (len == 0)
+        return 0;
+    if (ensure_lang(sc, l) != 0)
+        return -1;
     if (!sc->db[l] || len == 0)
         return 0;
     struct tstate *t = tstate_get(sc);
     if (!t)
         return -1;
+    unsigned gen = atomic_load(&sc->scratch_gen);
+    if (!t->scratch || t->scratch_gen != gen) { /* a database loaded since: the scratch must grow */
+        struct bw_scanner *m = (struct bw_scanner *)sc;
+        pthread_mutex_lock(&m->db_mu);
+        hs_free_scratch(t->scratch);
+        t->scratch = NULL;
+        int rc = sc->proto ? hs_clone_scratch(sc->proto, &t->scratch) : HS_INVALID;
+        t->scratch_gen = atomic_load(&sc->scratch_gen);
+        pthread_mutex_unlock(&m->db_mu);
+        if (rc != HS_SUCCESS)
+            return -1;
+    }
     memset(t->win_end, 0, sc->npmap * sizeof *t->win_end);
     t->nhits = 0;
     struct hs_ctx c = {sc, t, s, len, 1u << l};

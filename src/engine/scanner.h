@@ -43,6 +43,8 @@ struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t
 /* The catalog embedded in the binary (data/rules, one JSON file per category), with databases
  * compiled at build time (tools/hsgen.c) when they are usable. */
 struct bw_scanner *bw_scanner_new_embedded(char *err, size_t errlen);
+/* Loads every language's database now rather than on first use (the server does, at start). */
+int bw_scanner_load_all(struct bw_scanner *sc);
 /* Whether the databases came prebuilt (false: compiled at start). */
 bool bw_scanner_is_prebuilt(const struct bw_scanner *sc);
 /* The compiled databases as a blob for bw_scanner_new_prebuilt; *out is malloc'ed. */
