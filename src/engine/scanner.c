@@ -233,6 +233,11 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
         snprintf(err, errlen, "rule %s: languages must list at least one language", r->id);
         return -1;
     }
+    json_t *pre = json_object_get(o, "prefilter");
+    if (pre && (!json_is_string(pre) || !*json_string_value(pre))) {
+        snprintf(err, errlen, "rule %s: prefilter must be a non-empty pattern", r->id);
+        return -1;
+    }
     const char *scope = str(o, "scope");
     if (scope && strcmp(scope, "any") != 0 && strcmp(scope, "code") != 0) {
         snprintf(err, errlen, "rule %s: scope must be code or any", r->id);
@@ -531,7 +536,9 @@ static int build_databases(struct bw_scanner *sc, const unsigned char *blob, siz
             size_t pi;
             json_t *pv;
             json_array_foreach(json_object_get(ro, "patterns"), pi, pv) {
-                texts[g] = relax_pattern(json_string_value(pv));
+                /* a rule's own prefilter (a rarer literal set) replaces its patterns in Hyperscan */
+                const char *pre = json_string_value(json_object_get(ro, "prefilter"));
+                texts[g] = relax_pattern(pre ? pre : json_string_value(pv));
                 if (!texts[g])
                     goto out;
                 sc->pmap[g++] = (struct pmap){(uint32_t)ri, (uint32_t)pi};
