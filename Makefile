@@ -34,7 +34,7 @@ test:
 bench:
 	@scripts/deps.sh bench
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter
+	@cmake --build $(BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter bench_scanner
 	@bench/run.sh $(BUILD)
 	@$(BUILD)/bench_limiter 2
 	@bench/scanner.sh $(BUILD)

@@ -447,11 +447,14 @@ int bw_cli_scan(int argc, char **argv)
         json_t *doc = strcmp(format, "sarif") == 0
                           ? sarif_doc(sc, files.v, files.n)
                           : json_doc(files.v, files.n, scanned, atomic_load(&j.bytes), counts);
-        if (!doc || json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0) {
+        /* one buffer, one write: json_dumpf goes through stdio token by token */
+        char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+        size_t tl = text ? strlen(text) : 0;
+        if (!text || fwrite(text, 1, tl, out) != tl || fputc('\n', out) == EOF) {
             fprintf(stderr, "bulwark scan: cannot write the report\n");
             worst = -1;
         }
-        fputc('\n', out);
+        free(text);
         json_decref(doc);
     }
     if (out && out != stdout)

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pcre2.h>
 #include <limits.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdatomic.h>
@@ -46,6 +47,7 @@ struct bw_scanner {
     const unsigned char *blob; /* prebuilt databases (static), loaded per language on first use */
     size_t seg_off[BW_LANG_COUNT], seg_len[BW_LANG_COUNT];
     atomic_bool loaded[BW_LANG_COUNT];
+    bool db_owned[BW_LANG_COUNT]; /* db[l] is our aligned_alloc'ed memory, not Hyperscan's */
     atomic_uint scratch_gen; /* bumped whenever the scratch prototype grows */
     atomic_bool *jitted;     /* per pattern id: PCRE2 JIT compiled */
     pthread_mutex_t db_mu;
@@ -415,13 +417,28 @@ static int load_lang_locked(struct bw_scanner *sc, int l)
         return 0;
     hs_database_t *db = NULL;
     if (sc->seg_len[l]) {
-        if (hs_deserialize_database((const char *)sc->blob + sc->seg_off[l], sc->seg_len[l], &db) != HS_SUCCESS)
+        /* into memory of our own on huge pages when the kernel offers them: a few MB per
+         * language would otherwise cost thousands of page faults at load */
+        const char *bytes = (const char *)sc->blob + sc->seg_off[l];
+        size_t need = 0;
+        if (hs_serialized_database_size(bytes, sc->seg_len[l], &need) != HS_SUCCESS)
             return -1;
-        /* a database built for another CPU deserialises but cannot scan: this finds out */
-        if (hs_alloc_scratch(db, &sc->proto) != HS_SUCCESS) {
-            hs_free_database(db);
+        size_t huge = 2u << 20, rounded = (need + huge - 1) / huge * huge;
+        void *mem = aligned_alloc(huge, rounded);
+        if (!mem)
+            return -1;
+        (void)madvise(mem, rounded, MADV_HUGEPAGE);
+        if (hs_deserialize_database_at(bytes, sc->seg_len[l], (hs_database_t *)mem) != HS_SUCCESS) {
+            free(mem);
             return -1;
         }
+        db = (hs_database_t *)mem;
+        /* a database built for another CPU deserialises but cannot scan: this finds out */
+        if (hs_alloc_scratch(db, &sc->proto) != HS_SUCCESS) {
+            free(mem);
+            return -1;
+        }
+        sc->db_owned[l] = true;
         atomic_fetch_add(&sc->scratch_gen, 1);
     }
     sc->db[l] = db;
@@ -737,7 +754,10 @@ void bw_scanner_free(struct bw_scanner *sc)
     }
     free(sc->rules);
     for (int l = 0; l < BW_LANG_COUNT; l++)
-        hs_free_database(sc->db[l]);
+        if (sc->db_owned[l])
+            free(sc->db[l]); /* deserialised into our own memory */
+        else
+            hs_free_database(sc->db[l]);
     hs_free_scratch(sc->proto);
     /* the calling thread's state; other threads' states are freed when they exit */
     tstate_free(pthread_getspecific(sc->tls));
