@@ -1,5 +1,6 @@
 /* The code scanner API: POST /api/vibe-code/scan and GET /api/vibe-code/patterns.
- * FREE and anonymous callers see the top findings only (gated); STARTER and above see all.
+ * FREE and anonymous callers get the gated view (gated:true, the top 3 findings, locked_count,
+ * upgrade) whatever the number of findings; STARTER and above see all (gated:false, tier).
  * Score and grade always come from all findings, so both views agree on them. */
 #include "api/app.h"
 
@@ -62,7 +63,7 @@ static void run_scan(struct bw_req *r)
     char grade[2] = {bw_scan_grade(&f), 0}, ts[21];
     bw_iso8601(bw_now_s(), ts);
     json_t *out = json_pack("{s:b,s:s,s:i,s:o,s:b}", "ok", 1, "risk_grade", grade, "risk_score",
-                            (json_int_t)bw_scan_score(&f), "findings", items, "gated", (int)(shown < f.n));
+                            (json_int_t)bw_scan_score(&f), "findings", items, "gated", (int)!full);
     if (full) {
         const char *tier = r->principal.kind == BW_AUTH_ADMINKEY ? "ENTERPRISE" : bw_tier_name(r->principal.tier);
         json_object_set_new(out, "tier", json_string(tier));

@@ -82,14 +82,15 @@ test('STARTER sees every finding with tier; FREE and anonymous see the top 3, ga
   }
 });
 
-test('clean code: grade A, no findings, not gated', async () => {
+test('clean code: grade A, no findings; the FREE view is still the gated one', async () => {
   const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'def add(a, b):\n    return a + b\n', language: 'py' } });
   assert.equal(r.status, 200);
   assert.equal(r.json.risk_grade, 'A');
   assert.equal(r.json.risk_score, 0);
   assert.deepEqual(r.json.findings, []);
-  assert.equal(r.json.gated, false);
+  assert.equal(r.json.gated, true);
   assert.equal(r.json.locked_count, 0);
+  assert.equal(typeof r.json.upgrade.url, 'string');
 });
 
 test('validation: code and language are required and checked; every bad field is named', async () => {
