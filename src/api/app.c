@@ -160,8 +160,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     bw_random_base62(pw, 32);
     if (bw_password_hash(pw, app->dummy_hash) != 0)
         return -1;
-    app->frameworks_json = api_frameworks_document(&app->frameworks_len);
-    if (!app->frameworks_json) {
+    if (api_frameworks_load(app) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
         return -1;
     }
@@ -193,7 +192,7 @@ void bw_app_free(struct bw_app *app)
     bw_limiter_free(app->login_ip);
     bw_auth_free(app->auth);
     db_close(app->db);
-    free(app->frameworks_json);
+    api_frameworks_free(app);
     bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);
 }

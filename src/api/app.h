@@ -13,6 +13,8 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+#define BW_FRAMEWORKS 4
+
 struct bw_app {
     struct bw_config *cfg;
     struct db *db;
@@ -28,6 +30,7 @@ struct bw_app {
     int ntrusted;
 
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */
+    json_t *framework_docs[BW_FRAMEWORKS]; /* the control catalogs, for assessments */
     struct bw_scanner *scanner; /* the code scanner, compiled once at start */
     size_t frameworks_len;
 };
@@ -56,6 +59,9 @@ void api_keys_rotate(struct bw_req *r);
 void api_governance_frameworks(struct bw_req *r);
 
 /* Builds the frameworks listing from the embedded catalogs (also used by tests). malloc'ed. */
-char *api_frameworks_document(size_t *len);
+int api_frameworks_load(struct bw_app *app);
+void api_frameworks_free(struct bw_app *app);
+void api_governance_assess(struct bw_req *r);
+void api_governance_assessment_get(struct bw_req *r);
 
 #endif

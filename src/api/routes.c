@@ -22,6 +22,8 @@ const struct bw_route bw_routes[] = {
 
     /* governance */
     {BW_GET, "/api/ai-security/governance/frameworks", BW_ACCESS_PUBLIC, api_governance_frameworks, 0},
+    {BW_POST, "/api/ai-security/governance/assess", BW_ACCESS_STARTER, api_governance_assess, BW_ROUTE_BODY},
+    {BW_GET, "/api/ai-security/governance/assessments/{id}", BW_ACCESS_STARTER, api_governance_assessment_get, 0},
 };
 
 const size_t bw_routes_count = sizeof bw_routes / sizeof bw_routes[0];

@@ -441,3 +441,42 @@ int store_setting_put_if_absent(struct db *db, const char *name, const char *val
     db_release(c);
     return rc == DB_OK ? ST_OK : ST_ERROR;
 }
+
+int store_assessment_insert(struct db *db, const char *id, const char *user_id, const char *framework_id,
+                            const char *body, const char *created_at)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id), DBP_TEXT(framework_id), DBP_TEXT(body),
+                           DBP_TEXT(created_at)};
+    int rc = db_exec(c, "INSERT INTO assessments (id, user_id, framework_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                     p, 5, NULL);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+}
+
+int store_assessment_get(struct db *db, const char *user_id, const char *id, char **body)
+{
+    *body = NULL;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
+    int rc = db_query(c, "SELECT body FROM assessments WHERE id = ? AND user_id = ?", p, 2, &r);
+    if (rc == DB_OK) {
+        if (db_rows_next(r)) {
+            const char *b = db_rows_text(r, 0);
+            *body = b ? strdup(b) : NULL;
+            rc = *body ? ST_OK : ST_ERROR;
+        } else {
+            rc = ST_NOTFOUND;
+        }
+    } else {
+        rc = ST_ERROR;
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}

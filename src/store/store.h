@@ -68,6 +68,12 @@ int store_key_touch(struct db *db, const char *key_id, const char *ts);
 
 /* Settings: name -> value text. put_if_absent keeps an existing value (race-safe across
  * instances); get copies into out (cap bytes). */
+/* Governance assessments: the result document as JSON text. get: *body malloc'ed; another
+ * account's assessment is ST_NOTFOUND. */
+int store_assessment_insert(struct db *db, const char *id, const char *user_id, const char *framework_id,
+                            const char *body, const char *created_at);
+int store_assessment_get(struct db *db, const char *user_id, const char *id, char **body);
+
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value);
 

@@ -150,3 +150,47 @@ test('metrics: 401 anonymous, 403 FORBIDDEN for a non-admin account, Prometheus 
   const admin = await srv.login('admin@localhost', (await import('./lib/server.mjs')).ADMIN_PASSWORD);
   assert.equal((await srv.req('GET', '/metrics', { token: admin })).status, 200);
 });
+
+test('governance assess: STARTER+ only (403 TIER_REQUIRED with tiers), validated, stored per account', async () => {
+  const free = await srv.session('FREE', { key: true });
+  const body = { framework_id: 'eu-ai-act', ai_use_cases: ['CV screening for hiring', 'customer support chatbot'],
+    org_context: 'We keep technical documentation and logs, and human oversight by trained reviewers.' };
+  let r = await srv.req('POST', '/api/ai-security/governance/assess', { body });
+  assertError(assert, r, 401, 'AUTH_REQUIRED');
+  r = await srv.req('POST', '/api/ai-security/governance/assess', { key: free.key, body });
+  const e = assertError(assert, r, 403, 'TIER_REQUIRED');
+  assert.equal(e.required_tier, 'STARTER');
+  assert.equal(e.current_tier, 'FREE');
+
+  const a = await srv.session('STARTER', { key: true });
+  r = await srv.req('POST', '/api/ai-security/governance/assess', { key: a.key, body: { framework_id: 'nope', ai_use_cases: [] } });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(x => x.field).sort(), ['ai_use_cases', 'framework_id']);
+  r = await srv.req('POST', '/api/ai-security/governance/assess', { key: a.key, body: { framework_id: 'eu-ai-act', ai_use_cases: Array(51).fill('x') } });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+
+  r = await srv.req('POST', '/api/ai-security/governance/assess', { key: a.key, body });
+  assert.equal(r.status, 201, r.text);
+  const x = r.json;
+  assert.match(x.assessment_id, /^asm_[A-Za-z0-9]+$/);
+  assert.equal(x.framework_id, 'eu-ai-act');
+  assert.equal(x.status, 'completed');
+  assert.equal(x.risk_classification, 'high', 'hiring is an Annex III area');
+  assert.equal(x.controls_total, (await srv.req('GET', '/api/ai-security/governance/frameworks')).json.frameworks.find(f => f.id === 'eu-ai-act').controls);
+  assert.ok(x.controls_met >= 1 && x.controls_met < x.controls_total);
+  assert.equal(x.score, Math.round(100 * x.controls_met / x.controls_total));
+  assert.ok(x.gaps.length > 0 && x.gaps.every(g => g.control_id && g.title && g.recommendation && ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'].includes(g.severity)));
+  assert.ok(x.recommendations.length >= 1 && x.recommendations.length <= 5);
+  // the same input gives the same result
+  const again = await srv.req('POST', '/api/ai-security/governance/assess', { key: a.key, body });
+  assert.deepEqual({ ...again.json, assessment_id: 0, created_at: 0 }, { ...x, assessment_id: 0, created_at: 0 });
+  // read back by its owner; 404 for another account, exactly like a missing id
+  const got = await srv.req('GET', `/api/ai-security/governance/assessments/${x.assessment_id}`, { key: a.key });
+  assert.equal(got.status, 200);
+  assert.deepEqual(got.json, x);
+  const b = await srv.session('PRO', { key: true });
+  const other = await srv.req('GET', `/api/ai-security/governance/assessments/${x.assessment_id}`, { key: b.key });
+  const missing = await srv.req('GET', '/api/ai-security/governance/assessments/asm_doesnotexist000000000', { key: b.key });
+  assertError(assert, other, 404, 'NOT_FOUND');
+  assertError(assert, missing, 404, 'NOT_FOUND');
+  assert.equal(other.json.error.message, missing.json.error.message);
+});

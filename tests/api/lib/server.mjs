@@ -63,6 +63,11 @@ export class Server {
     this.proc = spawn(BIN, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => this.proc.on('exit', (code, sig) => {
       this.exitCode = code; this.exitSignal = sig; resolve(code);
+      // a crash (or a sanitizer report) must be visible in the CI log
+      if (!this.stopping && this.port) {
+        console.error(`bulwark exited unexpectedly (code ${code}, signal ${sig}); its log:\n` +
+          this.logs.map(l => l.raw).join('\n'));
+      }
     }));
     let buf = '';
     const ready = new Promise((resolve, reject) => {
@@ -92,6 +97,7 @@ export class Server {
 
   // SIGTERM and wait; returns the exit code.
   async stop({ keepData = false } = {}) {
+    this.stopping = true;
     if (this.proc && this.exitCode === undefined) {
       this.proc.kill('SIGTERM');
       const t = setTimeout(() => this.proc.kill('SIGKILL'), 40000);
@@ -99,6 +105,7 @@ export class Server {
       clearTimeout(t);
     }
     if (!keepData && this.ownsDir) rmSync(this.dir, { recursive: true, force: true });
+    if (this.exitCode !== 0) console.error(`bulwark exited with ${this.exitCode}; its log:\n` + this.logs.map(l => l.raw).join('\n'));
     return this.exitCode;
   }
 
