@@ -62,6 +62,8 @@ void api_governance_frameworks(struct bw_req *r);
 int api_frameworks_load(struct bw_app *app);
 void api_frameworks_free(struct bw_app *app);
 void api_governance_assess(struct bw_req *r);
+void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
+void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
 void api_governance_assessment_get(struct bw_req *r);
 
 #endif
