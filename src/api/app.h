@@ -63,6 +63,8 @@ int api_frameworks_load(struct bw_app *app);
 void api_frameworks_free(struct bw_app *app);
 void api_governance_assess(struct bw_req *r);
 void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
+void api_assets_register(struct bw_req *r);
+void api_assets_list(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
 void api_governance_assessment_get(struct bw_req *r);
 

@@ -20,6 +20,10 @@ const struct bw_route bw_routes[] = {
     {BW_POST, "/api/vibe-code/scan", BW_ACCESS_PUBLIC, api_vibe_scan, BW_ROUTE_BODY},
     {BW_GET, "/api/vibe-code/patterns", BW_ACCESS_PUBLIC, api_vibe_patterns, 0},
 
+    /* AI asset posture */
+    {BW_POST, "/api/ai-security/assets/register", BW_ACCESS_STARTER, api_assets_register, BW_ROUTE_BODY},
+    {BW_GET, "/api/ai-security/assets", BW_ACCESS_STARTER, api_assets_list, 0},
+
     /* agents and MCP servers */
     {BW_POST, "/api/ai-security/agents/scan", BW_ACCESS_STARTER, api_agents_scan, BW_ROUTE_BODY},
     {BW_POST, "/api/mcp-security/scan", BW_ACCESS_STARTER, api_mcp_scan, BW_ROUTE_BODY},

@@ -480,3 +480,82 @@ int store_assessment_get(struct db *db, const char *user_id, const char *id, cha
     db_release(c);
     return rc;
 }
+
+int store_asset_insert(struct db *db, const struct store_asset *a)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(a->id),       DBP_TEXT(a->user_id),     DBP_TEXT(a->name),
+                           DBP_TEXT(a->type),     DBP_OPT(a->provider[0] ? a->provider : NULL),
+                           DBP_TEXT(a->endpoint), DBP_TEXT(a->env),         DBP_INT(a->security_score),
+                           DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us)};
+    int rc = db_exec(c,
+                     "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
+                     "risk_level, created_at, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                     p, 11, NULL);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+}
+
+int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
+                     struct store_asset **out, size_t *n, int64_t *total)
+{
+    *out = NULL;
+    *n = 0;
+    *total = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    /* "? IS NULL OR col = ?" keeps one statement text for every filter combination */
+    struct db_param p[] = {DBP_TEXT(user_id), DBP_OPT(type), DBP_OPT(type), DBP_OPT(risk), DBP_OPT(risk),
+                           DBP_INT(limit)};
+    struct db_rows *r = NULL;
+    int rc = ST_ERROR;
+    if (db_query(c, "SELECT COUNT(*) FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
+                    " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?)",
+                 p, 5, &r) != DB_OK || !db_rows_next(r))
+        goto out;
+    *total = db_rows_int(r, 0);
+    db_rows_free(r);
+    r = NULL;
+    if (db_query(c,
+                 "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us"
+                 " FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
+                 " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC LIMIT ?",
+                 p, 6, &r) != DB_OK)
+        goto out;
+    size_t cap = 0;
+    while (db_rows_next(r)) {
+        if (*n == cap) {
+            cap = cap ? cap * 2 : 16;
+            struct store_asset *nv = realloc(*out, cap * sizeof **out);
+            if (!nv)
+                goto out;
+            *out = nv;
+        }
+        struct store_asset *a = &(*out)[(*n)++];
+        memset(a, 0, sizeof *a);
+        copy(a->id, sizeof a->id, db_rows_text(r, 0));
+        copy(a->user_id, sizeof a->user_id, user_id);
+        copy(a->name, sizeof a->name, db_rows_text(r, 1));
+        copy(a->type, sizeof a->type, db_rows_text(r, 2));
+        copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
+        copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
+        copy(a->env, sizeof a->env, db_rows_text(r, 5));
+        a->security_score = (int)db_rows_int(r, 6);
+        copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
+        copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
+        a->created_us = db_rows_int(r, 9);
+    }
+    rc = ST_OK;
+out:
+    db_rows_free(r);
+    db_release(c);
+    if (rc != ST_OK) {
+        free(*out);
+        *out = NULL;
+        *n = 0;
+    }
+    return rc;
+}

@@ -74,6 +74,19 @@ int store_assessment_insert(struct db *db, const char *id, const char *user_id, 
                             const char *body, const char *created_at);
 int store_assessment_get(struct db *db, const char *user_id, const char *id, char **body);
 
+/* AI assets, per account. */
+struct store_asset {
+    char id[48], user_id[48];
+    char name[520], type[16], provider[520], endpoint[8200], env[264];
+    int security_score;
+    char risk_level[16], created_at[24];
+    int64_t created_us;
+};
+int store_asset_insert(struct db *db, const struct store_asset *a);
+/* Newest first; type/risk NULL = any; *total counts every match before limit. */
+int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
+                     struct store_asset **out, size_t *n, int64_t *total);
+
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value);
 

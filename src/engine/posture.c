@@ -1,0 +1,140 @@
+#include "engine/posture.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+/* Points taken off a perfect 100, one line per reason (documented in the OpenAPI document). */
+#define PEN_PLAIN_HTTP        30 /* credentials and prompts cross the network in clear */
+#define PEN_PLAIN_HTTP_LOCAL  10 /* plain http, but only to this machine */
+#define PEN_URL_CREDENTIALS   30 /* user:password@ in the endpoint */
+#define PEN_URL_SECRET_PARAM  25 /* ?api_key= / ?token= in the endpoint: ends up in logs */
+#define PEN_IP_LITERAL        10 /* a bare public IP: no certificate name, no DNS control */
+#define PEN_AGENT             10 /* an agent acts: a wider blast radius than a model */
+#define PEN_NO_PROVIDER        5 /* unknown provenance (supply chain) */
+#define PEN_PROD_PLAIN_HTTP   10 /* plain http in production on top of the above */
+
+static bool scheme(const char *s, const char *sch)
+{
+    size_t n = strlen(sch);
+    return strncasecmp(s, sch, n) == 0;
+}
+
+bool bw_posture_url_ok(const char *s)
+{
+    if (!s)
+        return false;
+    const char *p = scheme(s, "https://") ? s + 8 : scheme(s, "http://") ? s + 7 : NULL;
+    if (!p || !*p || *p == '/' || *p == ':' || *p == '@')
+        return false;
+    for (const char *q = s; *q; q++)
+        if ((unsigned char)*q <= 0x20 || *q == 0x7f || *q == '\\')
+            return false; /* no spaces, controls or backslashes anywhere */
+    return true;
+}
+
+/* The host part (after any userinfo, before port/path) into out. */
+static void host_of(const char *url, char *out, size_t cap, bool *userinfo)
+{
+    const char *p = strstr(url, "://");
+    p = p ? p + 3 : url;
+    const char *end = p + strcspn(p, "/?#");
+    const char *at = NULL;
+    for (const char *q = p; q < end; q++)
+        if (*q == '@')
+            at = q;
+    *userinfo = at != NULL;
+    if (at)
+        p = at + 1;
+    size_t n;
+    if (*p == '[') { /* IPv6 literal */
+        const char *rb = memchr(p, ']', (size_t)(end - p));
+        n = rb ? (size_t)(rb - p) + 1 : (size_t)(end - p);
+    } else {
+        const char *colon = memchr(p, ':', (size_t)(end - p));
+        n = (size_t)((colon ? colon : end) - p);
+    }
+    if (n >= cap)
+        n = cap - 1;
+    for (size_t i = 0; i < n; i++)
+        out[i] = (char)tolower((unsigned char)p[i]);
+    out[n] = '\0';
+}
+
+static bool is_loopback(const char *h)
+{
+    return strcmp(h, "localhost") == 0 || strncmp(h, "127.", 4) == 0 || strcmp(h, "[::1]") == 0;
+}
+
+static bool is_ipv4(const char *h)
+{
+    int dots = 0;
+    for (const char *p = h; *p; p++) {
+        if (*p == '.')
+            dots++;
+        else if (!isdigit((unsigned char)*p))
+            return false;
+    }
+    return dots == 3;
+}
+
+static bool is_private_v4(const char *h)
+{
+    if (strncmp(h, "10.", 3) == 0 || strncmp(h, "192.168.", 8) == 0 || strncmp(h, "169.254.", 8) == 0)
+        return true;
+    if (strncmp(h, "172.", 4) == 0) {
+        int second = 0;
+        for (const char *p = h + 4; isdigit((unsigned char)*p) && second < 1000; p++)
+            second = second * 10 + (*p - '0');
+        return second >= 16 && second <= 31;
+    }
+    return false;
+}
+
+static bool has_secret_param(const char *url)
+{
+    const char *q = strchr(url, '?');
+    if (!q)
+        return false;
+    static const char *const names[] = {"api_key=", "apikey=", "key=", "token=", "access_token=", "secret=",
+                                        "password=", "sig="};
+    for (const char *p = q; *p; p++) {
+        if (*p != '?' && *p != '&')
+            continue;
+        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+            if (strncasecmp(p + 1, names[i], strlen(names[i])) == 0)
+                return true;
+    }
+    return false;
+}
+
+int bw_posture_score(const char *type, const char *provider, const char *endpoint, const char *env)
+{
+    int score = 100;
+    char host[256];
+    bool userinfo = false;
+    host_of(endpoint, host, sizeof host, &userinfo);
+    bool plain = scheme(endpoint, "http://");
+    bool local = is_loopback(host);
+    if (plain) {
+        score -= local ? PEN_PLAIN_HTTP_LOCAL : PEN_PLAIN_HTTP;
+        if (!local && env && strcasecmp(env, "production") == 0)
+            score -= PEN_PROD_PLAIN_HTTP;
+    }
+    if (userinfo)
+        score -= PEN_URL_CREDENTIALS;
+    if (has_secret_param(endpoint))
+        score -= PEN_URL_SECRET_PARAM;
+    if (is_ipv4(host) && !local && !is_private_v4(host))
+        score -= PEN_IP_LITERAL;
+    if (type && strcmp(type, "agent") == 0)
+        score -= PEN_AGENT;
+    if (!provider || !*provider)
+        score -= PEN_NO_PROVIDER;
+    return score < 0 ? 0 : score > 100 ? 100 : score;
+}
+
+const char *bw_posture_level(int score)
+{
+    return score >= 80 ? "LOW" : score >= 60 ? "MEDIUM" : score >= 40 ? "HIGH" : "CRITICAL";
+}

@@ -1,0 +1,85 @@
+// The AI asset register: registration with a static score, listing with filters and `limit`
+// rules, tier gating and isolation between accounts.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, assertError } from './lib/server.mjs';
+
+let srv;
+before(async () => { srv = await startServer(); });
+after(async () => { if (srv) assert.equal(await srv.stop(), 0); });
+
+const reg = (u, body) => srv.req('POST', '/api/ai-security/assets/register', { key: u.key, body });
+
+test('register returns the whole asset with a score and level; env defaults to production', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  const r = await reg(u, { name: 'support bot', type: 'model', provider: 'openai', endpoint: 'https://api.example.com/v1' });
+  assert.equal(r.status, 201, r.text);
+  assert.match(r.json.asset_id, /^ast_[A-Za-z0-9]+$/);
+  assert.equal(r.json.env, 'production');
+  assert.equal(r.json.security_score, 100);
+  assert.equal(r.json.risk_level, 'LOW');
+  assert.match(r.json.created_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  // plain http to a public host in production, credentials and a token in the URL, an agent
+  const bad = await reg(u, { name: 'x', type: 'agent', endpoint: 'http://user:pw@203.0.113.7/run?token=abc', env: 'production' });
+  assert.equal(bad.status, 201);
+  assert.equal(bad.json.security_score, 0);
+  assert.equal(bad.json.risk_level, 'CRITICAL');
+  const mid = await reg(u, { name: 'local', type: 'rag', provider: 'self', endpoint: 'http://localhost:8000/query' });
+  assert.equal(mid.json.security_score, 90);
+  const pipe = await reg(u, { name: 'etl', type: 'pipeline', provider: 'self', endpoint: 'https://etl.internal.example/run' });
+  assert.equal(pipe.status, 201, 'pipeline is a valid type');
+});
+
+test('registration is validated field by field', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  let r = await reg(u, {});
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field).sort(), ['endpoint', 'name', 'type']);
+  r = await reg(u, { name: 'a', type: 'robot', endpoint: 'ftp://x' });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field).sort(), ['endpoint', 'type']);
+  r = await reg(u, { name: 'n'.repeat(129), type: 'model', endpoint: 'https://a.example' });
+  assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['name']);
+  r = await reg(u, { name: 'a', type: 'model', endpoint: 'https://a.example/' + 'p'.repeat(2050) });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+});
+
+test('list: newest first, filters, total and limit; bad filters and limits are 400', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const ids = [];
+  for (let i = 0; i < 5; i++) {
+    const r = await reg(u, { name: 'm' + i, type: i % 2 ? 'agent' : 'model', provider: 'p', endpoint: `https://m${i}.example` });
+    ids.push(r.json.asset_id);
+  }
+  let r = await srv.req('GET', '/api/ai-security/assets', { key: u.key });
+  assert.equal(r.status, 200);
+  assert.equal(r.json.total, 5);
+  assert.equal(r.json.limit, 20);
+  assert.deepEqual(r.json.assets.map(a => a.asset_id), [...ids].reverse());
+  r = await srv.req('GET', '/api/ai-security/assets?limit=2', { key: u.key });
+  assert.equal(r.json.assets.length, 2);
+  assert.equal(r.json.total, 5);
+  assert.equal(r.json.limit, 2);
+  r = await srv.req('GET', '/api/ai-security/assets?type=agent', { key: u.key });
+  assert.equal(r.json.total, 2);
+  assert.ok(r.json.assets.every(a => a.type === 'agent'));
+  r = await srv.req('GET', '/api/ai-security/assets?risk=LOW&type=model', { key: u.key });
+  assert.equal(r.json.total, 3);
+  r = await srv.req('GET', '/api/ai-security/assets?risk=CRITICAL', { key: u.key });
+  assert.deepEqual(r.json.assets, []);
+  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=', 'limit=5.5', 'type=robot', 'risk=low']) {
+    r = await srv.req('GET', '/api/ai-security/assets?' + q, { key: u.key });
+    assertError(assert, r, 400, 'VALIDATION_ERROR');
+  }
+});
+
+test('tier gating and isolation between accounts', async () => {
+  const free = await srv.session('FREE', { key: true });
+  let r = await reg(free, { name: 'a', type: 'model', endpoint: 'https://a.example' });
+  assertError(assert, r, 403, 'TIER_REQUIRED');
+  r = await srv.req('GET', '/api/ai-security/assets');
+  assertError(assert, r, 401, 'AUTH_REQUIRED');
+  const a = await srv.session('STARTER', { key: true });
+  const b = await srv.session('STARTER', { key: true });
+  await reg(a, { name: 'mine', type: 'model', endpoint: 'https://a.example' });
+  r = await srv.req('GET', '/api/ai-security/assets', { key: b.key });
+  assert.equal(r.json.total, 0);
+});
