@@ -1,0 +1,62 @@
+/* The static posture score of a registered asset: each documented deduction, URL acceptance. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "engine/posture.h"
+
+static void urls(void **state)
+{
+    (void)state;
+    assert_true(bw_posture_url_ok("https://api.example.com/v1"));
+    assert_true(bw_posture_url_ok("http://localhost:8000"));
+    assert_true(bw_posture_url_ok("HTTPS://EXAMPLE.COM"));
+    assert_false(bw_posture_url_ok("ftp://example.com"));
+    assert_false(bw_posture_url_ok("https://"));
+    assert_false(bw_posture_url_ok("https:///path"));
+    assert_false(bw_posture_url_ok("https://exa mple.com"));
+    assert_false(bw_posture_url_ok("example.com"));
+    assert_false(bw_posture_url_ok(NULL));
+}
+
+static void deductions(void **state)
+{
+    (void)state;
+    assert_int_equal(bw_posture_score("model", "openai", "https://api.example.com", "production"), 100);
+    assert_int_equal(bw_posture_score("model", "openai", "http://api.example.com", "staging"), 70);
+    assert_int_equal(bw_posture_score("model", "openai", "http://api.example.com", "production"), 60);
+    assert_int_equal(bw_posture_score("model", "openai", "http://localhost:8080", "production"), 90);
+    assert_int_equal(bw_posture_score("model", "openai", "http://127.0.0.1:8080", "production"), 90);
+    assert_int_equal(bw_posture_score("model", "openai", "https://u:p@api.example.com", "dev"), 70);
+    assert_int_equal(bw_posture_score("model", "openai", "https://api.example.com/?api_key=x", "dev"), 75);
+    assert_int_equal(bw_posture_score("model", "openai", "https://203.0.113.5/", "dev"), 90);
+    assert_int_equal(bw_posture_score("model", "openai", "https://10.1.2.3/", "dev"), 100);
+    assert_int_equal(bw_posture_score("model", "openai", "https://172.20.0.1/", "dev"), 100);
+    assert_int_equal(bw_posture_score("agent", "openai", "https://api.example.com", "dev"), 90);
+    assert_int_equal(bw_posture_score("model", "", "https://api.example.com", "dev"), 95);
+    assert_int_equal(bw_posture_score("agent", NULL, "http://u:p@203.0.113.5/?token=1", "production"), 0);
+}
+
+static void levels(void **state)
+{
+    (void)state;
+    assert_string_equal(bw_posture_level(100), "LOW");
+    assert_string_equal(bw_posture_level(80), "LOW");
+    assert_string_equal(bw_posture_level(79), "MEDIUM");
+    assert_string_equal(bw_posture_level(60), "MEDIUM");
+    assert_string_equal(bw_posture_level(59), "HIGH");
+    assert_string_equal(bw_posture_level(40), "HIGH");
+    assert_string_equal(bw_posture_level(39), "CRITICAL");
+    assert_string_equal(bw_posture_level(0), "CRITICAL");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(urls),
+        cmocka_unit_test(deductions),
+        cmocka_unit_test(levels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
