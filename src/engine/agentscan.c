@@ -1,5 +1,8 @@
 #include "engine/agentscan.h"
 
+#include "common/utf8.h"
+#include "engine/risk.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -112,10 +115,7 @@ const char *bw_agent_check_type(enum bw_agent_check c)
     return (unsigned)c < BW_AC_COUNT ? CHECKS[c].type : NULL;
 }
 
-const char *bw_agent_risk_level(int score)
-{
-    return score >= 75 ? "CRITICAL" : score >= 50 ? "HIGH" : score >= 25 ? "MEDIUM" : "LOW";
-}
+const char *bw_agent_risk_level(int score) { return bw_risk_level(score); }
 
 /* ---- text normalisation and phrase matching ---- */
 
@@ -575,14 +575,6 @@ static json_t *scan(int type, const json_t *tools, const char *prompt, size_t pr
 
 /* ---- request validation ---- */
 
-static size_t utf8_chars(const char *s, size_t n)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return c;
-}
-
 static void verr(json_t *errors, const char *field, const char *msg)
 {
     json_array_append_new(errors, json_pack("{s:s,s:s}", "field", field, "message", msg));
@@ -623,7 +615,7 @@ json_t *bw_agentscan_body(const json_t *body, json_t **errors)
                 verr(errs, "tools", "items must be strings");
                 break;
             }
-            size_t c = utf8_chars(json_string_value(t), json_string_length(t));
+            size_t c = bw_utf8_chars(json_string_value(t), json_string_length(t));
             if (c < 1 || c > BW_AGENT_TOOL_CHARS_MAX) {
                 verr(errs, "tools", "items must be 1 to 256 characters");
                 break;
@@ -636,7 +628,7 @@ json_t *bw_agentscan_body(const json_t *body, json_t **errors)
         sp = NULL;
     if (sp && !json_is_string(sp))
         verr(errs, "system_prompt", "must be a string");
-    else if (sp && utf8_chars(json_string_value(sp), json_string_length(sp)) > BW_AGENT_PROMPT_CHARS_MAX)
+    else if (sp && bw_utf8_chars(json_string_value(sp), json_string_length(sp)) > BW_AGENT_PROMPT_CHARS_MAX)
         verr(errs, "system_prompt", "must be at most 32768 characters");
 
     if (json_array_size(errs) > 0) {

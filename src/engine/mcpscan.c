@@ -2,6 +2,9 @@
  * mcpscan.h. Everything here is a pure function of the input (no I/O, no clock). */
 #include "engine/mcpscan.h"
 
+#include "common/utf8.h"
+#include "engine/risk.h"
+
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
@@ -136,10 +139,7 @@ static const struct check_def CHECKS[C_COUNT] = {
 static const int WEIGHT[5] = {0, 3, 10, 25, 40};
 static const char *const SEV_NAME[5] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
 
-const char *bw_mcp_risk_level(int score)
-{
-    return score >= 75 ? "CRITICAL" : score >= 50 ? "HIGH" : score >= 25 ? "MEDIUM" : "LOW";
-}
+const char *bw_mcp_risk_level(int score) { return bw_risk_level(score); }
 
 /* ------------------------------------------------------------------------------------------ */
 /* findings                                                                                    */
@@ -193,14 +193,6 @@ static int cmp_finding(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------------------------------------ */
 /* text helpers                                                                                */
-
-static size_t utf8_chars(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
 
 /* Copies at most max bytes of s into out (cap bytes), cutting at a UTF-8 character boundary. */
 static void copy_trunc(char *out, size_t cap, const char *s, size_t max)
@@ -809,7 +801,7 @@ static const char *str_field(const json_t *obj, const char *key, const char *fie
         *bad = true;
         return NULL;
     }
-    if (utf8_chars(s) > max) {
+    if (bw_utf8_chars(s, strlen(s)) > max) {
         char m[64];
         snprintf(m, sizeof m, "must be at most %zu characters", max);
         add_err(errs, field, m);
@@ -832,7 +824,7 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
             snprintf(field, sizeof field, "mcp_config.tools[%zu]", i);
             if (!*s) {
                 add_err(errs, field, "must not be empty");
-            } else if (utf8_chars(s) > BW_MCP_TOOL_NAME_MAX) {
+            } else if (bw_utf8_chars(s, strlen(s)) > BW_MCP_TOOL_NAME_MAX) {
                 snprintf(m, sizeof m, "must be at most %d characters", BW_MCP_TOOL_NAME_MAX);
                 add_err(errs, field, m);
             } else if (has_control(s)) {

@@ -1,6 +1,7 @@
 /* The one path for replies: every answer, success or error, is built here. */
 #include "api/app.h"
 #include "common/log.h"
+#include "common/utf8.h"
 #include "http/http.h"
 
 #include <errno.h>
@@ -107,15 +108,6 @@ bool bw_verr_reply(struct bw_req *r, struct bw_verr *v)
     return true;
 }
 
-static size_t utf8_chars(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        if (((unsigned char)*s & 0xC0) != 0x80)
-            n++;
-    return n;
-}
-
 bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool required,
                     size_t max_chars, const char **out)
 {
@@ -137,7 +129,7 @@ bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool
         bw_verr_add(v, field, "must not be empty");
         return false;
     }
-    if (utf8_chars(s) > max_chars) {
+    if (bw_utf8_chars(s, strlen(s)) > max_chars) {
         char m[64];
         snprintf(m, sizeof m, "must be at most %zu characters", max_chars);
         bw_verr_add(v, field, m);
