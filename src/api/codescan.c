@@ -87,7 +87,7 @@ static void run_scan(struct bw_req *r)
 void api_vibe_scan(struct bw_req *r)
 {
     struct bw_verr v = {0};
-    const char *code = NULL, *lang = NULL, *context = NULL;
+    const char *lang = NULL, *context = NULL;
     json_t *jc = r->json ? json_object_get(r->json, "code") : NULL;
     if (!r->json || !jc || json_is_null(jc))
         bw_verr_add(&v, "code", "is required");
@@ -95,8 +95,6 @@ void api_vibe_scan(struct bw_req *r)
         bw_verr_add(&v, "code", "must be a string");
     else if (json_string_length(jc) == 0)
         bw_verr_add(&v, "code", "must not be empty");
-    else
-        code = json_string_value(jc);
     if (r->json && bw_body_string(r, &v, "language", true, 16, &lang) && lang && bw_lang_parse(lang) < 0)
         bw_verr_add(&v, "language", "must be one of js, ts, py, go, java, php, rb, cs, rs");
     if (!r->json)
@@ -111,7 +109,6 @@ void api_vibe_scan(struct bw_req *r)
         bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, json_pack("{s:i}", "max_bytes", (json_int_t)r->app->cfg->max_code));
         return;
     }
-    (void)code;
     /* small inputs scan in microseconds on the event thread; large ones go to the pool */
     if (json_string_length(jc) > BW_SCAN_INLINE_BYTES) {
         bw_req_defer(r, run_scan); /* answers 503 itself when the pool is full */

@@ -60,7 +60,6 @@ struct tstate {
     pcre2_match_context *mctx;
     pcre2_jit_stack *jit;
     struct bw_regions regions;
-    uint8_t *fired;   /* unused slot kept for symmetry with win_end */
     size_t *win_end;  /* per pattern: end of the last confirmation window queued */
     struct hit {
         uint32_t id;
@@ -395,8 +394,7 @@ out:
  * foreign blob is never used; a blob for another CPU fails to deserialise and is compiled instead. */
 #define BLOB_MAGIC "BWHS\1\0\0\0"
 
-static void catalog_digest(const struct bw_scanner *sc, const char *const *docs, const size_t *lens, size_t ndocs,
-                           unsigned char out[32])
+static void catalog_digest(const char *const *docs, const size_t *lens, size_t ndocs, unsigned char out[32])
 {
     crypto_generichash_state st;
     crypto_generichash_init(&st, NULL, 0, 32);
@@ -406,7 +404,6 @@ static void catalog_digest(const struct bw_scanner *sc, const char *const *docs,
     int n = snprintf(extra, sizeof extra, "relax=%d hs=%s", RELAX_LIMIT, hs_version());
     crypto_generichash_update(&st, (const unsigned char *)extra, (unsigned long long)n);
     crypto_generichash_final(&st, out, 32);
-    (void)sc;
 }
 
 /* Deserialises one language's database and grows the scratch prototype for it (under db_mu).
@@ -613,7 +610,6 @@ static void tstate_free(void *p)
     pcre2_match_context_free(t->mctx);
     pcre2_jit_stack_free(t->jit);
     bw_regions_free(&t->regions);
-    free(t->fired);
     free(t->win_end);
     free(t->hits);
     free(t->lines);
@@ -707,7 +703,7 @@ struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t
             sc->nrules++;
         }
     }
-    catalog_digest(sc, docs, lens, ndocs, sc->digest);
+    catalog_digest(docs, lens, ndocs, sc->digest);
     if (build_databases(sc, blob, blob_len, err, errlen) != 0 || build_catalog(sc) != 0)
         goto fail;
     return sc;
@@ -796,12 +792,11 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    t->fired = calloc(sc->npmap ? sc->npmap : 1, 1);
     t->win_end = calloc(sc->npmap ? sc->npmap : 1, sizeof *t->win_end);
     t->md = pcre2_match_data_create((uint32_t)sc->max_ovec, NULL);
     t->mctx = pcre2_match_context_create(NULL);
     t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
-    if (!t->fired || !t->win_end || !t->md || !t->mctx || !t->jit) {
+    if (!t->win_end || !t->md || !t->mctx || !t->jit) {
         tstate_free(t);
         return NULL;
     }
