@@ -21,7 +21,7 @@ want pkg-config pkg-config
 want curl curl
 want jq jq
 for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev \
-         libhyperscan-dev libpcre2-dev; do want "$p"; done
+         libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev; do want "$p"; done
 if [ "$what" = test ] || [ "$what" = bench ]; then
   want libcmocka-dev
   want nodejs node
@@ -29,6 +29,7 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   want libclang-rt-dev   # ASan/UBSan/libFuzzer runtimes for clang
   want postgresql
   want python3 python3
+  want openssl openssl   # certificates for the local TLS test targets
 fi
 if [ "$what" = bench ]; then
   want wrk wrk
