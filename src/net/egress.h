@@ -2,19 +2,24 @@
  * red-team targets). libcurl underneath, guarded against server-side request forgery:
  *
  *  - http and https only, no proxy taken from the environment, no other protocol on redirect;
- *  - the host is resolved, and every address is checked before anything connects; the check runs
+ *  - the host is resolved, and every address is checked before anything connects (one forbidden
+ *    answer refuses the name: mixed answers are what rebinding looks like); the check runs
  *    again on the address curl actually connects to (so a DNS answer that changes between the
  *    check and the connect, "DNS rebinding", is still caught);
  *  - IPv4 literals are recognised in every spelling inet_aton accepts (decimal "2130706433",
  *    octal "0177.0.0.1", hex "0x7f.1"), IPv6 forms that embed an IPv4 address (IPv4-mapped
- *    ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16, Teredo) are
- *    judged by that address;
+ *    ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (last 32
+ *    bits), 6to4 2002::/16, Teredo's client address) are judged by that address;
  *  - redirects are off unless asked for, and then each hop is checked like the first;
  *  - connect and total timeouts, a response-size cap.
  *
  * Loopback and private ranges are refused unless BULWARK_EGRESS_ALLOW names them
- * ("loopback", "private"); link-local (incl. cloud metadata 169.254.169.254), CGNAT,
- * multicast, unspecified, broadcast and reserved ranges are always refused. */
+ * ("loopback", "private"); link-local (incl. cloud metadata 169.254.169.254 and AWS's IPv6
+ * fd00:ec2::254), CGNAT, multicast, unspecified, broadcast and reserved ranges are always
+ * refused.
+ *
+ * Ownership: bw_egress_resp holds two malloc'ed buffers (body, headers), freed by
+ * bw_egress_resp_free; everything a bw_egress_req points to stays the caller's. */
 #ifndef BW_NET_EGRESS_H
 #define BW_NET_EGRESS_H
 #include <stdbool.h>
@@ -33,10 +38,11 @@ enum bw_addr_class {
     BW_ADDR_PUBLIC,
     BW_ADDR_LOOPBACK,   /* 127/8, ::1 */
     BW_ADDR_PRIVATE,    /* 10/8, 172.16/12, 192.168/16, fc00::/7 */
-    BW_ADDR_LINK_LOCAL, /* 169.254/16 (cloud metadata), fe80::/10 */
+    BW_ADDR_LINK_LOCAL, /* 169.254/16 (cloud metadata), fe80::/10, fd00:ec2::254 (metadata) */
     BW_ADDR_CGNAT,      /* 100.64/10 */
     BW_ADDR_MULTICAST,  /* 224/4, ff00::/8 */
-    BW_ADDR_RESERVED,   /* 0/8, 240/4, broadcast, documentation, benchmarking, ::, ... */
+    BW_ADDR_RESERVED,   /* 0/8, 240/4, broadcast, documentation, benchmarking, ::, the rest of
+                           ::/8, fec0::/10, 2001:db8::/32, 100::/64, ... */
 };
 
 /* The class of an AF_INET or AF_INET6 address (embedded IPv4 forms judged by the IPv4). */
@@ -44,13 +50,18 @@ enum bw_addr_class bw_egress_classify(const struct sockaddr *sa);
 /* Whether a connection to sa is allowed under the flags; *why gets a short reason when not
  * ("loopback address", "link-local address (cloud metadata)", ...). */
 bool bw_egress_addr_allowed(const struct sockaddr *sa, unsigned allow, const char **why);
-/* Whether host (as written in a URL) is an IPv4 literal in any inet_aton spelling; fills *out. */
+/* Whether host (as written in a URL) is an IPv4 literal in any inet_aton spelling (1 to 4 parts,
+ * each decimal, 0-octal or 0x-hex, the last filling the remaining bytes; one trailing dot is
+ * allowed, as in URLs); fills *out (may be NULL). Nothing else: no spaces, signs or trailers. */
 bool bw_egress_ipv4_literal(const char *host, struct in_addr *out);
 
 enum bw_egress_outcome {
     BW_EG_OK,       /* a response arrived (any HTTP status) */
-    BW_EG_BLOCKED,  /* refused by the guard: nothing was sent */
-    BW_EG_BAD_URL,  /* not an absolute http(s) URL with a host */
+    BW_EG_BLOCKED,  /* refused by the guard: nothing was sent to the refused target (a refused
+                       redirect target, a non-http(s) Location included, follows a hop that was sent) */
+    BW_EG_BAD_URL,  /* not an absolute http(s) URL with a host, or it carries user:password@ (which
+                       would be sent to the target; credentials go in headers), a zone id, or a
+                       space, control or non-ASCII byte (IDN hosts must be written in punycode) */
     BW_EG_DNS,      /* the name did not resolve */
     BW_EG_CONNECT,  /* refused, unreachable */
     BW_EG_TIMEOUT,
@@ -60,43 +71,63 @@ enum bw_egress_outcome {
 };
 const char *bw_egress_outcome_name(enum bw_egress_outcome o); /* "ok", "blocked", ... */
 
+/* Checks url without any network I/O: parsed as for bw_egress_request, and when the host is an IP
+ * literal (any IPv4 spelling, bracketed IPv6) the address is judged under allow. BW_EG_OK means
+ * acceptable so far (a host name must still resolve to allowed addresses when the request is
+ * made); else BW_EG_BAD_URL, BW_EG_BLOCKED or BW_EG_ERROR (out of memory), with the reason in
+ * why (cap bytes; why may be NULL). For early feedback when a URL is submitted, and the fuzzer. */
+enum bw_egress_outcome bw_egress_check_url(const char *url, unsigned allow, char *why, size_t cap);
+
 struct bw_egress_req {
     const char *method;          /* NULL = GET ("POST", "OPTIONS", "HEAD" ...) */
     const char *url;
-    const char *const *headers;  /* "Name: value" strings, NULL-terminated; may be NULL */
+    const char *const *headers;  /* "Name: value" strings, NULL-terminated; may be NULL. At most
+                                    64, no CR/LF. Authorization, Proxy-Authorization, Cookie and
+                                    Host are dropped once a redirect leaves the first origin. */
     const char *body;            /* may be NULL */
     size_t body_len;
     long connect_timeout_ms;     /* 0 = 3000 */
     long timeout_ms;             /* whole exchange; 0 = 10000 */
     size_t max_response;         /* body bytes kept; 0 = 1 MiB; the rest is cut, `truncated` set */
-    int max_redirects;           /* 0 = redirects are returned, not followed */
+    int max_redirects;           /* 0 = redirects are returned, not followed (at most 20) */
     bool verify_tls;             /* false: a bad certificate does not stop the exchange (a probe
-                                    looks past it); the verification result is reported anyway */
+                                    looks past it); the verification result is reported anyway.
+                                    The handshake is made with verification first; when only the
+                                    certificate fails it is made again without (no HTTP was sent
+                                    on the first), because curl verifies against the system CA
+                                    store only when verification is on */
 };
 
+/* status, body, headers and ip describe the last response received: with a refused redirect or
+ * a failure after it, the 3xx that led there; after a failure mid-response, what had arrived. The
+ * tls fields describe the last exchange attempted (also one that failed in the handshake). */
 struct bw_egress_resp {
     enum bw_egress_outcome outcome;
-    char error[256];       /* why, when outcome != BW_EG_OK */
+    char error[256];       /* why, when outcome != BW_EG_OK; never holds request headers */
     long status;           /* HTTP status of the final response; 0 when none */
     char *body;            /* malloc'ed, NUL-terminated (also when empty); NULL when no response */
     size_t body_len;
     bool truncated;
     char *headers;         /* raw header block of the final response (capped at 16 KiB), NUL-terminated */
     size_t headers_len;
-    char final_url[2048];
+    char final_url[2048];  /* the last URL attempted, normalised (a refused redirect's target) */
     char ip[64];           /* the address connected to, "" when none */
     bool tls;              /* the final exchange used TLS */
     bool tls_verify_ok;    /* the certificate chain and name verified (meaningful when tls) */
     char tls_error[256];   /* why it did not verify */
     char cert_expires[32]; /* ISO 8601 UTC notAfter of the leaf certificate, "" when unknown */
-    char tls_version[16];  /* "TLSv1.3", "" when unknown */
+    char tls_version[16];  /* "TLSv1.3", "" when unknown (read from curl's informational text) */
     long elapsed_ms;
 };
 
 /* Once at start (curl_global_init); 0 or -1. Safe to call more than once. */
 int bw_egress_global_init(void);
 /* Performs one exchange under the guard. Always fills *out (outcome says what happened) and returns
- * 0 for BW_EG_OK, -1 otherwise. Blocking: call it from the blocking pool, never an event thread. */
+ * 0 for BW_EG_OK, -1 otherwise; free *out with bw_egress_resp_free whatever the outcome. Blocking:
+ * call it from the blocking pool, never an event thread. The process must ignore SIGPIPE (main
+ * does): with CURLOPT_NOSIGNAL, curl leaves that to the application. A cut body (max_response) is BW_EG_OK with
+ * truncated set. Name resolution counts against connect_timeout_ms (a resolver that does not
+ * answer in time is left running on a helper thread, which frees itself). */
 int bw_egress_request(unsigned allow, const struct bw_egress_req *rq, struct bw_egress_resp *out);
 void bw_egress_resp_free(struct bw_egress_resp *r);
 /* The value of response header `name` (case-insensitive, first occurrence, trimmed) copied into

@@ -1,0 +1,107 @@
+/* The egress guard's URL and address parsing, without network I/O: bw_egress_ipv4_literal is
+ * checked against glibc's inet_aton (the reference for "every spelling"), bw_egress_check_url
+ * for sane outcomes, and raw bytes as IPv4/IPv6 addresses for consistent classes. */
+#include "net/egress.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return bw_egress_global_init() == 0 ? 0 : 1;
+}
+
+static void check_class(const struct sockaddr *sa)
+{
+    const enum bw_addr_class c = bw_egress_classify(sa);
+    if ((unsigned)c > BW_ADDR_RESERVED)
+        abort();
+    for (unsigned allow = 0; allow < 4; allow++) {
+        const char *why = NULL;
+        const bool ok = bw_egress_addr_allowed(sa, allow, &why);
+        const bool want = c == BW_ADDR_PUBLIC || (c == BW_ADDR_LOOPBACK && (allow & BW_EGRESS_ALLOW_LOOPBACK)) ||
+                          (c == BW_ADDR_PRIVATE && (allow & BW_EGRESS_ALLOW_PRIVATE));
+        if (ok != want || (!ok && (!why || !*why)))
+            abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size > 4096)
+        return 0;
+    char *s = malloc(size + 1);
+    if (!s)
+        return 0;
+    memcpy(s, data, size);
+    s[size] = '\0';
+
+    /* 1. IPv4 spellings: the same answer as inet_aton, which stops quietly at whitespace (so such
+     *    inputs are left out) and refuses the one trailing dot URLs allow (so it is cut off) */
+    struct in_addr mine, ref;
+    const bool m = bw_egress_ipv4_literal(s, &mine);
+    bool spaced = false;
+    for (const char *p = s; *p; p++)
+        spaced |= isspace((unsigned char)*p) != 0;
+    if (!spaced) {
+        char *t = strdup(s);
+        size_t n = t ? strlen(t) : 0;
+        if (t) {
+            if (n >= 2 && t[n - 1] == '.' && t[n - 2] != '.')
+                t[n - 1] = '\0';
+            const bool r = inet_aton(t, &ref) != 0;
+            if (r != m || (m && ref.s_addr != mine.s_addr))
+                abort();
+            free(t);
+        }
+    }
+
+    /* 2. the URL check: a known outcome, a reason when refused, and more permission never
+     *    turns an accepted URL into a refused one */
+    char why[256];
+    const unsigned allow = size ? data[0] & 3u : 0;
+    memset(why, 'x', sizeof why);
+    const enum bw_egress_outcome o = bw_egress_check_url(s, allow, why, sizeof why);
+    if (o != BW_EG_OK && o != BW_EG_BAD_URL && o != BW_EG_BLOCKED && o != BW_EG_ERROR)
+        abort();
+    if (!memchr(why, '\0', sizeof why) || (o != BW_EG_OK && !why[0]) || (o == BW_EG_OK && why[0]))
+        abort();
+    if (o == BW_EG_OK && bw_egress_check_url(s, 3u, NULL, 0) != BW_EG_OK)
+        abort();
+    if (o == BW_EG_BLOCKED && allow != 3u) {
+        /* what is refused even with full permission must also be refused with less */
+        if (bw_egress_check_url(s, 3u, NULL, 0) == BW_EG_BLOCKED && bw_egress_check_url(s, 0, NULL, 0) != BW_EG_BLOCKED)
+            abort();
+    }
+
+    /* 3. the bytes as addresses */
+    if (size >= 16) {
+        struct sockaddr_in6 a6;
+        memset(&a6, 0, sizeof a6);
+        a6.sin6_family = AF_INET6;
+        memcpy(&a6.sin6_addr, data + size - 16, 16);
+        check_class((const struct sockaddr *)&a6);
+    }
+    if (size >= 4) {
+        struct sockaddr_in a4;
+        memset(&a4, 0, sizeof a4);
+        a4.sin_family = AF_INET;
+        memcpy(&a4.sin_addr, data, 4);
+        check_class((const struct sockaddr *)&a4);
+    }
+
+    /* 4. BULWARK_EGRESS_ALLOW */
+    unsigned flags = 0;
+    if (bw_egress_parse_allow(s, &flags) == 0 && (flags & ~3u))
+        abort();
+
+    free(s);
+    return 0;
+}
