@@ -1,5 +1,6 @@
 /* The agent scan request path: the fuzzer's bytes are a request body, parsed as the server parses
- * bodies and then validated and scanned by the same engine call the handler makes. */
+ * bodies and then validated and scanned by the same engine call the handler makes (including the
+ * framework options in config and the capability catalog, loaded on first use). */
 #include "engine/agentscan.h"
 #include "http/http.h"
 
@@ -10,6 +11,15 @@
 static int sev(const char *s)
 {
     return strcmp(s, "CRITICAL") == 0 ? 4 : strcmp(s, "HIGH") == 0 ? 3 : strcmp(s, "MEDIUM") == 0 ? 2 : strcmp(s, "LOW") == 0 ? 1 : 0;
+}
+
+/* One of the documented issue types. */
+static int known_type(const json_t *t)
+{
+    for (int c = 0; c < BW_AC_COUNT && json_is_string(t); c++)
+        if (strcmp(json_string_value(t), bw_agent_check_type((enum bw_agent_check)c)) == 0)
+            return 1;
+    return 0;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -33,7 +43,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_t *x;
         json_array_foreach(json_object_get(r, "issues"), i, x) {
             int s = sev(json_string_value(json_object_get(x, "severity")));
-            if (s == 0 || s > prev || !json_is_string(json_object_get(x, "message")))
+            if (s == 0 || s > prev || !json_is_string(json_object_get(x, "message")) ||
+                !json_is_string(json_object_get(x, "remediation")) || !known_type(json_object_get(x, "type")) ||
+                json_array_size(json_object_get(x, "atlas")) == 0)
                 abort();
             prev = s;
         }
