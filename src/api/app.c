@@ -1,5 +1,7 @@
 /* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents. */
 #include "api/app.h"
+#include "net/egress.h"
+#include "engine/agentscan.h"
 #include "engine/scanner.h"
 
 #include "auth/password.h"
@@ -154,12 +156,22 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->login_ip = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
     int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
     app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
-    if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking)
+    app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
+    if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes)
         return -1;
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private");
+        return -1;
+    }
+    if (bw_egress_global_init() != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
+        return -1;
+    }
     char pw[33];
     bw_random_base62(pw, 32);
     if (bw_password_hash(pw, app->dummy_hash) != 0)
         return -1;
+    bw_agent_catalog_init(); /* the embedded tool-capability catalog: a broken one stops the start here */
     if (api_frameworks_load(app) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
         return -1;
@@ -187,6 +199,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
 void bw_app_free(struct bw_app *app)
 {
     bw_pool_free(app->blocking);
+    bw_pool_free(app->probes);
     bw_limiter_free(app->rate);
     bw_limiter_free(app->login_email);
     bw_limiter_free(app->login_ip);

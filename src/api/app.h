@@ -23,6 +23,8 @@ struct bw_app {
     struct bw_limiter *login_email; /* failed logins per email */
     struct bw_limiter *login_ip;    /* failed logins per IP */
     struct bw_pool *blocking;       /* argon2id and other slow work */
+    struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
+    unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
     char dummy_hash[160];           /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     atomic_bool stopping;
@@ -31,6 +33,9 @@ struct bw_app {
 
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */
     json_t *framework_docs[BW_FRAMEWORKS]; /* the control catalogs, for assessments */
+    char *framework_json[BW_FRAMEWORKS];   /* GET .../frameworks/{id} bodies */
+    size_t framework_len[BW_FRAMEWORKS];
+    json_t *evidence_map;                  /* data/frameworks/evidence.json, checked at start */
     struct bw_scanner *scanner; /* the code scanner, compiled once at start */
     size_t frameworks_len;
 };
@@ -57,6 +62,7 @@ void api_keys_list(struct bw_req *r);
 void api_keys_revoke(struct bw_req *r);
 void api_keys_rotate(struct bw_req *r);
 void api_governance_frameworks(struct bw_req *r);
+void api_governance_framework_get(struct bw_req *r);
 
 /* Builds the frameworks listing from the embedded catalogs (also used by tests). malloc'ed. */
 int api_frameworks_load(struct bw_app *app);
@@ -65,6 +71,9 @@ void api_governance_assess(struct bw_req *r);
 void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
 void api_assets_register(struct bw_req *r);
 void api_assets_list(struct bw_req *r);
+void api_assets_get(struct bw_req *r);
+void api_assets_delete(struct bw_req *r);
+void api_assets_scan(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
 void api_governance_assessment_get(struct bw_req *r);
 

@@ -1,11 +1,13 @@
-/* The AI asset register: POST /api/ai-security/assets/register and GET /api/ai-security/assets
- * (STARTER+). The registration score is static (src/engine/posture.c); live scans come with the
- * egress layer. */
+/* The AI asset register (STARTER+): register, list, get, delete; and the live posture scan (PRO+),
+ * which probes the endpoint through the egress module on the probe pool (src/engine/assetscan.c),
+ * stores the result and moves the asset's score to it. The registration score is static
+ * (src/engine/posture.c). Another account's asset is 404 everywhere. */
 #include "api/app.h"
 
 #include "common/ids.h"
 #include "common/timeutil.h"
 #include "engine/posture.h"
+#include "engine/assetscan.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -25,9 +27,11 @@ static bool one_of(const char *v, const char *const *set, size_t n)
 
 static json_t *asset_json(const struct store_asset *a)
 {
-    return json_pack("{s:s,s:s,s:s,s:s?,s:s,s:s,s:i,s:s,s:s}", "asset_id", a->id, "name", a->name, "type", a->type,
-                     "provider", a->provider[0] ? a->provider : NULL, "endpoint", a->endpoint, "env", a->env,
-                     "security_score", a->security_score, "risk_level", a->risk_level, "created_at", a->created_at);
+    return json_pack("{s:s,s:s,s:s,s:s?,s:s,s:s,s:i,s:s,s:s,s:s?,s:s?}", "asset_id", a->id, "name", a->name, "type",
+                     a->type, "provider", a->provider[0] ? a->provider : NULL, "endpoint", a->endpoint, "env", a->env,
+                     "security_score", a->security_score, "risk_level", a->risk_level, "created_at", a->created_at,
+                     "last_scan_id", a->last_scan_id[0] ? a->last_scan_id : NULL, "last_scanned_at",
+                     a->last_scanned_at[0] ? a->last_scanned_at : NULL);
 }
 
 void api_assets_register(struct bw_req *r)
@@ -98,4 +102,105 @@ void api_assets_list(struct bw_req *r)
         json_array_append_new(arr, asset_json(&list[i]));
     free(list);
     bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i}", "assets", arr, "total", (json_int_t)total, "limit", (int)limit));
+}
+
+/* The {id} path parameter: an asset id of ours, or 404 without a lookup. */
+static bool asset_id_param(struct bw_req *r)
+{
+    if (bw_id_valid(r->params[0], "ast_"))
+        return true;
+    bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    return false;
+}
+
+void api_assets_get(struct bw_req *r)
+{
+    if (!asset_id_param(r))
+        return;
+    struct store_asset *a = malloc(sizeof *a);
+    if (!a) {
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    int rc = store_asset_get(r->app->db, r->principal.user_id, r->params[0], a);
+    if (rc == ST_OK)
+        bw_reply_json(r, 200, asset_json(a));
+    else if (rc == ST_NOTFOUND)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    else
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+    free(a);
+}
+
+void api_assets_delete(struct bw_req *r)
+{
+    if (!asset_id_param(r))
+        return;
+    int rc = store_asset_delete(r->app->db, r->principal.user_id, r->params[0]);
+    if (rc == ST_OK)
+        bw_reply_json(r, 200, json_pack("{s:b,s:s,s:b}", "success", 1, "asset_id", r->params[0], "deleted", 1));
+    else if (rc == ST_NOTFOUND)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    else
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+}
+
+/* Runs on the probe pool: the asset is read here too, so a delete racing the scan is a 404. */
+static void scan_work(struct bw_req *r)
+{
+    struct store_asset *a = malloc(sizeof *a);
+    if (!a) {
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    int rc = store_asset_get(r->app->db, r->principal.user_id, r->params[0], a);
+    if (rc != ST_OK) {
+        if (rc == ST_NOTFOUND)
+            bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+        else
+            bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        free(a);
+        return;
+    }
+    struct bw_assetscan_opts o = {.egress_allow = r->app->egress_allow,
+                                  .static_score = bw_posture_score(a->type, a->provider, a->endpoint, a->env),
+                                  .now_s = bw_now_s()};
+    json_t *res = bw_assetscan_run(a->type, a->endpoint, &o);
+    if (!res) {
+        free(a);
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    struct store_asset_scan sc = {0};
+    bw_id_new("scn_", sc.id);
+    snprintf(sc.asset_id, sizeof sc.asset_id, "%s", a->id);
+    snprintf(sc.user_id, sizeof sc.user_id, "%s", a->user_id);
+    sc.score = (int)json_integer_value(json_object_get(res, "score"));
+    snprintf(sc.risk_level, sizeof sc.risk_level, "%s", json_string_value(json_object_get(res, "risk_level")));
+    sc.created_us = bw_now_us();
+    bw_iso8601(sc.created_us / 1000000, sc.created_at);
+    json_object_set_new(res, "scan_id", json_string(sc.id));
+    json_object_set_new(res, "asset_id", json_string(a->id));
+    json_object_set_new(res, "scanned_at", json_string(sc.created_at));
+    free(a);
+    char *body = json_dumps(res, JSON_COMPACT);
+    sc.body = body;
+    rc = body ? store_asset_scan_save(r->app->db, &sc) : ST_ERROR;
+    free(body);
+    if (rc == ST_OK)
+        bw_reply_json(r, 200, res);
+    else {
+        json_decref(res);
+        if (rc == ST_NOTFOUND)
+            bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+        else
+            bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+    }
+}
+
+void api_assets_scan(struct bw_req *r)
+{
+    if (!asset_id_param(r))
+        return;
+    bw_req_defer_on(r, r->app->probes, scan_work);
 }

@@ -1,5 +1,7 @@
 /* Governance: the framework catalog listing (the control catalogs live in data/frameworks) and
- * assessments against one of them (src/engine/governance.c), kept per account. */
+ * assessments against one of them (src/engine/governance.c), kept per account. An assessment
+ * weighs the platform evidence for the account (src/store/store_evidence.c) through the mapping
+ * in data/frameworks/evidence.json. */
 #include "api/app.h"
 #include "common/embedded.h"
 #include "common/ids.h"
@@ -7,6 +9,7 @@
 #include "common/timeutil.h"
 #include "engine/governance.h"
 #include "store/store.h"
+#include "store/store_evidence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +21,23 @@ static const char *const ORDER[BW_FRAMEWORKS] = {"nist-ai-rmf", "iso-42001", "eu
 #define USE_CASES_MAX 50
 #define USE_CASE_CHARS 1000
 #define ORG_CONTEXT_CHARS 8000
+
+static int evidence_map_load(struct bw_app *app)
+{
+    static const char NAME[] = "data/frameworks/evidence.json";
+    const struct bw_embedded *f = bw_embedded_find(NAME);
+    json_t *doc = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
+    char err[256] = "missing or not JSON";
+    if (!doc || bw_governance_evidence_check(doc, (const json_t *const *)app->framework_docs, BW_FRAMEWORKS, err,
+                                             sizeof err) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "%s: %s", NAME, err);
+        json_decref(doc);
+        return -1;
+    }
+    json_decref(app->evidence_map);
+    app->evidence_map = doc;
+    return 0;
+}
 
 int api_frameworks_load(struct bw_app *app)
 {
@@ -45,6 +65,22 @@ int api_frameworks_load(struct bw_app *app)
         json_t *unit = json_object_get(doc, "control_unit");
         if (json_is_string(unit))
             json_object_set(item, "control_unit", unit);
+        /* the one-framework document: the listing's members plus every control */
+        json_t *one = json_deep_copy(item);
+        json_object_set(one, "controls_total", json_object_get(item, "controls"));
+        json_object_set(one, "controls", controls);
+        json_t *src = json_object_get(doc, "source");
+        if (json_is_string(src))
+            json_object_set(one, "source", src);
+        app->framework_json[i] = json_dumps(one, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        json_decref(one);
+        if (!app->framework_json[i]) {
+            json_decref(item);
+            json_decref(doc);
+            json_decref(list);
+            return -1;
+        }
+        app->framework_len[i] = strlen(app->framework_json[i]);
         json_array_append_new(list, item);
         app->framework_docs[i] = doc; /* kept for assessments */
     }
@@ -54,7 +90,7 @@ int api_frameworks_load(struct bw_app *app)
     if (!app->frameworks_json)
         return -1;
     app->frameworks_len = strlen(app->frameworks_json);
-    return 0;
+    return evidence_map_load(app);
 }
 
 void api_frameworks_free(struct bw_app *app)
@@ -62,9 +98,13 @@ void api_frameworks_free(struct bw_app *app)
     for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
         json_decref(app->framework_docs[i]);
         app->framework_docs[i] = NULL;
+        free(app->framework_json[i]);
+        app->framework_json[i] = NULL;
     }
     free(app->frameworks_json);
     app->frameworks_json = NULL;
+    json_decref(app->evidence_map);
+    app->evidence_map = NULL;
 }
 
 void api_governance_frameworks(struct bw_req *r)
@@ -72,16 +112,110 @@ void api_governance_frameworks(struct bw_req *r)
     bw_reply_static(r, 200, r->app->frameworks_json, r->app->frameworks_len);
 }
 
+void api_governance_framework_get(struct bw_req *r)
+{
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++)
+        if (strcmp(r->params[0], ORDER[i]) == 0) {
+            bw_reply_static(r, 200, r->app->framework_json[i], r->app->framework_len[i]);
+            return;
+        }
+    bw_reply_error(r, BW_E_NOT_FOUND, "no such framework; known: nist-ai-rmf, iso-42001, eu-ai-act, owasp-llm",
+                   NULL);
+}
+
+/* The engine's evidence object (src/engine/governance.h) from what the store counted. */
+static json_t *evidence_json(const struct store_evidence *e)
+{
+    json_t *types = json_object();
+    for (int i = 0; i < e->ntypes; i++)
+        json_object_set_new(types, e->by_type[i].type, json_integer(e->by_type[i].n));
+    json_t *owasp = json_object();
+    for (int k = 0; k < BW_EVIDENCE_OWASP; k++) {
+        if (!e->owasp_hit[k] && !e->owasp_tested[k])
+            continue;
+        json_t *ids = json_array();
+        for (int j = 0; j < BW_EVIDENCE_FINDING_IDS && e->owasp_findings[k][j][0]; j++)
+            json_array_append_new(ids, json_string(e->owasp_findings[k][j]));
+        char id[8];
+        snprintf(id, sizeof id, "LLM%02d", k + 1);
+        json_object_set_new(owasp, id, json_pack("{s:I,s:I,s:o}", "hit", (json_int_t)e->owasp_hit[k], "tested",
+                                                 (json_int_t)e->owasp_tested[k], "findings", ids));
+    }
+    return json_pack("{s:I,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o,s:I,s:I,s:o}", "assets_registered",
+                     (json_int_t)e->assets_registered, "assets_by_type", types, "assets_scanned",
+                     (json_int_t)e->assets_scanned, "assets_scanned_90d", (json_int_t)e->assets_scanned_90d,
+                     "open_findings", "CRITICAL", (json_int_t)e->open_findings[BW_EV_CRITICAL], "HIGH",
+                     (json_int_t)e->open_findings[BW_EV_HIGH], "MEDIUM", (json_int_t)e->open_findings[BW_EV_MEDIUM],
+                     "LOW", (json_int_t)e->open_findings[BW_EV_LOW], "owasp_llm", owasp, "keys_active",
+                     (json_int_t)e->keys_active, "keys_rotated", (json_int_t)e->keys_rotated,
+                     "oldest_active_key_days",
+                     e->oldest_active_key_days >= 0 ? json_integer(e->oldest_active_key_days) : json_null());
+}
+
+/* On the blocking pool: the evidence query reads up to BW_EVIDENCE_MAX_SCANS scan documents,
+ * milliseconds of work that must not hold an HTTP thread. The body was validated already. */
+static void assess_work(struct bw_req *r)
+{
+    const char *fw = json_string_value(json_object_get(r->json, "framework_id"));
+    const char *org = json_string_value(json_object_get(r->json, "org_context"));
+    int fwi = -1;
+    for (int i = 0; fw && i < BW_FRAMEWORKS; i++)
+        if (strcmp(fw, ORDER[i]) == 0)
+            fwi = i;
+    if (fwi < 0) {
+        bw_reply_internal(r, "framework vanished after validation");
+        return;
+    }
+    int64_t now = bw_now_s();
+    struct store_evidence *ev = malloc(sizeof *ev);
+    if (!ev) {
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    int rc = store_evidence_gather(r->app->db, r->principal.user_id, now, ev);
+    json_t *evidence = rc == ST_OK ? evidence_json(ev) : NULL;
+    free(ev);
+    if (rc != ST_OK) {
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        return;
+    }
+    json_t *result = evidence ? bw_governance_assess_evidence(r->app->framework_docs[fwi], org ? org : "",
+                                                              json_object_get(r->json, "ai_use_cases"),
+                                                              r->app->evidence_map, evidence)
+                              : NULL;
+    json_decref(evidence);
+    if (!result) {
+        bw_reply_internal(r, "assessment failed");
+        return;
+    }
+    char id[BW_ID_MAX], ts[21];
+    bw_id_new("asm_", id);
+    bw_iso8601(now, ts);
+    json_t *doc = json_pack("{s:s,s:s,s:s}", "assessment_id", id, "framework_id", ORDER[fwi], "status", "completed");
+    json_object_update(doc, result);
+    json_decref(result);
+    json_object_set_new(doc, "created_at", json_string(ts));
+    char *body = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    rc = body ? store_assessment_insert(r->app->db, id, r->principal.user_id, ORDER[fwi], body, ts) : ST_ERROR;
+    free(body);
+    if (rc != ST_OK) {
+        json_decref(doc);
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        return;
+    }
+    bw_reply_json(r, 201, doc);
+}
+
 void api_governance_assess(struct bw_req *r)
 {
     struct bw_verr v = {0};
     const char *fw = NULL, *org = NULL;
-    int fwi = -1;
     if (!r->json) {
         bw_verr_add(&v, "framework_id", "is required");
         bw_verr_add(&v, "ai_use_cases", "is required");
     } else {
         if (bw_body_string(r, &v, "framework_id", true, 32, &fw) && fw) {
+            int fwi = -1;
             for (int i = 0; i < BW_FRAMEWORKS; i++)
                 if (strcmp(fw, ORDER[i]) == 0)
                     fwi = i;
@@ -107,28 +241,7 @@ void api_governance_assess(struct bw_req *r)
     }
     if (bw_verr_reply(r, &v))
         return;
-    json_t *result = bw_governance_assess(r->app->framework_docs[fwi], org ? org : "",
-                                          json_object_get(r->json, "ai_use_cases"));
-    if (!result) {
-        bw_reply_internal(r, "assessment failed");
-        return;
-    }
-    char id[BW_ID_MAX], ts[21];
-    bw_id_new("asm_", id);
-    bw_iso8601(bw_now_s(), ts);
-    json_t *doc = json_pack("{s:s,s:s,s:s}", "assessment_id", id, "framework_id", ORDER[fwi], "status", "completed");
-    json_object_update(doc, result);
-    json_decref(result);
-    json_object_set_new(doc, "created_at", json_string(ts));
-    char *body = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    int rc = body ? store_assessment_insert(r->app->db, id, r->principal.user_id, ORDER[fwi], body, ts) : ST_ERROR;
-    free(body);
-    if (rc != ST_OK) {
-        json_decref(doc);
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
-        return;
-    }
-    bw_reply_json(r, 201, doc);
+    bw_req_defer(r, assess_work);
 }
 
 void api_governance_assessment_get(struct bw_req *r)

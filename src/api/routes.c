@@ -23,6 +23,9 @@ const struct bw_route bw_routes[] = {
     /* AI asset posture */
     {BW_POST, "/api/ai-security/assets/register", BW_ACCESS_STARTER, api_assets_register, BW_ROUTE_BODY},
     {BW_GET, "/api/ai-security/assets", BW_ACCESS_STARTER, api_assets_list, 0},
+    {BW_GET, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_get, 0},
+    {BW_DELETE, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_delete, 0},
+    {BW_POST, "/api/ai-security/assets/{id}/scan", BW_ACCESS_PRO, api_assets_scan, 0},
 
     /* agents and MCP servers */
     {BW_POST, "/api/ai-security/agents/scan", BW_ACCESS_STARTER, api_agents_scan, BW_ROUTE_BODY},
@@ -30,6 +33,7 @@ const struct bw_route bw_routes[] = {
 
     /* governance */
     {BW_GET, "/api/ai-security/governance/frameworks", BW_ACCESS_PUBLIC, api_governance_frameworks, 0},
+    {BW_GET, "/api/ai-security/governance/frameworks/{id}", BW_ACCESS_PUBLIC, api_governance_framework_get, 0},
     {BW_POST, "/api/ai-security/governance/assess", BW_ACCESS_STARTER, api_governance_assess, BW_ROUTE_BODY},
     {BW_GET, "/api/ai-security/governance/assessments/{id}", BW_ACCESS_STARTER, api_governance_assessment_get, 0},
 };

@@ -48,6 +48,8 @@
 #define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
 
 #define BW_BLOCKING_QUEUE_MAX    1024  /* queued blocking jobs before 503 */
+#define BW_PROBE_THREADS         8     /* concurrent outbound scans (asset scans, MCP probes) */
+#define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32
 
 #endif

@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -125,10 +126,338 @@ const char *bw_governance_risk_class(const char *text)
     return out;
 }
 
+/* ---- platform evidence ------------------------------------------------------------------------ */
+
+enum ev_outcome { EV_SILENT, EV_SATISFIED, EV_UNSATISFIED, EV_CONTRADICTED };
+
+static json_int_t ev_int(const json_t *obj, const char *key)
+{
+    json_t *v = json_object_get(obj, key);
+    return json_is_integer(v) ? json_integer_value(v) : 0;
+}
+
+static const char *plural(json_int_t n) { return n == 1 ? "" : "s"; }
+
+/* Each kind reads the evidence object and writes the platform fact behind its outcome into why;
+ * control_id matters to owasp_risk only. */
+typedef enum ev_outcome (*ev_kind_fn)(const json_t *ev, const char *control_id, char *why, size_t cap);
+
+static enum ev_outcome k_asset_inventory(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    json_int_t n = ev_int(ev, "assets_registered");
+    if (n <= 0) {
+        snprintf(why, cap, "no AI asset is registered on the platform");
+        return EV_UNSATISFIED;
+    }
+    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " AI asset%s registered on the platform", n, plural(n));
+    return EV_SATISFIED;
+}
+
+static enum ev_outcome k_posture_scanned_90d(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    json_int_t reg = ev_int(ev, "assets_registered"), recent = ev_int(ev, "assets_scanned_90d");
+    if (reg <= 0) {
+        snprintf(why, cap, "no AI asset is registered, so none has a live scan");
+        return EV_UNSATISFIED;
+    }
+    if (recent < reg) {
+        snprintf(why, cap, "%" JSON_INTEGER_FORMAT " of %" JSON_INTEGER_FORMAT
+                 " registered AI asset%s have no live scan from the last 90 days",
+                 reg - recent, reg, plural(reg));
+        return EV_UNSATISFIED;
+    }
+    snprintf(why, cap, "all %" JSON_INTEGER_FORMAT " registered AI asset%s have a live scan from the last 90 days",
+             reg, plural(reg));
+    return EV_SATISFIED;
+}
+
+static enum ev_outcome open_findings(const json_t *ev, const char *sev, enum ev_outcome bad, char *why, size_t cap)
+{
+    json_int_t n = ev_int(json_object_get(ev, "open_findings"), sev);
+    if (n <= 0)
+        return EV_SILENT; /* no such finding is not, alone, proof of security */
+    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " %s finding%s open in the assets' latest live scans", n, sev,
+             plural(n));
+    return bad;
+}
+
+static enum ev_outcome k_no_open_critical(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    return open_findings(ev, "CRITICAL", EV_CONTRADICTED, why, cap);
+}
+
+static enum ev_outcome k_no_open_high(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    return open_findings(ev, "HIGH", EV_UNSATISFIED, why, cap);
+}
+
+static enum ev_outcome k_owasp_risk(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    const json_t *risk = json_object_get(json_object_get(ev, "owasp_llm"), control_id);
+    json_int_t hit = ev_int(risk, "hit"), tested = ev_int(risk, "tested");
+    if (hit > 0) {
+        char ids[160] = "";
+        size_t i, n = 0;
+        json_t *f;
+        json_array_foreach(json_object_get(risk, "findings"), i, f) {
+            const char *id = json_string_value(f);
+            if (id && n + strlen(id) + 3 < sizeof ids)
+                n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%s", n ? ", " : "", id);
+        }
+        snprintf(why, cap, "%s found by the latest live scan of %" JSON_INTEGER_FORMAT " asset%s%s%s%s", control_id,
+                 hit, plural(hit), n ? " (" : "", ids, n ? ")" : "");
+        return EV_CONTRADICTED;
+    }
+    if (tested > 0) {
+        snprintf(why, cap, "%s probed by the latest live scans of %" JSON_INTEGER_FORMAT
+                 " asset%s in the last 90 days and not found",
+                 control_id, tested, plural(tested));
+        return EV_SATISFIED;
+    }
+    return EV_SILENT;
+}
+
+static enum ev_outcome k_keys_rotated(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    json_int_t n = ev_int(ev, "keys_rotated");
+    if (n <= 0) {
+        snprintf(why, cap, "no API key of the account has ever been rotated");
+        return EV_UNSATISFIED;
+    }
+    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " API key rotation%s recorded", n, plural(n));
+    return EV_SATISFIED;
+}
+
+static enum ev_outcome k_keys_fresh(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    json_t *age = json_object_get(ev, "oldest_active_key_days");
+    if (ev_int(ev, "keys_active") <= 0 || !json_is_integer(age))
+        return EV_SILENT; /* no live credential: nothing to judge */
+    json_int_t d = json_integer_value(age);
+    if (d > BW_ASSESS_KEY_MAX_AGE_DAYS) {
+        snprintf(why, cap, "an active API key is %" JSON_INTEGER_FORMAT " days old (more than %d)", d,
+                 BW_ASSESS_KEY_MAX_AGE_DAYS);
+        return EV_UNSATISFIED;
+    }
+    snprintf(why, cap, "no active API key is older than %d days (oldest: %" JSON_INTEGER_FORMAT " day%s)",
+             BW_ASSESS_KEY_MAX_AGE_DAYS, d, plural(d));
+    return EV_SATISFIED;
+}
+
+static const struct {
+    const char *name;
+    ev_kind_fn fn;
+} KINDS[] = {
+    {"asset_inventory", k_asset_inventory}, {"posture_scanned_90d", k_posture_scanned_90d},
+    {"no_open_critical", k_no_open_critical}, {"no_open_high", k_no_open_high},
+    {"owasp_risk", k_owasp_risk}, {"keys_rotated", k_keys_rotated},
+    {"keys_fresh", k_keys_fresh},
+};
+
+static ev_kind_fn kind_fn(const char *name)
+{
+    for (size_t i = 0; name && i < sizeof KINDS / sizeof KINDS[0]; i++)
+        if (strcmp(KINDS[i].name, name) == 0)
+            return KINDS[i].fn;
+    return NULL;
+}
+
+/* What the evidence says about one control, accumulated over the kinds mapped to it. */
+struct ctl_ev {
+    bool satisfied, unsatisfied, contradicted;
+    char contra[BW_ASSESS_EVIDENCE_WHY]; /* the contradicting facts, "; "-joined */
+    char unmet[BW_ASSESS_EVIDENCE_WHY];  /* the facts that kept evidence from meeting it */
+};
+
+static void append(char *buf, size_t cap, const char *s)
+{
+    size_t n = strlen(buf);
+    if (!*s || n + strlen(s) + 3 > cap)
+        return;
+    snprintf(buf + n, cap - n, "%s%s", n ? "; " : "", s);
+}
+
+static size_t control_index(const json_t *controls, const char *id)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(controls, i, c) {
+        const char *cid = json_string_value(json_object_get(c, "id"));
+        if (cid && strcmp(cid, id) == 0)
+            return i;
+    }
+    return (size_t)-1;
+}
+
+/* Evaluates every mapping entry for this framework, in document order, into cev[control]. */
+static void apply_evidence(const json_t *framework, const json_t *controls, const json_t *mapping,
+                           const json_t *evidence, struct ctl_ev *cev)
+{
+    const char *fw = json_string_value(json_object_get(framework, "id"));
+    if (!fw)
+        return;
+    size_t k, e;
+    json_t *kind, *entry;
+    json_array_foreach(json_object_get(mapping, "kinds"), k, kind) {
+        ev_kind_fn fn = kind_fn(json_string_value(json_object_get(kind, "kind")));
+        if (!fn)
+            continue;
+        json_array_foreach(json_object_get(json_object_get(kind, "controls"), fw), e, entry) {
+            const char *id = json_string_value(json_object_get(entry, "id"));
+            size_t at = id ? control_index(controls, id) : (size_t)-1;
+            if (at == (size_t)-1)
+                continue;
+            const char *decides = json_string_value(json_object_get(entry, "decides"));
+            bool gaps_only = decides && strcmp(decides, "gaps_only") == 0;
+            char why[BW_ASSESS_EVIDENCE_WHY] = "";
+            struct ctl_ev *s = &cev[at];
+            switch (fn(evidence, id, why, sizeof why)) {
+            case EV_SATISFIED:
+                s->satisfied |= !gaps_only;
+                break;
+            case EV_UNSATISFIED:
+                s->unsatisfied = true;
+                append(s->unmet, sizeof s->unmet, why);
+                break;
+            case EV_CONTRADICTED:
+                s->contradicted = true;
+                append(s->contra, sizeof s->contra, why);
+                break;
+            case EV_SILENT:
+                break;
+            }
+        }
+    }
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* The ids of owasp_llm whose member `field` is positive, ascending. */
+static json_t *owasp_ids(json_t *owasp, const char *field)
+{
+    json_t *out = json_array();
+    size_t n = json_object_size(owasp), k = 0;
+    const char **ids = n ? malloc(n * sizeof *ids) : NULL;
+    if (n && !ids)
+        return out;
+    const char *key;
+    json_t *v;
+    json_object_foreach(owasp, key, v) {
+        if (ev_int(v, field) > 0)
+            ids[k++] = key;
+    }
+    if (k)
+        qsort(ids, k, sizeof *ids, cmp_str);
+    for (size_t i = 0; i < k; i++)
+        json_array_append_new(out, json_string(ids[i]));
+    free(ids);
+    return out;
+}
+
+/* The response's evidence object: the facts, then the controls they decided. Steals the lists. */
+static json_t *evidence_summary(const json_t *ev, json_t *met_ids, json_t *contra_ids)
+{
+    const json_t *of = json_object_get(ev, "open_findings");
+    json_t *owasp = json_object_get(ev, "owasp_llm");
+    const json_t *types = json_object_get(ev, "assets_by_type");
+    json_t *age = json_object_get(ev, "oldest_active_key_days");
+    return json_pack("{s:I,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o,s:o,s:I,s:I,s:o,s:o,s:o}", "assets_registered",
+                     ev_int(ev, "assets_registered"), "assets_by_type",
+                     json_is_object(types) ? json_deep_copy(types) : json_object(), "assets_scanned",
+                     ev_int(ev, "assets_scanned"), "assets_scanned_90d", ev_int(ev, "assets_scanned_90d"),
+                     "open_findings", "CRITICAL", ev_int(of, "CRITICAL"), "HIGH", ev_int(of, "HIGH"), "MEDIUM",
+                     ev_int(of, "MEDIUM"), "LOW", ev_int(of, "LOW"), "owasp_llm_hits", owasp_ids(owasp, "hit"),
+                     "owasp_llm_tested", owasp_ids(owasp, "tested"), "keys_active", ev_int(ev, "keys_active"),
+                     "keys_rotated", ev_int(ev, "keys_rotated"), "oldest_active_key_days",
+                     json_is_integer(age) ? json_integer(json_integer_value(age)) : json_null(),
+                     "controls_met_by_evidence", met_ids, "controls_contradicted", contra_ids);
+}
+
+static const char *str_or(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    return s ? s : "";
+}
+
+int bw_governance_evidence_check(const json_t *mapping, const json_t *const *frameworks, size_t n, char *err,
+                                 size_t errlen)
+{
+    json_t *kinds = json_object_get(mapping, "kinds");
+    if (!json_is_array(kinds) || json_array_size(kinds) == 0) {
+        snprintf(err, errlen, "evidence mapping: no kinds");
+        return -1;
+    }
+    size_t k;
+    json_t *kind;
+    json_array_foreach(kinds, k, kind) {
+        const char *name = json_string_value(json_object_get(kind, "kind"));
+        if (!kind_fn(name)) {
+            snprintf(err, errlen, "evidence mapping: kind %zu: unknown kind \"%s\"", k, name ? name : "");
+            return -1;
+        }
+        const char *cond = json_string_value(json_object_get(kind, "condition"));
+        json_t *per_fw = json_object_get(kind, "controls");
+        if (!cond || !*cond || !json_is_object(per_fw)) {
+            snprintf(err, errlen, "evidence mapping: %s: needs a condition and a controls object", name);
+            return -1;
+        }
+        const char *fw_id;
+        json_t *list;
+        json_object_foreach(per_fw, fw_id, list) {
+            const json_t *fw = NULL;
+            for (size_t f = 0; f < n && !fw; f++)
+                if (strcmp(str_or(json_object_get(frameworks[f], "id")), fw_id) == 0)
+                    fw = frameworks[f];
+            if (!fw || !json_is_array(list)) {
+                snprintf(err, errlen, "evidence mapping: %s: unknown framework \"%s\"", name, fw_id);
+                return -1;
+            }
+            json_t *controls = json_object_get(fw, "controls");
+            size_t e;
+            json_t *entry;
+            json_array_foreach(list, e, entry) {
+                const char *id = json_string_value(json_object_get(entry, "id"));
+                const char *reason = json_string_value(json_object_get(entry, "reason"));
+                const char *decides = json_string_value(json_object_get(entry, "decides"));
+                if (!id || control_index(controls, id) == (size_t)-1) {
+                    snprintf(err, errlen, "evidence mapping: %s: %s has no control \"%s\"", name, fw_id,
+                             id ? id : "");
+                    return -1;
+                }
+                if (!reason || !*reason) {
+                    snprintf(err, errlen, "evidence mapping: %s: %s %s needs a reason", name, fw_id, id);
+                    return -1;
+                }
+                if (json_object_get(entry, "decides") &&
+                    (!decides || (strcmp(decides, "both") != 0 && strcmp(decides, "gaps_only") != 0))) {
+                    snprintf(err, errlen, "evidence mapping: %s: %s %s: decides must be both or gaps_only", name,
+                             fw_id, id);
+                    return -1;
+                }
+                for (size_t d = 0; d < e; d++)
+                    if (strcmp(str_or(json_object_get(json_array_get(list, d), "id")), id) == 0) {
+                        snprintf(err, errlen, "evidence mapping: %s: %s %s is listed twice", name, fw_id, id);
+                        return -1;
+                    }
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- the assessment ---------------------------------------------------------------------------- */
+
 struct gap {
     json_t *control;
     int rank;
     size_t order;
+    bool claimed; /* org_context names it (a contradicted control can still be a gap) */
 };
 
 static int cmp_gap(const void *a, const void *b)
@@ -140,6 +469,12 @@ static int cmp_gap(const void *a, const void *b)
 }
 
 json_t *bw_governance_assess(const json_t *framework, const char *org_context, const json_t *use_cases)
+{
+    return bw_governance_assess_evidence(framework, org_context, use_cases, NULL, NULL);
+}
+
+json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_context, const json_t *use_cases,
+                                      const json_t *mapping, const json_t *evidence)
 {
     json_t *controls = json_object_get(framework, "controls");
     if (!json_is_array(controls) || json_array_size(controls) == 0)
@@ -164,21 +499,36 @@ json_t *bw_governance_assess(const json_t *framework, const char *org_context, c
     char *all_norm = normalise(joined, org_context);
     size_t total = json_array_size(controls);
     struct gap *gaps = calloc(total, sizeof *gaps);
-    json_t *out = NULL;
-    if (!ctx_norm || !all_norm || !gaps)
+    bool with_evidence = mapping && evidence;
+    struct ctl_ev *cev = with_evidence ? calloc(total, sizeof *cev) : NULL;
+    json_t *out = NULL, *met_ids = NULL, *contra_ids = NULL;
+    if (!ctx_norm || !all_norm || !gaps || (with_evidence && !cev))
         goto done;
-    size_t met = 0, ngaps = 0;
     json_t *c;
     json_array_foreach(controls, i, c) {
-        const char *title = json_string_value(json_object_get(c, "title"));
-        if (!title || !json_is_string(json_object_get(c, "id")))
+        if (!json_is_string(json_object_get(c, "title")) || !json_is_string(json_object_get(c, "id")))
             goto done;
-        if (control_met(ctx_norm, title)) {
+    }
+    if (with_evidence)
+        apply_evidence(framework, controls, mapping, evidence, cev);
+    met_ids = json_array();
+    contra_ids = json_array();
+    size_t met = 0, ngaps = 0;
+    json_array_foreach(controls, i, c) {
+        json_t *id = json_object_get(c, "id");
+        bool claimed = control_met(ctx_norm, json_string_value(json_object_get(c, "title")));
+        bool contradicted = cev && cev[i].contradicted;
+        bool by_evidence = cev && !contradicted && cev[i].satisfied && !cev[i].unsatisfied;
+        if (by_evidence)
+            json_array_append(met_ids, id);
+        if (contradicted)
+            json_array_append(contra_ids, id);
+        if (!contradicted && (claimed || by_evidence)) {
             met++;
             continue;
         }
         int rank = sev_rank(json_string_value(json_object_get(c, "severity")));
-        bool applies = rank >= 3;
+        bool applies = contradicted || rank >= 3;
         size_t k;
         json_t *kw;
         json_array_foreach(json_object_get(c, "keywords"), k, kw) {
@@ -187,7 +537,7 @@ json_t *bw_governance_assess(const json_t *framework, const char *org_context, c
             applies = json_is_string(kw) && has_word(all_norm, json_string_value(kw));
         }
         if (applies)
-            gaps[ngaps++] = (struct gap){c, rank, i};
+            gaps[ngaps++] = (struct gap){c, rank, i, claimed};
     }
     qsort(gaps, ngaps, sizeof *gaps, cmp_gap);
     json_t *garr = json_array(), *recs = json_array();
@@ -195,9 +545,19 @@ json_t *bw_governance_assess(const json_t *framework, const char *org_context, c
     for (size_t g = 0; g < ngaps; g++) {
         json_t *ctl = gaps[g].control;
         const char *rec = json_string_value(json_object_get(ctl, "recommendation"));
-        json_array_append_new(garr, json_pack("{s:O,s:O,s:s,s:s}", "control_id", json_object_get(ctl, "id"),
-                                              "title", json_object_get(ctl, "title"), "severity",
-                                              sev_names[gaps[g].rank], "recommendation", rec ? rec : ""));
+        json_t *item = json_pack("{s:O,s:O,s:s,s:s}", "control_id", json_object_get(ctl, "id"), "title",
+                                 json_object_get(ctl, "title"), "severity", sev_names[gaps[g].rank], "recommendation",
+                                 rec ? rec : "");
+        const struct ctl_ev *s = cev ? &cev[gaps[g].order] : NULL;
+        if (s && (s->contradicted || s->unmet[0])) {
+            char why[3 * BW_ASSESS_EVIDENCE_WHY] = "";
+            append(why, sizeof why, s->contra);
+            append(why, sizeof why, s->unmet);
+            if (s->contradicted && gaps[g].claimed)
+                append(why, sizeof why, "org_context claims this control but the platform evidence contradicts it");
+            json_object_set_new(item, "evidence", json_string(why));
+        }
+        json_array_append_new(garr, item);
         if (rec && json_array_size(recs) < BW_ASSESS_MAX_RECOMMENDATIONS)
             json_array_append_new(recs, json_string(rec));
     }
@@ -205,7 +565,14 @@ json_t *bw_governance_assess(const json_t *framework, const char *org_context, c
     out = json_pack("{s:i,s:s,s:i,s:i,s:o,s:o}", "score", score, "risk_classification",
                     bw_governance_risk_class(joined), "controls_total", (json_int_t)total, "controls_met",
                     (json_int_t)met, "gaps", garr, "recommendations", recs);
+    if (out && with_evidence) {
+        json_object_set_new(out, "evidence", evidence_summary(evidence, met_ids, contra_ids));
+        met_ids = contra_ids = NULL;
+    }
 done:
+    json_decref(met_ids);
+    json_decref(contra_ids);
+    free(cev);
     free(gaps);
     free(ctx_norm);
     free(all_norm);

@@ -3,6 +3,7 @@
 #include "engine/mcpscan.h"
 
 #include "common/utf8.h"
+#include "engine/mcpprobe.h"
 #include "engine/risk.h"
 
 #include <arpa/inet.h>
@@ -20,15 +21,25 @@ enum { S_LOW = 1, S_MEDIUM, S_HIGH, S_CRITICAL };
 /* The fixed order of the checks: findings of equal severity are listed in this order. */
 enum check {
     C_AUTH_NONE_REMOTE,
+    C_AUTH_OPEN_REMOTE,
     C_AUTH_NONE_LOCAL,
+    C_AUTH_OPEN_LOCAL,
     C_AUTH_CLEAR,
     C_AUTH_UNKNOWN,
+    C_AUTH_OPEN_CONFIRMED,
     C_TRANSPORT_PLAIN,
+    C_TRANSPORT_CERT,
     C_TRANSPORT_STDIO,
     C_NET_WILDCARD,
     C_NET_PRIVATE,
     C_NET_PUBLIC,
     C_POISON,
+    C_POISON_ENC_HIDDEN,
+    C_POISON_ENC,
+    C_POISON_SECRET,
+    C_FLOW_TRIFECTA,
+    C_FLOW_EXFIL,
+    C_FLOW_ACTION,
     C_TOOL_SHELL,
     C_TOOL_FILE,
     C_TOOL_DB,
@@ -36,104 +47,185 @@ enum check {
     C_TOOL_FETCH,
     C_SHADOW_DUP,
     C_SHADOW_KNOWN,
+    C_PROBE_NEW,
+    C_PROBE_CHANGED,
     C_SCHEMA_MISSING,
     C_SCHEMA_FREEFORM,
     C_SCHEMA_ADDL,
     C_TOOLS_MANY,
+    C_PROBE_MISSING,
+    C_PROBE_UNREACHABLE,
+    C_PROBE_PROTOCOL,
     C_COUNT
 };
 
+/* owasp: the OWASP Top 10 for LLM Applications 2025 id, NULL where none applies (bind addresses,
+ * an unknown auth method, a probe that could not run: facts about the deployment, not LLM risks). */
 struct check_def {
     const char *id, *type;
     int sev;
+    const char *owasp;
     const char *title, *detail, *remediation;
 };
 
 static const struct check_def CHECKS[C_COUNT] = {
-    [C_AUTH_NONE_REMOTE] = {"MCP-AUTH-001", "authentication", S_CRITICAL, "No authentication on a remote MCP server",
+    [C_AUTH_NONE_REMOTE] = {"MCP-AUTH-001", "authentication", S_CRITICAL, "LLM06", "No authentication on a remote MCP server",
                             "The server is reachable over the network and declares no authentication: anyone who can "
                             "reach it can list and call its tools.",
                             "Require authentication (OAuth 2.1 as in the MCP authorization spec, or mTLS) on every request."},
-    [C_AUTH_NONE_LOCAL] = {"MCP-AUTH-001", "authentication", S_HIGH, "No authentication on a local MCP server",
+    [C_AUTH_OPEN_REMOTE] = {"MCP-AUTH-004", "authentication", S_CRITICAL, "LLM06",
+                            "Server answers without the declared authentication",
+                            "The live probe completed initialize and tools/list without sending any credentials, although "
+                            "the configuration declares authentication: it is not enforced, and anyone who can reach the "
+                            "server can use its tools.",
+                            "Enforce authentication on every request to the MCP endpoint, initialize included, then probe again."},
+    [C_AUTH_NONE_LOCAL] = {"MCP-AUTH-001", "authentication", S_HIGH, "LLM06", "No authentication on a local MCP server",
                            "The server listens on a loopback address without authentication: any local process or "
                            "web page using DNS rebinding can call its tools.",
                            "Require a token even on localhost, and check the Origin and Host headers."},
-    [C_AUTH_CLEAR] = {"MCP-AUTH-002", "authentication", S_HIGH, "Credentials sent in clear text",
+    [C_AUTH_OPEN_LOCAL] = {"MCP-AUTH-004", "authentication", S_HIGH, "LLM06",
+                           "Local server answers without the declared authentication",
+                           "The live probe completed initialize and tools/list without sending any credentials, although "
+                           "the configuration declares authentication: any local process or DNS-rebinding web page can "
+                           "use its tools.",
+                           "Enforce authentication on every request to the MCP endpoint, and check the Origin and Host headers."},
+    [C_AUTH_CLEAR] = {"MCP-AUTH-002", "authentication", S_HIGH, "LLM02", "Credentials sent in clear text",
                       "Static credentials (basic, API key or bearer token) are sent over plain http/ws to a "
                       "non-local host, where anyone on the path can read and replay them.",
                       "Use https/wss (TLS) for every connection that carries credentials, and rotate the exposed ones."},
-    [C_AUTH_UNKNOWN] = {"MCP-AUTH-003", "authentication", S_MEDIUM, "Unknown authentication method",
+    [C_AUTH_UNKNOWN] = {"MCP-AUTH-003", "authentication", S_MEDIUM, NULL, "Unknown authentication method",
                         "auth_method is not one of none, api_key, bearer, oauth, oauth2, mtls, basic; its strength "
                         "cannot be assessed.",
                         "Use a standard method: OAuth 2.1 (per the MCP authorization spec), mTLS, or bearer tokens over TLS."},
-    [C_TRANSPORT_PLAIN] = {"MCP-TRANSPORT-001", "transport", S_HIGH, "Unencrypted transport to a remote host",
+    [C_AUTH_OPEN_CONFIRMED] = {"MCP-AUTH-004", "authentication", S_LOW, "LLM06", "Confirmed: server answers unauthenticated",
+                               "The live probe listed the server's tools without sending any credentials, which confirms "
+                               "the missing authentication (MCP-AUTH-001 carries its weight).",
+                               "Require authentication on every request to the MCP endpoint."},
+    [C_TRANSPORT_PLAIN] = {"MCP-TRANSPORT-001", "transport", S_HIGH, "LLM02", "Unencrypted transport to a remote host",
                            "The server is reached over plain http or ws: tool calls, results and any tokens can be "
                            "read and modified in transit.",
                            "Serve the MCP endpoint over https or wss only."},
-    [C_TRANSPORT_STDIO] = {"MCP-TRANSPORT-002", "transport", S_LOW, "Local stdio server runs with the user's privileges",
+    [C_TRANSPORT_CERT] = {"MCP-TRANSPORT-003", "transport", S_HIGH, "LLM02", "TLS certificate does not verify",
+                          "The live probe found a certificate that does not verify (chain, name or validity): clients "
+                          "either refuse it or are taught to skip verification, and then tool traffic can be intercepted.",
+                          "Serve a certificate from a trusted CA that matches the host name, and renew it before it expires."},
+    [C_TRANSPORT_STDIO] = {"MCP-TRANSPORT-002", "transport", S_LOW, "LLM03", "Local stdio server runs with the user's privileges",
                            "A stdio server is a child process of the client: it can do anything the user can, "
                            "whatever its tools declare.",
                            "Run only trusted, pinned server packages; sandbox them (container, restricted user) where possible."},
-    [C_NET_WILDCARD] = {"MCP-NET-001", "network_exposure", S_LOW, "Server bound to all interfaces",
+    [C_NET_WILDCARD] = {"MCP-NET-001", "network_exposure", S_LOW, NULL, "Server bound to all interfaces",
                         "The address is a wildcard (0.0.0.0 or ::): the server accepts connections on every "
                         "network interface of the host.",
                         "Bind to 127.0.0.1 for local use, or put the server behind an authenticating TLS proxy."},
-    [C_NET_PRIVATE] = {"MCP-NET-002", "network_exposure", S_LOW, "Server addressed by a private IP literal",
+    [C_NET_PRIVATE] = {"MCP-NET-002", "network_exposure", S_LOW, NULL, "Server addressed by a private IP literal",
                        "The server is addressed by a private-network IP address rather than a name: it is exposed "
                        "to the internal network and TLS certificates cannot be checked against a hostname.",
                        "Use a DNS name with a valid certificate and restrict network access to the clients that need it."},
-    [C_NET_PUBLIC] = {"MCP-NET-003", "network_exposure", S_LOW, "Server addressed by a public IP literal",
+    [C_NET_PUBLIC] = {"MCP-NET-003", "network_exposure", S_LOW, NULL, "Server addressed by a public IP literal",
                       "The server is addressed by a public IP address rather than a name: it is exposed to the "
                       "internet and TLS certificates cannot be checked against a hostname.",
                       "Use a DNS name with a valid certificate, and firewall the server to known clients."},
-    [C_POISON] = {"MCP-POISON-001", "tool_poisoning", S_CRITICAL, "Hidden instructions in a tool description",
+    [C_POISON] = {"MCP-POISON-001", "tool_poisoning", S_CRITICAL, "LLM01", "Hidden instructions in a tool description",
                   "The tool's description carries instructions aimed at the model rather than the user (tool "
                   "poisoning): the agent may follow them silently, e.g. to read secrets or call other tools.",
                   "Remove the tool; review the server's source; pin tool descriptions and alert when they change."},
-    [C_TOOL_SHELL] = {"MCP-TOOL-001", "dangerous_tool", S_CRITICAL, "Tool executes shell commands",
+    [C_POISON_ENC_HIDDEN] = {"MCP-POISON-002", "tool_poisoning", S_CRITICAL, "LLM01",
+                             "Encoded hidden instructions in a tool description",
+                             "The tool's description carries an encoded run that decodes to instructions aimed at the "
+                             "model: models decode such text readily, while people reviewing the tool do not.",
+                             "Remove the tool; review the server's source; pin tool descriptions and alert when they change."},
+    [C_POISON_ENC] = {"MCP-POISON-002", "tool_poisoning", S_HIGH, "LLM01", "Encoded payload in a tool description",
+                      "The tool's description carries an encoded run (base64, hex, percent or escape sequences) that "
+                      "no reader needs: a way to hide content from review that the model can still decode.",
+                      "Keep descriptions plain text; remove the encoded content or the tool, and pin descriptions."},
+    [C_POISON_SECRET] = {"MCP-POISON-003", "tool_poisoning", S_HIGH, "LLM02", "Tool description references secret files",
+                         "The description names files where credentials live (SSH keys, cloud or package-registry "
+                         "credentials, .env files, the client's own MCP configuration): an agent that follows it "
+                         "reads them into the conversation, from where they can leave through any tool.",
+                         "Remove the reference; if the tool legitimately needs a credential, have the server hold it, "
+                         "never the model."},
+    [C_FLOW_TRIFECTA] = {"MCP-FLOW-001", "toxic_flow", S_CRITICAL, "LLM02",
+                         "Lethal trifecta: untrusted input, private data and an outbound channel",
+                         "The server combines tools that ingest untrusted content, tools that read private data and tools "
+                         "that can send data out: instructions planted in the untrusted content can make the agent read "
+                         "the private data and send it away, with no other bug needed.",
+                         "Split these tools into separate servers or agents, or require human approval for every outbound "
+                         "call once private data or untrusted content is in the context."},
+    [C_FLOW_EXFIL] = {"MCP-FLOW-001", "toxic_flow", S_HIGH, "LLM02", "Exfiltration path: private data and an outbound channel",
+                      "The server combines tools that read private data with tools that can send data out: one injected "
+                      "instruction (from a poisoned description, a document or a message) is enough to leak the data.",
+                      "Separate reading tools from sending tools, allow-list destinations, and require approval for "
+                      "outbound calls that carry data."},
+    [C_FLOW_ACTION] = {"MCP-FLOW-002", "toxic_flow", S_HIGH, "LLM06", "Untrusted input can drive dangerous actions",
+                       "The server combines tools that ingest untrusted content with tools that execute commands, change "
+                       "files or send messages and payments: text an outsider controls can steer those actions.",
+                       "Require human approval for dangerous actions once untrusted content is in the context, or keep "
+                       "these tools in separate agents."},
+    [C_TOOL_SHELL] = {"MCP-TOOL-001", "dangerous_tool", S_CRITICAL, "LLM06", "Tool executes shell commands",
                       "The tool runs commands or code on the host: a prompt injection reaching the agent becomes "
                       "remote code execution.",
                       "Remove it, or replace it with narrow tools taking enumerated arguments; require human approval "
                       "for every call and sandbox the server."},
-    [C_TOOL_FILE] = {"MCP-TOOL-002", "dangerous_tool", S_HIGH, "Tool writes or deletes files",
+    [C_TOOL_FILE] = {"MCP-TOOL-002", "dangerous_tool", S_HIGH, "LLM06", "Tool writes or deletes files",
                      "The tool modifies the file system: an injected instruction can overwrite configuration, plant "
                      "code or destroy data.",
                      "Restrict it to an allow-listed directory, make it read-only where possible, and require "
                      "approval for writes and deletions."},
-    [C_TOOL_DB] = {"MCP-TOOL-004", "dangerous_tool", S_HIGH, "Tool accesses a database",
+    [C_TOOL_DB] = {"MCP-TOOL-004", "dangerous_tool", S_HIGH, "LLM06", "Tool accesses a database",
                    "The tool queries or changes a database: free-form queries allow data theft and destructive "
                    "statements.",
                    "Use a read-only database role, parameterised named queries instead of raw SQL, and row limits."},
-    [C_TOOL_SEND] = {"MCP-TOOL-005", "dangerous_tool", S_HIGH, "Tool sends messages or moves money",
+    [C_TOOL_SEND] = {"MCP-TOOL-005", "dangerous_tool", S_HIGH, "LLM06", "Tool sends messages or moves money",
                      "The tool sends email/messages or makes payments: an injected instruction can exfiltrate data "
                      "or cause financial loss on the user's behalf.",
                      "Require explicit human confirmation for every send or payment, with recipient and amount allow-lists."},
-    [C_TOOL_FETCH] = {"MCP-TOOL-003", "dangerous_tool", S_MEDIUM, "Tool fetches URLs (SSRF)",
+    [C_TOOL_FETCH] = {"MCP-TOOL-003", "dangerous_tool", S_MEDIUM, "LLM06", "Tool fetches URLs (SSRF)",
                       "The tool retrieves arbitrary URLs: it can reach internal services and cloud metadata, and "
                       "fetched pages can inject instructions into the agent.",
                       "Allow-list destinations, block private and link-local addresses, and treat fetched content as untrusted."},
-    [C_SHADOW_DUP] = {"MCP-SHADOW-001", "tool_shadowing", S_MEDIUM, "Duplicate tool name",
+    [C_SHADOW_DUP] = {"MCP-SHADOW-001", "tool_shadowing", S_MEDIUM, "LLM03", "Duplicate tool name",
                       "Two tools share this name: which one the client calls is undefined, and one can shadow the other.",
                       "Give every tool a unique name; prefix tool names with the server's namespace."},
-    [C_SHADOW_KNOWN] = {"MCP-SHADOW-002", "tool_shadowing", S_MEDIUM, "Tool name shadows a well-known tool",
+    [C_SHADOW_KNOWN] = {"MCP-SHADOW-002", "tool_shadowing", S_MEDIUM, "LLM03", "Tool name shadows a well-known tool",
                         "The tool re-declares the name of a common tool of other MCP servers (filesystem, fetch, "
                         "shell...): with several servers connected, calls meant for one can reach this one.",
                         "Prefix tool names with the server's namespace, and check which server answers each tool name."},
-    [C_SCHEMA_MISSING] = {"MCP-SCHEMA-001", "input_schema", S_MEDIUM, "Dangerous tool without an input schema",
+    [C_PROBE_NEW] = {"MCP-PROBE-002", "tool_drift", S_MEDIUM, "LLM03", "Server exposes an undeclared tool",
+                     "The live server lists a tool that the configuration does not declare: what the agent can call "
+                     "is not what was reviewed (a changed or compromised server, or a stale configuration).",
+                     "Review the tool; update the reviewed configuration, or pin the server version and alert on changes."},
+    [C_PROBE_CHANGED] = {"MCP-PROBE-004", "tool_drift", S_MEDIUM, "LLM03", "Tool description differs from the declared one",
+                         "The live description of this tool is not the one the configuration declares: descriptions "
+                         "that change after review are how a trusted server turns malicious (a \"rug pull\").",
+                         "Review the new description; pin tool descriptions (e.g. by hash) and alert when they change."},
+    [C_SCHEMA_MISSING] = {"MCP-SCHEMA-001", "input_schema", S_MEDIUM, "LLM05", "Dangerous tool without an input schema",
                           "A tool with a dangerous capability declares no input_schema: its arguments are "
                           "unconstrained and cannot be validated.",
                           "Declare a JSON Schema with typed, constrained properties and additionalProperties: false."},
-    [C_SCHEMA_FREEFORM] = {"MCP-SCHEMA-002", "input_schema", S_MEDIUM, "Unconstrained sensitive string parameter",
+    [C_SCHEMA_FREEFORM] = {"MCP-SCHEMA-002", "input_schema", S_MEDIUM, "LLM05", "Unconstrained sensitive string parameter",
                            "A string parameter that names a command, script, query, path or URL has no pattern, "
                            "enum or maxLength: any value the model produces is passed through.",
                            "Constrain it with an enum, a strict pattern or a maxLength, and validate it server-side."},
-    [C_SCHEMA_ADDL] = {"MCP-SCHEMA-003", "input_schema", S_LOW, "Schema allows additional properties",
+    [C_SCHEMA_ADDL] = {"MCP-SCHEMA-003", "input_schema", S_LOW, "LLM05", "Schema allows additional properties",
                        "input_schema sets additionalProperties: true: arguments outside the declared ones are accepted.",
                        "Set additionalProperties: false."},
-    [C_TOOLS_MANY] = {"MCP-TOOLS-001", "tool_sprawl", S_LOW, "Large number of tools",
+    [C_TOOLS_MANY] = {"MCP-TOOLS-001", "tool_sprawl", S_LOW, "LLM06", "Large number of tools",
                       "The server exposes more than 50 tools: a large attack surface that is hard to review, and "
                       "more room for shadowing.",
                       "Expose only the tools the use case needs; split the rest into separate servers."},
+    [C_PROBE_MISSING] = {"MCP-PROBE-003", "tool_drift", S_LOW, "LLM03", "Declared tool not exposed by the server",
+                         "The configuration declares a tool that the live server does not list: the configuration is "
+                         "stale, or the server is not the one that was reviewed.",
+                         "Update the configuration to what the server exposes, and check that the URL names the intended server."},
+    [C_PROBE_UNREACHABLE] = {"MCP-PROBE-001", "probe", S_LOW, NULL, "Live probe could not reach the server",
+                             "The live probe got no answer, so the findings rest on the declared configuration only.",
+                             "Check the URL and that the server is up; for a private or local server, the bulwark "
+                             "operator must allow that range (BULWARK_EGRESS_ALLOW)."},
+    [C_PROBE_PROTOCOL] = {"MCP-PROBE-005", "probe", S_LOW, NULL, "Server did not complete the MCP exchange",
+                          "The server answered, but not with a usable MCP streamable-HTTP exchange (initialize, then "
+                          "tools/list), so the findings rest on the declared configuration where the tools are concerned.",
+                          "Check that server_url is the MCP endpoint itself (often /mcp) and that the server speaks the "
+                          "streamable HTTP transport."},
 };
 
 static const int WEIGHT[5] = {0, 3, 10, 25, 40};
@@ -146,9 +238,10 @@ const char *bw_mcp_risk_level(int score) { return bw_risk_level(score); }
 
 struct finding {
     enum check c;
-    size_t tool; /* index+1 in the tools array; 0: configuration-wide */
-    size_t seq;  /* insertion order, for a total (deterministic) sort */
-    char extra[320];
+    size_t tool;      /* index+1 in the scanned tools, then the declared-only ones; 0: configuration-wide */
+    const char *name; /* the tool's name (borrowed from the input), NULL when configuration-wide */
+    size_t seq;       /* insertion order, for a total (deterministic) sort */
+    char extra[512];
 };
 
 struct findings {
@@ -157,7 +250,7 @@ struct findings {
     bool oom;
 };
 
-static struct finding *add(struct findings *f, enum check c, size_t tool)
+static struct finding *add(struct findings *f, enum check c, size_t tool, const char *name)
 {
     if (f->n == f->cap) {
         size_t cap = f->cap ? f->cap * 2 : 16;
@@ -172,6 +265,7 @@ static struct finding *add(struct findings *f, enum check c, size_t tool)
     struct finding *x = &f->v[f->n];
     x->c = c;
     x->tool = tool;
+    x->name = name;
     x->seq = f->n;
     x->extra[0] = '\0';
     f->n++;
@@ -193,6 +287,62 @@ static int cmp_finding(const void *pa, const void *pb)
 
 /* ------------------------------------------------------------------------------------------ */
 /* text helpers                                                                                */
+
+/* The length of the well-formed UTF-8 sequence at p (left bytes available), 0 when there is none:
+ * as strict as jansson (no overlong forms, surrogates or code points above U+10FFFF). */
+static size_t utf8_seq(const unsigned char *p, size_t left)
+{
+    unsigned char c = p[0];
+    if (c < 0x80)
+        return 1;
+    size_t len;
+    unsigned char lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF)
+        len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+    } else
+        return 0;
+    if (left < len || p[1] < lo || p[1] > hi)
+        return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((p[k] & 0xC0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* A JSON string of s with every byte that is not well-formed UTF-8 as '?': details and probe
+ * texts are assembled with snprintf, which may cut a character, and jansson refuses such text. */
+static json_t *json_text(const char *s)
+{
+    size_t n = strlen(s);
+    char *t = malloc(n + 1);
+    if (!t)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_seq((const unsigned char *)s + i, n - i);
+        if (!len) {
+            t[i++] = '?';
+            continue;
+        }
+        memcpy(t + i, s + i, len);
+        i += len;
+    }
+    t[n] = '\0';
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
 
 /* Copies at most max bytes of s into out (cap bytes), cutting at a UTF-8 character boundary. */
 static void copy_trunc(char *out, size_t cap, const char *s, size_t max)
@@ -404,11 +554,20 @@ static const char *const CALL_VERB[] = {"call", "calls", "invoke", "invokes", "c
                                         NULL};
 static const char *const TOOL_WORD[] = {"tool", "tools", NULL};
 
-/* The first invisible character (zero-width, bidi control, BOM, Unicode tag) in s, or 0. */
+/* The first invisible character in s, or 0: zero-width characters, bidi controls, word joiners
+ * and invisible operators, the BOM, the Mongolian vowel separator, the soft hyphen (it splits a
+ * phrase so that keyword checks miss it), Unicode tags (ASCII smuggling) and the supplementary
+ * variation selectors (used to smuggle bytes after an emoji). */
 static unsigned long hidden_char(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (; *p; p++) {
+        if (p[0] == 0xC2 && p[1] == 0xAD)
+            return 0xADul;
+        if (p[0] == 0xE1 && p[1] == 0xA0 && p[2] == 0x8E)
+            return 0x180Eul;
+        if (p[0] == 0xF3 && p[1] == 0xA0 && p[2] >= 0x84 && p[2] <= 0x87 && p[3] >= 0x80 && p[3] <= 0xBF)
+            return 0xE0000ul + ((p[2] - 0x80u) << 6) + (p[3] - 0x80u);
         if (p[0] == 0xE2 && p[1] == 0x80 && ((p[2] >= 0x8B && p[2] <= 0x8F) || (p[2] >= 0xAA && p[2] <= 0xAE)))
             return 0x2000ul + (p[2] - 0x80u);
         if (p[0] == 0xE2 && p[1] == 0x81 && ((p[2] >= 0xA0 && p[2] <= 0xA4) || (p[2] >= 0xA6 && p[2] <= 0xA9)))
@@ -488,6 +647,419 @@ static bool poisoned(const char *text, char *why, size_t cap)
         }
     }
     return hit;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* secret files                                                                                */
+
+/* Places where credentials live, as descriptions name them (lower case, matched as substrings of
+ * the squeezed text; ".env" separately, as a file name only). Of overlapping matches the one
+ * listed first is reported, so the more specific spelling comes first. */
+static const char *const SECRET_REFS[] = {
+    "~/.ssh", ".ssh/", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "authorized_keys", ".aws/credentials",
+    "~/.aws", ".azure/", ".config/gcloud", "application_default_credentials", ".kube/config",
+    "kubeconfig", ".docker/config.json", ".netrc", "_netrc", ".pgpass", ".git-credentials", ".npmrc", ".pypirc",
+    ".gnupg", "secring.gpg", "/etc/shadow", ".htpasswd", "credentials.json", "service-account.json",
+    "wallet.dat", "cookies.sqlite", "mcp.json", "claude_desktop_config.json", NULL};
+
+/* Lists the secret locations text names into out ("\"~/.ssh\", \".env\""). Returns how many. */
+static size_t secret_refs(const char *text, char *out, size_t cap)
+{
+    out[0] = '\0';
+    char *sq = squeeze(text);
+    if (!sq)
+        return 0;
+    size_t n = 0, used = 0;
+    size_t from[sizeof SECRET_REFS / sizeof SECRET_REFS[0]], to[sizeof SECRET_REFS / sizeof SECRET_REFS[0]];
+    for (size_t i = 0; SECRET_REFS[i]; i++) {
+        const char *at = strstr(sq, SECRET_REFS[i]);
+        if (!at)
+            continue;
+        /* "~/.ssh/id_rsa" names "~/.ssh" and "id_rsa"; ".ssh/" overlaps the first and adds nothing */
+        size_t a = (size_t)(at - sq), b = a + strlen(SECRET_REFS[i]);
+        bool overlap = false;
+        for (size_t k = 0; k < n && !overlap; k++)
+            overlap = a < to[k] && from[k] < b;
+        if (overlap)
+            continue;
+        from[n] = a;
+        to[n] = b;
+        if (n < 4) {
+            int w = snprintf(out + used, cap - used, "%s\"%s\"", n ? ", " : "", SECRET_REFS[i]);
+            if (w > 0 && (size_t)w < cap - used)
+                used += (size_t)w;
+        }
+        n++;
+    }
+    if (has_dotenv(sq)) {
+        if (n < 4) {
+            int w = snprintf(out + used, cap - used, "%s\".env\"", n ? ", " : "");
+            if (w > 0 && (size_t)w < cap - used)
+                used += (size_t)w;
+        }
+        n++;
+    }
+    if (n > 4 && used + 16 < cap)
+        snprintf(out + used, cap - used, " (+%zu more)", n - 4);
+    free(sq);
+    return n;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* encoded payloads                                                                            */
+
+#define ENC_B64_MIN 24   /* a base64 run this long is decoded */
+#define ENC_B64_BLOB 80  /* ... and reported even when it does not decode to text */
+#define ENC_HEX_MIN 32   /* a hex run this long is decoded (reported only when it is text: hashes are not) */
+#define ENC_ESC_MIN 6    /* consecutive \uXXXX, \xHH or %HH escapes */
+#define ENC_TEXT_MIN 12  /* decoded bytes needed to call the result text */
+#define ENC_DEPTH 2      /* decoded text is searched again once (double encoding) */
+
+struct enc {
+    bool hit, hidden; /* an encoded run; its decoded text carries a poisoning indicator */
+    char what[400];
+};
+
+static int hexval(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int b64val(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+' || c == '-')
+        return 62; /* '-' and '_': the URL-safe alphabet */
+    if (c == '/' || c == '_')
+        return 63;
+    return -1;
+}
+
+/* Decodes n base64 characters (no padding) into out (at least n*3/4 bytes). */
+static size_t b64_decode(const char *s, size_t n, unsigned char *out)
+{
+    size_t o = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < n; i++) {
+        acc = (acc << 6) | (unsigned)b64val((unsigned char)s[i]);
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    return o;
+}
+
+/* Whether the bytes are well-formed UTF-8 text: no control characters but tab and newlines. */
+static bool utf8_text(const unsigned char *b, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned char c = b[i];
+        if (c < 0x80 && ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F))
+            return false;
+        size_t len = utf8_seq(b + i, n - i);
+        if (!len)
+            return false;
+        i += len;
+    }
+    return true;
+}
+
+/* Mostly ASCII letters, digits and spaces: what someone encodes to hide words. */
+static bool wordy(const unsigned char *b, size_t n)
+{
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        w += (b[i] < 0x80 && (isalnum(b[i]) || b[i] == ' '));
+    return n > 0 && 2 * w >= n;
+}
+
+static bool is_text(const unsigned char *b, size_t n)
+{
+    return n >= ENC_TEXT_MIN && utf8_text(b, n) && wordy(b, n);
+}
+
+/* Appends a UTF-8 encoding of code point cp (no surrogates) to out. */
+static size_t put_utf8(unsigned long cp, unsigned char *out)
+{
+    if (cp < 0x80) {
+        out[0] = (unsigned char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (unsigned char)(0xC0 | (cp >> 6));
+        out[1] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (unsigned char)(0xE0 | (cp >> 12));
+        out[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (unsigned char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (unsigned char)(0xF0 | (cp >> 18));
+    out[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (unsigned char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* The run of escapes of one kind starting at s ('u': \uXXXX, 'x': \xHH, '%': %HH): its length in
+ * bytes, the count, and the decoded bytes in out (room for 4 bytes per escape). */
+static size_t escape_run(const char *s, char kind, size_t *count, unsigned char *out, size_t *olen)
+{
+    size_t i = 0, o = 0;
+    *count = 0;
+    unsigned long high = 0; /* a pending high surrogate */
+    for (;;) {
+        const unsigned char *p = (const unsigned char *)s + i;
+        if (kind == '%' && p[0] == '%' && hexval(p[1]) >= 0 && hexval(p[2]) >= 0) {
+            out[o++] = (unsigned char)(hexval(p[1]) * 16 + hexval(p[2]));
+            i += 3;
+        } else if (kind == 'x' && p[0] == '\\' && p[1] == 'x' && hexval(p[2]) >= 0 && hexval(p[3]) >= 0) {
+            out[o++] = (unsigned char)(hexval(p[2]) * 16 + hexval(p[3]));
+            i += 4;
+        } else if (kind == 'u' && p[0] == '\\' && p[1] == 'u' && hexval(p[2]) >= 0 && hexval(p[3]) >= 0 &&
+                   hexval(p[4]) >= 0 && hexval(p[5]) >= 0) {
+            unsigned long cp = (unsigned long)(hexval(p[2]) << 12 | hexval(p[3]) << 8 | hexval(p[4]) << 4 | hexval(p[5]));
+            if (cp >= 0xD800 && cp <= 0xDBFF) {
+                if (high)
+                    out[o++] = '?';
+                high = cp;
+            } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+                o += high ? put_utf8(0x10000 + ((high - 0xD800) << 10) + (cp - 0xDC00), out + o) : 0;
+                if (!high)
+                    out[o++] = '?';
+                high = 0;
+            } else {
+                if (high)
+                    out[o++] = '?';
+                high = 0;
+                o += put_utf8(cp, out + o);
+            }
+            i += 6;
+        } else {
+            break;
+        }
+        (*count)++;
+    }
+    if (high)
+        out[o++] = '?';
+    *olen = o;
+    return i;
+}
+
+/* A short, single-line excerpt of decoded bytes for the finding's detail. */
+static void excerpt(const unsigned char *b, size_t n, char *out, size_t cap)
+{
+    size_t max = n < 60 ? n : 60;
+    while (max > 0 && max < n && (b[max] & 0xC0) == 0x80)
+        max--;
+    size_t o = 0;
+    for (size_t i = 0; i < max && o + 4 < cap; i++)
+        out[o++] = (b[i] < 0x20 || b[i] == 0x7F || b[i] == '"') ? ' ' : (char)b[i];
+    if (max < n && o + 4 < cap) {
+        memcpy(out + o, "...", 3);
+        o += 3;
+    }
+    out[o] = '\0';
+}
+
+static void find_encoded_depth(const char *text, struct enc *e, int depth);
+
+/* Judges one decoded run: always reported when `always` (escape sequences, long blobs), else only
+ * when it decodes to text. The decoded text is checked for poisoning (and searched again). */
+static void judge(struct enc *e, const char *kind, size_t run, const unsigned char *dec, size_t dn, bool always,
+                  int depth)
+{
+    bool text = is_text(dec, dn) || (dn > 0 && utf8_text(dec, dn) && hidden_char((const char *)dec));
+    if (!text && !always)
+        return;
+    if (e->hidden)
+        return; /* the worst kind is already reported */
+    char why[160] = "", ex[80] = "";
+    bool hidden = false;
+    if (text) {
+        /* dec is NUL-terminated by the caller; hidden characters count as an indicator too */
+        hidden = poisoned((const char *)dec, why, sizeof why);
+        if (!hidden && depth < ENC_DEPTH) {
+            struct enc inner = {0};
+            find_encoded_depth((const char *)dec, &inner, depth + 1);
+            if (inner.hidden) {
+                hidden = true;
+                snprintf(why, sizeof why, "Indicator: it is encoded twice, and the inner text carries one.");
+            }
+        }
+        excerpt(dec, dn, ex, sizeof ex);
+    }
+    if (e->hit && !hidden)
+        return; /* keep the first plain hit */
+    e->hit = true;
+    e->hidden = hidden;
+    if (text)
+        snprintf(e->what, sizeof e->what, "Found: a %s run of %zu characters that decodes to \"%s\".%s%s", kind, run, ex,
+                 hidden ? " In the decoded text, " : "",
+                 !hidden ? "" : strncmp(why, "Indicator: ", 11) == 0 ? why + 11 : why);
+    else
+        snprintf(e->what, sizeof e->what, "Found: a %s run of %zu characters that does not decode to readable text.",
+                 kind, run);
+}
+
+static void find_encoded_depth(const char *text, struct enc *e, int depth)
+{
+    size_t n = strlen(text);
+    unsigned char *dec = malloc(n + 8); /* every encoding here decodes to fewer bytes than it takes */
+    if (!dec)
+        return;
+    for (size_t i = 0; i < n && !e->hidden;) {
+        unsigned char c = (unsigned char)text[i];
+        char kind = 0;
+        if (c == '\\' && (text[i + 1] == 'u' || text[i + 1] == 'x'))
+            kind = text[i + 1];
+        else if (c == '%')
+            kind = '%';
+        if (kind) {
+            size_t count, dn;
+            size_t len = escape_run(text + i, kind, &count, dec, &dn);
+            if (count >= ENC_ESC_MIN) {
+                dec[dn] = '\0';
+                /* escapes of non-ASCII text (a percent-encoded URL in another script) are normal;
+                   escaping plain ASCII words is not */
+                bool plain = wordy(dec, dn) || hidden_char((const char *)dec);
+                if (plain)
+                    judge(e, kind == 'u' ? "\\u-escape" : kind == 'x' ? "\\x-escape" : "percent-encoded", len, dec,
+                          dn, true, depth);
+            }
+            i += len ? len : 1;
+            continue;
+        }
+        bool boundary = i == 0 || !(isalnum((unsigned char)text[i - 1]) || strchr("+/-_=", text[i - 1]));
+        if (!boundary || b64val(c) < 0) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        if (c == '0' && (text[i + 1] == 'x' || text[i + 1] == 'X'))
+            start = i + 2;
+        size_t j = start, hexlen = 0;
+        while (j < n && hexval((unsigned char)text[j]) >= 0)
+            j++;
+        hexlen = j - start;
+        bool hex_end = j >= n || !(isalnum((unsigned char)text[j]) || text[j] == '_');
+        if (hexlen >= ENC_HEX_MIN && hex_end) {
+            size_t dn = hexlen / 2;
+            for (size_t k = 0; k < dn; k++)
+                dec[k] = (unsigned char)(hexval((unsigned char)text[start + 2 * k]) * 16 +
+                                         hexval((unsigned char)text[start + 2 * k + 1]));
+            dec[dn] = '\0';
+            judge(e, "hex", hexlen, dec, dn, false, depth);
+            i = j;
+            continue;
+        }
+        j = i;
+        bool up = false, low = false, digit = false;
+        while (j < n && b64val((unsigned char)text[j]) >= 0) {
+            up |= isupper((unsigned char)text[j]) != 0;
+            low |= islower((unsigned char)text[j]) != 0;
+            digit |= isdigit((unsigned char)text[j]) != 0;
+            j++;
+        }
+        size_t len = j - i;
+        while (j < n && text[j] == '=' && j - i < len + 2)
+            j++;
+        if (len >= ENC_B64_MIN) {
+            size_t dn = b64_decode(text + i, len, dec);
+            dec[dn] = '\0';
+            judge(e, "base64", len, dec, dn, len >= ENC_B64_BLOB && up && low && digit, depth);
+        }
+        i = j > i ? j : i + 1;
+    }
+    free(dec);
+}
+
+/* Looks for encoded runs in text; *e says what was found (the worst: decoded instructions). */
+static void find_encoded(const char *text, struct enc *e)
+{
+    find_encoded_depth(text, e, 1);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* toxic flows                                                                                 */
+
+/* The roles a tool can play in a flow across tools, judged from its name and description. */
+enum { R_PRIVATE = 1, R_SINK = 2, R_UNTRUSTED = 4, R_ACTION = 8 };
+
+static const char *const READ_VERB[] = {"read", "reads", "reading", "get", "gets", "open", "opens", "cat", "view",
+                                        "views", "load", "loads", "list", "lists", "search", "searches", "grep",
+                                        "find", "finds", "query", "queries", "export", "exports", "dump", "dumps",
+                                        "retrieve", "retrieves", "access", "accesses", "fetch", "fetches", NULL};
+static const char *const PRIVATE_NOUN[] = {
+    "file", "files", "document", "documents", "doc", "docs", "folder", "folders", "directory", "directories",
+    "dir", "fs", "filesystem", "email", "emails", "mail", "mails", "inbox", "mailbox", "message", "messages", "dm",
+    "dms", "chat", "chats", "database", "db", "table", "tables", "record", "records", "row", "rows", "secret",
+    "secrets", "credential", "credentials", "password", "passwords", "token", "tokens", "vault", "keychain",
+    "env", "contacts", "contact", "calendar", "notes", "note", "drive", "repo", "repos", "repository",
+    "repositories", "customer", "customers", "patient", "patients", "account", "accounts", "history",
+    "clipboard", "photos", "transactions", "orders", NULL};
+static const char *const SECRET_NAME[] = {"secret", "secrets", "credential", "credentials", "password", "passwords",
+                                          "vault", "keychain", "apikey", "apikeys", NULL};
+static const char *const SINK_NAME[] = {"webhook", "webhooks", "upload", "publish", "post", "tweet", "share",
+                                        "push", "slack", "discord", "telegram", "notify", "forward", "submit",
+                                        "comment", "reply", "gist", "paste", NULL};
+static const char *const SINK_VERB[] = {"send", "sends", "post", "posts", "upload", "uploads", "publish",
+                                        "publishes", "share", "shares", "forward", "forwards", "submit", "submits",
+                                        "transmit", "transmits", "push", "pushes", NULL};
+static const char *const SINK_OBJ[] = {"email", "emails", "mail", "message", "messages", "data", "file", "files",
+                                       "url", "webhook", "server", "endpoint", "channel", "slack", "internet",
+                                       "web", "remote", "external", "recipient", "recipients", "anyone", "api",
+                                       NULL};
+static const char *const WEBHOOK[] = {"webhook", "webhooks", NULL};
+static const char *const UNTRUSTED_NAME[] = {"browse", "browser", "scrape", "crawl", "web", "webpage", "rss",
+                                             "feed", "feeds", "inbox", "news", "reddit", "twitter", "tweets",
+                                             "issue", "issues", "comments", "ticket", "tickets", "reviews", NULL};
+static const char *const INCOMING_NOUN[] = {"email", "emails", "mail", "mails", "inbox", "message", "messages",
+                                            "issue", "issues", "comment", "comments", "ticket", "tickets",
+                                            "review", "reviews", "tweets", "webpage", "website", "web", NULL};
+static const char *const UNTRUSTED_DESC[] = {"webpage", "webpages", "website", "websites", "internet", "rss",
+                                             "inbox", "scrape", "scrapes", "crawl", "crawls", NULL};
+
+static unsigned flow_roles(const char *name, const char *desc, unsigned d)
+{
+    unsigned r = 0;
+    struct words n, w = {0};
+    if (!words_init(&n, name, true))
+        return 0;
+    bool have_desc = desc && words_init(&w, desc, false);
+    if ((d & D_DB) || has_any(&n, SECRET_NAME) || near(&n, READ_VERB, PRIVATE_NOUN, 3) ||
+        (have_desc && near(&w, READ_VERB, PRIVATE_NOUN, 4)))
+        r |= R_PRIVATE;
+    /* a shell reaches the network as well as anything else can */
+    if ((d & (D_SEND | D_FETCH | D_SHELL)) || has_any(&n, SINK_NAME) ||
+        (have_desc && (near(&w, SINK_VERB, SINK_OBJ, 4) || has_any(&w, WEBHOOK))))
+        r |= R_SINK;
+    if ((d & D_FETCH) || has_any(&n, UNTRUSTED_NAME) || near(&n, READ_VERB, INCOMING_NOUN, 3) ||
+        (have_desc && (has_any(&w, UNTRUSTED_DESC) || near(&w, READ_VERB, INCOMING_NOUN, 4))))
+        r |= R_UNTRUSTED;
+    if (d & (D_SHELL | D_FILE | D_SEND))
+        r |= R_ACTION;
+    words_free(&n);
+    if (have_desc)
+        words_free(&w);
+    return r;
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -762,6 +1334,7 @@ static void normalise_auth(const char *s, char *out, size_t cap)
 struct tool {
     const char *name, *desc;
     const json_t *schema;
+    const char *title; /* live tools only: the protocol's display title, which the model may read too */
 };
 
 static void add_err(json_t *errs, const char *field, const char *msg)
@@ -848,7 +1421,7 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
                 bad = true;
             }
             if (name && !bad)
-                out[i] = (struct tool){name, desc, json_is_object(schema) ? schema : NULL};
+                out[i] = (struct tool){.name = name, .desc = desc, .schema = json_is_object(schema) ? schema : NULL};
         } else {
             snprintf(field, sizeof field, "mcp_config.tools[%zu]", i);
             add_err(errs, field, "must be a string or an object with a name");
@@ -859,7 +1432,31 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
 /* ------------------------------------------------------------------------------------------ */
 /* the scan                                                                                    */
 
-static void scan_tools(const struct tool *tools, size_t n, struct findings *f, size_t *ndangerous)
+#define PARAM_TEXTS 64 /* parameter descriptions read per tool */
+
+/* The texts of a tool that the model reads: description, title, parameter descriptions. */
+static size_t tool_texts(const struct tool *t, const char **out)
+{
+    size_t n = 0;
+    if (t->desc)
+        out[n++] = t->desc;
+    if (t->title)
+        out[n++] = t->title;
+    const json_t *props = json_object_get(t->schema, "properties");
+    if (json_is_object(props)) {
+        const char *k;
+        const json_t *pv;
+        /* iteration order only decides which indicator is quoted when several parameters carry one */
+        json_object_foreach((json_t *)props, k, pv) {
+            const json_t *d = json_object_get(pv, "description");
+            if (json_is_string(d) && n < PARAM_TEXTS + 2)
+                out[n++] = json_string_value(d);
+        }
+    }
+    return n;
+}
+
+static void scan_tools(const struct tool *tools, size_t n, struct findings *f, size_t *ndangerous, unsigned *roles)
 {
     char key[4 * BW_MCP_TOOL_NAME_MAX + 1], other[4 * BW_MCP_TOOL_NAME_MAX + 1];
     struct finding *x;
@@ -867,27 +1464,34 @@ static void scan_tools(const struct tool *tools, size_t n, struct findings *f, s
     for (size_t i = 0; i < n; i++) {
         const struct tool *t = &tools[i];
         size_t ti = i + 1;
+        const char *nm = t->name;
+        const char *texts[PARAM_TEXTS + 2];
+        size_t nt = tool_texts(t, texts);
 
-        /* poisoning: the description, the name (invisible characters), the parameters' descriptions */
+        /* poisoning: the texts, and invisible characters in the name */
         char why[160];
-        bool p = (t->desc && poisoned(t->desc, why, sizeof why));
+        bool p = false;
+        for (size_t k = 0; k < nt && !p; k++)
+            p = poisoned(texts[k], why, sizeof why);
         if (!p && hidden_char(t->name)) {
             snprintf(why, sizeof why, "Indicator: invisible Unicode character U+%04lX in the name.", hidden_char(t->name));
             p = true;
         }
-        const json_t *props = json_object_get(t->schema, "properties");
-        if (!p && json_is_object(props)) {
-            const char *k;
-            const json_t *pv;
-            /* iteration order only decides which indicator is quoted when several parameters carry one */
-            json_object_foreach((json_t *)props, k, pv) {
-                const json_t *d = json_object_get(pv, "description");
-                if (!p && json_is_string(d) && poisoned(json_string_value(d), why, sizeof why))
-                    p = true;
+        if (p && (x = add(f, C_POISON, ti, nm)))
+            snprintf(x->extra, sizeof x->extra, "%s", why);
+        struct enc e = {0};
+        for (size_t k = 0; k < nt && !e.hidden; k++)
+            find_encoded(texts[k], &e);
+        if (e.hit && (x = add(f, e.hidden ? C_POISON_ENC_HIDDEN : C_POISON_ENC, ti, nm)))
+            snprintf(x->extra, sizeof x->extra, "%s", e.what);
+        char refs[200];
+        for (size_t k = 0; k < nt; k++) {
+            if (secret_refs(texts[k], refs, sizeof refs) > 0) {
+                if ((x = add(f, C_POISON_SECRET, ti, nm)))
+                    snprintf(x->extra, sizeof x->extra, "Named: %s.", refs);
+                break;
             }
         }
-        if (p && (x = add(f, C_POISON, ti)))
-            snprintf(x->extra, sizeof x->extra, "%s", why);
 
         unsigned d = dangerous(t->name, t->desc);
         static const struct {
@@ -897,46 +1501,230 @@ static void scan_tools(const struct tool *tools, size_t n, struct findings *f, s
                     {D_FETCH, C_TOOL_FETCH}};
         for (size_t k = 0; k < sizeof DMAP / sizeof DMAP[0]; k++)
             if (d & DMAP[k].bit)
-                add(f, DMAP[k].c, ti);
+                add(f, DMAP[k].c, ti, nm);
         if (d)
             (*ndangerous)++;
+        roles[i] = flow_roles(t->name, t->desc, d);
 
         /* shadowing: a later declaration of an earlier name, and re-declared well-known names */
         name_key(t->name, key, sizeof key);
         for (size_t j = 0; j < i; j++) {
             name_key(tools[j].name, other, sizeof other);
             if (strcmp(key, other) == 0) {
-                if ((x = add(f, C_SHADOW_DUP, ti)))
+                if ((x = add(f, C_SHADOW_DUP, ti, nm)))
                     snprintf(x->extra, sizeof x->extra, "First declared as tools[%zu].", j);
                 break;
             }
         }
         for (size_t k = 0; KNOWN_TOOLS[k]; k++)
             if (strcmp(key, KNOWN_TOOLS[k]) == 0)
-                add(f, C_SHADOW_KNOWN, ti);
+                add(f, C_SHADOW_KNOWN, ti, nm);
 
         /* schema */
         if (!t->schema) {
             if (d)
-                add(f, C_SCHEMA_MISSING, ti);
+                add(f, C_SCHEMA_MISSING, ti, nm);
             continue;
         }
         char list[320];
-        if (risky_params(t->schema, list, sizeof list) > 0 && (x = add(f, C_SCHEMA_FREEFORM, ti)))
+        if (risky_params(t->schema, list, sizeof list) > 0 && (x = add(f, C_SCHEMA_FREEFORM, ti, nm)))
             snprintf(x->extra, sizeof x->extra, "%s", list);
         if (json_is_true(json_object_get(t->schema, "additionalProperties")))
-            add(f, C_SCHEMA_ADDL, ti);
+            add(f, C_SCHEMA_ADDL, ti, nm);
     }
 }
 
-static json_t *scan(const char *url, const char *auth_raw, const struct tool *tools, size_t ntools)
+/* Appends "label: a, b, c (+N more). " for the tools having a role in mask. */
+static void list_role(char *out, size_t cap, const char *label, const struct tool *tools, const unsigned *roles,
+                      size_t n, unsigned mask)
 {
-    enum scheme sc = SC_HTTP;
+    size_t used = strlen(out), shown = 0, total = 0;
+    int w = snprintf(out + used, cap - used, "%s%s:", used ? " " : "", label);
+    if (w < 0 || (size_t)w >= cap - used)
+        return;
+    used += (size_t)w;
+    for (size_t i = 0; i < n; i++) {
+        if (!(roles[i] & mask))
+            continue;
+        total++;
+        if (shown == 3)
+            continue;
+        char nm[48];
+        copy_trunc(nm, sizeof nm, tools[i].name, 40);
+        w = snprintf(out + used, cap - used, "%s %s", shown ? "," : "", nm);
+        if (w < 0 || (size_t)w >= cap - used)
+            return;
+        used += (size_t)w;
+        shown++;
+    }
+    if (total > shown)
+        w = snprintf(out + used, cap - used, " (+%zu more).", total - shown);
+    else
+        w = snprintf(out + used, cap - used, ".");
+    (void)w; /* a cut list is still a true one */
+}
+
+/* Flows across tools: every role is judged per tool, the flow needs each role somewhere on the
+ * server (one tool may play several). */
+static void scan_flows(const struct tool *tools, size_t n, const unsigned *roles, struct findings *f)
+{
+    unsigned any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= roles[i];
+    struct finding *x;
+    if ((any & R_PRIVATE) && (any & R_SINK)) {
+        bool trifecta = any & R_UNTRUSTED;
+        if ((x = add(f, trifecta ? C_FLOW_TRIFECTA : C_FLOW_EXFIL, 0, NULL))) {
+            if (trifecta)
+                list_role(x->extra, sizeof x->extra, "Untrusted input", tools, roles, n, R_UNTRUSTED);
+            list_role(x->extra, sizeof x->extra, "Private data", tools, roles, n, R_PRIVATE);
+            list_role(x->extra, sizeof x->extra, "Outbound", tools, roles, n, R_SINK);
+        }
+    }
+    if ((any & R_UNTRUSTED) && (any & R_ACTION) && (x = add(f, C_FLOW_ACTION, 0, NULL))) {
+        list_role(x->extra, sizeof x->extra, "Untrusted input", tools, roles, n, R_UNTRUSTED);
+        list_role(x->extra, sizeof x->extra, "Actions", tools, roles, n, R_ACTION);
+    }
+}
+
+/* Whether two tool names are the same to a model (name_key equality, without the copies). */
+static bool same_name(const char *a, const char *b)
+{
+    for (;; a++, b++) {
+        unsigned char x = (unsigned char)*a, y = (unsigned char)*b;
+        x = (x == '-' || x == '.' || x == ' ') ? '_' : (x < 0x80 ? (unsigned char)tolower(x) : x);
+        y = (y == '-' || y == '.' || y == ' ') ? '_' : (y < 0x80 ? (unsigned char)tolower(y) : y);
+        if (x != y)
+            return false;
+        if (!x)
+            return true;
+    }
+}
+
+/* A validated request. */
+struct parsed {
+    const char *url, *auth;
+    enum scheme sc;
+    struct tool *tv; /* malloc'ed; borrowed strings from the body */
+    size_t nt;
+    bool probe;
+};
+
+/* The tools the live probe listed, in the scanner's shape (strings borrowed from live->tools). */
+static struct tool *live_tools(const struct bw_mcp_live *live, size_t *n)
+{
+    size_t m = json_array_size(live->tools);
+    struct tool *tv = calloc(m ? m : 1, sizeof *tv);
+    if (!tv)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        const json_t *t = json_array_get(live->tools, i);
+        const json_t *name = json_object_get(t, "name"), *d = json_object_get(t, "description");
+        const json_t *title = json_object_get(t, "title"), *schema = json_object_get(t, "input_schema");
+        if (!json_is_string(name))
+            continue; /* bw_mcp_rpc_tools never lists one; a hand-made result might */
+        tv[k++] = (struct tool){.name = json_string_value(name),
+                                .desc = json_is_string(d) ? json_string_value(d) : NULL,
+                                .title = json_is_string(title) ? json_string_value(title) : NULL,
+                                .schema = json_is_object(schema) ? schema : NULL};
+    }
+    *n = k;
+    return tv;
+}
+
+static bool live_listed(const struct bw_mcp_live *live)
+{
+    return live && live->performed && live->status == BW_MCP_PROBE_LISTED && live->tools;
+}
+
+/* Findings of the probe itself, and the drift between declared and listed tools. */
+static void scan_live(const struct parsed *q, const struct bw_mcp_live *live, const struct tool *tools, size_t n,
+                      bool remote, const char *auth, struct findings *f)
+{
+    struct finding *x;
+    if (live->status == BW_MCP_PROBE_UNREACHABLE) {
+        if ((x = add(f, C_PROBE_UNREACHABLE, 0, NULL)))
+            snprintf(x->extra, sizeof x->extra, "Egress outcome: %s (%.200s).", bw_egress_outcome_name(live->outcome),
+                     live->error);
+        return;
+    }
+    if (live->reachable && live->tls && !live->tls_verify_ok && (x = add(f, C_TRANSPORT_CERT, 0, NULL)))
+        snprintf(x->extra, sizeof x->extra, "%s%.120s", live->tls_error[0] ? "Reason: " : "", live->tls_error);
+    if (live->status == BW_MCP_PROBE_PROTOCOL || (live->status == BW_MCP_PROBE_LISTED && live->error[0])) {
+        if ((x = add(f, C_PROBE_PROTOCOL, 0, NULL)))
+            snprintf(x->extra, sizeof x->extra, "What happened: %.240s.", live->error);
+    }
+    if (!live_listed(live))
+        return;
+    /* tools listed without any credential: the server is open, whatever the configuration says */
+    bool none = strcmp(auth, "none") == 0;
+    x = add(f, none ? C_AUTH_OPEN_CONFIRMED : remote ? C_AUTH_OPEN_REMOTE : C_AUTH_OPEN_LOCAL, 0, NULL);
+    if (x)
+        snprintf(x->extra, sizeof x->extra, "Declared auth_method: %.64s; tools listed: %zu.", auth, n);
+    if (q->nt == 0)
+        return; /* nothing declared: nothing to drift from */
+    for (size_t i = 0; i < n; i++) {
+        const struct tool *d = NULL;
+        for (size_t j = 0; j < q->nt && !d; j++)
+            if (same_name(tools[i].name, q->tv[j].name))
+                d = &q->tv[j];
+        if (!d)
+            add(f, C_PROBE_NEW, i + 1, tools[i].name);
+        else if (d->desc && strcmp(d->desc, tools[i].desc ? tools[i].desc : "") != 0)
+            add(f, C_PROBE_CHANGED, i + 1, tools[i].name);
+    }
+    if (live->truncated)
+        return; /* unlisted pages may hold the declared tools */
+    for (size_t j = 0; j < q->nt; j++) {
+        bool seen = false;
+        for (size_t i = 0; i < n && !seen; i++)
+            seen = same_name(tools[i].name, q->tv[j].name);
+        if (!seen)
+            add(f, C_PROBE_MISSING, n + j + 1, q->tv[j].name);
+    }
+}
+
+/* The response's `probe` object. */
+static json_t *probe_json(const struct parsed *q, const struct bw_mcp_live *live)
+{
+    if (!live || !live->performed) {
+        json_t *o = json_pack("{s:b}", "performed", 0);
+        if (o && q->probe)
+            json_object_set_new(o, "error",
+                                json_string(q->sc == SC_HTTP || q->sc == SC_HTTPS
+                                                ? "the live probe was not run"
+                                                : "the live probe speaks streamable HTTP: server_url must be http or https"));
+        return o;
+    }
+    bool listed = live_listed(live);
+    const struct bw_mcp_server_info *in = &live->info;
+    json_t *o = json_pack("{s:b,s:b,s:s,s:o,s:o,s:o,s:o,s:o,s:s,s:i,s:b,s:I,s:b,s:o,s:b,s:i,s:I}", "performed", 1,
+                          "reachable", live->reachable, "outcome", bw_egress_outcome_name(live->outcome),
+                          "http_status", live->http_status ? json_integer(live->http_status) : json_null(),
+                          "protocol_version", in->protocol_version[0] ? json_text(in->protocol_version) : json_null(),
+                          "server_name", in->name[0] ? json_text(in->name) : json_null(), "server_version",
+                          in->version[0] ? json_text(in->version) : json_null(), "tools_listed",
+                          listed ? json_integer((json_int_t)json_array_size(live->tools)) : json_null(),
+                          "tools_source", listed ? "server" : "declared", "pages", live->pages, "truncated",
+                          live->truncated, "invalid_tools", (json_int_t)live->invalid_tools, "session", live->session,
+                          "format", !live->reachable || !live->initialized ? json_null()
+                                    : json_string(live->sse ? "sse" : "json"),
+                          "auth_required", live->status == BW_MCP_PROBE_AUTH, "requests", live->requests,
+                          "elapsed_ms", (json_int_t)live->elapsed_ms);
+    if (o && live->error[0])
+        json_object_set_new(o, "error", json_text(live->error));
+    return o;
+}
+
+static json_t *scan(const struct parsed *q, const struct bw_mcp_live *live)
+{
     char host[256];
-    if (parse_url(url, &sc, host) != NULL)
+    enum scheme sc = q->sc;
+    if (parse_url(q->url, &sc, host) != NULL)
         return NULL; /* validated before */
     char auth[4 * BW_MCP_AUTH_MAX + 8];
-    normalise_auth(auth_raw ? auth_raw : "", auth, sizeof auth);
+    normalise_auth(q->auth ? q->auth : "", auth, sizeof auth);
     bool known = false;
     for (size_t i = 0; KNOWN_AUTH[i]; i++)
         known |= strcmp(auth, KNOWN_AUTH[i]) == 0;
@@ -945,30 +1733,51 @@ static json_t *scan(const char *url, const char *auth_raw, const struct tool *to
     enum hostclass hc = sc == SC_STDIO ? H_NONE : classify_host(host);
     bool remote = hc != H_NONE && hc != H_LOOPBACK; /* a wildcard bind is reachable from outside */
     bool plain = sc == SC_HTTP || sc == SC_WS;
+    bool none = strcmp(auth, "none") == 0;
 
-    if (sc != SC_STDIO && strcmp(auth, "none") == 0)
-        add(&f, remote ? C_AUTH_NONE_REMOTE : C_AUTH_NONE_LOCAL, 0);
+    if (sc != SC_STDIO && none)
+        add(&f, remote ? C_AUTH_NONE_REMOTE : C_AUTH_NONE_LOCAL, 0, NULL);
     if (plain && remote && (strcmp(auth, "basic") == 0 || strcmp(auth, "api_key") == 0 || strcmp(auth, "bearer") == 0))
-        add(&f, C_AUTH_CLEAR, 0);
+        add(&f, C_AUTH_CLEAR, 0, NULL);
     if (!known)
-        add(&f, C_AUTH_UNKNOWN, 0);
+        add(&f, C_AUTH_UNKNOWN, 0, NULL);
     if (plain && remote)
-        add(&f, C_TRANSPORT_PLAIN, 0);
+        add(&f, C_TRANSPORT_PLAIN, 0, NULL);
     if (sc == SC_STDIO)
-        add(&f, C_TRANSPORT_STDIO, 0);
+        add(&f, C_TRANSPORT_STDIO, 0, NULL);
     if (hc == H_WILDCARD)
-        add(&f, C_NET_WILDCARD, 0);
+        add(&f, C_NET_WILDCARD, 0, NULL);
     else if (hc == H_PRIVATE)
-        add(&f, C_NET_PRIVATE, 0);
+        add(&f, C_NET_PRIVATE, 0, NULL);
     else if (hc == H_PUBLIC_IP)
-        add(&f, C_NET_PUBLIC, 0);
+        add(&f, C_NET_PUBLIC, 0, NULL);
 
+    /* live tools, when listed, replace the declared ones: they are what an agent will see */
+    const struct tool *tools = q->tv;
+    size_t ntools = q->nt;
+    struct tool *ltv = NULL;
+    if (live_listed(live)) {
+        ltv = live_tools(live, &ntools);
+        if (!ltv)
+            return NULL;
+        tools = ltv;
+    }
+    unsigned *roles = calloc(ntools ? ntools : 1, sizeof *roles);
+    if (!roles) {
+        free(ltv);
+        return NULL;
+    }
     size_t ndangerous = 0;
-    scan_tools(tools, ntools, &f, &ndangerous);
+    scan_tools(tools, ntools, &f, &ndangerous, roles);
+    scan_flows(tools, ntools, roles, &f);
+    free(roles);
     if (ntools > BW_MCP_MANY_TOOLS)
-        add(&f, C_TOOLS_MANY, 0);
+        add(&f, C_TOOLS_MANY, 0, NULL);
+    if (live && live->performed)
+        scan_live(q, live, tools, ntools, remote, auth, &f);
     if (f.oom) {
         free(f.v);
+        free(ltv);
         return NULL;
     }
 
@@ -984,75 +1793,108 @@ static json_t *scan(const char *url, const char *auth_raw, const struct tool *to
     for (size_t i = 0; i < f.n && i < BW_MCP_MAX_FINDINGS; i++) {
         const struct finding *x = &f.v[i];
         const struct check_def *c = &CHECKS[x->c];
-        char detail[1024];
+        char detail[1536];
         snprintf(detail, sizeof detail, "%s%s%s", c->detail, x->extra[0] ? " " : "", x->extra);
-        json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s}", "id", c->id, "type", c->type, "severity", SEV_NAME[c->sev],
-                              "title", c->title, "detail", detail);
-        if (o && x->tool)
-            json_object_set_new(o, "tool", json_string(tools[x->tool - 1].name));
-        if (o)
+        json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "id", c->id, "type", c->type, "severity", SEV_NAME[c->sev],
+                              "title", c->title, "detail", json_text(detail));
+        if (o && x->name)
+            json_object_set_new(o, "tool", json_string(x->name));
+        if (o) {
             json_object_set_new(o, "remediation", json_string(c->remediation));
+            json_object_set_new(o, "owasp_llm", c->owasp ? json_string(c->owasp) : json_null());
+        }
         json_array_append_new(items, o);
     }
     free(f.v);
     json_t *summary = json_pack("{s:I,s:I,s:s,s:s}", "tools", (json_int_t)ntools, "dangerous_tools",
                                 (json_int_t)ndangerous, "auth", auth, "transport", SCHEME_NAME[sc]);
-    return json_pack("{s:b,s:i,s:s,s:o,s:o}", "ok", 1, "risk_score", score, "risk_level", bw_mcp_risk_level(score),
-                     "findings", items, "summary", summary);
+    json_t *out = json_pack("{s:b,s:i,s:s,s:o,s:o,s:o}", "ok", 1, "risk_score", score, "risk_level",
+                            bw_mcp_risk_level(score), "findings", items, "summary", summary, "probe", probe_json(q, live));
+    free(ltv); /* after rendering: findings borrowed the live tool names */
+    return out;
 }
 
-json_t *bw_mcp_scan_body(const json_t *body, json_t **errors)
+/* Validates body into q (q->tv to free). 0, or -1 with *errors set (NULL only when out of memory). */
+static int parse_body(const json_t *body, struct parsed *q, json_t **errors)
 {
+    memset(q, 0, sizeof *q);
     *errors = NULL;
     json_t *errs = json_array();
     if (!errs)
-        return NULL;
+        return -1;
     const json_t *cfg = json_is_object(body) ? json_object_get(body, "mcp_config") : NULL;
     if (!cfg || json_is_null(cfg)) {
         add_err(errs, "mcp_config", "is required");
         *errors = errs;
-        return NULL;
+        return -1;
     }
     if (!json_is_object(cfg)) {
         add_err(errs, "mcp_config", "must be an object");
         *errors = errs;
-        return NULL;
+        return -1;
     }
     bool bad = false;
-    const char *url = str_field(cfg, "server_url", "mcp_config.server_url", true, true, BW_MCP_URL_MAX, errs, &bad);
-    if (url) {
-        enum scheme sc;
+    q->url = str_field(cfg, "server_url", "mcp_config.server_url", true, true, BW_MCP_URL_MAX, errs, &bad);
+    if (q->url) {
         char host[256];
-        const char *why = parse_url(url, &sc, host);
+        const char *why = parse_url(q->url, &q->sc, host);
         if (why)
             add_err(errs, "mcp_config.server_url", why);
     }
-    const char *auth = str_field(cfg, "auth_method", "mcp_config.auth_method", false, false, BW_MCP_AUTH_MAX, errs, &bad);
+    q->auth = str_field(cfg, "auth_method", "mcp_config.auth_method", false, false, BW_MCP_AUTH_MAX, errs, &bad);
+    const json_t *probe = json_object_get(body, "probe");
+    if (probe && !json_is_null(probe) && !json_is_boolean(probe))
+        add_err(errs, "probe", "must be a boolean");
+    q->probe = json_is_true(probe);
     const json_t *tools = json_object_get(cfg, "tools");
-    struct tool *tv = NULL;
-    size_t nt = 0;
     if (tools && !json_is_null(tools)) {
         if (!json_is_array(tools)) {
             add_err(errs, "mcp_config.tools", "must be an array");
         } else if (json_array_size(tools) > BW_MCP_TOOLS_MAX) {
             add_err(errs, "mcp_config.tools", "must have at most 500 items");
         } else {
-            nt = json_array_size(tools);
-            tv = calloc(nt ? nt : 1, sizeof *tv);
-            if (!tv) {
+            q->nt = json_array_size(tools);
+            q->tv = calloc(q->nt ? q->nt : 1, sizeof *q->tv);
+            if (!q->tv) {
                 json_decref(errs);
-                return NULL;
+                return -1;
             }
-            validate_tools(tools, tv, errs);
+            validate_tools(tools, q->tv, errs);
         }
     }
     if (json_array_size(errs) > 0) {
-        free(tv);
+        free(q->tv);
+        q->tv = NULL;
         *errors = errs;
-        return NULL;
+        return -1;
     }
     json_decref(errs);
-    json_t *out = scan(url, auth, tv, nt);
-    free(tv);
+    return 0;
+}
+
+json_t *bw_mcp_scan_body_live(const json_t *body, const struct bw_mcp_live *live, json_t **errors)
+{
+    struct parsed q;
+    if (parse_body(body, &q, errors) != 0)
+        return NULL;
+    json_t *out = scan(&q, live);
+    free(q.tv);
     return out;
+}
+
+json_t *bw_mcp_scan_body(const json_t *body, json_t **errors)
+{
+    return bw_mcp_scan_body_live(body, NULL, errors);
+}
+
+const char *bw_mcp_probe_target(const json_t *body)
+{
+    struct parsed q;
+    json_t *errs = NULL;
+    if (parse_body(body, &q, &errs) != 0) {
+        json_decref(errs);
+        return NULL;
+    }
+    free(q.tv);
+    return q.probe && (q.sc == SC_HTTP || q.sc == SC_HTTPS) ? q.url : NULL;
 }

@@ -1,31 +1,68 @@
-/* MCP server configuration scanner: static analysis of {server_url, tools, auth_method}. Nothing
- * is fetched from server_url. Pure and deterministic: the same input always gives the same result.
+/* MCP server configuration scanner: analysis of {server_url, tools, auth_method}, optionally
+ * with what a live probe of the server found (mcpprobe.h). The scan itself is pure and
+ * deterministic: the same input (and the same probe result) always gives the same findings.
  *
- * Checks (id, severity; the score adds CRITICAL 40, HIGH 25, MEDIUM 10, LOW 3, capped at 100):
+ * Checks (id, severity, OWASP LLM Top 10 2025; the score adds CRITICAL 40, HIGH 25, MEDIUM 10,
+ * LOW 3, capped at 100):
  *   MCP-AUTH-001      no authentication: CRITICAL for a remote host, HIGH for a loopback one
- *                     (not for stdio: a spawned child process has no network peer to authenticate)
- *   MCP-AUTH-002      HIGH     basic / api_key / bearer credentials over plain http/ws, non-loopback
- *   MCP-AUTH-003      MEDIUM   unknown auth_method
- *   MCP-TRANSPORT-001 HIGH     plain http/ws to a non-loopback host
- *   MCP-TRANSPORT-002 LOW      stdio transport (runs with the user's privileges)
- *   MCP-NET-001       LOW      bound to a wildcard address (0.0.0.0, ::)
- *   MCP-NET-002/003   LOW      private / public IP literal
+ *                     (not for stdio: a spawned child process has no network peer)        LLM06
+ *   MCP-AUTH-002      HIGH     basic / api_key / bearer credentials over plain http/ws, non-loopback LLM02
+ *   MCP-AUTH-003      MEDIUM   unknown auth_method                                        -
+ *   MCP-AUTH-004      probe: tools listed without credentials. CRITICAL (remote) / HIGH (loopback)
+ *                     when auth_method declares a method, LOW when it says none (AUTH-001 then
+ *                     carries the weight)                                                 LLM06
+ *   MCP-TRANSPORT-001 HIGH     plain http/ws to a non-loopback host                       LLM02
+ *   MCP-TRANSPORT-002 LOW      stdio transport (runs with the user's privileges)          LLM03
+ *   MCP-TRANSPORT-003 HIGH     probe: the TLS certificate does not verify                 LLM02
+ *   MCP-NET-001       LOW      bound to a wildcard address (0.0.0.0, ::)                  -
+ *   MCP-NET-002/003   LOW      private / public IP literal                                -
+ *   MCP-POISON-001    CRITICAL hidden instructions in a tool's description, title or parameter
+ *                     descriptions (phrases aimed at the model, markup such as <IMPORTANT>,
+ *                     secret paths, calls to other tools), or an invisible Unicode character
+ *                     (zero-width, bidi, tags, soft hyphen, variation selectors) in those or
+ *                     in the name                                                         LLM01
+ *   MCP-POISON-002    encoded payload in those texts: a base64 run (>=24 chars) or hex run (>=32)
+ *                     that decodes to text, a base64 blob (>=80, mixed case and digits), or >=6
+ *                     consecutive \uXXXX / \xHH / %HH escapes of plain ASCII. Decoded text is
+ *                     checked for poisoning (and searched once more for a second encoding):
+ *                     CRITICAL when it carries an indicator, else HIGH                     LLM01
+ *   MCP-POISON-003    HIGH     the texts name secret files (~/.ssh, id_rsa, ~/.aws, .env,
+ *                     .netrc, .pgpass, .git-credentials, .npmrc, .kube/config, .docker/config.json,
+ *                     /etc/shadow, mcp.json ...); reported besides POISON-001             LLM02
+ *   MCP-FLOW-001      toxic flow across the server's tools: one reads private data (files, mail,
+ *                     databases, secrets) and one can send data out (send/post/upload, webhooks,
+ *                     URL fetches, shell): HIGH; CRITICAL when a tool also ingests untrusted
+ *                     content (web pages, inbound mail, issues) - the "lethal trifecta"   LLM02
+ *   MCP-FLOW-002      HIGH     a tool ingesting untrusted content and a tool with a dangerous
+ *                     action (shell, file writes, sends/payments)                         LLM06
  *   MCP-TOOL-001..005 per tool: shell execution CRITICAL, file write/delete HIGH, network fetch
- *                     (SSRF) MEDIUM, database HIGH, payments/email/messaging HIGH
- *   MCP-POISON-001    CRITICAL hidden instructions in a tool's description (tool poisoning)
- *   MCP-SHADOW-001    MEDIUM   duplicate tool name;  MCP-SHADOW-002 MEDIUM well-known tool name
- *   MCP-SCHEMA-001    MEDIUM   dangerous tool without input_schema
- *   MCP-SCHEMA-002    MEDIUM   free-form string parameter named command/cmd/script/query/path/url...
- *   MCP-SCHEMA-003    LOW      additionalProperties: true
- *   MCP-TOOLS-001     LOW      more than 50 tools
- * Findings are ordered by severity (worst first), then by the order above, then by tool order. */
+ *                     (SSRF) MEDIUM, database HIGH, payments/email/messaging HIGH         LLM06
+ *   MCP-SHADOW-001    MEDIUM   duplicate tool name;  MCP-SHADOW-002 MEDIUM well-known tool name LLM03
+ *   MCP-SCHEMA-001    MEDIUM   dangerous tool without input_schema                        LLM05
+ *   MCP-SCHEMA-002    MEDIUM   free-form string parameter named command/cmd/script/query/path/url... LLM05
+ *   MCP-SCHEMA-003    LOW      additionalProperties: true                                 LLM05
+ *   MCP-TOOLS-001     LOW      more than 50 tools                                         LLM06
+ *   MCP-PROBE-001     LOW      probe: no answer (blocked by the egress policy, DNS, connect, TLS,
+ *                     timeout); the detail gives the egress outcome and reason            -
+ *   MCP-PROBE-002     MEDIUM   probe: the server lists a tool the configuration does not declare LLM03
+ *   MCP-PROBE-003     LOW      probe: a declared tool the server does not list            LLM03
+ *   MCP-PROBE-004     MEDIUM   probe: a tool's live description differs from the declared one LLM03
+ *   MCP-PROBE-005     LOW      probe: an answer that is not a usable MCP exchange (HTTP status,
+ *                     body, JSON-RPC error, a failing later page)                         -
+ * Drift (PROBE-002..004) is judged only when tools were declared; PROBE-003 not when the listing
+ * was cut short. Findings are ordered by severity (worst first), then by the order above (see
+ * enum check), then by tool order. Each finding carries owasp_llm (null where none applies).
+ *
+ * Live tools: when the probe listed the server's tools, they replace the declared ones for every
+ * tool check and for summary.tools (an agent sees what the server lists, not what a file says);
+ * when it did not, the declared tools are scanned. */
 #ifndef BW_ENGINE_MCPSCAN_H
 #define BW_ENGINE_MCPSCAN_H
 #include <jansson.h>
 #include <stdbool.h>
 
 #define BW_MCP_URL_MAX 2048          /* server_url characters */
-#define BW_MCP_TOOLS_MAX 500         /* tools per configuration */
+#define BW_MCP_TOOLS_MAX 500         /* tools per configuration, and tools read from a live server */
 #define BW_MCP_TOOL_NAME_MAX 256     /* tool name characters */
 #define BW_MCP_DESCRIPTION_MAX 4096  /* tool description characters */
 #define BW_MCP_AUTH_MAX 64           /* auth_method characters */
@@ -33,11 +70,22 @@
 #define BW_MCP_MAX_FINDINGS 1000     /* findings listed (the score counts them all; it caps at 100) */
 #define BW_MCP_MAX_ERRORS 32         /* validation errors reported */
 
-/* Validates a request body ({mcp_config:{...}}) and scans it. On success returns a new object
- * {ok:true, risk_score, risk_level, findings, summary} (the caller adds scanned_at) and sets
- * *errors to NULL. On invalid input returns NULL and sets *errors to a new array of
+struct bw_mcp_live; /* engine/mcpprobe.h */
+
+/* Validates a request body ({mcp_config:{...}, probe?: boolean}) and scans it statically. On
+ * success returns a new object {ok:true, risk_score, risk_level, findings, summary, probe} (the
+ * caller adds scanned_at; probe is {performed:false}, with an error when one was asked for) and
+ * sets *errors to NULL. On invalid input returns NULL and sets *errors to a new array of
  * {field, message} (fields like "mcp_config.tools[3].name"). body may be NULL (no body). */
 json_t *bw_mcp_scan_body(const json_t *body, json_t **errors);
+
+/* The same with the result of a live probe (borrowed; NULL = none): the listed tools replace the
+ * declared ones, the probe's findings are added and `probe` describes it. */
+json_t *bw_mcp_scan_body_live(const json_t *body, const struct bw_mcp_live *live, json_t **errors);
+
+/* The server_url to probe (borrowed from body) when body is valid, asks for `probe: true` and the
+ * URL is http or https; NULL otherwise (the scan is then static and synchronous). */
+const char *bw_mcp_probe_target(const json_t *body);
 
 /* "CRITICAL", "HIGH", "MEDIUM" or "LOW" for a 0-100 risk score. */
 const char *bw_mcp_risk_level(int score);

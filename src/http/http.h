@@ -117,6 +117,9 @@ bool bw_query_int(struct bw_req *r, struct bw_verr *v, const char *name, long de
 /* Runs fn(r) on the blocking pool with the connection suspended; fn must reply. Returns false
  * (after answering 503) when the pool is full. */
 bool bw_req_defer(struct bw_req *r, bw_handler_fn fn);
+/* The same on a given pool (outbound probes have their own, so a slow target cannot delay logins). */
+struct bw_pool;
+bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn);
 
 /* ---- the server ---- */
 

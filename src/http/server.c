@@ -106,11 +106,16 @@ static void run_deferred(void *arg)
 
 bool bw_req_defer(struct bw_req *r, bw_handler_fn fn)
 {
+    return bw_req_defer_on(r, r->app->blocking, fn);
+}
+
+bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn)
+{
     r->deferred = fn;
     r->state = BW_RS_SUSPENDED;
     /* suspend before queueing the job: the job may finish and resume before we return */
     MHD_suspend_connection(r->conn);
-    if (bw_pool_submit(r->app->blocking, run_deferred, r) != 0) {
+    if (bw_pool_submit(pool, run_deferred, r) != 0) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "server busy, try again", NULL);
         bw_req_header(r, "Retry-After", "1");
         MHD_resume_connection(r->conn);

@@ -498,6 +498,26 @@ int store_asset_insert(struct db *db, const struct store_asset *a)
     return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
 }
 
+/* Columns: id, name, type, provider, endpoint, env, security_score, risk_level, created_at,
+ * created_us, last_scan_id, last_scanned_at. */
+static void asset_row(struct db_rows *r, const char *user_id, struct store_asset *a)
+{
+    memset(a, 0, sizeof *a);
+    copy(a->id, sizeof a->id, db_rows_text(r, 0));
+    copy(a->user_id, sizeof a->user_id, user_id);
+    copy(a->name, sizeof a->name, db_rows_text(r, 1));
+    copy(a->type, sizeof a->type, db_rows_text(r, 2));
+    copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
+    copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
+    copy(a->env, sizeof a->env, db_rows_text(r, 5));
+    a->security_score = (int)db_rows_int(r, 6);
+    copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
+    copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
+    a->created_us = db_rows_int(r, 9);
+    copy(a->last_scan_id, sizeof a->last_scan_id, db_rows_text(r, 10));
+    copy(a->last_scanned_at, sizeof a->last_scanned_at, db_rows_text(r, 11));
+}
+
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
                      struct store_asset **out, size_t *n, int64_t *total)
 {
@@ -520,7 +540,8 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
     db_rows_free(r);
     r = NULL;
     if (db_query(c,
-                 "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us"
+                 "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us,"
+                 " last_scan_id, last_scanned_at"
                  " FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
                  " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC LIMIT ?",
                  p, 6, &r) != DB_OK)
@@ -534,19 +555,7 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
                 goto out;
             *out = nv;
         }
-        struct store_asset *a = &(*out)[(*n)++];
-        memset(a, 0, sizeof *a);
-        copy(a->id, sizeof a->id, db_rows_text(r, 0));
-        copy(a->user_id, sizeof a->user_id, user_id);
-        copy(a->name, sizeof a->name, db_rows_text(r, 1));
-        copy(a->type, sizeof a->type, db_rows_text(r, 2));
-        copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
-        copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
-        copy(a->env, sizeof a->env, db_rows_text(r, 5));
-        a->security_score = (int)db_rows_int(r, 6);
-        copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
-        copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
-        a->created_us = db_rows_int(r, 9);
+        asset_row(r, user_id, &(*out)[(*n)++]);
     }
     rc = ST_OK;
 out:
@@ -557,5 +566,91 @@ out:
         *out = NULL;
         *n = 0;
     }
+    return rc;
+}
+
+int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
+    struct db_rows *r = NULL;
+    int rc = ST_ERROR;
+    if (db_query(c,
+                 "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us,"
+                 " last_scan_id, last_scanned_at FROM assets WHERE id = ? AND user_id = ?",
+                 p, 2, &r) == DB_OK) {
+        if (db_rows_next(r)) {
+            asset_row(r, user_id, out);
+            rc = ST_OK;
+        } else {
+            rc = ST_NOTFOUND;
+        }
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+int store_asset_delete(struct db *db, const char *user_id, const char *id)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
+    int64_t changes = 0;
+    int rc = ST_ERROR;
+    /* scans first: the cascade is declared, but SQLite only honours it with foreign_keys on and
+     * being explicit keeps both backends identical */
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    if (db_exec(c, "DELETE FROM asset_scans WHERE asset_id = ? AND user_id = ?", p, 2, NULL) != DB_OK ||
+        db_exec(c, "DELETE FROM assets WHERE id = ? AND user_id = ?", p, 2, &changes) != DB_OK) {
+        db_rollback(c);
+        goto out;
+    }
+    rc = db_commit(c) == DB_OK ? (changes ? ST_OK : ST_NOTFOUND) : ST_ERROR;
+out:
+    db_release(c);
+    return rc;
+}
+
+int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    int64_t changes = 0;
+    struct db_param up[] = {DBP_INT(s->score), DBP_TEXT(s->risk_level), DBP_TEXT(s->id), DBP_TEXT(s->created_at),
+                            DBP_TEXT(s->asset_id), DBP_TEXT(s->user_id)};
+    struct db_param ins[] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
+                             DBP_INT(s->score),       DBP_TEXT(s->risk_level), DBP_TEXT(s->body),
+                             DBP_TEXT(s->created_at), DBP_INT(s->created_us)};
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    if (db_exec(c,
+                "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?, last_scanned_at = ?"
+                " WHERE id = ? AND user_id = ?",
+                up, 6, &changes) != DB_OK) {
+        db_rollback(c);
+        goto out;
+    }
+    if (changes == 0) {
+        db_rollback(c);
+        rc = ST_NOTFOUND;
+        goto out;
+    }
+    if (db_exec(c,
+                "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at, created_us)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                ins, 8, NULL) != DB_OK) {
+        db_rollback(c);
+        goto out;
+    }
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+out:
+    db_release(c);
     return rc;
 }

@@ -81,11 +81,26 @@ struct store_asset {
     int security_score;
     char risk_level[16], created_at[24];
     int64_t created_us;
+    char last_scan_id[48], last_scanned_at[24]; /* "" when never scanned */
 };
 int store_asset_insert(struct db *db, const struct store_asset *a);
 /* Newest first; type/risk NULL = any; *total counts every match before limit. */
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
                      struct store_asset **out, size_t *n, int64_t *total);
+/* The caller's asset; another account's is ST_NOTFOUND. */
+int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out);
+/* Deletes the caller's asset and its scans. ST_NOTFOUND when it is not the caller's. */
+int store_asset_delete(struct db *db, const char *user_id, const char *id);
+/* A finished live scan: stored, and the asset takes its score, level and scan id, in one
+ * transaction. ST_NOTFOUND when the asset was deleted meanwhile. */
+struct store_asset_scan {
+    char id[48], asset_id[48], user_id[48];
+    int score;
+    char risk_level[16], created_at[24];
+    int64_t created_us;
+    const char *body; /* the result document (JSON text) */
+};
+int store_asset_scan_save(struct db *db, const struct store_asset_scan *s);
 
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value);

@@ -133,6 +133,24 @@ test('framework catalog: the four frameworks with control counts, anonymous', as
   assert.ok(r.headers.get('ratelimit-limit'), 'anonymous calls are rate limited');
 });
 
+test('one framework with its controls (extension); unknown id 404', async () => {
+  const list = (await srv.req('GET', '/api/ai-security/governance/frameworks')).json.frameworks;
+  for (const f of list) {
+    const r = await srv.req('GET', `/api/ai-security/governance/frameworks/${f.id}`);
+    assert.equal(r.status, 200);
+    assert.equal(r.json.id, f.id);
+    assert.equal(r.json.name, f.name);
+    assert.equal(r.json.controls.length, f.controls);
+    assert.equal(r.json.controls_total, f.controls);
+    for (const c of r.json.controls) assert.ok(typeof c.id === 'string' && typeof c.title === 'string');
+  }
+  const o = await srv.req('GET', '/api/ai-security/governance/frameworks/owasp-llm');
+  assert.deepEqual(o.json.controls.map(c => c.id), ['LLM01', 'LLM02', 'LLM03', 'LLM04', 'LLM05', 'LLM06', 'LLM07', 'LLM08', 'LLM09', 'LLM10']);
+  const n = await srv.req('GET', '/api/ai-security/governance/frameworks/nist-ai-rmf');
+  assert.ok(n.json.controls.some(c => c.id === 'GOVERN 1.1'), 'subcategories by id');
+  assertError(assert, await srv.req('GET', '/api/ai-security/governance/frameworks/sox'), 404, 'NOT_FOUND');
+});
+
 test('metrics: 401 anonymous, 403 FORBIDDEN for a non-admin account, Prometheus text for the admin key', async () => {
   let r = await srv.req('GET', '/metrics');
   assertError(assert, r, 401, 'AUTH_REQUIRED');

@@ -1,11 +1,17 @@
-/* The governance assessment engine: met/gap logic, ordering, score and risk classification. */
+/* The governance assessment engine: met/gap logic, ordering, score and risk classification; the
+ * platform evidence (met by evidence, contradicted, gaps_only) against the real catalogs and
+ * mapping; the mapping's control ids against the catalogs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "common/embedded.h"
 #include "engine/governance.h"
 
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char CATALOG[] =
@@ -74,6 +80,312 @@ static void malformed_catalog(void **state)
     json_decref(uc);
 }
 
+/* ---- platform evidence ------------------------------------------------------------------------ */
+
+static const char *const FRAMEWORK_IDS[] = {"nist-ai-rmf", "iso-42001", "eu-ai-act", "owasp-llm"};
+
+static json_t *embedded_json(const char *name)
+{
+    const struct bw_embedded *f = bw_embedded_find(name);
+    assert_non_null(f);
+    json_t *doc = json_loadb((const char *)f->data, f->len, 0, NULL);
+    assert_non_null(doc);
+    return doc;
+}
+
+static json_t *catalog(const char *id)
+{
+    char name[96];
+    snprintf(name, sizeof name, "data/frameworks/%s.json", id);
+    return embedded_json(name);
+}
+
+static json_t *mapping(void) { return embedded_json("data/frameworks/evidence.json"); }
+
+/* An account with nothing on the platform; tests change what they need. */
+static json_t *no_evidence(void)
+{
+    return json_pack("{s:i,s:{},s:i,s:i,s:{s:i,s:i,s:i,s:i},s:{},s:i,s:i,s:n}", "assets_registered", 0,
+                     "assets_by_type", "assets_scanned", 0, "assets_scanned_90d", 0, "open_findings", "CRITICAL", 0,
+                     "HIGH", 0, "MEDIUM", 0, "LOW", 0, "owasp_llm", "keys_active", 0, "keys_rotated", 0,
+                     "oldest_active_key_days");
+}
+
+static json_t *assess_ev(const char *fw_id, const char *ctx, const char *uc, const json_t *ev)
+{
+    json_t *fw = catalog(fw_id), *map = mapping(), *ucs = json_pack("[s]", uc);
+    json_t *out = bw_governance_assess_evidence(fw, ctx, ucs, map, ev);
+    json_decref(fw);
+    json_decref(map);
+    json_decref(ucs);
+    assert_non_null(out);
+    return out;
+}
+
+static json_t *find_gap(const json_t *r, const char *id)
+{
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(r, "gaps"), i, g) {
+        if (strcmp(json_string_value(json_object_get(g, "control_id")), id) == 0)
+            return g;
+    }
+    return NULL;
+}
+
+static bool in_list(const json_t *r, const char *list, const char *id)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(json_object_get(json_object_get(r, "evidence"), list), i, v) {
+        if (strcmp(json_string_value(v), id) == 0)
+            return true;
+    }
+    return false;
+}
+
+static const char *gap_evidence(const json_t *r, const char *id)
+{
+    json_t *g = find_gap(r, id);
+    assert_non_null(g);
+    return json_string_value(json_object_get(g, "evidence"));
+}
+
+/* Every control id of the mapping exists in its catalog, checked here directly and by the
+ * engine's own check (which the server runs at start). */
+static void mapping_ids_exist(void **state)
+{
+    (void)state;
+    json_t *map = mapping(), *fws[4];
+    for (size_t f = 0; f < 4; f++)
+        fws[f] = catalog(FRAMEWORK_IDS[f]);
+    size_t k, e, checked = 0;
+    json_t *kind, *entry;
+    json_array_foreach(json_object_get(map, "kinds"), k, kind) {
+        const char *fw_id;
+        json_t *list;
+        assert_non_null(json_string_value(json_object_get(kind, "condition")));
+        json_object_foreach(json_object_get(kind, "controls"), fw_id, list) {
+            json_t *fw = NULL;
+            for (size_t f = 0; f < 4; f++)
+                if (strcmp(fw_id, FRAMEWORK_IDS[f]) == 0)
+                    fw = fws[f];
+            if (!fw)
+                fail_msg("unknown framework %s", fw_id);
+            json_array_foreach(list, e, entry) {
+                const char *id = json_string_value(json_object_get(entry, "id"));
+                bool found = false;
+                size_t c;
+                json_t *ctl;
+                json_array_foreach(json_object_get(fw, "controls"), c, ctl) {
+                    found |= id && strcmp(json_string_value(json_object_get(ctl, "id")), id) == 0;
+                }
+                if (!found)
+                    fail_msg("%s has no control %s", fw_id, id ? id : "(none)");
+                assert_true(json_string_length(json_object_get(entry, "reason")) > 0);
+                checked++;
+            }
+        }
+    }
+    assert_true(checked >= 10);
+    char err[256] = "";
+    assert_int_equal(bw_governance_evidence_check(map, (const json_t *const *)fws, 4, err, sizeof err), 0);
+
+    /* the check refuses a control that is not in the catalog, and an unknown kind */
+    json_t *bad = json_deep_copy(map);
+    json_t *kind0 = json_array_get(json_object_get(bad, "kinds"), 0);
+    json_t *first = json_array_get(json_object_get(json_object_get(kind0, "controls"), "nist-ai-rmf"), 0);
+    assert_non_null(first);
+    json_object_set_new(first, "id", json_string("GOVERN 99.9"));
+    assert_int_equal(bw_governance_evidence_check(bad, (const json_t *const *)fws, 4, err, sizeof err), -1);
+    assert_non_null(strstr(err, "GOVERN 99.9"));
+    json_decref(bad);
+    bad = json_deep_copy(map);
+    json_object_set_new(json_array_get(json_object_get(bad, "kinds"), 0), "kind", json_string("vibes"));
+    assert_int_equal(bw_governance_evidence_check(bad, (const json_t *const *)fws, 4, err, sizeof err), -1);
+    json_decref(bad);
+
+    json_decref(map);
+    for (size_t f = 0; f < 4; f++)
+        json_decref(fws[f]);
+}
+
+static void evidence_satisfies(void **state)
+{
+    (void)state;
+    json_t *ev = no_evidence();
+    json_t *none = assess_ev("nist-ai-rmf", "", "customer support chatbot", ev);
+    /* nothing on the platform: the inventory is a gap and says why */
+    assert_string_equal(gap_evidence(none, "GOVERN 1.6"), "no AI asset is registered on the platform");
+    assert_non_null(strstr(gap_evidence(none, "MEASURE 2.7"), "no AI asset is registered"));
+    assert_int_equal(json_array_size(json_object_get(json_object_get(none, "evidence"), "controls_met_by_evidence")),
+                     0);
+
+    json_object_set_new(ev, "assets_registered", json_integer(2));
+    json_object_set_new(ev, "assets_scanned", json_integer(2));
+    json_object_set_new(ev, "assets_scanned_90d", json_integer(2));
+    json_object_set_new(json_object_get(ev, "open_findings"), "MEDIUM", json_integer(3));
+    json_t *r = assess_ev("nist-ai-rmf", "", "customer support chatbot", ev);
+    for (const char *const *id = (const char *const[]){"GOVERN 1.6", "MEASURE 2.7", "GOVERN 4.3", NULL}; *id; id++) {
+        assert_null(find_gap(r, *id));
+        assert_true(in_list(r, "controls_met_by_evidence", *id));
+    }
+    assert_int_equal(json_integer_value(json_object_get(r, "controls_met")),
+                     json_integer_value(json_object_get(none, "controls_met")) + 3);
+    json_t *e = json_object_get(r, "evidence");
+    assert_int_equal(json_integer_value(json_object_get(e, "assets_registered")), 2);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(e, "open_findings"), "MEDIUM")), 3);
+    assert_true(json_is_null(json_object_get(e, "oldest_active_key_days")));
+
+    /* one asset not scanned for 90 days: scanning evidence no longer meets MEASURE 2.7 */
+    json_object_set_new(ev, "assets_scanned_90d", json_integer(1));
+    json_t *stale = assess_ev("nist-ai-rmf", "", "customer support chatbot", ev);
+    assert_string_equal(gap_evidence(stale, "MEASURE 2.7"), "1 of 2 registered AI assets have no live scan from the last 90 days");
+    assert_null(find_gap(stale, "GOVERN 1.6"));
+    json_decref(stale);
+    /* ...but org_context can still claim it: not contradicted, only not proven */
+    stale = assess_ev("nist-ai-rmf", "Security and resilience are evaluated before each release.",
+                      "customer support chatbot", ev);
+    assert_null(find_gap(stale, "MEASURE 2.7"));
+    json_decref(stale);
+    json_decref(none);
+    json_decref(r);
+    json_decref(ev);
+}
+
+static void evidence_contradicts(void **state)
+{
+    (void)state;
+    json_t *ev = no_evidence();
+    json_object_set_new(ev, "assets_registered", json_integer(1));
+    json_object_set_new(ev, "assets_scanned", json_integer(1));
+    json_object_set_new(ev, "assets_scanned_90d", json_integer(1));
+    json_object_set_new(json_object_get(ev, "open_findings"), "CRITICAL", json_integer(2));
+    json_object_set_new(json_object_get(ev, "open_findings"), "HIGH", json_integer(1));
+    const char *claim = "Security and resilience are evaluated before each release.";
+    json_t *r = assess_ev("nist-ai-rmf", claim, "customer support chatbot", ev);
+    const char *why = gap_evidence(r, "MEASURE 2.7");
+    assert_non_null(strstr(why, "2 CRITICAL findings open"));
+    assert_non_null(strstr(why, "1 HIGH finding open"));
+    assert_non_null(strstr(why, "org_context claims this control"));
+    assert_true(in_list(r, "controls_contradicted", "MEASURE 2.7"));
+    assert_false(in_list(r, "controls_met_by_evidence", "MEASURE 2.7"));
+    json_t *g = find_gap(r, "MEASURE 2.7");
+    assert_string_equal(json_string_value(json_object_get(g, "severity")), "CRITICAL");
+    json_decref(r);
+
+    /* the same contradiction in the EU AI Act (Art. 15) */
+    r = assess_ev("eu-ai-act", "accuracy, robustness and cybersecurity", "credit scoring", ev);
+    assert_non_null(strstr(gap_evidence(r, "Art. 15"), "CRITICAL"));
+    json_decref(r);
+
+    /* OWASP: a risk found is a gap even when claimed; a risk probed and not found is met */
+    json_object_set_new(ev, "owasp_llm",
+                        json_pack("{s:{s:i,s:i,s:[]},s:{s:i,s:i,s:[s]}}", "LLM07", "hit", 0, "tested", 1, "findings",
+                                  "LLM01", "hit", 1, "tested", 1, "findings", "PROMPT_INJECTION"));
+    r = assess_ev("owasp-llm", "We defend against prompt injection.", "customer support chatbot", ev);
+    why = gap_evidence(r, "LLM01");
+    assert_non_null(strstr(why, "LLM01 found by the latest live scan of 1 asset (PROMPT_INJECTION)"));
+    assert_true(in_list(r, "controls_contradicted", "LLM01"));
+    assert_null(find_gap(r, "LLM07"));
+    assert_true(in_list(r, "controls_met_by_evidence", "LLM07"));
+    json_t *e = json_object_get(r, "evidence");
+    assert_int_equal(json_array_size(json_object_get(e, "owasp_llm_hits")), 1);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(e, "owasp_llm_hits"), 0)), "LLM01");
+    assert_int_equal(json_array_size(json_object_get(e, "owasp_llm_tested")), 2);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(e, "owasp_llm_tested"), 0)), "LLM01");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(e, "owasp_llm_tested"), 1)), "LLM07");
+    json_decref(r);
+
+    /* a contradicted control is a gap even when it would not apply (LLM08: medium, no keyword) */
+    json_object_set_new(json_object_get(ev, "owasp_llm"), "LLM08",
+                        json_pack("{s:i,s:i,s:[s]}", "hit", 2, "tested", 2, "findings", "X"));
+    r = assess_ev("owasp-llm", "", "spam filter", ev);
+    assert_non_null(strstr(gap_evidence(r, "LLM08"), "of 2 assets (X)"));
+    json_decref(r);
+    json_decref(ev);
+}
+
+/* gaps_only: scans cover part of Art. 15, so they can show a gap but never meet it */
+static void evidence_gaps_only(void **state)
+{
+    (void)state;
+    json_t *ev = no_evidence();
+    json_object_set_new(ev, "assets_registered", json_integer(3));
+    json_object_set_new(ev, "assets_scanned", json_integer(3));
+    json_object_set_new(ev, "assets_scanned_90d", json_integer(3));
+    json_t *r = assess_ev("eu-ai-act", "", "credit scoring", ev);
+    json_t *g = find_gap(r, "Art. 15");
+    assert_non_null(g);
+    assert_null(json_object_get(g, "evidence"));
+    assert_false(in_list(r, "controls_met_by_evidence", "Art. 15"));
+    json_decref(r);
+    json_object_set_new(ev, "assets_scanned_90d", json_integer(0));
+    r = assess_ev("eu-ai-act", "", "credit scoring", ev);
+    assert_non_null(strstr(gap_evidence(r, "Art. 15"), "3 of 3 registered AI assets have no live scan"));
+    json_decref(r);
+    json_decref(ev);
+}
+
+static void evidence_keys(void **state)
+{
+    (void)state;
+    json_t *ev = no_evidence();
+    json_object_set_new(ev, "keys_active", json_integer(1));
+    json_object_set_new(ev, "oldest_active_key_days", json_integer(0));
+    json_t *r = assess_ev("iso-42001", "", "customer support chatbot", ev);
+    assert_string_equal(gap_evidence(r, "A.2.3"), "no API key of the account has ever been rotated");
+    json_decref(r);
+    json_object_set_new(ev, "keys_rotated", json_integer(1));
+    r = assess_ev("iso-42001", "", "customer support chatbot", ev);
+    assert_null(find_gap(r, "A.2.3"));
+    assert_true(in_list(r, "controls_met_by_evidence", "A.2.3"));
+    json_decref(r);
+    json_object_set_new(ev, "oldest_active_key_days", json_integer(200));
+    r = assess_ev("iso-42001", "", "customer support chatbot", ev);
+    assert_string_equal(gap_evidence(r, "A.2.3"), "an active API key is 200 days old (more than 90)");
+    json_decref(r);
+    json_decref(ev);
+}
+
+/* Same facts, same document, whatever order the evidence members were built in. */
+static void evidence_deterministic(void **state)
+{
+    (void)state;
+    json_t *a = no_evidence(), *b = no_evidence();
+    json_t *oa = json_pack("{s:{s:i,s:i,s:[]},s:{s:i,s:i,s:[s]}}", "LLM10", "hit", 0, "tested", 1, "findings", "LLM02",
+                           "hit", 1, "tested", 1, "findings", "PLAINTEXT_TRANSPORT");
+    json_t *ob = json_pack("{s:{s:i,s:i,s:[s]},s:{s:i,s:i,s:[]}}", "LLM02", "hit", 1, "tested", 1, "findings",
+                           "PLAINTEXT_TRANSPORT", "LLM10", "hit", 0, "tested", 1, "findings");
+    assert_non_null(oa);
+    assert_non_null(ob);
+    json_object_set_new(a, "assets_registered", json_integer(1));
+    json_object_set_new(a, "owasp_llm", oa);
+    json_object_set_new(b, "owasp_llm", ob);
+    json_object_set_new(b, "assets_registered", json_integer(1));
+    for (size_t f = 0; f < 4; f++) {
+        json_t *x = assess_ev(FRAMEWORK_IDS[f], "logging", "a chatbot", a);
+        json_t *y = assess_ev(FRAMEWORK_IDS[f], "logging", "a chatbot", b);
+        char *sx = json_dumps(x, JSON_COMPACT | JSON_PRESERVE_ORDER), *sy = json_dumps(y, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        assert_string_equal(sx, sy);
+        free(sx);
+        free(sy);
+        json_decref(x);
+        json_decref(y);
+    }
+    json_decref(a);
+    json_decref(b);
+}
+
+/* Without evidence the result has no evidence member, as before. */
+static void no_evidence_member_without_evidence(void **state)
+{
+    (void)state;
+    json_t *r = assess("x", "y");
+    assert_null(json_object_get(r, "evidence"));
+    json_decref(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -81,6 +393,13 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(risk_classes),
         cmocka_unit_test(malformed_catalog),
+        cmocka_unit_test(mapping_ids_exist),
+        cmocka_unit_test(evidence_satisfies),
+        cmocka_unit_test(evidence_contradicts),
+        cmocka_unit_test(evidence_gaps_only),
+        cmocka_unit_test(evidence_keys),
+        cmocka_unit_test(evidence_deterministic),
+        cmocka_unit_test(no_evidence_member_without_evidence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,68 @@
+/* The MCP wire format as the live probe reads it (streamable HTTP, protocol 2025-06-18): JSON-RPC
+ * 2.0 responses carried either as one application/json body or inside a text/event-stream (SSE)
+ * body, and the results of `initialize` and `tools/list`. Everything here is a pure function of
+ * its input, so tests/fuzz/fuzz_mcp_rpc.c can drive it; the I/O is in mcpprobe.c.
+ *
+ * Ownership: functions returning json_t * return a new reference the caller frees; the tools
+ * appended by bw_mcp_rpc_tools borrow nothing from `result` except input schemas, whose reference
+ * count they increment (jansson: json_object_set, not _new). */
+#ifndef BW_ENGINE_MCPRPC_H
+#define BW_ENGINE_MCPRPC_H
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define BW_MCP_PROTOCOL_VERSION "2025-06-18" /* what the probe asks for in initialize */
+#define BW_MCP_RPC_DEPTH_MAX 64              /* JSON nesting accepted in a response */
+#define BW_MCP_LIVE_DESCRIPTION_MAX 16384    /* bytes of a live tool's description kept (cut at a
+                                                character boundary): the request limit of 4096
+                                                characters would let a server hide text past it */
+#define BW_MCP_CURSOR_MAX 1024               /* nextCursor bytes; a longer one ends pagination */
+#define BW_MCP_SESSION_ID_MAX 256            /* Mcp-Session-Id bytes; a longer one is not echoed */
+
+enum bw_mcp_rpc_rc {
+    BW_MCP_RPC_NONE = -1,  /* no response with the id (or not JSON-RPC at all) */
+    BW_MCP_RPC_RESULT = 0, /* *member is the `result` */
+    BW_MCP_RPC_ERROR = 1,  /* *member is the `error` object; why describes it */
+};
+
+/* Whether a response body is an SSE stream: by Content-Type (text/event-stream) when given, else
+ * (missing or another type) by its first non-blank line starting with an SSE field. */
+bool bw_mcp_rpc_is_sse(const char *content_type, const char *body, size_t len);
+
+/* Finds the JSON-RPC response whose id is the integer `id` in a response body: the body itself,
+ * or an item of a batch array (JSON), or the data of one of the events (SSE; server requests and
+ * notifications on the stream are skipped). Sets *member (new reference) for RESULT and ERROR,
+ * NULL otherwise. why (cap bytes) says what went wrong for NONE and ERROR. */
+enum bw_mcp_rpc_rc bw_mcp_rpc_find(const char *body, size_t len, bool sse, json_int_t id, json_t **member,
+                                   char *why, size_t cap);
+
+struct bw_mcp_server_info {
+    char protocol_version[32];
+    char name[128];    /* serverInfo.name, "" when absent; control characters replaced by '?' */
+    char version[64];  /* serverInfo.version, "" when absent */
+    bool tools_capability; /* capabilities.tools present */
+};
+
+/* Reads an initialize result. 0, or -1 (why) when it is not an object with a protocolVersion. */
+int bw_mcp_rpc_initialize(const json_t *result, struct bw_mcp_server_info *out, char *why, size_t cap);
+
+/* Appends the tools of a tools/list result to `tools` as {name, description?, title?,
+ * input_schema?} objects (the scanner's own shape: inputSchema becomes input_schema), at most
+ * until `tools` holds max items (*cut is then set when items were left). Items without a valid
+ * name (a non-empty string of at most BW_MCP_TOOL_NAME_MAX characters without control
+ * characters) are skipped and counted in *invalid. *next gets a malloc'ed copy of nextCursor, or
+ * NULL. Returns 0, or -1 (why) when result is not an object with a `tools` array. */
+int bw_mcp_rpc_tools(const json_t *result, json_t *tools, size_t max, char **next, size_t *invalid, bool *cut,
+                     char *why, size_t cap);
+
+/* Builds the URL the probe posts to from server_url: http(s) only; userinfo, query and fragment
+ * dropped (they commonly carry credentials, and the probe sends none). false when not http(s)
+ * or out is too small. */
+bool bw_mcp_probe_url(const char *server_url, char *out, size_t cap);
+
+/* Whether an Mcp-Session-Id value may be echoed: 1..BW_MCP_SESSION_ID_MAX visible ASCII bytes
+ * (0x21-0x7E), as the transport requires; this also keeps it from splitting a header. */
+bool bw_mcp_session_id_ok(const char *s);
+
+#endif

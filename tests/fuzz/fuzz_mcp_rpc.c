@@ -1,0 +1,91 @@
+/* The live MCP probe's wire format: the fuzzer's bytes are one HTTP response body (the first byte
+ * picks JSON or SSE framing, how the Content-Type reads, and the JSON-RPC id looked for). The
+ * response is searched for the id; a result is read as an initialize result and as a tools/list
+ * page, and the listed tools are then scanned as a probe result would be, so the scanner's text
+ * checks (poisoning, encoded payloads, flows) also see arbitrary server-supplied descriptions. */
+#include "engine/mcpprobe.h"
+#include "engine/mcprpc.h"
+#include "engine/mcpscan.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static json_t *g_body; /* the scan request the probe result is merged into */
+
+static void check_tools(const json_t *tools)
+{
+    size_t i;
+    const json_t *t;
+    json_array_foreach(tools, i, t) {
+        const char *name = json_string_value(json_object_get(t, "name"));
+        if (!name || !*name)
+            abort();
+        for (const char *p = name; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7F)
+                abort();
+        const char *d = json_string_value(json_object_get(t, "description"));
+        if (d && strlen(d) > BW_MCP_LIVE_DESCRIPTION_MAX)
+            abort();
+        if (json_object_get(t, "inputSchema") || (json_object_get(t, "input_schema") &&
+                                                  !json_is_object(json_object_get(t, "input_schema"))))
+            abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 1)
+        return 0;
+    if (!g_body)
+        g_body = json_loads("{\"mcp_config\":{\"server_url\":\"https://mcp.example.com/mcp\",\"auth_method\":\"oauth\","
+                            "\"tools\":[\"add\",{\"name\":\"read_file\",\"description\":\"Reads a file.\"}]},\"probe\":true}",
+                            0, NULL);
+    unsigned flags = data[0];
+    const char *body = (const char *)data + 1;
+    size_t len = size - 1;
+    static const char *const CTYPES[] = {NULL, "text/event-stream", "application/json", "text/plain"};
+    bool sse = bw_mcp_rpc_is_sse(CTYPES[flags & 3], body, len);
+    json_int_t id = (json_int_t)((flags >> 2) & 3) + 1;
+    json_t *member = NULL;
+    char why[200];
+    enum bw_mcp_rpc_rc rc = bw_mcp_rpc_find(body, len, sse, id, &member, why, sizeof why);
+    if ((rc == BW_MCP_RPC_NONE) != (member == NULL))
+        abort();
+    if (rc != BW_MCP_RPC_RESULT && !why[0])
+        abort();
+    if (rc == BW_MCP_RPC_ERROR && !json_is_object(member))
+        abort();
+    if (rc == BW_MCP_RPC_RESULT) {
+        struct bw_mcp_server_info info;
+        if (bw_mcp_rpc_initialize(member, &info, why, sizeof why) == 0 && !info.protocol_version[0])
+            abort();
+        struct bw_mcp_live live = {.performed = true, .status = BW_MCP_PROBE_LISTED, .reachable = true,
+                                   .initialized = true, .http_status = 200, .info = info, .tools = json_array()};
+        char *next = NULL;
+        size_t invalid = 0;
+        bool cut = false;
+        if (bw_mcp_rpc_tools(member, live.tools, 64, &next, &invalid, &cut, why, sizeof why) == 0) {
+            if (json_array_size(live.tools) > 64 || (next && (!*next || strlen(next) > BW_MCP_CURSOR_MAX)))
+                abort();
+            check_tools(live.tools);
+            live.truncated = cut;
+            json_t *errors = NULL;
+            json_t *out = bw_mcp_scan_body_live(g_body, &live, &errors);
+            if (!out || errors)
+                abort();
+            if ((size_t)json_integer_value(json_object_get(json_object_get(out, "summary"), "tools")) !=
+                json_array_size(live.tools))
+                abort();
+            char *s = json_dumps(out, JSON_COMPACT);
+            if (!s)
+                abort();
+            free(s);
+            json_decref(out);
+        }
+        free(next);
+        bw_mcp_live_free(&live);
+    }
+    json_decref(member);
+    return 0;
+}

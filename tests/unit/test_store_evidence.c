@@ -1,0 +1,376 @@
+/* The platform evidence query (src/store/store_evidence.c) against a real SQLite database in a
+ * temp directory and, when BULWARK_TEST_PG_HOST/BULWARK_TEST_PG_PORT name a PostgreSQL cluster
+ * (user postgres, trust auth), against a fresh randomly named database on it; and the counting
+ * of one scan document on its own. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "common/ids.h"
+#include "common/log.h"
+#include "common/rng.h"
+#include "common/timeutil.h"
+#include "store/db.h"
+#include "store/store.h"
+#include "store/store_evidence.h"
+
+#include <ftw.h>
+#include <libpq-fe.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct fixture {
+    struct db *db;
+    char dir[256];   /* SQLite data dir */
+    char dbname[64]; /* PostgreSQL database */
+    char admin_url[256];
+};
+
+static struct fixture g_fx;
+
+static int64_t at(const char *iso)
+{
+    int64_t t = 0;
+    assert_int_equal(bw_parse_iso8601(iso, &t), 0);
+    return t;
+}
+
+static void add_user(struct db *db, char id[BW_ID_MAX])
+{
+    struct store_user u;
+    memset(&u, 0, sizeof u);
+    bw_id_new("usr_", u.id);
+    snprintf(u.email, sizeof u.email, "%s@example.com", u.id);
+    snprintf(u.password_hash, sizeof u.password_hash, "not-a-hash");
+    u.tier = BW_TIER_PRO;
+    u.role = BW_ROLE_USER;
+    snprintf(u.created_at, sizeof u.created_at, "2025-01-01T00:00:00Z");
+    assert_int_equal(store_user_insert(db, &u), ST_OK);
+    memcpy(id, u.id, BW_ID_MAX);
+}
+
+static void add_asset(struct db *db, const char *user_id, const char *type, int64_t us, char id[48])
+{
+    struct store_asset a;
+    memset(&a, 0, sizeof a);
+    bw_id_new("ast_", a.id);
+    snprintf(a.user_id, sizeof a.user_id, "%s", user_id);
+    snprintf(a.name, sizeof a.name, "asset");
+    snprintf(a.type, sizeof a.type, "%s", type);
+    snprintf(a.endpoint, sizeof a.endpoint, "https://model.example.com/v1");
+    snprintf(a.env, sizeof a.env, "production");
+    a.security_score = 80;
+    snprintf(a.risk_level, sizeof a.risk_level, "LOW");
+    snprintf(a.created_at, sizeof a.created_at, "2025-01-01T00:00:00Z");
+    a.created_us = us;
+    assert_int_equal(store_asset_insert(db, &a), ST_OK);
+    memcpy(id, a.id, 48);
+}
+
+static void add_scan(struct db *db, const char *user_id, const char *asset_id, const char *when, const char *body)
+{
+    struct store_asset_scan s;
+    memset(&s, 0, sizeof s);
+    bw_id_new("scn_", s.id);
+    snprintf(s.asset_id, sizeof s.asset_id, "%s", asset_id);
+    snprintf(s.user_id, sizeof s.user_id, "%s", user_id);
+    s.score = 10;
+    snprintf(s.risk_level, sizeof s.risk_level, "CRITICAL");
+    snprintf(s.created_at, sizeof s.created_at, "%s", when);
+    s.created_us = at(when) * 1000000;
+    s.body = body;
+    assert_int_equal(store_asset_scan_save(db, &s), ST_OK);
+}
+
+static void add_key(struct db *db, const char *user_id, const char *when, char id[BW_ID_MAX])
+{
+    struct store_key k;
+    memset(&k, 0, sizeof k);
+    bw_id_new("key_", k.id);
+    snprintf(k.user_id, sizeof k.user_id, "%s", user_id);
+    snprintf(k.hash, sizeof k.hash, "hash-%s", k.id);
+    snprintf(k.prefix, sizeof k.prefix, "svc_%.8s", k.id + 4);
+    snprintf(k.label, sizeof k.label, "ci");
+    snprintf(k.created_at, sizeof k.created_at, "%s", when);
+    assert_int_equal(store_key_create(db, &k, 25), ST_OK);
+    memcpy(id, k.id, BW_ID_MAX);
+}
+
+/* ---- the suite, run once per backend --------------------------------------------------------- */
+
+static void test_empty_account(void **state)
+{
+    struct fixture *fx = *state;
+    char uid[BW_ID_MAX];
+    add_user(fx->db, uid);
+    struct store_evidence ev;
+    assert_int_equal(store_evidence_gather(fx->db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
+    assert_int_equal(ev.assets_registered, 0);
+    assert_int_equal(ev.assets_scanned, 0);
+    assert_int_equal(ev.assets_scanned_90d, 0);
+    assert_int_equal(ev.ntypes, 0);
+    assert_int_equal(ev.scans_read, 0);
+    assert_int_equal(ev.keys_active, 0);
+    assert_int_equal(ev.keys_rotated, 0);
+    assert_int_equal(ev.oldest_active_key_days, -1);
+    for (int k = 0; k < BW_EVIDENCE_OWASP; k++)
+        assert_int_equal(ev.owasp_hit[k] + ev.owasp_tested[k], 0);
+}
+
+static void test_assets_scans_keys(void **state)
+{
+    struct fixture *fx = *state;
+    struct db *db = fx->db;
+    char uid[BW_ID_MAX], other[BW_ID_MAX], a1[48], a2[48], a3[48], o1[48];
+    add_user(db, uid);
+    add_user(db, other);
+    add_asset(db, uid, "model", 1, a1);
+    add_asset(db, uid, "model", 2, a2);
+    add_asset(db, uid, "api", 3, a3); /* never scanned */
+    /* a1: an older scan, then the latest one; only the latest counts */
+    add_scan(db, uid, a1, "2026-01-05T00:00:00Z",
+             "{\"findings\":[{\"id\":\"OLD\",\"severity\":\"LOW\",\"owasp_llm\":\"LLM05\"}],\"llm_api\":\"none\"}");
+    add_scan(db, uid, a1, "2026-02-20T10:00:00Z",
+             "{\"findings\":[{\"id\":\"PROMPT_INJECTION\",\"severity\":\"CRITICAL\",\"owasp_llm\":\"LLM01\"},"
+             "{\"id\":\"PERMISSIVE_CORS\",\"severity\":\"HIGH\",\"owasp_llm\":\"LLM02\"},"
+             "{\"id\":\"SERVER_BANNER\",\"severity\":\"MEDIUM\",\"owasp_llm\":null}],"
+             "\"llm_api\":\"openai\",\"incomplete\":false}");
+    /* a2: its latest scan is older than the window: hits count, "probed" does not */
+    add_scan(db, uid, a2, "2025-08-01T00:00:00Z",
+             "{\"findings\":[{\"id\":\"PLAINTEXT_TRANSPORT\",\"severity\":\"HIGH\",\"owasp_llm\":\"LLM02\"}],"
+             "\"llm_api\":\"openai\",\"incomplete\":false}");
+    /* another account's asset and scan are not evidence for this one */
+    add_asset(db, other, "agent", 4, o1);
+    add_scan(db, other, o1, "2026-02-21T00:00:00Z",
+             "{\"findings\":[{\"id\":\"X\",\"severity\":\"CRITICAL\",\"owasp_llm\":\"LLM06\"}],\"llm_api\":\"openai\"}");
+    /* keys: one old active, one rotated into a new one, one revoked */
+    char k1[BW_ID_MAX], k2[BW_ID_MAX], k3[BW_ID_MAX];
+    add_key(db, uid, "2025-10-01T00:00:00Z", k1);
+    add_key(db, uid, "2026-02-25T00:00:00Z", k2);
+    add_key(db, uid, "2026-02-26T00:00:00Z", k3);
+    struct store_key nk, out;
+    memset(&nk, 0, sizeof nk);
+    bw_id_new("key_", nk.id);
+    snprintf(nk.hash, sizeof nk.hash, "hash-%s", nk.id);
+    snprintf(nk.prefix, sizeof nk.prefix, "svc_%.8s", nk.id + 4);
+    snprintf(nk.created_at, sizeof nk.created_at, "2026-02-28T00:00:00Z");
+    assert_int_equal(store_key_rotate(db, uid, k2, &nk), ST_OK);
+    assert_int_equal(store_key_revoke(db, uid, k3, &out), ST_OK);
+
+    struct store_evidence ev;
+    assert_int_equal(store_evidence_gather(db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
+    assert_int_equal(ev.assets_registered, 3);
+    assert_int_equal(ev.ntypes, 2);
+    assert_string_equal(ev.by_type[0].type, "api");
+    assert_int_equal(ev.by_type[0].n, 1);
+    assert_string_equal(ev.by_type[1].type, "model");
+    assert_int_equal(ev.by_type[1].n, 2);
+    assert_int_equal(ev.assets_scanned, 2);
+    assert_int_equal(ev.assets_scanned_90d, 1);
+    assert_int_equal(ev.scans_read, 2);
+    assert_false(ev.scans_truncated);
+    assert_int_equal(ev.open_findings[BW_EV_CRITICAL], 1);
+    assert_int_equal(ev.open_findings[BW_EV_HIGH], 2);
+    assert_int_equal(ev.open_findings[BW_EV_MEDIUM], 1);
+    assert_int_equal(ev.open_findings[BW_EV_LOW], 0); /* the superseded scan's */
+    assert_int_equal(ev.owasp_hit[0], 1);             /* LLM01 */
+    assert_int_equal(ev.owasp_hit[1], 2);             /* LLM02, on both assets */
+    assert_int_equal(ev.owasp_hit[4], 0);             /* LLM05 only in the superseded scan */
+    assert_int_equal(ev.owasp_hit[5], 0);             /* LLM06: the other account's */
+    assert_int_equal(ev.owasp_tested[0], 1);
+    assert_int_equal(ev.owasp_tested[1], 1); /* a2's scan is outside the window */
+    assert_int_equal(ev.owasp_tested[6], 1); /* LLM07 probed, not found */
+    assert_int_equal(ev.owasp_tested[9], 1); /* LLM10 */
+    assert_int_equal(ev.owasp_tested[2], 0);
+    assert_string_equal(ev.owasp_findings[1][0], "PERMISSIVE_CORS");
+    assert_string_equal(ev.owasp_findings[1][1], "PLAINTEXT_TRANSPORT");
+    assert_string_equal(ev.owasp_findings[1][2], "");
+    assert_int_equal(ev.keys_active, 2); /* k1 and the rotated-in key */
+    assert_int_equal(ev.keys_rotated, 1);
+    assert_int_equal(ev.oldest_active_key_days, 151); /* 2025-10-01 .. 2026-03-01 */
+
+    /* the other account sees only its own */
+    assert_int_equal(store_evidence_gather(db, other, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
+    assert_int_equal(ev.assets_registered, 1);
+    assert_int_equal(ev.open_findings[BW_EV_CRITICAL], 1);
+    assert_int_equal(ev.owasp_hit[5], 1);
+    assert_int_equal(ev.keys_active, 0);
+    assert_int_equal(ev.oldest_active_key_days, -1);
+}
+
+/* ---- one scan document ----------------------------------------------------------------------- */
+
+static bool add_doc(struct store_evidence *ev, const char *body, bool recent)
+{
+    return store_evidence_add_scan(ev, body, strlen(body), recent);
+}
+
+static void test_scan_document(void **state)
+{
+    (void)state;
+    struct store_evidence ev;
+    memset(&ev, 0, sizeof ev);
+    assert_false(add_doc(&ev, "not json", true));
+    assert_false(add_doc(&ev, "{\"score\":3}", true));
+    assert_false(add_doc(&ev, "[1]", true));
+    /* a scan cut short proves only what it found */
+    assert_true(add_doc(&ev,
+                        "{\"findings\":[{\"id\":\"A\",\"severity\":\"HIGH\",\"owasp_llm\":\"LLM10\"}],"
+                        "\"llm_api\":\"prompt\",\"incomplete\":true}",
+                        true));
+    assert_int_equal(ev.owasp_tested[9], 1);
+    assert_int_equal(ev.owasp_tested[0], 0);
+    /* a document that declares what it probed is believed; odd ids are ignored */
+    assert_true(add_doc(&ev,
+                        "{\"findings\":[{\"id\":\"B\",\"severity\":\"bogus\",\"owasp_llm\":\"LLM11\"}],"
+                        "\"owasp_llm_tested\":[\"LLM03\",\"LLM3\",7],\"llm_api\":\"openai\"}",
+                        true));
+    assert_int_equal(ev.owasp_tested[2], 1);
+    assert_int_equal(ev.owasp_tested[0], 0);
+    assert_int_equal(ev.open_findings[BW_EV_HIGH], 1);
+    /* finding ids per risk: distinct, ascending, the smallest four kept */
+    assert_true(add_doc(&ev,
+                        "{\"findings\":[{\"id\":\"E\",\"owasp_llm\":\"LLM04\"},{\"id\":\"C\",\"owasp_llm\":\"LLM04\"},"
+                        "{\"id\":\"D\",\"owasp_llm\":\"LLM04\"},{\"id\":\"C\",\"owasp_llm\":\"LLM04\"},"
+                        "{\"id\":\"B\",\"owasp_llm\":\"LLM04\"},{\"id\":\"A\",\"owasp_llm\":\"LLM04\"}]}",
+                        false));
+    assert_int_equal(ev.owasp_hit[3], 1); /* one asset, however many findings */
+    assert_int_equal(ev.owasp_tested[3], 0);
+    const char *want[] = {"A", "B", "C", "D"};
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(ev.owasp_findings[3][i], want[i]);
+}
+
+/* ---- backends -------------------------------------------------------------------------------- */
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
+{
+    (void)sb;
+    (void)flag;
+    (void)f;
+    return remove(p);
+}
+
+static int sqlite_setup(void **state)
+{
+    struct fixture *fx = &g_fx;
+    memset(fx, 0, sizeof *fx);
+    snprintf(fx->dir, sizeof fx->dir, "%.200s/bulwark-test-evidence-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(fx->dir))
+        return -1;
+    char err[256] = "", data[300];
+    snprintf(data, sizeof data, "%.255s/data", fx->dir);
+    if (db_open(NULL, data, 4, &fx->db, err, sizeof err) != 0) {
+        print_error("db_open: %s\n", err);
+        return -1;
+    }
+    *state = fx;
+    return 0;
+}
+
+static int sqlite_teardown(void **state)
+{
+    struct fixture *fx = *state;
+    db_close(fx->db);
+    fx->db = NULL;
+    nftw(fx->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return 0;
+}
+
+static int pg_admin(const char *url, const char *sql)
+{
+    PGconn *h = PQconnectdb(url);
+    int ok = PQstatus(h) == CONNECTION_OK;
+    if (ok) {
+        PGresult *r = PQexec(h, sql);
+        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        if (!ok)
+            print_error("%s: %s\n", sql, PQerrorMessage(h));
+        PQclear(r);
+    } else {
+        print_error("cannot connect to %s: %s\n", url, PQerrorMessage(h));
+    }
+    PQfinish(h);
+    return ok ? 0 : -1;
+}
+
+static int pg_setup(void **state)
+{
+    struct fixture *fx = &g_fx;
+    memset(fx, 0, sizeof *fx);
+    const char *host = getenv("BULWARK_TEST_PG_HOST"), *port = getenv("BULWARK_TEST_PG_PORT");
+    if (!host || !port || !*host || !*port) {
+        *state = NULL;
+        return 0;
+    }
+    snprintf(fx->admin_url, sizeof fx->admin_url, "postgresql://postgres@%.200s:%.20s/postgres", host, port);
+    char rnd[17];
+    bw_random_base62(rnd, 16);
+    for (char *c = rnd; *c; c++)
+        if (*c >= 'A' && *c <= 'Z')
+            *c = (char)(*c - 'A' + 'a');
+    snprintf(fx->dbname, sizeof fx->dbname, "bw_unit_ev_%s", rnd);
+    char sql[128];
+    snprintf(sql, sizeof sql, "CREATE DATABASE %.63s", fx->dbname);
+    if (pg_admin(fx->admin_url, sql) != 0)
+        return -1;
+    char url[512], err[256] = "";
+    snprintf(url, sizeof url, "postgresql://postgres@%.200s:%.20s/%.63s", host, port, fx->dbname);
+    if (db_open(url, NULL, 4, &fx->db, err, sizeof err) != 0) {
+        print_error("db_open: %s\n", err);
+        return -1;
+    }
+    if (strcmp(db_backend(fx->db), "postgres") != 0)
+        return -1;
+    *state = fx;
+    return 0;
+}
+
+static int pg_teardown(void **state)
+{
+    struct fixture *fx = *state;
+    if (!fx)
+        return 0;
+    db_close(fx->db);
+    fx->db = NULL;
+    char sql[128];
+    snprintf(sql, sizeof sql, "DROP DATABASE %.63s", fx->dbname);
+    return pg_admin(fx->admin_url, sql);
+}
+
+/* Skips the test when the group has no database (PostgreSQL not configured). */
+#define SUITE_TEST(fn)                                                                             \
+    static void pg_##fn(void **state)                                                              \
+    {                                                                                              \
+        if (!*state)                                                                               \
+            skip();                                                                                \
+        fn(state);                                                                                 \
+    }
+SUITE_TEST(test_empty_account)
+SUITE_TEST(test_assets_scans_keys)
+
+int main(void)
+{
+    if (sodium_init() < 0)
+        return 1;
+    bw_log_set_level(BW_LOG_ERROR + 1); /* keep migration/connect logs out of the test output */
+    const struct CMUnitTest common[] = {
+        cmocka_unit_test(test_scan_document),
+    };
+    const struct CMUnitTest sqlite[] = {
+        cmocka_unit_test(test_empty_account),
+        cmocka_unit_test(test_assets_scans_keys),
+    };
+    const struct CMUnitTest pg[] = {
+        cmocka_unit_test(pg_test_empty_account),
+        cmocka_unit_test(pg_test_assets_scans_keys),
+    };
+    int failed = cmocka_run_group_tests_name("evidence_document", common, NULL, NULL);
+    failed += cmocka_run_group_tests_name("evidence_sqlite", sqlite, sqlite_setup, sqlite_teardown);
+    failed += cmocka_run_group_tests_name("evidence_postgres", pg, pg_setup, pg_teardown);
+    return failed ? 1 : 0;
+}
