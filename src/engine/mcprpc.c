@@ -4,37 +4,13 @@
 
 #include "common/utf8.h"
 #include "engine/mcpscan.h"
+#include "http/http.h" /* bw_json_depth_ok */
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Whether the nesting of arrays/objects in s[0..n) stays within max (checked before jansson
- * parses, whose recursion limit is far higher). */
-static bool depth_ok(const char *s, size_t n, int max)
-{
-    int depth = 0;
-    bool in_str = false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (in_str) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_str = false;
-        } else if (c == '"') {
-            in_str = true;
-        } else if (c == '[' || c == '{') {
-            if (++depth > max)
-                return false;
-        } else if (c == ']' || c == '}') {
-            depth--;
-        }
-    }
-    return true;
-}
 
 /* Copies s into out (cap bytes), cut at a UTF-8 character boundary, control characters as '?'. */
 static void copy_clean(char *out, size_t cap, const char *s)
@@ -115,7 +91,7 @@ static enum bw_mcp_rpc_rc match(const json_t *msg, json_int_t id, json_t **membe
 static enum bw_mcp_rpc_rc find_in_json(const char *s, size_t n, json_int_t id, json_t **member, char *why, size_t cap,
                                        bool *seen_json, bool *too_deep)
 {
-    if (!depth_ok(s, n, BW_MCP_RPC_DEPTH_MAX)) {
+    if (!bw_json_depth_ok(s, n, BW_MCP_RPC_DEPTH_MAX)) {
         *too_deep = true;
         return BW_MCP_RPC_NONE;
     }
