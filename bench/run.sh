@@ -18,12 +18,9 @@ wthreads=${BENCH_THREADS:-2}
 warmup=${BENCH_WARMUP:-1}
 rounds=${BENCH_ROUNDS:-3}
 
-for tool in wrk curl jq; do
-  command -v "$tool" >/dev/null || { echo "bench: $tool not found (scripts/deps.sh bench)" >&2; exit 1; }
-done
-for bin in bulwark bench_bare; do
-  [ -x "$build/$bin" ] || { echo "bench: $build/$bin not built" >&2; exit 1; }
-done
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
+bench_require "$build" bulwark bench_bare
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bulwark-bench.XXXXXX")
 bare_pid=""
@@ -77,18 +74,7 @@ log="$tmp/bulwark.log"
 # >> (O_APPEND) so truncating the file between scenarios does not leave a sparse hole
 "$build/bulwark" serve >>"$log" 2>&1 &
 srv_pid=$!
-port=""
-for _ in $(seq 200); do
-  port=$(grep -F '"msg":"listening"' "$log" 2>/dev/null | head -n1 | jq -r '.port // empty' 2>/dev/null || true)
-  [ -n "$port" ] && break
-  kill -0 "$srv_pid" 2>/dev/null || break
-  sleep 0.05
-done
-if [ -z "$port" ]; then
-  echo "bench: bulwark serve did not start (a missing data/frameworks catalog shows here):" >&2
-  tail -n 20 "$log" >&2
-  exit 1
-fi
+port=$(bench_wait_port "$log" "$srv_pid")
 base="http://127.0.0.1:$port"
 cp "$log" "$tmp/startup.log" # the first-start lines (admin credentials) before truncation
 
@@ -125,7 +111,6 @@ run_wrk() { # url header duration -> BENCH line on stdout
   [ -n "$2" ] && args+=(-H "$2")
   wrk "${args[@]}" "$1" | grep '^BENCH '
 }
-field() { sed -n "s/.* $1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 # Rounds are interleaved (bare, a, b, ..., bare, a, b, ...) and each round's ratios use that

@@ -1,6 +1,7 @@
 /* bulwark: the server and its command-line tools.
  *   bulwark serve                      run the API server
  *   bulwark user add|list|set-tier     manage accounts
+ *   bulwark intel import|seed-build    load threat intelligence (KEV, OSV, ATLAS), build the seed
  *   bulwark migrate                    apply database migrations and exit
  *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
  *   bulwark rules test|list            check or print the scanner's rule catalog
@@ -32,6 +33,11 @@ static void usage(FILE *f)
           "           (--password PASSWORD | --password-stdin)\n"
           "  user list                      list accounts as JSON\n"
           "  user set-tier EMAIL TIER       change an account's tier\n"
+          "  intel import --format kev|osv|atlas PATH\n"
+          "                                 import threat intelligence (exit 1: input rejected, nothing\n"
+          "                                 imported; 2: usage error; 3: database failure)\n"
+          "  intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
+          "                                 build the embedded seed (data/intel/seed.json)\n"
           "  migrate                        apply database migrations and exit\n"
           "  scan [--format text|json|sarif] [--fail-on SEVERITY] [--lang L] [--context TEXT] PATH...\n"
           "                                 scan source files and directories (exit 1: findings at or\n"
@@ -82,16 +88,6 @@ static json_t *user_json(const struct store_user *u)
     return json_pack("{s:s,s:s,s:s,s:s,s:s?,s:s}", "id", u->id, "email", u->email, "tier",
                      bw_tier_name(u->tier), "role", bw_role_name(u->role), "managed_by",
                      u->managed_by[0] ? u->managed_by : NULL, "created_at", u->created_at);
-}
-
-static void print_json(json_t *j)
-{
-    char *s = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    json_decref(j);
-    if (s) {
-        puts(s);
-        free(s);
-    }
 }
 
 static bool email_ok(const char *e)
@@ -200,7 +196,7 @@ static int user_add(struct bw_config *cfg, char **argv, const int *rest, int nre
         fprintf(stderr, "bulwark user add: the database refused the account\n");
         goto out;
     }
-    print_json(user_json(&u));
+    bw_cli_print_json(user_json(&u));
     rc = 0;
 out:
     sodium_memzero(pwbuf, sizeof pwbuf);
@@ -224,7 +220,7 @@ static int cmd_user(struct bw_config *cfg, char **argv, const int *rest, int nre
             json_t *arr = json_array();
             for (size_t i = 0; i < n; i++)
                 json_array_append_new(arr, user_json(&users[i]));
-            print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
+            bw_cli_print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
         }
         free(users);
         db_close(db);
@@ -245,7 +241,7 @@ static int cmd_user(struct bw_config *cfg, char **argv, const int *rest, int nre
         int rc = store_user_set_tier(db, email, (enum bw_tier)t);
         struct store_user u;
         if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK)
-            print_json(user_json(&u));
+            bw_cli_print_json(user_json(&u));
         else if (rc == ST_NOTFOUND)
             fprintf(stderr, "bulwark user set-tier: no account %s\n", email);
         db_close(db);
@@ -289,6 +285,8 @@ int main(int argc, char **argv)
         rc = cmd_serve(&cfg, nrest - 1);
     else if (strcmp(cmd, "user") == 0)
         rc = cmd_user(&cfg, argv, rest, nrest);
+    else if (strcmp(cmd, "intel") == 0)
+        rc = bw_cli_intel(&cfg, argv, rest, nrest);
     else if (strcmp(cmd, "migrate") == 0) {
         struct db *db = open_db(&cfg);
         rc = db ? 0 : 1;

@@ -10,6 +10,7 @@
 #include "common/log.h"
 #include "common/rng.h"
 #include "common/timeutil.h"
+#include "intel/ingest.h"
 #include "store/store.h"
 
 #include <sodium.h>
@@ -172,6 +173,20 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     if (bw_password_hash(pw, app->dummy_hash) != 0)
         return -1;
     bw_agent_catalog_init(); /* the embedded tool-capability catalog: a broken one stops the start here */
+    {
+        /* the embedded intel snapshot, once per database (ingest.h) */
+        char why[256];
+        long loaded = 0;
+        int64_t t0 = bw_mono_us();
+        if (bw_intel_seed_load(app->db, &loaded, why, sizeof why) != 0) {
+            bw_logf(BW_LOG_ERROR, NULL, "intel seed: %s", why);
+            return -1;
+        }
+        if (loaded)
+            bw_log_json(BW_LOG_INFO, NULL, "intel seed loaded",
+                        json_pack("{s:i,s:i}", "records", (json_int_t)loaded, "ms",
+                                  (json_int_t)((bw_mono_us() - t0) / 1000)));
+    }
     if (api_frameworks_load(app) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
         return -1;

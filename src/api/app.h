@@ -76,5 +76,9 @@ void api_assets_delete(struct bw_req *r);
 void api_assets_scan(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
 void api_governance_assessment_get(struct bw_req *r);
+void api_threat_feed(struct bw_req *r);         /* src/api/threatintel.c */
+void api_playbook_get(struct bw_req *r);
+void api_playbook_regenerate(struct bw_req *r);
+void api_playbook_history(struct bw_req *r);
 
 #endif

@@ -36,6 +36,12 @@ const struct bw_route bw_routes[] = {
     {BW_GET, "/api/ai-security/governance/frameworks/{id}", BW_ACCESS_PUBLIC, api_governance_framework_get, 0},
     {BW_POST, "/api/ai-security/governance/assess", BW_ACCESS_STARTER, api_governance_assess, BW_ROUTE_BODY},
     {BW_GET, "/api/ai-security/governance/assessments/{id}", BW_ACCESS_STARTER, api_governance_assessment_get, 0},
+
+    /* threat intelligence */
+    {BW_GET, "/api/ai-security/threat-feed", BW_ACCESS_PUBLIC, api_threat_feed, 0},
+    {BW_GET, "/api/threat-intel/{id}/playbook", BW_ACCESS_PUBLIC, api_playbook_get, 0},
+    {BW_POST, "/api/threat-intel/{id}/playbook", BW_ACCESS_SIGNED_IN, api_playbook_regenerate, 0},
+    {BW_GET, "/api/threat-intel/playbooks/history", BW_ACCESS_SIGNED_IN, api_playbook_history, 0},
 };
 
 const size_t bw_routes_count = sizeof bw_routes / sizeof bw_routes[0];

@@ -31,6 +31,7 @@
 #define BW_TOKEN_TTL_S           86400
 #define BW_LIST_LIMIT_DEFAULT    20
 #define BW_LIST_LIMIT_MAX        100
+#define BW_LIST_OFFSET_MAX       1000000000L /* `offset` query parameters: 0..this */
 
 #define BW_MAX_KEYS_FREE         1
 #define BW_MAX_KEYS_STARTER      5
@@ -51,5 +52,13 @@
 #define BW_PROBE_THREADS         8     /* concurrent outbound scans (asset scans, MCP probes) */
 #define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32
+
+/* threat intelligence: importers and the feed */
+#define BW_INTEL_MAX_FILE        (64u * 1024u * 1024u) /* bytes of one source file to import */
+#define BW_INTEL_MAX_FILES       100000 /* files of one OSV directory import */
+#define BW_INTEL_TREE_DEPTH      64     /* nesting of a YAML/JSON source document */
+#define BW_INTEL_TREE_NODES      (8u * 1024u * 1024u) /* nodes of one source document, aliases expanded */
+#define BW_INTEL_MAX_ERRORS      50     /* rejected files/positions reported by one import */
+#define BW_INTEL_ID_MAX          64     /* characters of a threat-intelligence record id */
 
 #endif

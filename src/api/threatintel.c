@@ -1,0 +1,241 @@
+/* Threat intelligence: GET /api/ai-security/threat-feed (public), the playbook of one threat
+ * (GET public, POST and history for accounts).
+ *
+ * Playbooks: anonymous callers (and the admin key, which is not an account) get one computed on
+ * demand from the stored record, persisted:false, stale:false, with a playbook_id derived from
+ * the record id and version, so the same record version always gives the same envelope. Accounts
+ * get their latest saved generation, created on their first GET; it is stale once the record's
+ * version moved past the one it was generated from. POST saves a new generation (201). The
+ * playbook bytes are bw_playbook_dump's, stored and served as they are (spliced into the
+ * envelope, never re-serialised). */
+#include "api/app.h"
+
+#include "common/ids.h"
+#include "common/limits.h"
+#include "common/timeutil.h"
+#include "intel/intel.h"
+#include "intel/playbook.h"
+#include "store/store_intel.h"
+
+#include <inttypes.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char JSON_TYPE[] = "application/json; charset=utf-8";
+
+/* Matches a query value against allowed values; *out gets the stored spelling (the record type
+ * for a plural filter name). */
+static bool pick(const char *v, const char *const *names, const char *const *stored, size_t n, const char **out)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v, names[i]) == 0) {
+            *out = stored[i];
+            return true;
+        }
+    return false;
+}
+
+static void reply_buf(struct bw_req *r, unsigned status, struct store_buf *b)
+{
+    bw_reply_text(r, status, JSON_TYPE, b->p, b->len); /* the buffer is the reply's now */
+    memset(b, 0, sizeof *b);
+}
+
+static bool put(struct store_buf *b, const char *s) { return store_buf_put(b, s, strlen(s)) == 0; }
+
+void api_threat_feed(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    const char *tq = bw_query(r, "type"), *sq = bw_query(r, "severity"), *type = NULL, *sev = NULL;
+    long limit, offset;
+    if (tq && !pick(tq, bw_intel_type_filters, bw_intel_types, BW_INTEL_NTYPES, &type))
+        bw_verr_add(&v, "type", "must be one of prompt_attacks, agent_threats, ai_cves, model_advisories");
+    if (sq && !pick(sq, bw_intel_severities, bw_intel_severities, 4, &sev))
+        bw_verr_add(&v, "severity", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
+    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
+    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    if (bw_verr_reply(r, &v))
+        return;
+    /* one buffer for the whole body, sized for a typical page so it rarely grows */
+    struct store_buf b = {malloc((size_t)limit * 2048 + 256), 0, (size_t)limit * 2048 + 256};
+    int64_t total = 0, updated_us = 0;
+    if (!b.p || !put(&b, "{\"feed\":[") ||
+        store_intel_feed(r->app->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
+        free(b.p);
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        return;
+    }
+    char tail[160], ts[21];
+    bw_iso8601(updated_us / 1000000, ts);
+    snprintf(tail, sizeof tail, "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"updated_at\":%s%s%s}", total,
+             limit, offset, updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
+    if (!put(&b, tail)) {
+        free(b.p);
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    reply_buf(r, 200, &b);
+}
+
+/* ---- playbooks ----------------------------------------------------------------------------------- */
+
+static bool account(const struct bw_principal *p)
+{
+    return (p->kind == BW_AUTH_JWT || p->kind == BW_AUTH_APIKEY) && p->user_id[0];
+}
+
+/* The record of the path's id: 0 with *doc, or -1 after answering (404 for an unknown id, which
+ * includes ids that cannot exist). */
+static int load_record(struct bw_req *r, char **doc, int64_t *version)
+{
+    const char *id = r->params[0];
+    int rc = bw_intel_id_valid(id) ? store_intel_get(r->app->db, id, doc, version) : ST_NOTFOUND;
+    if (rc == ST_OK)
+        return 0;
+    if (rc == ST_NOTFOUND)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no threat-intelligence record with this id", NULL);
+    else
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+    return -1;
+}
+
+/* The playbook text of a record document and its risk tier; NULL when generation failed. */
+static char *generate(const char *doc_text, char tier[16])
+{
+    json_t *doc = json_loads(doc_text, 0, NULL);
+    json_t *pb = doc ? bw_playbook_build(doc) : NULL;
+    char *text = pb ? bw_playbook_dump(pb) : NULL;
+    const char *t = json_string_value(json_object_get(pb, "risk_tier"));
+    snprintf(tier, 16, "%s", t ? t : "MEDIUM");
+    json_decref(pb);
+    json_decref(doc);
+    return text;
+}
+
+/* "pbk_" + 22 base62 characters of SHA-256(id, version): stable for a record version. */
+static void anonymous_id(const char *threat, int64_t version, char out[BW_ID_MAX])
+{
+    static const char b62[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    char msg[BW_INTEL_ID_MAX + 64];
+    int n = snprintf(msg, sizeof msg, "bulwark anonymous playbook\n%s\n%" PRId64, threat, version);
+    unsigned char h[crypto_hash_sha256_BYTES];
+    crypto_hash_sha256(h, (const unsigned char *)msg, (unsigned long long)n);
+    memcpy(out, "pbk_", 4);
+    for (int i = 0; i < BW_ID_RANDOM_LEN; i++)
+        out[4 + i] = b62[h[i] % 62];
+    out[4 + BW_ID_RANDOM_LEN] = '\0';
+}
+
+/* The envelope around stored playbook bytes. Ids and times are plain ASCII (validated ids,
+ * base62, ISO 8601), so they are written without escaping. */
+static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id, const char *threat, bool persisted,
+                           bool stale, int64_t record_version, const char *generated_at, const char *text)
+{
+    char head[512];
+    snprintf(head, sizeof head,
+             "{\"success\":true,\"playbook_id\":\"%s\",\"threat_id\":\"%s\",\"persisted\":%s,\"stale\":%s,"
+             "\"record_version\":%" PRId64 ",\"generated_at\":%s%s%s,\"playbook\":",
+             pbk_id, threat, persisted ? "true" : "false", stale ? "true" : "false", record_version,
+             generated_at ? "\"" : "", generated_at ? generated_at : "null", generated_at ? "\"" : "");
+    struct store_buf b = {0};
+    if (!put(&b, head) || !put(&b, text) || !put(&b, "}")) {
+        free(b.p);
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    reply_buf(r, status, &b);
+}
+
+/* Generates a playbook from the current record and saves it as the caller's newest. */
+static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t version)
+{
+    struct store_playbook pb;
+    memset(&pb, 0, sizeof pb);
+    char *text = generate(doc, pb.risk_tier);
+    if (!text) {
+        bw_reply_internal(r, "playbook generation failed");
+        return;
+    }
+    bw_id_new("pbk_", pb.id);
+    snprintf(pb.user_id, sizeof pb.user_id, "%s", r->principal.user_id);
+    snprintf(pb.threat_id, sizeof pb.threat_id, "%.64s", r->params[0]); /* validated: at most 64 */
+    pb.record_version = version;
+    pb.generated_us = bw_now_us();
+    bw_iso8601(pb.generated_us / 1000000, pb.generated_at);
+    if (store_playbook_insert(r->app->db, &pb, text) != ST_OK)
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+    else
+        reply_playbook(r, status, pb.id, pb.threat_id, true, false, version, pb.generated_at, text);
+    free(text);
+}
+
+void api_playbook_get(struct bw_req *r)
+{
+    char *doc = NULL;
+    int64_t version = 0;
+    if (load_record(r, &doc, &version) != 0)
+        return;
+    if (!account(&r->principal)) {
+        char tier[16], id[BW_ID_MAX];
+        char *text = generate(doc, tier);
+        anonymous_id(r->params[0], version, id);
+        if (text)
+            reply_playbook(r, 200, id, r->params[0], false, false, version, NULL, text);
+        else
+            bw_reply_internal(r, "playbook generation failed");
+        free(text);
+        free(doc);
+        return;
+    }
+    struct store_playbook pb;
+    char *text = NULL;
+    int rc = store_playbook_latest(r->app->db, r->principal.user_id, r->params[0], &pb, &text);
+    if (rc == ST_OK)
+        reply_playbook(r, 200, pb.id, pb.threat_id, true, pb.current_version > pb.record_version, pb.record_version,
+                       pb.generated_at, text);
+    else if (rc == ST_NOTFOUND)
+        save_new(r, 200, doc, version); /* the first GET of an account creates its generation */
+    else
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+    free(text);
+    free(doc);
+}
+
+void api_playbook_regenerate(struct bw_req *r)
+{
+    char *doc = NULL;
+    int64_t version = 0;
+    if (load_record(r, &doc, &version) != 0)
+        return;
+    save_new(r, 201, doc, version);
+    free(doc);
+}
+
+void api_playbook_history(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    long limit, offset;
+    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
+    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    if (bw_verr_reply(r, &v))
+        return;
+    struct store_playbook *list = NULL;
+    size_t n = 0;
+    int64_t total = 0;
+    if (store_playbook_history(r->app->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
+        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        return;
+    }
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++)
+        json_array_append_new(arr, json_pack("{s:s,s:s,s:s,s:s,s:b,s:I}", "playbook_id", list[i].id, "threat_id",
+                                             list[i].threat_id, "risk_tier", list[i].risk_tier, "generated_at",
+                                             list[i].generated_at, "stale",
+                                             list[i].current_version > list[i].record_version, "record_version",
+                                             (json_int_t)list[i].record_version));
+    free(list);
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i}", "history", arr, "total", (json_int_t)total, "limit",
+                                    (int)limit, "offset", (int)offset));
+}

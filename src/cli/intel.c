@@ -1,0 +1,381 @@
+/* `bulwark intel`: import threat intelligence into the store, and build the embedded seed.
+ *
+ *   bulwark intel import --format kev|osv|atlas PATH
+ *       PATH: the KEV catalog JSON, ATLAS.yaml, or for osv one advisory (.yaml/.yml/.json) or a
+ *       directory searched recursively for them. Everything is parsed and checked first; any
+ *       malformed file rejects the whole import (nothing is written) with file:line:column.
+ *       Prints a JSON report. Exit: 0 imported (also when nothing changed), 1 input rejected,
+ *       2 usage error, 3 the database failed.
+ *   bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]
+ *       Writes data/intel/seed.json from the source files (no database involved): OSV advisories,
+ *       the KEV entries bw_intel_kev_is_ai accepts or that name an OSV advisory's CVE, and the
+ *       ATLAS LLM/agent techniques and case studies. --at (default: the newest `updated` among
+ *       the records) is the snapshot time: every record's enriched_at, and the risk reference. */
+#include "cli/cli.h"
+
+#include "common/config.h"
+#include "common/limits.h"
+#include "common/timeutil.h"
+#include "intel/ingest.h"
+#include "intel/intel.h"
+#include "intel/sources.h"
+#include "intel/yaml.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { EXIT_REJECTED = 1, EXIT_USAGE = 2, EXIT_DB = 3 };
+enum fmt { F_KEV, F_OSV, F_ATLAS };
+
+struct files {
+    char **v;
+    size_t n, cap;
+};
+
+static int files_add(struct files *f, const char *path)
+{
+    if (f->n == f->cap) {
+        size_t cap = f->cap ? f->cap * 2 : 64;
+        char **v = realloc(f->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        f->v = v;
+        f->cap = cap;
+    }
+    f->v[f->n] = strdup(path);
+    if (!f->v[f->n])
+        return -1;
+    f->n++;
+    return 0;
+}
+
+static void files_free(struct files *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        free(f->v[i]);
+    free(f->v);
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static bool advisory_file(const char *name)
+{
+    return ends_with(name, ".yaml") || ends_with(name, ".yml") || ends_with(name, ".json");
+}
+
+/* OSV advisory files under dir (hidden entries skipped), depth-limited. */
+static int walk(const char *dir, int depth, struct files *out)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "bulwark intel import: %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    int rc = 0;
+    struct dirent *e;
+    while (rc == 0 && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        char path[4096];
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, e->d_name) >= sizeof path)
+            continue;
+        struct stat st;
+        if (stat(path, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode) && depth < 16)
+            rc = walk(path, depth + 1, out);
+        else if (S_ISREG(st.st_mode) && advisory_file(e->d_name))
+            rc = files_add(out, path);
+        if (out->n > BW_INTEL_MAX_FILES) {
+            fprintf(stderr, "bulwark intel import: more than %d files under %s\n", BW_INTEL_MAX_FILES, dir);
+            rc = -1;
+        }
+    }
+    closedir(d);
+    return rc;
+}
+
+static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The whole file, NUL-terminated; NULL with a message in why. */
+static char *slurp(const char *path, size_t *len, char *why, size_t cap)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        snprintf(why, cap, "%s", strerror(errno));
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    if (st.st_size > (off_t)BW_INTEL_MAX_FILE) {
+        snprintf(why, cap, "larger than %u bytes", BW_INTEL_MAX_FILE);
+        fclose(f);
+        return NULL;
+    }
+    char *buf = malloc((size_t)st.st_size + 1);
+    *len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
+    fclose(f);
+    if (!buf || *len != (size_t)st.st_size) {
+        snprintf(why, cap, "cannot be read");
+        free(buf);
+        return NULL;
+    }
+    buf[*len] = '\0';
+    return buf;
+}
+
+/* Parses and normalises one file; its records are appended to out. 0, or -1 with *rej set. */
+static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_intel_reject *rej)
+{
+    memset(rej, 0, sizeof *rej);
+    snprintf(rej->file, sizeof rej->file, "%s", path);
+    size_t len = 0;
+    char *buf = slurp(path, &len, rej->msg, sizeof rej->msg);
+    if (!buf)
+        return -1;
+    struct bw_tree t;
+    struct bw_parse_error pe;
+    bool json = fmt == F_KEV || ends_with(path, ".json");
+    int rc = json ? bw_tree_json(buf, len, &t, &pe) : bw_tree_yaml(buf, len, &t, &pe);
+    free(buf);
+    if (rc != 0) {
+        rej->at = pe.at;
+        snprintf(rej->msg, sizeof rej->msg, "%s", pe.msg);
+        return -1;
+    }
+    json_t *recs = NULL;
+    rc = fmt == F_KEV ? bw_intel_kev(&t, &recs, rej) : fmt == F_ATLAS ? bw_intel_atlas(&t, &recs, rej)
+                                                                      : bw_intel_osv(&t, &recs, rej);
+    bw_tree_free(&t);
+    if (rc != 0)
+        return -1;
+    if (json_is_array(recs))
+        json_array_extend(out, recs);
+    else if (recs)
+        json_array_append(out, recs);
+    json_decref(recs);
+    return 0;
+}
+
+static json_t *reject_json(const struct bw_intel_reject *r)
+{
+    return json_pack("{s:s,s:i,s:i,s:s}", "file", r->file, "line", r->at.line, "column", r->at.column, "message",
+                     r->msg);
+}
+
+static int parse_format(const char *s, enum fmt *out)
+{
+    static const char *const names[] = {"kev", "osv", "atlas"};
+    for (int i = 0; s && i < 3; i++)
+        if (strcmp(s, names[i]) == 0)
+            return (*out = (enum fmt)i), 0;
+    return -1;
+}
+
+/* Parses every file of the import; *records gets all their records. Rejections go to rejected. */
+static int collect(enum fmt fmt, const char *path, json_t *records, json_t *rejected, size_t *nfiles)
+{
+    struct files files = {0};
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "bulwark intel import: %s: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    int rc = 0;
+    if (S_ISDIR(st.st_mode)) {
+        if (fmt != F_OSV) {
+            fprintf(stderr, "bulwark intel import: %s is a directory; only --format osv reads directories\n", path);
+            return EXIT_USAGE;
+        }
+        if (walk(path, 0, &files) != 0) {
+            files_free(&files);
+            return EXIT_USAGE;
+        }
+        if (files.n == 0) {
+            fprintf(stderr, "bulwark intel import: no .yaml, .yml or .json files under %s\n", path);
+            files_free(&files);
+            return EXIT_USAGE;
+        }
+        qsort(files.v, files.n, sizeof *files.v, cmp_path);
+    } else if (files_add(&files, path) != 0) {
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < files.n; i++) {
+        struct bw_intel_reject rej;
+        if (load_file(fmt, files.v[i], records, &rej) != 0) {
+            fprintf(stderr, "bulwark intel import: %s:%d:%d: %s\n", rej.file, rej.at.line, rej.at.column, rej.msg);
+            if (json_array_size(rejected) < BW_INTEL_MAX_ERRORS)
+                json_array_append_new(rejected, reject_json(&rej));
+            rc = EXIT_REJECTED;
+        }
+    }
+    *nfiles = files.n;
+    files_free(&files);
+    return rc;
+}
+
+static int cmd_import(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+{
+    const char *format = NULL, *path = NULL;
+    int i = 2;
+    while (i < nrest) {
+        const char *a = argv[rest[i++]];
+        if (strcmp(a, "--format") == 0 && i < nrest)
+            format = argv[rest[i++]];
+        else if (strncmp(a, "--format=", 9) == 0)
+            format = a + 9;
+        else if (a[0] != '-' && !path)
+            path = a;
+        else {
+            fprintf(stderr, "bulwark intel import: unexpected argument '%s'\n", a);
+            return EXIT_USAGE;
+        }
+    }
+    enum fmt fmt;
+    if (!path || parse_format(format, &fmt) != 0) {
+        fprintf(stderr, "usage: bulwark intel import --format kev|osv|atlas PATH\n");
+        return EXIT_USAGE;
+    }
+    json_t *records = json_array(), *rejected = json_array();
+    size_t nfiles = 0;
+    int rc = records && rejected ? collect(fmt, path, records, rejected, &nfiles) : EXIT_DB;
+    if (rc == EXIT_REJECTED) {
+        bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:i,s:i,s:i,s:i,s:O}", "imported", 0, "format", format, "files",
+                             (json_int_t)nfiles, "added", 0, "updated", 0, "unchanged", 0, "skipped", 0, "rejected",
+                             rejected));
+    } else if (rc == 0) {
+        struct db *db = NULL;
+        char err[256];
+        struct bw_ingest_report rep;
+        if (db_open(cfg->database_url, cfg->data_dir, 2, &db, err, sizeof err) != 0) {
+            fprintf(stderr, "bulwark intel import: %s\n", err);
+            rc = EXIT_DB;
+        } else if (bw_ingest(db, records, fmt == F_KEV, bw_now_us(), &rep) != 0) {
+            fprintf(stderr, "bulwark intel import: the database refused the import; nothing was written\n");
+            rc = EXIT_DB;
+        } else {
+            bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:I,s:I,s:I,s:I,s:I}", "imported", 1, "format", format, "files",
+                                 (json_int_t)nfiles, "records", (json_int_t)json_array_size(records), "added",
+                                 (json_int_t)rep.added, "updated", (json_int_t)rep.updated, "unchanged",
+                                 (json_int_t)rep.unchanged, "skipped", (json_int_t)rep.skipped));
+        }
+        db_close(db);
+    }
+    json_decref(records);
+    json_decref(rejected);
+    return rc;
+}
+
+/* One record per line, so that a regenerated seed diffs record by record. */
+static int write_seed(const json_t *doc, FILE *out)
+{
+    fprintf(out, "{\"about\":\"Generated by bulwark intel seed-build from the sources in data/intel/SOURCES.md; "
+                 "do not edit\",\"generated_at\":\"%s\",\"records\":[\n",
+            json_string_value(json_object_get(doc, "generated_at")));
+    size_t i;
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "records"), i, r) {
+        char *s = bw_intel_dump(r);
+        if (!s)
+            return -1;
+        fprintf(out, "%s%s\n", s, i + 1 < json_array_size(json_object_get(doc, "records")) ? "," : "");
+        free(s);
+    }
+    fprintf(out, "]}\n");
+    return ferror(out) ? -1 : 0;
+}
+
+static int seed_sources(const char *kev, const char *osv, const char *atlas, json_t *index)
+{
+    json_t *recs[3] = {json_array(), json_array(), json_array()};
+    json_t *rejected = json_array();
+    size_t n;
+    int rc = 0;
+    if (collect(F_OSV, osv, recs[0], rejected, &n) || collect(F_ATLAS, atlas, recs[1], rejected, &n) ||
+        collect(F_KEV, kev, recs[2], rejected, &n))
+        rc = -1;
+    size_t i;
+    json_t *r;
+    for (int k = 0; k < 2 && rc == 0; k++)
+        json_array_foreach(recs[k], i, r)
+            if (bw_intel_fold(index, r) != 0)
+                rc = -1;
+    /* KEV after OSV: an entry joins when it is about AI, or about a CVE an advisory already has */
+    json_array_foreach(recs[2], i, r) {
+        bool known = json_object_get(index, json_string_value(json_object_get(r, "id"))) != NULL;
+        if (rc == 0 && (bw_intel_kev_is_ai(r) || known) && bw_intel_fold(index, r) != 0)
+            rc = -1;
+    }
+    for (int k = 0; k < 3; k++)
+        json_decref(recs[k]);
+    json_decref(rejected);
+    return rc;
+}
+
+static int cmd_seed_build(char **argv, const int *rest, int nrest)
+{
+    const char *kev = NULL, *osv = NULL, *atlas = NULL, *at = NULL, *output = NULL;
+    for (int i = 2; i < nrest; i += 2) { /* every option takes a value */
+        const char *a = argv[rest[i]], *next = i + 1 < nrest ? argv[rest[i + 1]] : NULL;
+        const char **slot = strcmp(a, "--kev") == 0 ? &kev : strcmp(a, "--osv") == 0 ? &osv
+                           : strcmp(a, "--atlas") == 0 ? &atlas : strcmp(a, "--at") == 0 ? &at
+                           : strcmp(a, "--output") == 0 ? &output : NULL;
+        if (!slot || !next) {
+            fprintf(stderr, "bulwark intel seed-build: unexpected argument '%s'\n", a);
+            return EXIT_USAGE;
+        }
+        *slot = next;
+    }
+    char at_iso[21];
+    int64_t at_s = 0;
+    if (!kev || !osv || !atlas || (at && (bw_intel_date(at, at_iso) != 0 || bw_parse_iso8601(at_iso, &at_s) != 0))) {
+        fprintf(stderr, "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n");
+        return EXIT_USAGE;
+    }
+    json_t *index = json_object();
+    if (!index || seed_sources(kev, osv, atlas, index) != 0) {
+        json_decref(index);
+        return EXIT_REJECTED;
+    }
+    if (!at) { /* the snapshot time: the newest source change, so a rebuild of the same data is identical */
+        const char *k;
+        json_t *r;
+        json_object_foreach(index, k, r) {
+            int64_t u;
+            if (bw_parse_iso8601(json_string_value(json_object_get(r, "updated")), &u) == 0 && u > at_s)
+                at_s = u;
+        }
+    }
+    json_t *doc = bw_intel_seed_doc(index, at_s);
+    json_decref(index);
+    FILE *out = output ? fopen(output, "w") : stdout;
+    int rc = doc && out && write_seed(doc, out) == 0 ? 0 : EXIT_DB;
+    if (out && out != stdout && fclose(out) != 0)
+        rc = EXIT_DB;
+    if (rc != 0)
+        fprintf(stderr, "bulwark intel seed-build: cannot write %s\n", output ? output : "the output");
+    else
+        fprintf(stderr, "bulwark intel seed-build: %zu records\n", json_array_size(json_object_get(doc, "records")));
+    json_decref(doc);
+    return rc;
+}
+
+int bw_cli_intel(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+{
+    const char *sub = nrest > 1 ? argv[rest[1]] : "";
+    if (strcmp(sub, "import") == 0)
+        return cmd_import(cfg, argv, rest, nrest);
+    if (strcmp(sub, "seed-build") == 0)
+        return cmd_seed_build(argv, rest, nrest);
+    fprintf(stderr, "bulwark intel: expected import or seed-build (see bulwark --help)\n");
+    return EXIT_USAGE;
+}

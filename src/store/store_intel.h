@@ -1,0 +1,89 @@
+/* Threat-intelligence storage (migration 0004): records, the feed over them, saved playbook
+ * generations. Built on db.h like store.h; return codes are store.h's ST_*.
+ *
+ * Writers go through a transaction object: store_intel_begin opens a write transaction and
+ * takes the intel lock row first, so imports and the first-start seed run one after another,
+ * also across instances on one PostgreSQL. intel_counts (records per type and severity) is kept
+ * in step inside the same transaction, which is what lets the feed answer `total` without
+ * counting.
+ *
+ * Ownership: char ** results are malloc'ed (free them); store_buf memory belongs to the caller. */
+#ifndef BW_STORE_STORE_INTEL_H
+#define BW_STORE_STORE_INTEL_H
+#include "common/limits.h"
+#include "store/db.h"
+#include "store/store.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growing byte buffer, NUL-terminated after every append. */
+struct store_buf {
+    char *p;
+    size_t len, cap;
+};
+int store_buf_put(struct store_buf *b, const char *s, size_t n); /* 0 or -1 (out of memory) */
+
+/* ---- writing records ---- */
+
+struct store_intel_tx;
+
+/* The columns of one record row; doc and entry are its canonical text and feed entry. */
+struct store_intel_row {
+    const char *id, *type, *title, *severity, *published, *updated, *enriched_at, *source;
+    int64_t enriched_us, version;
+    int risk_score;
+    bool kev;
+    const char *doc, *entry;
+};
+
+int store_intel_begin(struct db *db, struct store_intel_tx **out);
+/* The stored document of id (*doc malloc'ed), or ST_NOTFOUND. */
+int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc);
+/* Inserts the row (old_type NULL) or replaces it (old_type/old_severity: what the row had). */
+int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *row, const char *old_type,
+                       const char *old_severity);
+int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);
+/* Both end the transaction and free tx. */
+int store_intel_commit(struct store_intel_tx *tx);
+void store_intel_rollback(struct store_intel_tx *tx);
+
+/* ---- reading records ---- */
+
+/* The document and version of a record; ST_NOTFOUND. */
+int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version);
+int store_intel_count(struct db *db, int64_t *n);
+
+/* One feed page, newest first (published, then id): the entries' JSON texts appended to out,
+ * separated by commas; *total counts every match; *updated_us is the newest change of any record
+ * (0 when the store is empty). type/severity NULL = any. One query on intel_counts and one on the
+ * index of the filter combination. */
+int store_intel_feed(struct db *db, const char *type, const char *severity, long limit, long offset,
+                     struct store_buf *out, int64_t *total, int64_t *updated_us);
+/* The backend's plan of the feed's page query for a filter combination (EXPLAIN QUERY PLAN on
+ * SQLite, EXPLAIN on PostgreSQL), one line per plan row, for tests. */
+int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, char *out, size_t cap);
+
+/* ---- saved playbooks ---- */
+
+struct store_playbook {
+    char id[BW_ID_MAX];
+    char user_id[BW_ID_MAX];
+    char threat_id[BW_INTEL_ID_MAX + 1];
+    int64_t record_version;  /* the record version it was generated from */
+    int64_t current_version; /* the record's version now (filled by reads) */
+    char risk_tier[16];
+    char generated_at[21];
+    int64_t generated_us;
+};
+
+int store_playbook_insert(struct db *db, const struct store_playbook *p, const char *playbook_text);
+/* The caller's newest generation for threat_id (*text malloc'ed); ST_NOTFOUND when none. */
+int store_playbook_latest(struct db *db, const char *user_id, const char *threat_id, struct store_playbook *out,
+                          char **text);
+/* The caller's generations, newest first; *out malloc'ed, *total counts all of them. */
+int store_playbook_history(struct db *db, const char *user_id, long limit, long offset, struct store_playbook **out,
+                           size_t *n, int64_t *total);
+
+#endif
