@@ -2,6 +2,7 @@
 #include "api/app.h"
 #include "net/egress.h"
 #include "engine/agentscan.h"
+#include "engine/redteam.h"
 #include "engine/scanner.h"
 
 #include "auth/password.h"
@@ -172,6 +173,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     if (bw_password_hash(pw, app->dummy_hash) != 0)
         return -1;
     bw_agent_catalog_init(); /* the embedded tool-capability catalog: a broken one stops the start here */
+    if (!bw_rt_library_get()) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded red-team attack library is invalid");
+        return -1;
+    }
     if (api_frameworks_load(app) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
         return -1;

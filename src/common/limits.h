@@ -52,4 +52,9 @@
 #define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32
 
+#define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */
+#define BW_JOB_POLL_MS           1000  /* an idle worker's wait between claims (BULWARK_JOB_POLL_MS) */
+#define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
+#define BW_REDTEAM_MAX_ENTERPRISE 10
+
 #endif

@@ -1,4 +1,5 @@
 #include "store/store.h"
+#include "store/store_internal.h"
 
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void copy(char *dst, size_t cap, const char *src)
+void store_copy(char *dst, size_t cap, const char *src)
 {
     if (!src)
         src = "";
@@ -17,7 +18,6 @@ static void copy(char *dst, size_t cap, const char *src)
     memcpy(dst, src, n);
     dst[n] = '\0';
 }
-#define COPY(dst, src) copy((dst), sizeof(dst), (src))
 
 /* ---- users ------------------------------------------------------------------------------------- */
 
@@ -192,7 +192,7 @@ static int insert_key(struct db_conn *c, const struct store_key *k)
 
 /* Takes the per-user write lock: the UPDATE locks the user's row on PostgreSQL and the database
  * on SQLite, so concurrent creations for one user are counted one after the other. */
-static int lock_user(struct db_conn *c, const char *user_id)
+int store_lock_user(struct db_conn *c, const char *user_id)
 {
     int64_t ch = 0;
     struct db_param p[] = {DBP_TEXT(user_id)};
@@ -210,7 +210,7 @@ int store_key_create(struct db *db, const struct store_key *k, long max_active)
     int rc = ST_ERROR;
     if (db_begin(c, true) != DB_OK)
         goto out;
-    rc = lock_user(c, k->user_id);
+    rc = store_lock_user(c, k->user_id);
     if (rc != ST_OK)
         goto fail;
     struct db_rows *r = NULL;
@@ -303,7 +303,7 @@ int store_key_rotate(struct db *db, const char *user_id, const char *idp, struct
     struct store_key old;
     if (db_begin(c, true) != DB_OK)
         goto out;
-    rc = lock_user(c, user_id);
+    rc = store_lock_user(c, user_id);
     if (rc != ST_OK)
         goto fail;
     rc = key_find(c, user_id, idp, &old);
@@ -422,7 +422,7 @@ int store_setting_get(struct db *db, const char *name, char *out, size_t cap)
     struct db_param p[] = {DBP_TEXT(name)};
     int rc = db_query(c, "SELECT value FROM settings WHERE name = ?", p, 1, &r);
     if (rc == DB_OK)
-        rc = db_rows_next(r) ? (copy(out, cap, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
+        rc = db_rows_next(r) ? (store_copy(out, cap, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
     else
         rc = ST_ERROR;
     db_rows_free(r);
@@ -503,19 +503,19 @@ int store_asset_insert(struct db *db, const struct store_asset *a)
 static void asset_row(struct db_rows *r, const char *user_id, struct store_asset *a)
 {
     memset(a, 0, sizeof *a);
-    copy(a->id, sizeof a->id, db_rows_text(r, 0));
-    copy(a->user_id, sizeof a->user_id, user_id);
-    copy(a->name, sizeof a->name, db_rows_text(r, 1));
-    copy(a->type, sizeof a->type, db_rows_text(r, 2));
-    copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
-    copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
-    copy(a->env, sizeof a->env, db_rows_text(r, 5));
+    store_copy(a->id, sizeof a->id, db_rows_text(r, 0));
+    store_copy(a->user_id, sizeof a->user_id, user_id);
+    store_copy(a->name, sizeof a->name, db_rows_text(r, 1));
+    store_copy(a->type, sizeof a->type, db_rows_text(r, 2));
+    store_copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
+    store_copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
+    store_copy(a->env, sizeof a->env, db_rows_text(r, 5));
     a->security_score = (int)db_rows_int(r, 6);
-    copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
-    copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
+    store_copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
+    store_copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
     a->created_us = db_rows_int(r, 9);
-    copy(a->last_scan_id, sizeof a->last_scan_id, db_rows_text(r, 10));
-    copy(a->last_scanned_at, sizeof a->last_scanned_at, db_rows_text(r, 11));
+    store_copy(a->last_scan_id, sizeof a->last_scan_id, db_rows_text(r, 10));
+    store_copy(a->last_scanned_at, sizeof a->last_scanned_at, db_rows_text(r, 11));
 }
 
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
