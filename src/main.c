@@ -48,20 +48,26 @@ static void usage(FILE *f)
           f);
 }
 
+/* Blocks SIGINT and SIGTERM (every thread started later inherits the mask; the main thread takes
+ * them with sigwait), ignores SIGPIPE and starts the log flusher. */
+static void take_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    bw_log_start_flusher();
+}
+
 static int cmd_serve(struct bw_config *cfg, int nrest)
 {
     if (nrest) {
         fprintf(stderr, "bulwark serve: unknown option (see bulwark --help)\n");
         return 2;
     }
-    /* every thread inherits this mask; the main thread takes the signals with sigwait */
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    bw_log_start_flusher();
+    take_signals(&set);
     struct bw_app app;
     int rc = 1;
     if (bw_app_init(&app, cfg) == 0) {
@@ -94,12 +100,7 @@ static int cmd_worker(struct bw_config *cfg, int nrest)
         return 2;
     }
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    bw_log_start_flusher();
+    take_signals(&set);
     int rc = 1;
     struct db *db = NULL;
     char err[256];

@@ -135,13 +135,18 @@ out:
     free(e);
 }
 
-/* The {id} path parameter: an engagement id, or 404 without a lookup. */
-static bool engagement_id_param(struct bw_req *r)
+/* For the {id} routes: an engagement id (else 404 without a lookup) and room for the row; NULL
+ * after replying. Free with store_engagement_clear + free. */
+static struct store_engagement *engagement_for(struct bw_req *r)
 {
-    if (bw_id_valid(r->params[0], "eng_"))
-        return true;
-    bw_reply_error(r, BW_E_NOT_FOUND, "no such engagement", NULL);
-    return false;
+    if (!bw_id_valid(r->params[0], "eng_")) {
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such engagement", NULL);
+        return NULL;
+    }
+    struct store_engagement *e = calloc(1, sizeof *e);
+    if (!e)
+        bw_reply_internal(r, "out of memory");
+    return e;
 }
 
 static void reply_report(struct bw_req *r, unsigned status, const struct store_engagement *e)
@@ -155,13 +160,9 @@ static void reply_report(struct bw_req *r, unsigned status, const struct store_e
 
 void api_redteam_report(struct bw_req *r)
 {
-    if (!engagement_id_param(r))
+    struct store_engagement *e = engagement_for(r);
+    if (!e)
         return;
-    struct store_engagement *e = calloc(1, sizeof *e);
-    if (!e) {
-        bw_reply_internal(r, "out of memory");
-        return;
-    }
     int rc = store_engagement_get(r->app->db, r->principal.user_id, r->params[0], e);
     if (rc == ST_OK)
         reply_report(r, 200, e);
@@ -175,13 +176,9 @@ void api_redteam_report(struct bw_req *r)
 
 void api_redteam_cancel(struct bw_req *r)
 {
-    if (!engagement_id_param(r))
+    struct store_engagement *e = engagement_for(r);
+    if (!e)
         return;
-    struct store_engagement *e = calloc(1, sizeof *e);
-    if (!e) {
-        bw_reply_internal(r, "out of memory");
-        return;
-    }
     char ts[21];
     bw_iso8601(bw_now_s(), ts);
     int rc = store_engagement_cancel(r->app->db, r->principal.user_id, r->params[0], ts, bw_now_us() / 1000, e);

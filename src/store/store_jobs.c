@@ -114,15 +114,7 @@ int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t le
 /* One UPDATE on the owner's running job; ST_NOTFOUND when nothing matched. */
 static int owned_update(struct db *db, const char *sql, const struct db_param *p, int np)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int64_t ch = 0;
-    int rc = db_exec(c, sql, p, np, &ch);
-    db_release(c);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    return ch ? ST_OK : ST_NOTFOUND;
+    return store_exec_changed(db, sql, p, np, ST_NOTFOUND);
 }
 
 int store_job_heartbeat(struct db *db, const char *id, const char *owner, int64_t now_ms, int64_t lease_ms)

@@ -55,28 +55,11 @@ int store_engagement_create(struct db *db, const struct store_engagement *e, con
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) != DB_OK)
+    int rc = store_begin_capped(c, e->user_id,
+                                "SELECT COUNT(*) FROM engagements WHERE user_id = ? AND status IN ('queued', 'running')",
+                                max_active, active);
+    if (rc != ST_OK)
         goto out;
-    rc = store_lock_user(c, e->user_id);
-    if (rc != ST_OK)
-        goto fail;
-    struct db_rows *r = NULL;
-    struct db_param u[] = {DBP_TEXT(e->user_id)};
-    rc = ST_ERROR;
-    if (db_query(c, "SELECT COUNT(*) FROM engagements WHERE user_id = ? AND status IN ('queued', 'running')", u, 1,
-                 &r) == DB_OK &&
-        db_rows_next(r)) {
-        *active = db_rows_int(r, 0);
-        rc = ST_OK;
-    }
-    db_rows_free(r);
-    if (rc != ST_OK)
-        goto fail;
-    if (*active >= max_active) {
-        rc = ST_LIMIT;
-        goto fail;
-    }
     struct db_param p[] = {DBP_TEXT(e->id),         DBP_TEXT(e->user_id),    DBP_TEXT(e->asset_id),
                            DBP_TEXT(e->asset_type), DBP_TEXT(e->target_url), DBP_TEXT(e->categories),
                            DBP_TEXT(e->intensity),  DBP_TEXT(e->canary),     DBP_TEXT(e->attack_ids),
@@ -142,24 +125,10 @@ int store_engagement_avg_ms(struct db *db, const char *asset_id, int *ms)
     return st;
 }
 
-/* One statement; ST_OK when it changed a row, else `none`. */
-static int exec_changed(struct db *db, const char *sql, const struct db_param *p, int np, int none)
-{
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int64_t ch = 0;
-    int rc = db_exec(c, sql, p, np, &ch);
-    db_release(c);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    return ch ? ST_OK : none;
-}
-
 int store_engagement_start(struct db *db, const char *id, const char *started_at)
 {
     struct db_param p[] = {DBP_TEXT(started_at), DBP_TEXT(id)};
-    return exec_changed(db,
+    return store_exec_changed(db,
                         "UPDATE engagements SET status = 'running', started_at = COALESCE(started_at, ?)"
                         " WHERE id = ? AND status IN ('queued', 'running')",
                         p, 2, ST_CONFLICT);
@@ -215,52 +184,30 @@ out:
     return rc;
 }
 
+static void read_attack(struct db_rows *r, void *item)
+{
+    struct store_attack_row *a = item;
+    COPY(a->attack_id, db_rows_text(r, 0));
+    a->seq = (int)db_rows_int(r, 1);
+    a->succeeded = (int)db_rows_int(r, 2);
+    a->errored = (int)db_rows_int(r, 3);
+    COPY(a->severity, db_rows_text(r, 4));
+    COPY(a->detector, db_rows_text(r, 5));
+    COPY(a->prompt, db_rows_text(r, 6));
+    COPY(a->response_excerpt, db_rows_text(r, 7));
+    a->elapsed_ms = (int)db_rows_int(r, 8);
+}
+
 int store_engagement_attacks(struct db *db, const char *id, struct store_attack_row **out, size_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(id)};
-    int rc = db_query(c,
-                      "SELECT attack_id, seq, succeeded, errored, severity, detector, prompt, response_excerpt,"
-                      " elapsed_ms FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
-                      p, 1, &r);
-    size_t cap = 0;
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            if (*n == cap) {
-                cap = cap ? cap * 2 : 32;
-                struct store_attack_row *g = realloc(*out, cap * sizeof **out);
-                if (!g) {
-                    rc = DB_ERROR;
-                    break;
-                }
-                *out = g;
-            }
-            struct store_attack_row *a = &(*out)[(*n)++];
-            COPY(a->attack_id, db_rows_text(r, 0));
-            a->seq = (int)db_rows_int(r, 1);
-            a->succeeded = (int)db_rows_int(r, 2);
-            a->errored = (int)db_rows_int(r, 3);
-            COPY(a->severity, db_rows_text(r, 4));
-            COPY(a->detector, db_rows_text(r, 5));
-            COPY(a->prompt, db_rows_text(r, 6));
-            COPY(a->response_excerpt, db_rows_text(r, 7));
-            a->elapsed_ms = (int)db_rows_int(r, 8);
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    if (rc != DB_OK) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return ST_ERROR;
-    }
-    return ST_OK;
+    void *items = NULL;
+    int rc = store_query_list(db,
+                              "SELECT attack_id, seq, succeeded, errored, severity, detector, prompt, response_excerpt,"
+                              " elapsed_ms FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
+                              p, 1, sizeof **out, read_attack, &items, n);
+    *out = items;
+    return rc;
 }
 
 int store_engagement_finish(struct db *db, const char *id, const char *status, const char *overall_risk,
@@ -269,7 +216,7 @@ int store_engagement_finish(struct db *db, const char *id, const char *status, c
     struct db_param p[] = {DBP_TEXT(status),      DBP_OPT(overall_risk), DBP_OPT(error),
                            DBP_OPT(report),       avg_ms >= 0 ? DBP_INT(avg_ms) : DBP_NULL,
                            DBP_TEXT(finished_at), DBP_TEXT(id)};
-    return exec_changed(db,
+    return store_exec_changed(db,
                         "UPDATE engagements SET status = ?, overall_risk = ?, error = ?, report = ?,"
                         " avg_attack_ms = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')",
                         p, 7, ST_CONFLICT);

@@ -6,7 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { Server, startServer, assertError } from './lib/server.mjs';
+import { spawn } from 'node:child_process';
+import { BIN, Server, startServer, assertError } from './lib/server.mjs';
 import { startTarget, closedPort, CARELESS_SECRET } from './lib/targets.mjs';
 
 // short leases and polls so a killed worker's job is reclaimed within seconds
@@ -236,5 +237,33 @@ test('a server killed mid-engagement resumes after restart: every attack once, s
   } finally {
     assert.equal(await second.stop(), 0);
     rmSync(first.dir, { recursive: true, force: true });
+  }
+});
+
+test('`bulwark worker` runs the jobs of a server that has no workers, and stops on SIGTERM', async () => {
+  const s = await startServer({ env: { ...ENV, BULWARK_WORKERS: '0' } });
+  let w;
+  try {
+    const u = await s.session('PRO', { key: true });
+    const a = await register(s, u, targets.careless.url);
+    const e = await engage(s, u, { target_asset_id: a, intensity: 'light' });
+    await new Promise((res) => setTimeout(res, 400));
+    const q = (await s.req('GET', `/api/ai-security/redteam/${e.engagement_id}/report`, { key: u.key })).json;
+    assert.equal(q.status, 'queued', 'no worker inside serve');
+    assert.deepEqual(q.progress, { done: 0, total: e.attack_count });
+    w = spawn(BIN, ['worker'], { env: { ...s.env(), BULWARK_WORKERS: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let log = '';
+    w.stderr.on('data', (d) => { log += d; });
+    const exited = new Promise((res) => w.on('exit', (code) => res(code)));
+    const rep = await waitFor(s, u, e.engagement_id);
+    assert.equal(rep.status, 'completed', log);
+    assert.equal(rep.progress.done, e.attack_count);
+    assert.ok(['HIGH', 'CRITICAL'].includes(rep.overall_risk));
+    w.kill('SIGTERM');
+    assert.equal(await exited, 0, log);
+    assert.match(log, /job workers started/);
+  } finally {
+    if (w && w.exitCode === null) w.kill('SIGKILL');
+    assert.equal(await s.stop(), 0);
   }
 });
