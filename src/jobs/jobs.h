@@ -9,7 +9,7 @@
  *
  * A handler calls bw_job_heartbeat between steps: it extends the lease and tells the handler to
  * stop when the lease was lost (another worker reclaimed the job) or the process is stopping. A
- * step must take less than half the lease (the red team bounds an attack's exchange by that).
+ * step must end well within the lease (the red team bounds an exchange by a third of it).
  *
  * Ownership: registered kinds are static data; the pool owns its threads until bw_jobs_stop. */
 #ifndef BW_JOBS_JOBS_H

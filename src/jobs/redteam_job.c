@@ -11,8 +11,9 @@
 
 long bw_redteam_attack_timeout(int64_t lease_ms)
 {
-    long half = (long)(lease_ms / 2);
-    return half > 0 && half < BW_RT_ATTACK_TIMEOUT_MS ? half : BW_RT_ATTACK_TIMEOUT_MS;
+    /* a third: target detection makes two exchanges before the first heartbeat */
+    long third = (long)(lease_ms / 3);
+    return third > 0 && third < BW_RT_ATTACK_TIMEOUT_MS ? third : BW_RT_ATTACK_TIMEOUT_MS;
 }
 
 static void now_iso(char out[21]) { bw_iso8601(bw_now_s(), out); }
@@ -43,6 +44,12 @@ json_t *bw_redteam_report(struct db *db, const struct store_engagement *e)
         free(rows);
         if (!doc)
             return NULL;
+    }
+    if (!completed) { /* the plan so far: say so rather than judge a partial run */
+        char summary[160];
+        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.", e->status,
+                 e->attacks_done, e->attack_count, e->attacks_succeeded);
+        json_object_set_new(json_object_get(doc, "remediation_plan"), "summary", json_string(summary));
     }
     json_t *cats = json_loads(e->categories, 0, NULL);
     json_object_set_new(doc, "engagement_id", json_string(e->id));

@@ -11,8 +11,8 @@
 
 extern const struct bw_job_kind bw_redteam_job_kind;
 
-/* The per-attack timeout for a lease: BW_RT_ATTACK_TIMEOUT_MS, or half the lease when shorter
- * (a step must end before the lease it runs under). */
+/* The per-attack timeout for a lease: BW_RT_ATTACK_TIMEOUT_MS, or a third of the lease when
+ * shorter (target detection, two exchanges, must end before the lease it runs under). */
 long bw_redteam_attack_timeout(int64_t lease_ms);
 
 /* The engagement's report document at its current status (the stored one once completed):
