@@ -1,5 +1,6 @@
 /* bulwark: the server and its command-line tools.
- *   bulwark serve                      run the API server
+ *   bulwark serve                      run the API server (and BULWARK_WORKERS job workers)
+ *   bulwark worker                     run job workers only, until SIGTERM
  *   bulwark user add|list|set-tier     manage accounts
  *   bulwark intel import|seed-build    load threat intelligence (KEV, OSV, ATLAS), build the seed
  *   bulwark migrate                    apply database migrations and exit
@@ -15,6 +16,8 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
+#include "jobs/jobs.h"
+#include "net/egress.h"
 #include "store/store.h"
 
 #include <ctype.h>
@@ -29,6 +32,8 @@ static void usage(FILE *f)
 {
     fputs("usage: bulwark COMMAND [options]\n"
           "  serve                          run the API server (BULWARK_* environment, or --flags)\n"
+          "                                 with BULWARK_WORKERS job workers (red-team engagements)\n"
+          "  worker                         run job workers only (same configuration), until SIGTERM\n"
           "  user add EMAIL --tier TIER [--role user|mssp|admin] [--managed-by EMAIL]\n"
           "           (--password PASSWORD | --password-stdin)\n"
           "  user list                      list accounts as JSON\n"
@@ -49,25 +54,80 @@ static void usage(FILE *f)
           f);
 }
 
+/* Blocks SIGINT and SIGTERM (every thread started later inherits the mask; the main thread takes
+ * them with sigwait), ignores SIGPIPE and starts the log flusher. */
+static void take_signals(sigset_t *set)
+{
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, set, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    bw_log_start_flusher();
+}
+
 static int cmd_serve(struct bw_config *cfg, int nrest)
 {
     if (nrest) {
         fprintf(stderr, "bulwark serve: unknown option (see bulwark --help)\n");
         return 2;
     }
-    /* every thread inherits this mask; the main thread takes the signals with sigwait */
     sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &set, NULL);
-    signal(SIGPIPE, SIG_IGN);
-    bw_log_start_flusher();
+    take_signals(&set);
     struct bw_app app;
     int rc = 1;
-    if (bw_app_init(&app, cfg) == 0 && bw_http_serve(&app) == 0)
-        rc = 0;
+    if (bw_app_init(&app, cfg) == 0) {
+        struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow};
+        struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
+        if ((jobs || cfg->workers == 0) && bw_http_serve(&app) == 0)
+            rc = 0;
+        bw_jobs_stop(jobs); /* running jobs go back to the queue at their next step */
+    }
     bw_app_free(&app);
+    bw_log_shutdown();
+    return rc;
+}
+
+/* Job workers without the HTTP server: the same database and egress settings as serve. */
+static int cmd_worker(struct bw_config *cfg, int nrest)
+{
+    if (nrest) {
+        fprintf(stderr, "bulwark worker: unknown option (see bulwark --help)\n");
+        return 2;
+    }
+    unsigned allow = 0;
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &allow) != 0) {
+        fprintf(stderr, "bulwark: BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private\n");
+        return 2;
+    }
+    if (cfg->workers < 1) {
+        fprintf(stderr, "bulwark worker: BULWARK_WORKERS must be at least 1\n");
+        return 2;
+    }
+    sigset_t set;
+    take_signals(&set);
+    int rc = 1;
+    struct db *db = NULL;
+    char err[256];
+    if (db_open(cfg->database_url, cfg->data_dir, (int)cfg->workers + 2, &db, err, sizeof err) != 0) {
+        bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
+    } else if (bw_egress_global_init() != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
+    } else {
+        struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow};
+        struct bw_jobs *jobs = bw_jobs_start(db, &jo);
+        if (jobs) {
+            int sig = 0;
+            sigwait(&set, &sig);
+            bw_log_json(BW_LOG_INFO, NULL, "worker stopping",
+                        json_pack("{s:s}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM"));
+            bw_jobs_stop(jobs);
+            rc = 0;
+        }
+    }
+    db_close(db);
     bw_log_shutdown();
     return rc;
 }
@@ -283,6 +343,8 @@ int main(int argc, char **argv)
     int rc;
     if (strcmp(cmd, "serve") == 0)
         rc = cmd_serve(&cfg, nrest - 1);
+    else if (strcmp(cmd, "worker") == 0)
+        rc = cmd_worker(&cfg, nrest - 1);
     else if (strcmp(cmd, "user") == 0)
         rc = cmd_user(&cfg, argv, rest, nrest);
     else if (strcmp(cmd, "intel") == 0)

@@ -2,6 +2,7 @@
 #include "api/app.h"
 #include "net/egress.h"
 #include "engine/agentscan.h"
+#include "engine/redteam.h"
 #include "engine/scanner.h"
 
 #include "auth/password.h"
@@ -186,6 +187,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
             bw_log_json(BW_LOG_INFO, NULL, "intel seed loaded",
                         json_pack("{s:i,s:i}", "records", (json_int_t)loaded, "ms",
                                   (json_int_t)((bw_mono_us() - t0) / 1000)));
+    }
+    if (!bw_rt_library_get()) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded red-team attack library is invalid");
+        return -1;
     }
     if (api_frameworks_load(app) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");

@@ -75,6 +75,9 @@ void api_assets_get(struct bw_req *r);
 void api_assets_delete(struct bw_req *r);
 void api_assets_scan(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
+void api_redteam_engage(struct bw_req *r); /* src/api/redteam.c */
+void api_redteam_report(struct bw_req *r);
+void api_redteam_cancel(struct bw_req *r);
 void api_governance_assessment_get(struct bw_req *r);
 void api_threat_feed(struct bw_req *r);         /* src/api/threatintel.c */
 void api_playbook_get(struct bw_req *r);

@@ -27,6 +27,11 @@ const struct bw_route bw_routes[] = {
     {BW_DELETE, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_delete, 0},
     {BW_POST, "/api/ai-security/assets/{id}/scan", BW_ACCESS_PRO, api_assets_scan, 0},
 
+    /* red-team engagements */
+    {BW_POST, "/api/ai-security/redteam/engage", BW_ACCESS_PRO, api_redteam_engage, BW_ROUTE_BODY},
+    {BW_GET, "/api/ai-security/redteam/{id}/report", BW_ACCESS_PRO, api_redteam_report, 0},
+    {BW_POST, "/api/ai-security/redteam/{id}/cancel", BW_ACCESS_PRO, api_redteam_cancel, 0},
+
     /* agents and MCP servers */
     {BW_POST, "/api/ai-security/agents/scan", BW_ACCESS_STARTER, api_agents_scan, BW_ROUTE_BODY},
     {BW_POST, "/api/mcp-security/scan", BW_ACCESS_STARTER, api_mcp_scan, BW_ROUTE_BODY},

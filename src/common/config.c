@@ -61,6 +61,10 @@ static const struct opt opts[] = {
     {"MAX_KEYS_ENTERPRISE", K_LONG, OFF(max_keys[BW_TIER_ENTERPRISE]), 1, BW_MAX_KEYS_CEILING},
     {"LOGIN_MAX_FAILURES", K_LONG, OFF(login_max_failures), 1, 1000000},
     {"WORKERS", K_LONG, OFF(workers), 0, 256},
+    {"JOB_LEASE_MS", K_LONG, OFF(job_lease_ms), 500, 3600000},
+    {"JOB_POLL_MS", K_LONG, OFF(job_poll_ms), 10, 60000},
+    {"REDTEAM_MAX_PRO", K_LONG, OFF(redteam_max[BW_TIER_PRO]), 1, 10000},
+    {"REDTEAM_MAX_ENTERPRISE", K_LONG, OFF(redteam_max[BW_TIER_ENTERPRISE]), 1, 10000},
     {"THREADS", K_LONG, OFF(threads), 1, 256},
     {"MAX_BODY", K_LONG, OFF(max_body), 1024, BW_MAX_BODY_CEILING},
     {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, 60000},
@@ -157,6 +161,10 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     if (cores < 1)
         cores = 1;
     cfg->workers = cores;
+    cfg->job_lease_ms = BW_JOB_LEASE_MS;
+    cfg->job_poll_ms = BW_JOB_POLL_MS;
+    cfg->redteam_max[BW_TIER_PRO] = BW_REDTEAM_MAX_PRO;
+    cfg->redteam_max[BW_TIER_ENTERPRISE] = BW_REDTEAM_MAX_ENTERPRISE;
     cfg->threads = cores;
     cfg->max_body = BW_MAX_BODY_DEFAULT;
     cfg->auth_cache_ms = BW_AUTH_CACHE_MS_DEFAULT;

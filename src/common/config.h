@@ -23,7 +23,10 @@ struct bw_config {
     long rate_tier[BW_TIER__COUNT];
     long max_keys[BW_TIER__COUNT];
     long login_max_failures;
-    long workers;
+    long workers;        /* job workers inside serve (0 = none); `bulwark worker` runs this many too */
+    long job_lease_ms;   /* how long a claimed job is ours without a heartbeat */
+    long job_poll_ms;    /* an idle worker's wait between claims */
+    long redteam_max[BW_TIER__COUNT]; /* queued+running engagements per account (PRO, ENTERPRISE) */
     long threads;        /* HTTP threads */
     long max_body;
     long auth_cache_ms;

@@ -11,6 +11,7 @@
     X(NOT_FOUND, 404, "resource not found")                                                \
     X(METHOD_NOT_ALLOWED, 405, "method not allowed")                                       \
     X(KEY_LIMIT_REACHED, 409, "key limit reached for your tier")                           \
+    X(ENGAGEMENT_LIMIT_REACHED, 409, "too many active red-team engagements for your tier")  \
     X(CONFLICT, 409, "conflict")                                                           \
     X(PAYLOAD_TOO_LARGE, 413, "request body too large")                                    \
     X(UNSUPPORTED_MEDIA_TYPE, 415, "request body must be application/json")                \

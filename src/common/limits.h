@@ -60,5 +60,9 @@
 #define BW_INTEL_TREE_NODES      (8u * 1024u * 1024u) /* nodes of one source document, aliases expanded */
 #define BW_INTEL_MAX_ERRORS      50     /* rejected files/positions reported by one import */
 #define BW_INTEL_ID_MAX          64     /* characters of a threat-intelligence record id */
+#define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */
+#define BW_JOB_POLL_MS           1000  /* an idle worker's wait between claims (BULWARK_JOB_POLL_MS) */
+#define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
+#define BW_REDTEAM_MAX_ENTERPRISE 10
 
 #endif

@@ -1,4 +1,5 @@
 #include "store/store.h"
+#include "store/store_internal.h"
 
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -7,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void copy(char *dst, size_t cap, const char *src)
+void store_copy(char *dst, size_t cap, const char *src)
 {
     if (!src)
         src = "";
@@ -17,7 +18,58 @@ static void copy(char *dst, size_t cap, const char *src)
     memcpy(dst, src, n);
     dst[n] = '\0';
 }
-#define COPY(dst, src) copy((dst), sizeof(dst), (src))
+
+int store_exec_changed(struct db *db, const char *sql, const struct db_param *p, int np, int none)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int64_t ch = 0;
+    int rc = db_exec(c, sql, p, np, &ch);
+    db_release(c);
+    if (rc != DB_OK)
+        return ST_ERROR;
+    return ch ? ST_OK : none;
+}
+
+int store_query_list(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
+                     void (*read)(struct db_rows *r, void *item), void **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    int rc = db_query(c, sql, p, np, &r);
+    size_t cap = 0;
+    char *items = NULL;
+    if (rc == DB_OK) {
+        while (db_rows_next(r)) {
+            if (*n == cap) {
+                cap = cap ? cap * 2 : 16;
+                char *g = realloc(items, cap * elem);
+                if (!g) {
+                    rc = DB_ERROR;
+                    break;
+                }
+                items = g;
+            }
+            void *it = items + (*n)++ * elem;
+            memset(it, 0, elem);
+            read(r, it);
+        }
+    }
+    db_rows_free(r);
+    db_release(c);
+    if (rc != DB_OK) {
+        free(items);
+        *n = 0;
+        return ST_ERROR;
+    }
+    *out = items;
+    return ST_OK;
+}
 
 /* ---- users ------------------------------------------------------------------------------------- */
 
@@ -104,39 +156,15 @@ int store_user_count(struct db *db, int64_t *n)
     return rc;
 }
 
+static void read_user_item(struct db_rows *r, void *item) { read_user(r, item); }
+
 int store_user_list(struct db *db, struct store_user **out, size_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = db_query(c, "SELECT " USER_COLS " FROM users ORDER BY created_at, email", NULL, 0, &r);
-    size_t cap = 0;
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            if (*n == cap) {
-                cap = cap ? cap * 2 : 16;
-                struct store_user *g = realloc(*out, cap * sizeof **out);
-                if (!g) {
-                    rc = DB_ERROR;
-                    break;
-                }
-                *out = g;
-            }
-            read_user(r, &(*out)[(*n)++]);
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    if (rc != DB_OK) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return ST_ERROR;
-    }
-    return ST_OK;
+    void *items = NULL;
+    int rc = store_query_list(db, "SELECT " USER_COLS " FROM users ORDER BY created_at, email", NULL, 0, sizeof **out,
+                              read_user_item, &items, n);
+    *out = items;
+    return rc;
 }
 
 int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier)
@@ -192,7 +220,7 @@ static int insert_key(struct db_conn *c, const struct store_key *k)
 
 /* Takes the per-user write lock: the UPDATE locks the user's row on PostgreSQL and the database
  * on SQLite, so concurrent creations for one user are counted one after the other. */
-static int lock_user(struct db_conn *c, const char *user_id)
+int store_lock_user(struct db_conn *c, const char *user_id)
 {
     int64_t ch = 0;
     struct db_param p[] = {DBP_TEXT(user_id)};
@@ -202,31 +230,37 @@ static int lock_user(struct db_conn *c, const char *user_id)
     return ch ? ST_OK : ST_NOTFOUND;
 }
 
+int store_begin_capped(struct db_conn *c, const char *user_id, const char *count_sql, long max, int64_t *count)
+{
+    *count = 0;
+    if (db_begin(c, true) != DB_OK)
+        return ST_ERROR;
+    int rc = store_lock_user(c, user_id);
+    if (rc == ST_OK) {
+        struct db_rows *r = NULL;
+        struct db_param p[] = {DBP_TEXT(user_id)};
+        rc = ST_ERROR;
+        if (db_query(c, count_sql, p, 1, &r) == DB_OK && db_rows_next(r)) {
+            *count = db_rows_int(r, 0);
+            rc = *count >= max ? ST_LIMIT : ST_OK;
+        }
+        db_rows_free(r);
+    }
+    if (rc != ST_OK)
+        db_rollback(c);
+    return rc;
+}
+
 int store_key_create(struct db *db, const struct store_key *k, long max_active)
 {
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    rc = lock_user(c, k->user_id);
+    int64_t active = 0;
+    int rc = store_begin_capped(c, k->user_id, "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1",
+                                max_active, &active);
     if (rc != ST_OK)
-        goto fail;
-    struct db_rows *r = NULL;
-    struct db_param p[] = {DBP_TEXT(k->user_id)};
-    if (db_query(c, "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1", p, 1, &r) != DB_OK ||
-        !db_rows_next(r)) {
-        db_rows_free(r);
-        rc = ST_ERROR;
-        goto fail;
-    }
-    int64_t active = db_rows_int(r, 0);
-    db_rows_free(r);
-    if (active >= max_active) {
-        rc = ST_LIMIT;
-        goto fail;
-    }
+        goto out;
     int e = insert_key(c, k);
     if (e != DB_OK) {
         rc = e == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
@@ -303,7 +337,7 @@ int store_key_rotate(struct db *db, const char *user_id, const char *idp, struct
     struct store_key old;
     if (db_begin(c, true) != DB_OK)
         goto out;
-    rc = lock_user(c, user_id);
+    rc = store_lock_user(c, user_id);
     if (rc != ST_OK)
         goto fail;
     rc = key_find(c, user_id, idp, &old);
@@ -339,45 +373,18 @@ out:
     return rc;
 }
 
+static void read_key_item(struct db_rows *r, void *item) { read_key(r, item); }
+
 int store_key_list(struct db *db, const char *user_id, struct store_key **out, size_t *n)
 {
-    *out = NULL;
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(user_id)};
-    int rc = db_query(c,
-                      "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
-                      "WHERE k.user_id = ? ORDER BY k.created_at DESC, k.id",
-                      p, 1, &r);
-    size_t cap = 0;
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            if (*n == cap) {
-                cap = cap ? cap * 2 : 8;
-                struct store_key *g = realloc(*out, cap * sizeof **out);
-                if (!g) {
-                    rc = DB_ERROR;
-                    break;
-                }
-                *out = g;
-            }
-            struct store_key *k = &(*out)[(*n)++];
-            memset(k, 0, sizeof *k);
-            read_key(r, k);
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    if (rc != DB_OK) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-        return ST_ERROR;
-    }
-    return ST_OK;
+    void *items = NULL;
+    int rc = store_query_list(db,
+                              "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
+                              "WHERE k.user_id = ? ORDER BY k.created_at DESC, k.id",
+                              p, 1, sizeof **out, read_key_item, &items, n);
+    *out = items;
+    return rc;
 }
 
 int store_key_by_hash(struct db *db, const char *hash, struct store_key *out)
@@ -422,7 +429,7 @@ int store_setting_get(struct db *db, const char *name, char *out, size_t cap)
     struct db_param p[] = {DBP_TEXT(name)};
     int rc = db_query(c, "SELECT value FROM settings WHERE name = ?", p, 1, &r);
     if (rc == DB_OK)
-        rc = db_rows_next(r) ? (copy(out, cap, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
+        rc = db_rows_next(r) ? (store_copy(out, cap, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
     else
         rc = ST_ERROR;
     db_rows_free(r);
@@ -503,19 +510,19 @@ int store_asset_insert(struct db *db, const struct store_asset *a)
 static void asset_row(struct db_rows *r, const char *user_id, struct store_asset *a)
 {
     memset(a, 0, sizeof *a);
-    copy(a->id, sizeof a->id, db_rows_text(r, 0));
-    copy(a->user_id, sizeof a->user_id, user_id);
-    copy(a->name, sizeof a->name, db_rows_text(r, 1));
-    copy(a->type, sizeof a->type, db_rows_text(r, 2));
-    copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
-    copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
-    copy(a->env, sizeof a->env, db_rows_text(r, 5));
+    store_copy(a->id, sizeof a->id, db_rows_text(r, 0));
+    store_copy(a->user_id, sizeof a->user_id, user_id);
+    store_copy(a->name, sizeof a->name, db_rows_text(r, 1));
+    store_copy(a->type, sizeof a->type, db_rows_text(r, 2));
+    store_copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
+    store_copy(a->endpoint, sizeof a->endpoint, db_rows_text(r, 4));
+    store_copy(a->env, sizeof a->env, db_rows_text(r, 5));
     a->security_score = (int)db_rows_int(r, 6);
-    copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
-    copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
+    store_copy(a->risk_level, sizeof a->risk_level, db_rows_text(r, 7));
+    store_copy(a->created_at, sizeof a->created_at, db_rows_text(r, 8));
     a->created_us = db_rows_int(r, 9);
-    copy(a->last_scan_id, sizeof a->last_scan_id, db_rows_text(r, 10));
-    copy(a->last_scanned_at, sizeof a->last_scanned_at, db_rows_text(r, 11));
+    store_copy(a->last_scan_id, sizeof a->last_scan_id, db_rows_text(r, 10));
+    store_copy(a->last_scanned_at, sizeof a->last_scanned_at, db_rows_text(r, 11));
 }
 
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,

@@ -1,0 +1,85 @@
+/* The worker pool over the durable job queue (src/store/store_jobs.h), inside `bulwark serve`
+ * (BULWARK_WORKERS threads) or as `bulwark worker`.
+ *
+ * Work is dispatched by kind through a registry: each kind has a handler that runs one claimed
+ * job and says how it ended, and a hook run when a job of that kind fails for good (attempts
+ * exhausted, or its worker died on the last one). Handlers must be resumable: a job whose worker
+ * dies is claimed again once its lease expires, and runs from the start with whatever the
+ * previous attempt stored (the red team stores one row per attack and skips those).
+ *
+ * A handler calls bw_job_heartbeat between steps: it extends the lease and tells the handler to
+ * stop when the lease was lost (another worker reclaimed the job) or the process is stopping. A
+ * step must end well within the lease (the red team bounds an exchange by a third of it).
+ *
+ * Ownership: registered kinds are static data; the pool owns its threads until bw_jobs_stop. */
+#ifndef BW_JOBS_JOBS_H
+#define BW_JOBS_JOBS_H
+#include "common/limits.h"
+#include "store/db.h"
+#include "store/store_jobs.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BW_JOB_LEASE_MS_DEFAULT BW_JOB_LEASE_MS
+#define BW_JOB_POLL_MS_DEFAULT BW_JOB_POLL_MS
+#define BW_JOB_MAX_ATTEMPTS 5
+#define BW_JOB_BACKOFF_MAX_MS 60000
+#define BW_JOB_KINDS_MAX 8
+
+enum bw_job_result {
+    BW_JOB_DONE,        /* finished (its subject may record a domain failure of its own) */
+    BW_JOB_CANCELLED,   /* its subject was cancelled */
+    BW_JOB_RETRY,       /* a transient failure: again after a backoff while attempts are left */
+    BW_JOB_FAILED,      /* a permanent failure: no retry */
+    BW_JOB_INTERRUPTED, /* stopped at a heartbeat (shutdown or lease lost): not an attempt */
+};
+
+struct bw_job_ctx {
+    struct db *db;
+    const struct store_job *job;
+    const char *owner;
+    int64_t lease_ms;
+    unsigned egress_allow; /* BW_EGRESS_ALLOW_* for handlers that reach out */
+    atomic_bool *stopping;
+    char error[256]; /* the handler's reason for RETRY or FAILED */
+};
+
+struct bw_job_kind {
+    const char *kind;
+    enum bw_job_result (*run)(struct bw_job_ctx *ctx);
+    /* after the final failure; error is the job's last error */
+    void (*failed)(struct db *db, const struct store_job *job, const char *error);
+};
+
+/* Adds a kind (static data) to the registry; -1 when full or the kind exists. Call before
+ * bw_jobs_start. */
+int bw_jobs_register(const struct bw_job_kind *k);
+/* Registers every kind this build knows (the red team, ...). Idempotent. */
+void bw_jobs_register_all(void);
+
+/* Extends the lease; false: stop now (lease lost, or the process is stopping). */
+bool bw_job_heartbeat(struct bw_job_ctx *ctx);
+
+struct bw_jobs_opts {
+    int workers;          /* threads; 0 = none (the pool is not started) */
+    int64_t lease_ms;     /* 0 = BW_JOB_LEASE_MS_DEFAULT */
+    int64_t poll_ms;      /* idle wait between claims; 0 = BW_JOB_POLL_MS_DEFAULT */
+    unsigned egress_allow;
+};
+struct bw_jobs;
+/* Starts the workers. NULL when workers is 0 or on failure (logged). */
+struct bw_jobs *bw_jobs_start(struct db *db, const struct bw_jobs_opts *o);
+/* Asks the workers to stop (running jobs stop at their next heartbeat and go back to the queue),
+ * joins them and frees the pool. NULL is fine. */
+void bw_jobs_stop(struct bw_jobs *p);
+
+/* One claim-and-run step, for tests: claims a job as owner and runs it. ST_NOTFOUND when nothing
+ * was claimable. */
+int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
+                    atomic_bool *stopping);
+/* Fails the expired jobs that have no attempts left and runs their kinds' failure hooks. */
+void bw_jobs_reap(struct db *db, int64_t now_ms);
+
+#endif

@@ -1,0 +1,271 @@
+#include "jobs/redteam_job.h"
+
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "engine/redteam.h"
+#include "store/store.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+long bw_redteam_attack_timeout(int64_t lease_ms)
+{
+    /* a third: target detection makes two exchanges before the first heartbeat */
+    long third = (long)(lease_ms / 3);
+    return third > 0 && third < BW_RT_ATTACK_TIMEOUT_MS ? third : BW_RT_ATTACK_TIMEOUT_MS;
+}
+
+static void now_iso(char out[21]) { bw_iso8601(bw_now_s(), out); }
+
+/* Rows as the engine's outcomes (pointers into rows). malloc'ed; NULL only when out of memory. */
+static struct bw_rt_outcome *outcomes_of(const struct store_attack_row *rows, size_t n)
+{
+    struct bw_rt_outcome *o = calloc(n ? n : 1, sizeof *o);
+    for (size_t i = 0; o && i < n; i++)
+        o[i] = (struct bw_rt_outcome){rows[i].attack_id, rows[i].succeeded != 0, rows[i].errored != 0, rows[i].prompt,
+                                      rows[i].response_excerpt};
+    return o;
+}
+
+json_t *bw_redteam_report(struct db *db, const struct store_engagement *e)
+{
+    const struct bw_rt_library *lib = bw_rt_library_get();
+    bool completed = strcmp(e->status, "completed") == 0;
+    json_t *doc = completed && e->report ? json_loads(e->report, 0, NULL) : NULL;
+    if (!doc) {
+        struct store_attack_row *rows = NULL;
+        size_t n = 0;
+        if (!lib || store_engagement_attacks(db, e->id, &rows, &n) != ST_OK)
+            return NULL;
+        struct bw_rt_outcome *o = outcomes_of(rows, n);
+        doc = o ? bw_rt_report(lib, o, n) : NULL;
+        free(o);
+        free(rows);
+        if (!doc)
+            return NULL;
+    }
+    if (!completed) { /* the plan so far: say so rather than judge a partial run */
+        char summary[160];
+        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.", e->status,
+                 e->attacks_done, e->attack_count, e->attacks_succeeded);
+        json_object_set_new(json_object_get(doc, "remediation_plan"), "summary", json_string(summary));
+    }
+    json_t *cats = json_loads(e->categories, 0, NULL);
+    json_object_set_new(doc, "engagement_id", json_string(e->id));
+    json_object_set_new(doc, "target_asset_id", json_string(e->asset_id));
+    json_object_set_new(doc, "status", json_string(e->status));
+    json_object_set_new(doc, "intensity", json_string(e->intensity));
+    json_object_set_new(doc, "attack_categories", cats ? cats : json_array());
+    json_object_set_new(doc, "attack_count", json_integer(e->attack_count));
+    json_object_set_new(doc, "eta_seconds", json_integer(e->eta_seconds));
+    json_object_set_new(doc, "progress", json_pack("{s:i,s:i}", "done", e->attacks_done, "total", e->attack_count));
+    json_object_set_new(doc, "attacks_total", json_integer(e->attack_count));
+    /* the counter of record is the engagement row's (recomputed from the rows on every save) */
+    json_object_set_new(doc, "attacks_succeeded", json_integer(e->attacks_succeeded));
+    json_object_set_new(doc, "overall_risk", completed && e->overall_risk[0] ? json_string(e->overall_risk) : json_null());
+    json_object_set_new(doc, "error", e->error[0] ? json_string(e->error) : json_null());
+    json_object_set_new(doc, "created_at", json_string(e->created_at));
+    json_object_set_new(doc, "started_at", e->started_at[0] ? json_string(e->started_at) : json_null());
+    json_object_set_new(doc, "finished_at", e->finished_at[0] ? json_string(e->finished_at) : json_null());
+    return doc;
+}
+
+/* Scores the stored rows and ends the engagement completed (or failed when no attack got an
+ * answer). */
+static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_library *lib,
+                                   const struct store_engagement *e)
+{
+    struct store_attack_row *rows = NULL;
+    size_t n = 0;
+    if (store_engagement_attacks(ctx->db, e->id, &rows, &n) != ST_OK) {
+        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        return BW_JOB_RETRY;
+    }
+    struct bw_rt_outcome *o = outcomes_of(rows, n);
+    json_t *doc = o ? bw_rt_report(lib, o, n) : NULL;
+    int evaluated = 0;
+    long ms = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!rows[i].errored) {
+            evaluated++;
+            ms += rows[i].elapsed_ms;
+        }
+    char ts[21];
+    now_iso(ts);
+    int rc;
+    if (!doc) {
+        rc = ST_ERROR;
+    } else if (evaluated == 0) {
+        char err[256];
+        snprintf(err, sizeof err, "no attack got an answer from the target (%.200s)",
+                 n ? rows[0].response_excerpt : "nothing ran");
+        rc = store_engagement_finish(ctx->db, e->id, "failed", NULL, err, NULL, -1, ts);
+    } else {
+        const char *risk = bw_rt_overall_risk(lib, o, n, NULL);
+        json_object_set_new(doc, "overall_risk", json_string(risk));
+        char *text = json_dumps(doc, JSON_COMPACT);
+        rc = text ? store_engagement_finish(ctx->db, e->id, "completed", risk, NULL, text, (int)(ms / evaluated), ts)
+                  : ST_ERROR;
+        free(text);
+    }
+    json_decref(doc);
+    free(o);
+    free(rows);
+    if (rc == ST_CONFLICT) /* cancelled while we scored */
+        return BW_JOB_CANCELLED;
+    if (rc != ST_OK) {
+        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        return BW_JOB_RETRY;
+    }
+    return BW_JOB_DONE;
+}
+
+static bool done_already(const struct store_attack_row *rows, size_t n, const char *id)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(rows[i].attack_id, id) == 0)
+            return true;
+    return false;
+}
+
+static const char *const DETECTOR_NAMES[] = {"canary", "prompt_leak", "comply", "exfil_url", "secret"};
+
+/* Runs one attack (or records that it cannot) and stores its row. */
+static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, const struct store_engagement *e,
+                      const struct bw_rt_target *t, const char *id, int seq)
+{
+    struct store_attack_row row;
+    memset(&row, 0, sizeof row);
+    snprintf(row.attack_id, sizeof row.attack_id, "%s", id);
+    row.seq = seq;
+    const struct bw_rt_attack *a = bw_rt_find(lib, id);
+    if (!a) { /* the library changed under a long-lived engagement */
+        row.errored = 1;
+        snprintf(row.severity, sizeof row.severity, "MEDIUM");
+        snprintf(row.detector, sizeof row.detector, "none");
+        snprintf(row.response_excerpt, sizeof row.response_excerpt, "this attack is no longer in the library");
+    } else {
+        struct bw_rt_result r;
+        bw_rt_run(lib, a, t, e->canary, &r);
+        row.succeeded = r.succeeded;
+        row.errored = r.errored;
+        row.elapsed_ms = r.elapsed_ms;
+        snprintf(row.severity, sizeof row.severity, "%s", a->severity);
+        snprintf(row.detector, sizeof row.detector, "%s", DETECTOR_NAMES[a->detector]);
+        snprintf(row.prompt, sizeof row.prompt, "%s", r.prompt);
+        snprintf(row.response_excerpt, sizeof row.response_excerpt, "%s", r.excerpt);
+    }
+    return store_engagement_attack_save(ctx->db, e->id, &row, bw_now_us());
+}
+
+/* Runs the attacks without a row, in selection order, then scores. */
+static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_library *lib,
+                                     const struct store_engagement *e, json_t *ids)
+{
+    struct store_attack_row *rows = NULL;
+    size_t nrows = 0;
+    if (store_engagement_attacks(ctx->db, e->id, &rows, &nrows) != ST_OK) {
+        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        return BW_JOB_RETRY;
+    }
+    enum bw_job_result res = BW_JOB_DONE;
+    if (nrows < json_array_size(ids)) {
+        char why[256];
+        struct bw_rt_target t;
+        if (bw_rt_target_detect(e->target_url, ctx->egress_allow, bw_redteam_attack_timeout(ctx->lease_ms), &t, why,
+                                sizeof why) != 0) {
+            char ts[21];
+            now_iso(ts);
+            free(rows);
+            /* a domain outcome, not a job failure: the engagement fails with the reason */
+            if (store_engagement_finish(ctx->db, e->id, "failed", NULL, why, NULL, -1, ts) == ST_ERROR) {
+                snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+                return BW_JOB_RETRY;
+            }
+            return BW_JOB_DONE;
+        }
+        size_t i;
+        json_t *v;
+        json_array_foreach(ids, i, v) {
+            const char *id = json_string_value(v);
+            if (!id || done_already(rows, nrows, id))
+                continue;
+            if (!bw_job_heartbeat(ctx)) {
+                res = BW_JOB_INTERRUPTED;
+                break;
+            }
+            char status[16] = "";
+            if (store_engagement_status(ctx->db, e->id, status) == ST_OK && strcmp(status, "running") != 0) {
+                res = BW_JOB_CANCELLED;
+                break;
+            }
+            if (attack_one(ctx, lib, e, &t, id, (int)i) != ST_OK) {
+                snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+                res = BW_JOB_RETRY;
+                break;
+            }
+        }
+        bw_rt_target_free(&t);
+    }
+    free(rows);
+    return res == BW_JOB_DONE ? finalize(ctx, lib, e) : res;
+}
+
+static enum bw_job_result rt_run(struct bw_job_ctx *ctx)
+{
+    const struct bw_rt_library *lib = bw_rt_library_get();
+    if (!lib) {
+        snprintf(ctx->error, sizeof ctx->error, "the attack library is broken");
+        return BW_JOB_FAILED;
+    }
+    struct store_engagement *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(ctx->error, sizeof ctx->error, "out of memory");
+        return BW_JOB_RETRY;
+    }
+    enum bw_job_result res;
+    int rc = store_engagement_get(ctx->db, NULL, ctx->job->ref, e);
+    if (rc == ST_NOTFOUND) {
+        res = BW_JOB_DONE;
+        goto out;
+    }
+    if (rc != ST_OK) {
+        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        res = BW_JOB_RETRY;
+        goto out;
+    }
+    char ts[21];
+    now_iso(ts);
+    rc = store_engagement_start(ctx->db, e->id, ts);
+    if (rc != ST_OK) {
+        res = rc == ST_CONFLICT ? BW_JOB_CANCELLED : BW_JOB_RETRY;
+        if (rc != ST_CONFLICT)
+            snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        goto out;
+    }
+    json_t *ids = json_loads(e->attack_ids, 0, NULL);
+    if (!json_is_array(ids)) {
+        json_decref(ids);
+        snprintf(ctx->error, sizeof ctx->error, "the engagement's attack list is unreadable");
+        res = BW_JOB_FAILED;
+        goto out;
+    }
+    res = attack_all(ctx, lib, e, ids);
+    json_decref(ids);
+out:
+    store_engagement_clear(e);
+    free(e);
+    return res;
+}
+
+static void rt_failed(struct db *db, const struct store_job *job, const char *error)
+{
+    char ts[21];
+    now_iso(ts);
+    (void)store_engagement_finish(db, job->ref, "failed", NULL, error, NULL, -1, ts);
+}
+
+const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};
+
+void bw_jobs_register_all(void) { (void)bw_jobs_register(&bw_redteam_job_kind); }

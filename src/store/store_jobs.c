@@ -1,0 +1,215 @@
+#include "store/store_jobs.h"
+
+#include "store/store.h"
+#include "store/store_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define JOB_COLS "id, kind, ref, state, attempts, max_attempts, lease_until, run_after, lease_owner, last_error"
+
+static void read_job(struct db_rows *r, struct store_job *j)
+{
+    COPY(j->id, db_rows_text(r, 0));
+    COPY(j->kind, db_rows_text(r, 1));
+    COPY(j->ref, db_rows_text(r, 2));
+    COPY(j->state, db_rows_text(r, 3));
+    j->attempts = (int)db_rows_int(r, 4);
+    j->max_attempts = (int)db_rows_int(r, 5);
+    j->lease_until = db_rows_int(r, 6);
+    j->run_after = db_rows_int(r, 7);
+    COPY(j->lease_owner, db_rows_text(r, 8));
+    COPY(j->last_error, db_rows_text(r, 9));
+}
+
+int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, const char *ref, int max_attempts,
+                           int64_t now_ms)
+{
+    struct db_param p[] = {DBP_TEXT(id),     DBP_TEXT(kind),   DBP_TEXT(ref),
+                           DBP_INT(max_attempts), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms)};
+    int rc = db_exec(c,
+                     "INSERT INTO jobs (id, kind, ref, state, max_attempts, run_after, created_ms, updated_ms)"
+                     " VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                     p, 7, NULL);
+    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+}
+
+/* The claimable set, shared by both claim statements: queued and due, or running with an expired
+ * lease and attempts left. Parameters: now, now. */
+#define CLAIMABLE                                                                                  \
+    "((state = 'queued' AND run_after <= ?) OR"                                                    \
+    " (state = 'running' AND lease_until < ? AND attempts < max_attempts))"
+#define CLAIM_SET                                                                                  \
+    "state = 'running', lease_owner = ?, lease_until = ?, heartbeat_at = ?, attempts = attempts + 1," \
+    " updated_ms = ?"
+
+static int claim_pg(struct db_conn *c, const char *owner, int64_t now, int64_t lease, struct store_job *out)
+{
+    if (db_begin(c, true) != DB_OK)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param sel[] = {DBP_INT(now), DBP_INT(now)};
+    char id[BW_ID_MAX] = "";
+    /* SKIP LOCKED: a row another claimer holds is passed over, not waited for */
+    int rc = db_query(c,
+                      "SELECT id FROM jobs WHERE " CLAIMABLE " ORDER BY created_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                      sel, 2, &r);
+    if (rc == DB_OK && db_rows_next(r))
+        COPY(id, db_rows_text(r, 0));
+    db_rows_free(r);
+    if (rc != DB_OK) {
+        db_rollback(c);
+        return ST_ERROR;
+    }
+    if (!id[0]) {
+        db_rollback(c);
+        return ST_NOTFOUND;
+    }
+    struct db_param up[] = {DBP_TEXT(owner), DBP_INT(now + lease), DBP_INT(now), DBP_INT(now), DBP_TEXT(id)};
+    r = NULL;
+    rc = db_query(c, "UPDATE jobs SET " CLAIM_SET " WHERE id = ? RETURNING " JOB_COLS, up, 5, &r);
+    bool got = rc == DB_OK && db_rows_next(r);
+    if (got)
+        read_job(r, out);
+    db_rows_free(r);
+    if (!got || db_commit(c) != DB_OK) {
+        db_rollback(c);
+        return ST_ERROR;
+    }
+    return ST_OK;
+}
+
+static int claim_sqlite(struct db_conn *c, const char *owner, int64_t now, int64_t lease, struct store_job *out)
+{
+    struct db_param p[] = {DBP_TEXT(owner), DBP_INT(now + lease), DBP_INT(now), DBP_INT(now), DBP_INT(now),
+                           DBP_INT(now)};
+    struct db_rows *r = NULL;
+    /* one statement under SQLite's database-wide write lock: select and update cannot interleave */
+    int rc = db_query(c,
+                      "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
+                      " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
+                      p, 6, &r);
+    if (rc != DB_OK)
+        return ST_ERROR;
+    int st = ST_NOTFOUND;
+    if (db_rows_next(r)) {
+        read_job(r, out);
+        st = ST_OK;
+    }
+    db_rows_free(r); /* runs the statement to its end, which is what commits it */
+    return st;
+}
+
+int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, struct store_job *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = strcmp(db_backend(db), "postgres") == 0 ? claim_pg(c, owner, now_ms, lease_ms, out)
+                                                      : claim_sqlite(c, owner, now_ms, lease_ms, out);
+    db_release(c);
+    return rc;
+}
+
+/* One UPDATE on the owner's running job; ST_NOTFOUND when nothing matched. */
+static int owned_update(struct db *db, const char *sql, const struct db_param *p, int np)
+{
+    return store_exec_changed(db, sql, p, np, ST_NOTFOUND);
+}
+
+int store_job_heartbeat(struct db *db, const char *id, const char *owner, int64_t now_ms, int64_t lease_ms)
+{
+    struct db_param p[] = {DBP_INT(now_ms + lease_ms), DBP_INT(now_ms), DBP_INT(now_ms), DBP_TEXT(id),
+                           DBP_TEXT(owner)};
+    return owned_update(db,
+                        "UPDATE jobs SET lease_until = ?, heartbeat_at = ?, updated_ms = ?"
+                        " WHERE id = ? AND lease_owner = ? AND state = 'running'",
+                        p, 5);
+}
+
+int store_job_finish(struct db *db, const char *id, const char *owner, const char *state, const char *error,
+                     int64_t now_ms)
+{
+    struct db_param p[] = {DBP_TEXT(state), DBP_OPT(error), DBP_INT(now_ms), DBP_TEXT(id), DBP_TEXT(owner)};
+    return owned_update(db,
+                        "UPDATE jobs SET state = ?, last_error = ?, lease_until = 0, updated_ms = ?"
+                        " WHERE id = ? AND lease_owner = ? AND state = 'running'",
+                        p, 5);
+}
+
+int store_job_retry(struct db *db, const char *id, const char *owner, const char *error, int64_t now_ms,
+                    int64_t backoff_ms, bool *failed)
+{
+    *failed = false;
+    struct db_param q[] = {DBP_INT(now_ms + backoff_ms), DBP_OPT(error), DBP_INT(now_ms), DBP_TEXT(id),
+                           DBP_TEXT(owner)};
+    int rc = owned_update(db,
+                          "UPDATE jobs SET state = 'queued', run_after = ?, last_error = ?, lease_until = 0,"
+                          " updated_ms = ? WHERE id = ? AND lease_owner = ? AND state = 'running'"
+                          " AND attempts < max_attempts",
+                          q, 5);
+    if (rc != ST_NOTFOUND)
+        return rc;
+    /* no attempts left (or the lease is gone, in which case this changes nothing either) */
+    rc = store_job_finish(db, id, owner, "failed", error, now_ms);
+    if (rc == ST_OK)
+        *failed = true;
+    return rc;
+}
+
+int store_job_release(struct db *db, const char *id, const char *owner, int64_t now_ms)
+{
+    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms), DBP_TEXT(id), DBP_TEXT(owner)};
+    return owned_update(db,
+                        "UPDATE jobs SET state = 'queued', attempts = attempts - 1, run_after = ?, lease_until = 0,"
+                        " updated_ms = ? WHERE id = ? AND lease_owner = ? AND state = 'running'",
+                        p, 4);
+}
+
+int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t cap, size_t *n)
+{
+    *n = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms)};
+    struct db_rows *r = NULL;
+    int rc = db_query(c,
+                      "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no attempts"
+                      " are left', updated_ms = ? WHERE state = 'running' AND lease_until < ?"
+                      " AND attempts >= max_attempts RETURNING " JOB_COLS,
+                      p, 2, &r);
+    if (rc == DB_OK) {
+        while (db_rows_next(r)) /* read every row: SQLite applies the update as it steps */
+            if (*n < cap)
+                read_job(r, &out[(*n)++]);
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : ST_ERROR;
+}
+
+int store_job_cancel_ref_conn(struct db_conn *c, const char *ref, int64_t now_ms)
+{
+    struct db_param p[] = {DBP_INT(now_ms), DBP_TEXT(ref)};
+    return db_exec(c, "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE ref = ? AND state = 'queued'", p, 2,
+                   NULL) == DB_OK
+               ? ST_OK
+               : ST_ERROR;
+}
+
+int store_job_get(struct db *db, const char *id, struct store_job *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_param p[] = {DBP_TEXT(id)};
+    struct db_rows *r = NULL;
+    int rc = db_query(c, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", p, 1, &r);
+    int st = ST_ERROR;
+    if (rc == DB_OK)
+        st = db_rows_next(r) ? (read_job(r, out), ST_OK) : ST_NOTFOUND;
+    db_rows_free(r);
+    db_release(c);
+    return st;
+}

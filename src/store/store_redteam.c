@@ -1,0 +1,254 @@
+#include "store/store_redteam.h"
+
+#include "store/store.h"
+#include "store/store_internal.h"
+#include "store/store_jobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ENG_COLS                                                                                   \
+    "id, user_id, asset_id, asset_type, target_url, categories, intensity, canary, status, attack_ids,"  \
+    " attack_count, attacks_done, attacks_succeeded, eta_seconds, overall_risk, error, created_at,"  \
+    " started_at, finished_at, created_us, report"
+
+static void read_eng(struct db_rows *r, struct store_engagement *e)
+{
+    COPY(e->id, db_rows_text(r, 0));
+    COPY(e->user_id, db_rows_text(r, 1));
+    COPY(e->asset_id, db_rows_text(r, 2));
+    COPY(e->asset_type, db_rows_text(r, 3));
+    COPY(e->target_url, db_rows_text(r, 4));
+    COPY(e->categories, db_rows_text(r, 5));
+    COPY(e->intensity, db_rows_text(r, 6));
+    COPY(e->canary, db_rows_text(r, 7));
+    COPY(e->status, db_rows_text(r, 8));
+    const char *ids = db_rows_text(r, 9);
+    e->attack_ids = strdup(ids ? ids : "[]");
+    e->attack_count = (int)db_rows_int(r, 10);
+    e->attacks_done = (int)db_rows_int(r, 11);
+    e->attacks_succeeded = (int)db_rows_int(r, 12);
+    e->eta_seconds = (int)db_rows_int(r, 13);
+    COPY(e->overall_risk, db_rows_text(r, 14));
+    COPY(e->error, db_rows_text(r, 15));
+    COPY(e->created_at, db_rows_text(r, 16));
+    COPY(e->started_at, db_rows_text(r, 17));
+    COPY(e->finished_at, db_rows_text(r, 18));
+    e->created_us = db_rows_int(r, 19);
+    const char *rep = db_rows_text(r, 20);
+    e->report = rep ? strdup(rep) : NULL;
+}
+
+void store_engagement_clear(struct store_engagement *e)
+{
+    free(e->report);
+    free(e->attack_ids);
+    e->report = NULL;
+    e->attack_ids = NULL;
+}
+
+int store_engagement_create(struct db *db, const struct store_engagement *e, const char *job_id, int max_attempts,
+                            long max_active, int64_t now_ms, int64_t *active)
+{
+    *active = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = store_begin_capped(c, e->user_id,
+                                "SELECT COUNT(*) FROM engagements WHERE user_id = ? AND status IN ('queued', 'running')",
+                                max_active, active);
+    if (rc != ST_OK)
+        goto out;
+    struct db_param p[] = {DBP_TEXT(e->id),         DBP_TEXT(e->user_id),    DBP_TEXT(e->asset_id),
+                           DBP_TEXT(e->asset_type), DBP_TEXT(e->target_url), DBP_TEXT(e->categories),
+                           DBP_TEXT(e->intensity),  DBP_TEXT(e->canary),     DBP_TEXT(e->attack_ids),
+                           DBP_INT(e->attack_count), DBP_INT(e->eta_seconds), DBP_TEXT(e->created_at),
+                           DBP_INT(e->created_us)};
+    if (db_exec(c,
+                "INSERT INTO engagements (id, user_id, asset_id, asset_type, target_url, categories, intensity,"
+                " canary, status, attack_ids, attack_count, eta_seconds, created_at, created_us)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)",
+                p, 13, NULL) != DB_OK) {
+        rc = ST_ERROR;
+        goto fail;
+    }
+    rc = store_job_enqueue_conn(c, job_id, "redteam", e->id, max_attempts, now_ms);
+    if (rc != ST_OK)
+        goto fail;
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+    goto out;
+fail:
+    db_rollback(c);
+out:
+    db_release(c);
+    return rc;
+}
+
+int store_engagement_get(struct db *db, const char *user_id, const char *id, struct store_engagement *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(id), DBP_OPT(user_id)};
+    int rc = user_id ? db_query(c, "SELECT " ENG_COLS " FROM engagements WHERE id = ? AND user_id = ?", p, 2, &r)
+                     : db_query(c, "SELECT " ENG_COLS " FROM engagements WHERE id = ?", p, 1, &r);
+    int st = ST_ERROR;
+    if (rc == DB_OK)
+        st = db_rows_next(r) ? (read_eng(r, out), ST_OK) : ST_NOTFOUND;
+    db_rows_free(r);
+    db_release(c);
+    if (st == ST_OK && !out->attack_ids) {
+        store_engagement_clear(out);
+        st = ST_ERROR;
+    }
+    return st;
+}
+
+int store_engagement_avg_ms(struct db *db, const char *asset_id, int *ms)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(asset_id)};
+    int rc = db_query(c,
+                      "SELECT avg_attack_ms FROM engagements WHERE asset_id = ? AND status = 'completed'"
+                      " AND avg_attack_ms IS NOT NULL ORDER BY created_us DESC LIMIT 1",
+                      p, 1, &r);
+    int st = ST_ERROR;
+    if (rc == DB_OK)
+        st = db_rows_next(r) ? (*ms = (int)db_rows_int(r, 0), ST_OK) : ST_NOTFOUND;
+    db_rows_free(r);
+    db_release(c);
+    return st;
+}
+
+int store_engagement_start(struct db *db, const char *id, const char *started_at)
+{
+    struct db_param p[] = {DBP_TEXT(started_at), DBP_TEXT(id)};
+    return store_exec_changed(db,
+                        "UPDATE engagements SET status = 'running', started_at = COALESCE(started_at, ?)"
+                        " WHERE id = ? AND status IN ('queued', 'running')",
+                        p, 2, ST_CONFLICT);
+}
+
+int store_engagement_status(struct db *db, const char *id, char status[16])
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(id)};
+    int rc = db_query(c, "SELECT status FROM engagements WHERE id = ?", p, 1, &r);
+    int st = ST_ERROR;
+    if (rc == DB_OK)
+        st = db_rows_next(r) ? (store_copy(status, 16, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
+    db_rows_free(r);
+    db_release(c);
+    return st;
+}
+
+int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    struct db_param ins[] = {DBP_TEXT(id),          DBP_TEXT(a->attack_id), DBP_INT(a->seq),
+                             DBP_INT(a->succeeded), DBP_INT(a->errored),    DBP_TEXT(a->severity),
+                             DBP_TEXT(a->detector), DBP_TEXT(a->prompt),    DBP_TEXT(a->response_excerpt),
+                             DBP_INT(a->elapsed_ms), DBP_INT(now_us)};
+    struct db_param up[] = {DBP_TEXT(id), DBP_TEXT(id), DBP_TEXT(id)};
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    /* a row that exists (the attack ran before a crash) wins: nothing is counted twice */
+    if (db_exec(c,
+                "INSERT INTO engagement_attacks (engagement_id, attack_id, seq, succeeded, errored, severity,"
+                " detector, prompt, response_excerpt, elapsed_ms, created_us)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                ins, 11, NULL) != DB_OK ||
+        db_exec(c,
+                "UPDATE engagements SET"
+                " attacks_done = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?),"
+                " attacks_succeeded = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?"
+                " AND succeeded = 1) WHERE id = ?",
+                up, 3, NULL) != DB_OK) {
+        db_rollback(c);
+        goto out;
+    }
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+out:
+    db_release(c);
+    return rc;
+}
+
+static void read_attack(struct db_rows *r, void *item)
+{
+    struct store_attack_row *a = item;
+    COPY(a->attack_id, db_rows_text(r, 0));
+    a->seq = (int)db_rows_int(r, 1);
+    a->succeeded = (int)db_rows_int(r, 2);
+    a->errored = (int)db_rows_int(r, 3);
+    COPY(a->severity, db_rows_text(r, 4));
+    COPY(a->detector, db_rows_text(r, 5));
+    COPY(a->prompt, db_rows_text(r, 6));
+    COPY(a->response_excerpt, db_rows_text(r, 7));
+    a->elapsed_ms = (int)db_rows_int(r, 8);
+}
+
+int store_engagement_attacks(struct db *db, const char *id, struct store_attack_row **out, size_t *n)
+{
+    struct db_param p[] = {DBP_TEXT(id)};
+    void *items = NULL;
+    int rc = store_query_list(db,
+                              "SELECT attack_id, seq, succeeded, errored, severity, detector, prompt, response_excerpt,"
+                              " elapsed_ms FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
+                              p, 1, sizeof **out, read_attack, &items, n);
+    *out = items;
+    return rc;
+}
+
+int store_engagement_finish(struct db *db, const char *id, const char *status, const char *overall_risk,
+                            const char *error, const char *report, int avg_ms, const char *finished_at)
+{
+    struct db_param p[] = {DBP_TEXT(status),      DBP_OPT(overall_risk), DBP_OPT(error),
+                           DBP_OPT(report),       avg_ms >= 0 ? DBP_INT(avg_ms) : DBP_NULL,
+                           DBP_TEXT(finished_at), DBP_TEXT(id)};
+    return store_exec_changed(db,
+                        "UPDATE engagements SET status = ?, overall_risk = ?, error = ?, report = ?,"
+                        " avg_attack_ms = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'running')",
+                        p, 7, ST_CONFLICT);
+}
+
+int store_engagement_cancel(struct db *db, const char *user_id, const char *id, const char *finished_at,
+                            int64_t now_ms, struct store_engagement *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    int64_t ch = 0;
+    struct db_param p[] = {DBP_TEXT(finished_at), DBP_TEXT(id), DBP_TEXT(user_id)};
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    if (db_exec(c,
+                "UPDATE engagements SET status = 'cancelled', finished_at = ?"
+                " WHERE id = ? AND user_id = ? AND status IN ('queued', 'running')",
+                p, 3, &ch) != DB_OK ||
+        (ch && store_job_cancel_ref_conn(c, id, now_ms) != ST_OK)) {
+        db_rollback(c);
+        goto out;
+    }
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+out:
+    db_release(c);
+    if (rc != ST_OK)
+        return rc;
+    /* the state afterwards; unchanged means final already, or not the caller's */
+    rc = store_engagement_get(db, user_id, id, out);
+    if (rc == ST_OK && !ch)
+        rc = ST_CONFLICT;
+    return rc;
+}
