@@ -235,6 +235,11 @@ static enum bw_job_result rt_run(struct bw_job_ctx *ctx)
         res = BW_JOB_RETRY;
         goto out;
     }
+    /* ended before this claim (e.g. a crash between finishing it and finishing the job) */
+    if (strcmp(e->status, "queued") != 0 && strcmp(e->status, "running") != 0) {
+        res = strcmp(e->status, "cancelled") == 0 ? BW_JOB_CANCELLED : BW_JOB_DONE;
+        goto out;
+    }
     char ts[21];
     now_iso(ts);
     rc = store_engagement_start(ctx->db, e->id, ts);
