@@ -141,7 +141,7 @@ static json_t *evidence_json(const struct store_evidence *e)
         json_object_set_new(owasp, id, json_pack("{s:I,s:I,s:o}", "hit", (json_int_t)e->owasp_hit[k], "tested",
                                                  (json_int_t)e->owasp_tested[k], "findings", ids));
     }
-    return json_pack("{s:I,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o,s:I,s:I,s:o}", "assets_registered",
+    return json_pack("{s:I,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o,s:I,s:I,s:o,s:I,s:I}", "assets_registered",
                      (json_int_t)e->assets_registered, "assets_by_type", types, "assets_scanned",
                      (json_int_t)e->assets_scanned, "assets_scanned_90d", (json_int_t)e->assets_scanned_90d,
                      "open_findings", "CRITICAL", (json_int_t)e->open_findings[BW_EV_CRITICAL], "HIGH",
@@ -149,7 +149,9 @@ static json_t *evidence_json(const struct store_evidence *e)
                      "LOW", (json_int_t)e->open_findings[BW_EV_LOW], "owasp_llm", owasp, "keys_active",
                      (json_int_t)e->keys_active, "keys_rotated", (json_int_t)e->keys_rotated,
                      "oldest_active_key_days",
-                     e->oldest_active_key_days >= 0 ? json_integer(e->oldest_active_key_days) : json_null());
+                     e->oldest_active_key_days >= 0 ? json_integer(e->oldest_active_key_days) : json_null(),
+                     "redteam_completed_90d", (json_int_t)e->redteam_completed_90d, "redteam_high_successes_90d",
+                     (json_int_t)e->redteam_high_successes_90d);
 }
 
 /* On the blocking pool: the evidence query reads up to BW_EVIDENCE_MAX_SCANS scan documents,

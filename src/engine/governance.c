@@ -250,6 +250,29 @@ static enum ev_outcome k_keys_fresh(const json_t *ev, const char *control_id, ch
     return EV_SATISFIED;
 }
 
+#define BW_ASSESS_REDTEAM_WINDOW_DAYS 90 /* the gatherer's window (BW_EVIDENCE_WINDOW_DAYS) */
+
+/* Adversarial testing: silent without a completed engagement in the window; a HIGH or CRITICAL
+ * attack that succeeded contradicts the control, none satisfies it. */
+static enum ev_outcome k_redteam_resilience(const json_t *ev, const char *control_id, char *why, size_t cap)
+{
+    (void)control_id;
+    json_int_t n = ev_int(ev, "redteam_completed_90d"), bad = ev_int(ev, "redteam_high_successes_90d");
+    if (n <= 0)
+        return EV_SILENT;
+    if (bad > 0) {
+        snprintf(why, cap,
+                 "%" JSON_INTEGER_FORMAT " HIGH or CRITICAL red-team attack%s succeeded in the last %d days",
+                 bad, plural(bad), BW_ASSESS_REDTEAM_WINDOW_DAYS);
+        return EV_CONTRADICTED;
+    }
+    snprintf(why, cap,
+             "%" JSON_INTEGER_FORMAT " red-team engagement%s completed in the last %d days without a HIGH or "
+             "CRITICAL attack succeeding",
+             n, plural(n), BW_ASSESS_REDTEAM_WINDOW_DAYS);
+    return EV_SATISFIED;
+}
+
 static const struct {
     const char *name;
     ev_kind_fn fn;
@@ -257,7 +280,7 @@ static const struct {
     {"asset_inventory", k_asset_inventory}, {"posture_scanned_90d", k_posture_scanned_90d},
     {"no_open_critical", k_no_open_critical}, {"no_open_high", k_no_open_high},
     {"owasp_risk", k_owasp_risk}, {"keys_rotated", k_keys_rotated},
-    {"keys_fresh", k_keys_fresh},
+    {"keys_fresh", k_keys_fresh}, {"redteam_resilience", k_redteam_resilience},
 };
 
 static ev_kind_fn kind_fn(const char *name)
@@ -367,7 +390,8 @@ static json_t *evidence_summary(const json_t *ev, json_t *met_ids, json_t *contr
     json_t *owasp = json_object_get(ev, "owasp_llm");
     const json_t *types = json_object_get(ev, "assets_by_type");
     json_t *age = json_object_get(ev, "oldest_active_key_days");
-    return json_pack("{s:I,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o,s:o,s:I,s:I,s:o,s:o,s:o}", "assets_registered",
+    return json_pack("{s:I,s:o,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:o,s:o,s:I,s:I,s:o,s:I,s:I,s:o,s:o}",
+                     "assets_registered",
                      ev_int(ev, "assets_registered"), "assets_by_type",
                      json_is_object(types) ? json_deep_copy(types) : json_object(), "assets_scanned",
                      ev_int(ev, "assets_scanned"), "assets_scanned_90d", ev_int(ev, "assets_scanned_90d"),
@@ -376,7 +400,9 @@ static json_t *evidence_summary(const json_t *ev, json_t *met_ids, json_t *contr
                      "owasp_llm_tested", owasp_ids(owasp, "tested"), "keys_active", ev_int(ev, "keys_active"),
                      "keys_rotated", ev_int(ev, "keys_rotated"), "oldest_active_key_days",
                      json_is_integer(age) ? json_integer(json_integer_value(age)) : json_null(),
-                     "controls_met_by_evidence", met_ids, "controls_contradicted", contra_ids);
+                     "redteam_completed_90d", ev_int(ev, "redteam_completed_90d"), "redteam_high_successes_90d",
+                     ev_int(ev, "redteam_high_successes_90d"), "controls_met_by_evidence", met_ids,
+                     "controls_contradicted", contra_ids);
 }
 
 static const char *str_or(const json_t *v)

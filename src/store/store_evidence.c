@@ -167,6 +167,20 @@ int store_evidence_gather(struct db *db, const char *user_id, int64_t now_s, str
     int64_t oldest;
     if (out->keys_active > 0 && bw_parse_iso8601(db_rows_text(r, 2), &oldest) == 0)
         out->oldest_active_key_days = now_s > oldest ? (now_s - oldest) / 86400 : 0;
+    db_rows_free(r);
+    r = NULL;
+
+    struct db_param pr[] = {DBP_TEXT(user_id), DBP_TEXT(cutoff)};
+    if (db_query(c,
+                 "SELECT COUNT(DISTINCT e.id),"
+                 " SUM(CASE WHEN a.succeeded = 1 AND a.severity IN ('HIGH', 'CRITICAL') THEN 1 ELSE 0 END)"
+                 " FROM engagements e LEFT JOIN engagement_attacks a ON a.engagement_id = e.id"
+                 " WHERE e.user_id = ? AND e.status = 'completed' AND e.finished_at >= ?",
+                 pr, 2, &r) != DB_OK ||
+        !db_rows_next(r))
+        goto out;
+    out->redteam_completed_90d = db_rows_int(r, 0);
+    out->redteam_high_successes_90d = db_rows_int(r, 1);
     rc = ST_OK;
 out:
     db_rows_free(r);

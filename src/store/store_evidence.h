@@ -7,8 +7,8 @@
  * parsed (those of the most recently registered assets). Only each asset's latest scan counts:
  * its findings are the open ones, since a rescan replaces them.
  *
- * Red-team engagements are not evidence yet (their table comes with a later migration); they
- * will add members here and a kind in data/frameworks/evidence.json.
+ * Red-team engagements count when completed inside the window: how many, and how many of their
+ * HIGH or CRITICAL attacks succeeded.
  *
  * Ownership: the struct is filled by value; nothing to free. */
 #ifndef BW_STORE_STORE_EVIDENCE_H
@@ -48,6 +48,8 @@ struct store_evidence {
     int64_t keys_active;
     int64_t keys_rotated;           /* keys created by rotating another (rotated_from set) */
     int64_t oldest_active_key_days; /* -1 when no key is active */
+    int64_t redteam_completed_90d;      /* engagements completed inside the window */
+    int64_t redteam_high_successes_90d; /* their HIGH/CRITICAL attacks that succeeded */
 };
 
 /* Fills *out for user_id as of now_s (Unix seconds). ST_OK (store.h) or ST_ERROR when the

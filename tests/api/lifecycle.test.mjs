@@ -97,7 +97,14 @@ test('SIGTERM finishes in-flight requests, then exits 0', async () => {
   const srv = await startServer();
   // a login is in flight (argon2id takes a while) when the signal arrives
   const pending = srv.req('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: ADMIN_PASSWORD } });
-  await new Promise(r => setTimeout(r, 20));
+  // signal only once the server holds the login (a fixed sleep raced the request under load):
+  // the metrics request itself is one in flight, so two means the login is being processed
+  for (let i = 0; i < 200; i++) {
+    const m = await srv.req('GET', '/metrics', { key: srv.adminKey });
+    const n = Number((m.text.match(/^bulwark_http_requests_in_flight (\d+)/m) || [])[1]);
+    if (n >= 2) break;
+    await new Promise(r => setTimeout(r, 2));
+  }
   srv.proc.kill('SIGTERM');
   const r = await pending;
   assert.equal(r.status, 200, r.text);

@@ -348,6 +348,33 @@ static void evidence_keys(void **state)
     json_decref(ev);
 }
 
+static void evidence_redteam(void **state)
+{
+    (void)state;
+    json_t *ev = no_evidence();
+    json_t *r = assess_ev("nist-ai-rmf", "", "customer support chatbot", ev);
+    assert_false(in_list(r, "controls_contradicted", "MEASURE 2.7")); /* no engagement: silent */
+    json_decref(r);
+    /* scanned assets so the scan kinds do not hold MEASURE 2.7 back */
+    json_object_set_new(ev, "assets_registered", json_integer(1));
+    json_object_set_new(ev, "assets_scanned", json_integer(1));
+    json_object_set_new(ev, "assets_scanned_90d", json_integer(1));
+    json_object_set_new(ev, "redteam_completed_90d", json_integer(2));
+    r = assess_ev("nist-ai-rmf", "", "customer support chatbot", ev);
+    assert_true(in_list(r, "controls_met_by_evidence", "MEASURE 2.7"));
+    json_decref(r);
+    json_object_set_new(ev, "redteam_high_successes_90d", json_integer(3));
+    r = assess_ev("nist-ai-rmf", "We run security testing and red teaming every quarter.", "customer support chatbot",
+                  ev);
+    assert_true(in_list(r, "controls_contradicted", "MEASURE 2.7"));
+    assert_non_null(strstr(gap_evidence(r, "MEASURE 2.7"), "3 HIGH or CRITICAL red-team attacks succeeded"));
+    json_decref(r);
+    r = assess_ev("owasp-llm", "", "customer support chatbot", ev);
+    assert_true(in_list(r, "controls_contradicted", "LLM01"));
+    json_decref(r);
+    json_decref(ev);
+}
+
 /* Same facts, same document, whatever order the evidence members were built in. */
 static void evidence_deterministic(void **state)
 {
@@ -398,6 +425,7 @@ int main(void)
         cmocka_unit_test(evidence_contradicts),
         cmocka_unit_test(evidence_gaps_only),
         cmocka_unit_test(evidence_keys),
+        cmocka_unit_test(evidence_redteam),
         cmocka_unit_test(evidence_deterministic),
         cmocka_unit_test(no_evidence_member_without_evidence),
     };
