@@ -11,6 +11,7 @@
 #include "intel/attack.h"
 
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -560,7 +561,11 @@ static void facts_read(struct facts *f, const json_t *r)
     /* dates are ISO 8601; text uses the day */
     char pub[32];
     clip(pub, sizeof pub, jstr(r, "published"));
-    if (strlen(pub) >= 10 && pub[4] == '-' && pub[7] == '-')
+    /* only a real YYYY-MM-DD prefix: ten arbitrary bytes could end inside a UTF-8 character */
+    bool day = strlen(pub) >= 10 && pub[4] == '-' && pub[7] == '-';
+    for (int i = 0; day && i < 10; i++)
+        day = i == 4 || i == 7 || isdigit((unsigned char)pub[i]);
+    if (day)
         memcpy(f->published, pub, 10);
 
     f->cve = jarr(r, "cve");
