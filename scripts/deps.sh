@@ -30,6 +30,8 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   want postgresql
   want python3 python3
   want openssl openssl   # certificates for the local TLS test targets
+  want libyara-dev       # the hunt-pack test compiles and runs the YARA rules it generates
+  want yara yara
 fi
 if [ "$what" = bench ]; then
   want wrk wrk

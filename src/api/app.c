@@ -1,5 +1,6 @@
 /* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents. */
 #include "api/app.h"
+#include "audit/audit.h"
 #include "net/egress.h"
 #include "engine/agentscan.h"
 #include "engine/redteam.h"
@@ -159,7 +160,9 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
     app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
     app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
-    if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes)
+    app->audit = bw_audit_start(app->db);
+    if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
+        !app->audit)
         return -1;
     if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private");
@@ -218,6 +221,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
 
 void bw_app_free(struct bw_app *app)
 {
+    bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);
     bw_limiter_free(app->rate);

@@ -24,6 +24,7 @@ struct bw_app {
     struct bw_limiter *login_ip;    /* failed logins per IP */
     struct bw_pool *blocking;       /* argon2id and other slow work */
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
+    struct bw_audit *audit;         /* audit events of the middleware (src/audit/audit.h) */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
     char dummy_hash[160];           /* verified for unknown emails: same time as a real one */
     int64_t started_s;
@@ -83,5 +84,12 @@ void api_threat_feed(struct bw_req *r);         /* src/api/threatintel.c */
 void api_playbook_get(struct bw_req *r);
 void api_playbook_regenerate(struct bw_req *r);
 void api_playbook_history(struct bw_req *r);
+void api_orch_status(struct bw_req *r); /* src/api/orchestrator.c */
+void api_orch_ciso(struct bw_req *r);
+void api_orch_aspm(struct bw_req *r);
+void api_orch_compliance(struct bw_req *r);
+void api_orch_hunt(struct bw_req *r);
+void api_orch_run(struct bw_req *r);
+void api_orch_run_get(struct bw_req *r);
 
 #endif

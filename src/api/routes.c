@@ -47,6 +47,15 @@ const struct bw_route bw_routes[] = {
     {BW_GET, "/api/threat-intel/{id}/playbook", BW_ACCESS_PUBLIC, api_playbook_get, 0},
     {BW_POST, "/api/threat-intel/{id}/playbook", BW_ACCESS_SIGNED_IN, api_playbook_regenerate, 0},
     {BW_GET, "/api/threat-intel/playbooks/history", BW_ACCESS_SIGNED_IN, api_playbook_history, 0},
+
+    /* orchestration (privileged; status is public but coarse) */
+    {BW_GET, "/api/orchestrator/god-mode/status", BW_ACCESS_PUBLIC, api_orch_status, 0},
+    {BW_GET, "/api/orchestrator/god-mode/ciso", BW_ACCESS_PRIVILEGED, api_orch_ciso, 0},
+    {BW_GET, "/api/orchestrator/god-mode/aspm", BW_ACCESS_PRIVILEGED, api_orch_aspm, 0},
+    {BW_GET, "/api/orchestrator/god-mode/compliance", BW_ACCESS_PRIVILEGED, api_orch_compliance, 0},
+    {BW_GET, "/api/orchestrator/god-mode/hunt-pack", BW_ACCESS_PRIVILEGED, api_orch_hunt, 0},
+    {BW_POST, "/api/orchestrator/god-mode/run", BW_ACCESS_PRIVILEGED, api_orch_run, BW_ROUTE_BODY},
+    {BW_GET, "/api/orchestrator/god-mode/run/{job_id}", BW_ACCESS_PRIVILEGED, api_orch_run_get, 0},
 };
 
 const size_t bw_routes_count = sizeof bw_routes / sizeof bw_routes[0];

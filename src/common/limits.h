@@ -65,4 +65,29 @@
 #define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
 #define BW_REDTEAM_MAX_ENTERPRISE 10
 
+/* audit events and zero-trust anomalies (src/audit/audit.h) */
+#define BW_AUDIT_FLUSH_MS            1000  /* the recorder writes its aggregates this often */
+#define BW_AUDIT_MAX_PENDING         4096  /* aggregates held between flushes (64 shards); more are dropped, counted */
+#define BW_AUDIT_PRINCIPAL_MAX       64    /* bytes of a principal (IP, /64, key prefix, account id) with NUL */
+#define BW_AUDIT_DETAIL_MAX          96    /* bytes of an event's detail with NUL */
+#define BW_AUDIT_RETENTION_MS        (7LL * 86400 * 1000) /* audit rows older than this are deleted */
+#define BW_AUDIT_PURGE_FIRST_MS      60000 /* the first retention sweep after start ... */
+#define BW_AUDIT_PURGE_INTERVAL_MS   (3600LL * 1000)      /* ... then one per hour */
+#define BW_AUDIT_PURGE_BATCH         5000  /* rows per DELETE statement of a sweep */
+#define BW_AUDIT_PERIOD_MS           (86400LL * 1000)     /* anomalies look back this far */
+#define BW_AUDIT_AUTH_FAILURE_MIN    10    /* AUTH_FAILURE_BURST: 401s from one principal ... */
+#define BW_AUDIT_AUTH_FAILURE_WINDOW_S 300 /* ... within this sliding window (whole minute buckets) */
+#define BW_AUDIT_RATE_LIMIT_MIN      10    /* RATE_LIMIT_BURST: 429s ... */
+#define BW_AUDIT_RATE_LIMIT_WINDOW_S 300
+#define BW_AUDIT_KEY_IPS_MIN         5     /* KEY_MULTI_IP: distinct client IPs of one API key ... */
+#define BW_AUDIT_KEY_IPS_WINDOW_S    3600
+#define BW_AUDIT_PRIV_PROBE_MIN      3     /* PRIVILEGED_ROUTE_PROBE: denied privileged/admin calls ... */
+#define BW_AUDIT_PRIV_PROBE_WINDOW_S 3600
+#define BW_AUDIT_ESCALATE_FACTOR     5     /* a count of 5x the threshold raises the severity one step */
+#define BW_AUDIT_TOP_PRINCIPALS      25    /* principals examined per rule (largest totals first) */
+#define BW_AUDIT_SCAN_ROWS           50000 /* newest rows read per rule and scope account to pick them */
+#define BW_AUDIT_ROWS_PER_PRINCIPAL  5000  /* newest rows read per examined principal */
+#define BW_AUDIT_SCOPE_MAX_ACCOUNTS  1000  /* accounts of one scope looked at; the rest are skipped (logged) */
+#define BW_AUDIT_MAX_ANOMALIES       100   /* anomalies returned, worst first */
+
 #endif

@@ -1,5 +1,6 @@
 /* libmicrohttpd glue and the middleware that runs before every handler. */
 #include "api/app.h"
+#include "audit/audit.h"
 #include "common/ids.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -69,6 +70,8 @@ static const char *header(struct bw_req *r, const char *name)
 
 static enum MHD_Result queue(struct bw_req *r)
 {
+    /* the status is final here and the request headers are still readable: audit events */
+    bw_audit_record(r->app->audit, r, r->status);
     struct MHD_Response *resp;
     if (r->resp_static)
         resp = MHD_create_response_from_buffer(r->resp_len, r->resp, MHD_RESPMEM_PERSISTENT);

@@ -1,0 +1,217 @@
+/* The orchestration API (/api/orchestrator/god-mode/...): status (public, coarse unless the
+ * caller is privileged), the four packs, and runs of the 16-phase pipeline on the job queue.
+ * Privileged = ENTERPRISE, role mssp or admin, or the admin key (the route table enforces it);
+ * what a caller sees is its scope (src/orch/orch.h). Another scope's run is 404. */
+#include "api/app.h"
+
+#include "audit/audit.h"
+#include "auth/policy.h"
+#include "common/timeutil.h"
+#include "jobs/jobs.h"
+#include "orch/orch.h"
+#include "store/store.h"
+#include "store/store_intel.h"
+#include "store/store_orch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef BULWARK_VERSION
+#define BULWARK_VERSION "0"
+#endif
+
+static const char JSON_TYPE[] = "application/json; charset=utf-8";
+
+static void reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
+
+/* The caller's scope; false after replying. */
+static bool scope_for(struct bw_req *r, struct bw_orch_scope *s)
+{
+    if (bw_orch_scope_of(r->app->db, &r->principal, s) == ST_OK)
+        return true;
+    reply_storage(r);
+    return false;
+}
+
+static json_t *opt_text(const char *s) { return s && *s ? json_string(s) : json_null(); }
+
+/* A run as clients see it (API.md: job_id, status, phase, phase_name, phases_done, phases_total,
+ * started_at, finished_at, error; plus max_items, accepted_at and the phase list). */
+static json_t *run_json(const struct store_orch_run *run)
+{
+    bool done = strcmp(run->status, "completed") == 0;
+    json_t *phases = json_array();
+    for (int i = 0; i < BW_ORCH_PHASES; i++) {
+        const char *st = i < run->phases_done || done ? "done"
+                         : (i + 1 == run->phase && strcmp(run->status, "running") == 0) ? "running"
+                         : (i + 1 == run->phase && strcmp(run->status, "failed") == 0)  ? "failed"
+                                                                                        : "pending";
+        json_array_append_new(phases, json_pack("{s:i,s:s,s:s}", "index", i + 1, "name", bw_orch_phase_names[i],
+                                                "status", st));
+    }
+    int phase = run->phase;
+    return json_pack("{s:s,s:s,s:i,s:o,s:i,s:i,s:I,s:s,s:o,s:o,s:o,s:o}", "job_id", run->job_id, "status", run->status,
+                     "phase", phase, "phase_name",
+                     phase >= 1 && phase <= BW_ORCH_PHASES ? json_string(bw_orch_phase_names[phase - 1]) : json_null(),
+                     "phases_done", done ? BW_ORCH_PHASES : run->phases_done, "phases_total", BW_ORCH_PHASES,
+                     "max_items", (json_int_t)run->max_items, "accepted_at", run->accepted_at, "started_at",
+                     opt_text(run->started_at), "finished_at", opt_text(run->finished_at), "error",
+                     opt_text(run->error), "phases", phases);
+}
+
+void api_orch_status(struct bw_req *r)
+{
+    if (bw_policy_check(BW_ACCESS_PRIVILEGED, &r->principal).err != BW_OK) {
+        static const char coarse[] = "{\"status\":\"ok\",\"available\":true}";
+        bw_reply_static(r, 200, coarse, sizeof coarse - 1);
+        return;
+    }
+    struct bw_orch_scope s;
+    if (!scope_for(r, &s))
+        return;
+    struct db *db = r->app->db;
+    int64_t runs = 0, intel = 0, assets = 0;
+    struct store_orch_run last, cur;
+    int rc_last = store_orch_run_latest(db, s.all ? NULL : s.key, &last);
+    int rc_cur = store_orch_run_active(db, s.key, &cur);
+    bool ok = store_orch_run_count(db, s.all ? NULL : s.key, &runs) == ST_OK && store_intel_count(db, &intel) == ST_OK &&
+              rc_last != ST_ERROR && rc_cur != ST_ERROR;
+    if (ok && s.all) {
+        ok = store_orch_asset_count(db, NULL, &assets) == ST_OK;
+    } else if (ok) {
+        size_t i;
+        json_t *id;
+        json_array_foreach(s.accounts, i, id) {
+            int64_t n = 0;
+            if (store_orch_asset_count(db, json_string_value(id), &n) != ST_OK) {
+                ok = false;
+                break;
+            }
+            assets += n;
+        }
+    }
+    if (!ok) {
+        bw_orch_scope_free(&s);
+        reply_storage(r);
+        return;
+    }
+    json_t *phases = json_array();
+    for (int i = 0; i < BW_ORCH_PHASES; i++)
+        json_array_append_new(phases, json_string(bw_orch_phase_names[i]));
+    bw_reply_json(r, 200,
+                  json_pack("{s:s,s:b,s:o,s:o,s:o,s:I,s:I,s:I,s:I,s:s,s:o}", "status", "ok", "available", true, "scope",
+                            bw_orch_scope_json(&s), "last_run", rc_last == ST_OK ? run_json(&last) : json_null(),
+                            "current_run", rc_cur == ST_OK ? run_json(&cur) : json_null(), "runs_total",
+                            (json_int_t)runs, "intel_records", (json_int_t)intel, "assets", (json_int_t)assets,
+                            "uptime_s", (json_int_t)(bw_now_s() - r->app->started_s), "version", BULWARK_VERSION,
+                            "phases", phases));
+    bw_orch_scope_free(&s);
+}
+
+/* Serves the scope's newest snapshot of a pack, or computes the pipeline on demand. */
+static void serve_pack(struct bw_req *r, enum store_orch_pack pack)
+{
+    struct bw_orch_scope s;
+    if (!scope_for(r, &s))
+        return;
+    struct store_orch_snapshot meta;
+    char *text = NULL;
+    int rc = store_orch_snapshot_latest(r->app->db, s.key, pack, &meta, &text);
+    if (rc == ST_OK) {
+        bw_orch_scope_free(&s);
+        bw_reply_text(r, 200, JSON_TYPE, text, strlen(text));
+        return;
+    }
+    if (rc != ST_NOTFOUND) {
+        bw_orch_scope_free(&s);
+        reply_storage(r);
+        return;
+    }
+    bw_audit_flush(r->app->audit); /* this instance's latest events count too */
+    struct bw_orch_opts o = {.max_items = BW_ORCH_MAX_ITEMS_DEFAULT, .now_s = bw_now_s()};
+    struct bw_orch_packs p;
+    char why[256] = "";
+    rc = bw_orch_compute(r->app->db, &s, &o, &p, why, sizeof why);
+    bw_orch_scope_free(&s);
+    if (rc != 0) {
+        reply_storage(r);
+        return;
+    }
+    json_t *const all[4] = {p.ciso, p.aspm, p.compliance, p.hunt};
+    bw_reply_json(r, 200, json_incref(all[pack]));
+    bw_orch_packs_free(&p);
+}
+
+void api_orch_ciso(struct bw_req *r) { serve_pack(r, STORE_PACK_CISO); }
+void api_orch_aspm(struct bw_req *r) { serve_pack(r, STORE_PACK_ASPM); }
+void api_orch_compliance(struct bw_req *r) { serve_pack(r, STORE_PACK_COMPLIANCE); }
+void api_orch_hunt(struct bw_req *r) { serve_pack(r, STORE_PACK_HUNT); }
+
+void api_orch_run(struct bw_req *r)
+{
+    long max_items = BW_ORCH_MAX_ITEMS_DEFAULT;
+    struct bw_verr v = {0};
+    if (r->json && !json_is_object(r->json)) {
+        bw_verr_add(&v, "body", "must be a JSON object");
+    } else if (r->json) {
+        json_t *m = json_object_get(r->json, "max_items");
+        if (m && !json_is_integer(m))
+            bw_verr_add(&v, "max_items", "must be an integer");
+        else if (m && (json_integer_value(m) < 1 || json_integer_value(m) > BW_ORCH_MAX_ITEMS))
+            bw_verr_add(&v, "max_items", "must be between 1 and 1000");
+        else if (m)
+            max_items = (long)json_integer_value(m);
+    }
+    if (bw_verr_reply(r, &v))
+        return;
+    struct bw_orch_scope s;
+    if (!scope_for(r, &s))
+        return;
+    struct store_orch_run run = {0};
+    bw_id_new("job_", run.job_id);
+    snprintf(run.scope_key, sizeof run.scope_key, "%s", s.key);
+    snprintf(run.requested_by, sizeof run.requested_by, "%s",
+             r->principal.kind == BW_AUTH_ADMINKEY ? "admin_key" : r->principal.user_id);
+    run.max_items = max_items;
+    int64_t now_us = bw_now_us();
+    bw_iso8601(now_us / 1000000, run.accepted_at);
+    char active[BW_ID_MAX];
+    int rc = store_orch_run_create(r->app->db, &run, now_us, BW_JOB_MAX_ATTEMPTS, now_us / 1000, active);
+    bw_orch_scope_free(&s);
+    if (rc == ST_CONFLICT) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a run is already in progress for this scope: %s", active[0] ? active : "(finishing)");
+        bw_reply_error(r, BW_E_CONFLICT, msg, json_pack("{s:s}", "job_id", active));
+        return;
+    }
+    if (rc != ST_OK) {
+        reply_storage(r);
+        return;
+    }
+    bw_reply_json(r, 202,
+                  json_pack("{s:s,s:s,s:i,s:I,s:s}", "job_id", run.job_id, "status", "queued", "phases_total",
+                            BW_ORCH_PHASES, "max_items", (json_int_t)max_items, "accepted_at", run.accepted_at));
+}
+
+void api_orch_run_get(struct bw_req *r)
+{
+    const char *id = r->params[0];
+    if (!bw_id_valid(id, "job_")) {
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such run", NULL);
+        return;
+    }
+    struct bw_orch_scope s;
+    if (!scope_for(r, &s))
+        return;
+    struct store_orch_run run;
+    int rc = store_orch_run_get(r->app->db, id, &run);
+    bool visible = rc == ST_OK && (s.all || strcmp(run.scope_key, s.key) == 0);
+    bw_orch_scope_free(&s);
+    if (rc == ST_ERROR)
+        reply_storage(r);
+    else if (!visible)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such run", NULL);
+    else
+        bw_reply_json(r, 200, run_json(&run));
+}

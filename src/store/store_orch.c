@@ -1,0 +1,412 @@
+#include "store/store_orch.h"
+
+#include "store/store.h"
+#include "store/store_internal.h"
+#include "store/store_jobs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RUN_COLS                                                                                   \
+    "job_id, scope_key, requested_by, status, max_items, phase, phases_done, accepted_at, started_at," \
+    " finished_at, error"
+
+static void read_run(struct db_rows *r, void *item)
+{
+    struct store_orch_run *o = item;
+    COPY(o->job_id, db_rows_text(r, 0));
+    COPY(o->scope_key, db_rows_text(r, 1));
+    COPY(o->requested_by, db_rows_text(r, 2));
+    COPY(o->status, db_rows_text(r, 3));
+    o->max_items = (long)db_rows_int(r, 4);
+    o->phase = (int)db_rows_int(r, 5);
+    o->phases_done = (int)db_rows_int(r, 6);
+    COPY(o->accepted_at, db_rows_text(r, 7));
+    COPY(o->started_at, db_rows_text(r, 8));
+    COPY(o->finished_at, db_rows_text(r, 9));
+    COPY(o->error, db_rows_text(r, 10));
+}
+
+/* One row of a query into out: ST_OK, ST_NOTFOUND or ST_ERROR. */
+static int one_run(struct db *db, const char *sql, const struct db_param *p, int np, struct store_orch_run *out)
+{
+    struct store_orch_run *rows = NULL;
+    size_t n = 0;
+    int rc = store_query_list(db, sql, p, np, sizeof *rows, read_run, (void **)&rows, &n);
+    if (rc == ST_OK && n == 0)
+        rc = ST_NOTFOUND;
+    if (rc == ST_OK)
+        *out = rows[0];
+    free(rows);
+    return rc;
+}
+
+int store_orch_run_active(struct db *db, const char *scope_key, struct store_orch_run *out)
+{
+    struct db_param p[] = {DBP_TEXT(scope_key)};
+    return one_run(db, "SELECT " RUN_COLS " FROM orch_runs WHERE scope_key = ? AND active = 1 LIMIT 1", p, 1, out);
+}
+
+int store_orch_run_create(struct db *db, const struct store_orch_run *run, int64_t accepted_us, int max_attempts,
+                          int64_t now_ms, char active_job[BW_ID_MAX])
+{
+    active_job[0] = '\0';
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    struct db_param p[] = {DBP_TEXT(run->job_id),   DBP_TEXT(run->scope_key),   DBP_TEXT(run->requested_by),
+                           DBP_INT(run->max_items), DBP_TEXT(run->accepted_at), DBP_INT(accepted_us)};
+    int e = db_exec(c,
+                    "INSERT INTO orch_runs (job_id, scope_key, requested_by, max_items, status, active, accepted_at,"
+                    " accepted_us) VALUES (?, ?, ?, ?, 'queued', 1, ?, ?)",
+                    p, 6, NULL);
+    if (e == DB_CONSTRAINT) {
+        rc = ST_CONFLICT;
+        goto fail;
+    }
+    if (e != DB_OK)
+        goto fail;
+    rc = store_job_enqueue_conn(c, run->job_id, "orchestrator", run->job_id, max_attempts, now_ms);
+    if (rc != ST_OK)
+        goto fail;
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+    goto out;
+fail:
+    db_rollback(c);
+out:
+    db_release(c);
+    if (rc == ST_CONFLICT) {
+        struct store_orch_run a;
+        if (store_orch_run_active(db, run->scope_key, &a) == ST_OK)
+            snprintf(active_job, BW_ID_MAX, "%s", a.job_id);
+    }
+    return rc;
+}
+
+int store_orch_run_get(struct db *db, const char *job_id, struct store_orch_run *out)
+{
+    struct db_param p[] = {DBP_TEXT(job_id)};
+    return one_run(db, "SELECT " RUN_COLS " FROM orch_runs WHERE job_id = ?", p, 1, out);
+}
+
+int store_orch_run_latest(struct db *db, const char *scope_key, struct store_orch_run *out)
+{
+    struct db_param p[] = {DBP_OPT(scope_key)};
+    if (!scope_key)
+        return one_run(db, "SELECT " RUN_COLS " FROM orch_runs ORDER BY accepted_us DESC, job_id DESC LIMIT 1", p, 0,
+                       out);
+    return one_run(db,
+                   "SELECT " RUN_COLS " FROM orch_runs WHERE scope_key = ? ORDER BY accepted_us DESC, job_id DESC"
+                   " LIMIT 1",
+                   p, 1, out);
+}
+
+static int count_one(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *n)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    int rc = ST_ERROR;
+    if (db_query(c, sql, p, np, &r) == DB_OK && db_rows_next(r)) {
+        *n = db_rows_int(r, 0);
+        rc = ST_OK;
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+int store_orch_run_count(struct db *db, const char *scope_key, int64_t *n)
+{
+    struct db_param p[] = {DBP_OPT(scope_key)};
+    if (!scope_key)
+        return count_one(db, "SELECT COUNT(*) FROM orch_runs", p, 0, n);
+    return count_one(db, "SELECT COUNT(*) FROM orch_runs WHERE scope_key = ?", p, 1, n);
+}
+
+int store_orch_run_start(struct db *db, const char *job_id, const char *now_iso)
+{
+    struct db_param p[] = {DBP_TEXT(now_iso), DBP_TEXT(job_id)};
+    return store_exec_changed(db,
+                              "UPDATE orch_runs SET status = 'running', phase = 0, phases_done = 0,"
+                              " started_at = COALESCE(started_at, ?) WHERE job_id = ? AND active = 1",
+                              p, 2, ST_NOTFOUND);
+}
+
+int store_orch_run_progress(struct db *db, const char *job_id, int phase, int phases_done)
+{
+    struct db_param p[] = {DBP_INT(phase), DBP_INT(phases_done), DBP_TEXT(job_id)};
+    return store_exec_changed(db, "UPDATE orch_runs SET phase = ?, phases_done = ? WHERE job_id = ? AND active = 1",
+                              p, 3, ST_NOTFOUND);
+}
+
+int store_orch_run_finish(struct db *db, const char *job_id, const char *status, const char *error,
+                          const char *now_iso)
+{
+    struct db_param p[] = {DBP_TEXT(status), DBP_OPT(error), DBP_TEXT(now_iso), DBP_TEXT(job_id)};
+    return store_exec_changed(db,
+                              "UPDATE orch_runs SET status = ?, error = ?, finished_at = ?, active = NULL"
+                              " WHERE job_id = ? AND active = 1",
+                              p, 4, ST_NOTFOUND);
+}
+
+int store_orch_snapshot_save(struct db *db, const struct store_orch_snapshot *s, const char *const texts[4],
+                             int keep)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    struct db_param p[] = {DBP_TEXT(s->id),         DBP_TEXT(s->scope_key), DBP_TEXT(s->job_id),
+                           DBP_INT(s->max_items),   DBP_TEXT(s->created_at), DBP_INT(s->created_us),
+                           DBP_TEXT(texts[0]),      DBP_TEXT(texts[1]),     DBP_TEXT(texts[2]),
+                           DBP_TEXT(texts[3])};
+    if (db_exec(c,
+                "INSERT INTO orch_snapshots (id, scope_key, job_id, max_items, created_at, created_us, ciso, aspm,"
+                " compliance, hunt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                p, 10, NULL) != DB_OK)
+        goto fail;
+    /* keep the newest few: a snapshot can be megabytes, and only the newest is served */
+    struct db_param q[] = {DBP_TEXT(s->scope_key), DBP_TEXT(s->scope_key), DBP_INT(keep)};
+    if (db_exec(c,
+                "DELETE FROM orch_snapshots WHERE scope_key = ? AND id NOT IN (SELECT id FROM orch_snapshots"
+                " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT ?)",
+                q, 3, NULL) != DB_OK)
+        goto fail;
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+    goto out;
+fail:
+    db_rollback(c);
+out:
+    db_release(c);
+    return rc;
+}
+
+int store_orch_snapshot_latest(struct db *db, const char *scope_key, enum store_orch_pack pack,
+                               struct store_orch_snapshot *meta, char **text)
+{
+    static const char *const sql[4] = {
+        "SELECT id, scope_key, job_id, max_items, created_at, created_us, ciso FROM orch_snapshots"
+        " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT 1",
+        "SELECT id, scope_key, job_id, max_items, created_at, created_us, aspm FROM orch_snapshots"
+        " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT 1",
+        "SELECT id, scope_key, job_id, max_items, created_at, created_us, compliance FROM orch_snapshots"
+        " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT 1",
+        "SELECT id, scope_key, job_id, max_items, created_at, created_us, hunt FROM orch_snapshots"
+        " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT 1",
+    };
+    *text = NULL;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    struct db_param p[] = {DBP_TEXT(scope_key)};
+    int rc = ST_ERROR;
+    if (db_query(c, sql[pack], p, 1, &r) == DB_OK) {
+        rc = ST_NOTFOUND;
+        if (db_rows_next(r)) {
+            COPY(meta->id, db_rows_text(r, 0));
+            COPY(meta->scope_key, db_rows_text(r, 1));
+            COPY(meta->job_id, db_rows_text(r, 2));
+            meta->max_items = (long)db_rows_int(r, 3);
+            COPY(meta->created_at, db_rows_text(r, 4));
+            meta->created_us = db_rows_int(r, 5);
+            const char *t = db_rows_text(r, 6);
+            *text = strdup(t ? t : "{}");
+            rc = *text ? ST_OK : ST_ERROR;
+        }
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+/* ---- the pipeline's reads ---- */
+
+/* Runs sql and hands each row to add (which appends to out); stops after cap rows. */
+static int each_row(struct db *db, const char *sql, const struct db_param *p, int np, size_t cap,
+                    void (*add)(struct db_rows *r, json_t *out), json_t *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    int rc = ST_ERROR;
+    if (db_query(c, sql, p, np, &r) == DB_OK) {
+        for (size_t n = 0; n < cap && db_rows_next(r); n++)
+            add(r, out);
+        rc = ST_OK;
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+static json_t *parse_or_null(const char *s)
+{
+    json_t *v = s ? json_loads(s, 0, NULL) : NULL;
+    return v ? v : json_null();
+}
+
+static void add_id(struct db_rows *r, json_t *out) { json_array_append_new(out, text_or_null(db_rows_text(r, 0))); }
+
+int store_orch_managed(struct db *db, const char *manager_id, size_t cap, json_t *ids)
+{
+    struct db_param p[] = {DBP_TEXT(manager_id), DBP_INT((int64_t)cap)};
+    return each_row(db, "SELECT id FROM users WHERE managed_by = ? ORDER BY id LIMIT ?", p, 2, cap, add_id, ids);
+}
+
+#define ASSET_SELECT                                                                                     \
+    "SELECT a.id, a.user_id, a.name, a.type, a.provider, a.endpoint, a.env, a.security_score, a.risk_level," \
+    " a.created_at, a.last_scan_id, a.last_scanned_at, s.body FROM assets a"                             \
+    " LEFT JOIN asset_scans s ON s.id = a.last_scan_id"
+
+static void add_asset(struct db_rows *r, json_t *out)
+{
+    json_t *o = json_object();
+    static const char *const names[] = {"id", "user_id", "name", "type", "provider", "endpoint", "env"};
+    for (int i = 0; i < 7; i++)
+        json_object_set_new(o, names[i], text_or_null(db_rows_text(r, i)));
+    json_object_set_new(o, "security_score", json_integer(db_rows_int(r, 7)));
+    json_object_set_new(o, "risk_level", text_or_null(db_rows_text(r, 8)));
+    json_object_set_new(o, "created_at", text_or_null(db_rows_text(r, 9)));
+    json_object_set_new(o, "last_scan_id", text_or_null(db_rows_text(r, 10)));
+    json_object_set_new(o, "last_scanned_at", text_or_null(db_rows_text(r, 11)));
+    json_object_set_new(o, "scan", parse_or_null(db_rows_text(r, 12)));
+    json_array_append_new(out, o);
+}
+
+int store_orch_assets(struct db *db, const char *user_id, size_t cap, json_t *out)
+{
+    struct db_param p[] = {DBP_OPT(user_id), DBP_INT((int64_t)cap)};
+    if (!user_id)
+        return each_row(db, ASSET_SELECT " ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p + 1, 1, cap, add_asset,
+                        out);
+    return each_row(db, ASSET_SELECT " WHERE a.user_id = ? ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p, 2, cap,
+                    add_asset, out);
+}
+
+#define ENG_SELECT "SELECT id, user_id, asset_id, overall_risk, finished_at, report FROM engagements"
+
+static void add_engagement(struct db_rows *r, json_t *out)
+{
+    json_t *report = parse_or_null(db_rows_text(r, 5));
+    if (!json_is_object(report)) {
+        json_decref(report);
+        return;
+    }
+    json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id", text_or_null(db_rows_text(r, 0)),
+                                         "user_id", text_or_null(db_rows_text(r, 1)), "asset_id",
+                                         text_or_null(db_rows_text(r, 2)), "overall_risk",
+                                         text_or_null(db_rows_text(r, 3)), "finished_at",
+                                         text_or_null(db_rows_text(r, 4)), "report", report));
+}
+
+int store_orch_engagements(struct db *db, const char *user_id, size_t cap, json_t *out)
+{
+    struct db_param p[] = {DBP_OPT(user_id), DBP_INT((int64_t)cap)};
+    if (!user_id)
+        return each_row(db, ENG_SELECT " WHERE status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?", p + 1,
+                        1, cap, add_engagement, out);
+    return each_row(db,
+                    ENG_SELECT " WHERE user_id = ? AND status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?",
+                    p, 2, cap, add_engagement, out);
+}
+
+static void add_doc(struct db_rows *r, json_t *out)
+{
+    json_t *d = parse_or_null(db_rows_text(r, 0));
+    if (json_is_object(d))
+        json_array_append_new(out, d);
+    else
+        json_decref(d);
+}
+
+int store_orch_active_cves(struct db *db, size_t limit, json_t *out)
+{
+    struct db_param p[] = {DBP_INT((int64_t)limit)};
+    return each_row(db,
+                    "SELECT doc FROM intel_records WHERE substr(id, 1, 4) = 'CVE-' AND (kev = 1 OR severity IN"
+                    " ('CRITICAL', 'HIGH')) ORDER BY risk_score DESC, id LIMIT ?",
+                    p, 1, limit, add_doc, out);
+}
+
+int store_orch_kev(struct db *db, size_t cap, json_t *out)
+{
+    struct db_param p[] = {DBP_INT((int64_t)cap)};
+    return each_row(db, "SELECT doc FROM intel_records WHERE kev = 1 ORDER BY risk_score DESC, id LIMIT ?", p, 1, cap,
+                    add_doc, out);
+}
+
+int store_orch_counts(struct db *db, struct store_orch_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    struct db_rows *r = NULL;
+    /* The stored document is canonical JSON (compact, sorted keys), so an empty list is exactly
+     * the bytes `"ai_impact":[]`; quotes inside string values are escaped and cannot fake it. */
+    if (db_query(c,
+                 "SELECT (SELECT COALESCE(SUM(n), 0) FROM intel_counts),"
+                 " COUNT(*), SUM(kev),"
+                 " SUM(CASE WHEN severity = 'CRITICAL' THEN 1 ELSE 0 END),"
+                 " SUM(CASE WHEN severity = 'CRITICAL' AND kev = 1 THEN 1 ELSE 0 END),"
+                 " SUM(CASE WHEN severity = 'CRITICAL' AND (doc NOT LIKE '%\"ai_impact\":[]%'"
+                 " OR doc NOT LIKE '%\"atlas_techniques\":[]%') THEN 1 ELSE 0 END)"
+                 " FROM intel_records WHERE substr(id, 1, 4) = 'CVE-'",
+                 NULL, 0, &r) != DB_OK || !db_rows_next(r))
+        goto out;
+    out->records = db_rows_int(r, 0);
+    out->cves = db_rows_int(r, 1);
+    out->cves_kev = db_rows_int(r, 2);
+    out->critical = db_rows_int(r, 3);
+    out->critical_kev = db_rows_int(r, 4);
+    out->critical_ai = db_rows_int(r, 5);
+    db_rows_free(r);
+    r = NULL;
+    if (db_query(c, "SELECT COUNT(*) FROM intel_records WHERE kev = 1", NULL, 0, &r) != DB_OK || !db_rows_next(r))
+        goto out;
+    out->kev = db_rows_int(r, 0);
+    rc = ST_OK;
+out:
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+static void add_stale(struct db_rows *r, json_t *out)
+{
+    json_array_append_new(out, json_pack("{s:o,s:I,s:I}", "threat_id", text_or_null(db_rows_text(r, 0)),
+                                         "record_version", (json_int_t)db_rows_int(r, 1), "current_version",
+                                         (json_int_t)db_rows_int(r, 2)));
+}
+
+int store_orch_stale_playbooks(struct db *db, const char *user_id, size_t cap, json_t *out)
+{
+    struct db_param p[] = {DBP_TEXT(user_id), DBP_INT((int64_t)cap)};
+    return each_row(db,
+                    "SELECT p.threat_id, MAX(p.record_version), r.version FROM playbooks p"
+                    " JOIN intel_records r ON r.id = p.threat_id WHERE p.user_id = ?"
+                    " GROUP BY p.threat_id, r.version HAVING MAX(p.record_version) < r.version"
+                    " ORDER BY p.threat_id LIMIT ?",
+                    p, 2, cap, add_stale, out);
+}
+
+int store_orch_asset_count(struct db *db, const char *user_id, int64_t *n)
+{
+    struct db_param p[] = {DBP_OPT(user_id)};
+    if (!user_id)
+        return count_one(db, "SELECT COUNT(*) FROM assets", p, 0, n);
+    return count_one(db, "SELECT COUNT(*) FROM assets WHERE user_id = ?", p, 1, n);
+}
