@@ -2,6 +2,8 @@
 #   make run    install missing packages, build, start the server (SQLite in ./var)
 #   make test   everything CI runs: warnings as errors, unit + API tests on SQLite and
 #               PostgreSQL, the same under ASan+UBSan, and each fuzzer briefly
+#   make install  the binary, systemd unit and docs under PREFIX (default /usr/local), staged
+#               below DESTDIR when set (packaging): make install PREFIX=/usr DESTDIR=/tmp/pkg
 #   make bench  throughput against a bare libmicrohttpd server, as ratios; scanner MB/s and
 #               the ratio to bandit; the threat feed over 1,000,000 records (SQLite, PostgreSQL)
 BUILD ?= build
@@ -9,8 +11,10 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
+PREFIX ?= /usr/local
+DESTDIR ?=
 
-.PHONY: all build run test unit api asan fuzz bench clean deps
+.PHONY: all build run test unit api asan fuzz bench clean deps install
 
 all: build
 
@@ -26,6 +30,9 @@ run: build
 	@echo "bulwark: starting on $${BULWARK_LISTEN:-127.0.0.1:8080} with SQLite in $${BULWARK_DATA_DIR:-./var}"
 	@echo "bulwark: on first start the admin login and admin key are printed below, once (see README)"
 	@exec $(BUILD)/bulwark serve
+
+install: build
+	@DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 test:
 	@scripts/deps.sh test

@@ -3,7 +3,7 @@
 # `make test` work on a fresh Debian machine. Needs root (or sudo) only when something is missing.
 #   scripts/deps.sh build   compiler, CMake, libraries (make run)
 #   scripts/deps.sh test    + cmocka, Node.js (API tests), PostgreSQL server, clang (sanitizers,
-#                           fuzzers)
+#                           fuzzers), openssl and nginx (TLS and reverse-proxy tests)
 #   scripts/deps.sh bench   + wrk
 set -euo pipefail
 what=${1:-build}
@@ -32,6 +32,7 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   want openssl openssl   # certificates for the local TLS test targets
   want libyara-dev       # the hunt-pack test compiles and runs the YARA rules it generates
   want yara yara
+  want nginx nginx       # tests/api/nginx.test.mjs runs docs/deploy/nginx.conf (unprivileged)
 fi
 if [ "$what" = bench ]; then
   want wrk wrk

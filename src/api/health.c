@@ -66,6 +66,10 @@ void api_metrics(struct bw_req *r)
                "# TYPE bulwark_http_rate_limited_total counter\n"
                "bulwark_http_rate_limited_total %lu\n",
             st.rate_limited);
+    fprintf(f, "# HELP bulwark_http_slow_clients_closed_total Connections cut because a request did not arrive in time.\n"
+               "# TYPE bulwark_http_slow_clients_closed_total counter\n"
+               "bulwark_http_slow_clients_closed_total %lu\n",
+            bw_guard_cut_total());
     fprintf(f, "# HELP bulwark_http_requests_in_flight Requests being processed.\n"
                "# TYPE bulwark_http_requests_in_flight gauge\n"
                "bulwark_http_requests_in_flight %ld\n",

@@ -66,6 +66,11 @@ static const struct opt opts[] = {
     {"REDTEAM_MAX_PRO", K_LONG, OFF(redteam_max[BW_TIER_PRO]), 1, 10000},
     {"REDTEAM_MAX_ENTERPRISE", K_LONG, OFF(redteam_max[BW_TIER_ENTERPRISE]), 1, 10000},
     {"THREADS", K_LONG, OFF(threads), 1, 256},
+    {"CONN_TIMEOUT_S", K_LONG, OFF(conn_timeout_s), 1, 3600},
+    {"MAX_CONNECTIONS", K_LONG, OFF(max_connections), 16, 1000000},
+    {"MAX_CONN_PER_IP", K_LONG, OFF(max_conn_per_ip), 0, 1000000},
+    {"TLS_CERT", K_STR, OFF(tls_cert), 0, 0},
+    {"TLS_KEY", K_STR, OFF(tls_key), 0, 0},
     {"MAX_BODY", K_LONG, OFF(max_body), 1024, BW_MAX_BODY_CEILING},
     {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, 60000},
     {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
@@ -166,6 +171,9 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->redteam_max[BW_TIER_PRO] = BW_REDTEAM_MAX_PRO;
     cfg->redteam_max[BW_TIER_ENTERPRISE] = BW_REDTEAM_MAX_ENTERPRISE;
     cfg->threads = cores;
+    cfg->conn_timeout_s = BW_CONNECTION_TIMEOUT_S;
+    cfg->max_connections = BW_MAX_CONNECTIONS;
+    cfg->max_conn_per_ip = BW_MAX_CONNECTIONS_PER_IP;
     cfg->max_body = BW_MAX_BODY_DEFAULT;
     cfg->auth_cache_ms = BW_AUTH_CACHE_MS_DEFAULT;
     cfg->max_code = BW_MAX_CODE_DEFAULT;
@@ -211,6 +219,11 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     }
     if (cfg->jwt_secret && strlen(cfg->jwt_secret) < 32) {
         fprintf(stderr, "bulwark: BULWARK_JWT_SECRET must be at least 32 bytes\n");
+        return -1;
+    }
+    if (!cfg->tls_cert != !cfg->tls_key) {
+        fprintf(stderr, "bulwark: BULWARK_TLS_CERT and BULWARK_TLS_KEY go together: set both (native TLS) "
+                        "or neither (plain HTTP)\n");
         return -1;
     }
     if (cfg->admin_key && strlen(cfg->admin_key) < 16) {

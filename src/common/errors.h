@@ -17,6 +17,7 @@
     X(UNSUPPORTED_MEDIA_TYPE, 415, "request body must be application/json")                \
     X(RATE_LIMITED, 429, "too many requests")                                              \
     X(INTERNAL_ERROR, 500, "internal error")                                               \
+    X(NOT_IMPLEMENTED, 501, "method not implemented")                                      \
     X(UNAVAILABLE, 503, "service unavailable")
 
 enum bw_err {

@@ -9,9 +9,11 @@
 #define BW_MAX_PATH_PARAMS       2     /* {id}-style captures per route */
 #define BW_MAX_PATH_PARAM_LEN    128
 #define BW_MAX_HEADER_BYTES      (32u * 1024u) /* MHD connection memory: request line+headers */
-#define BW_MAX_CONNECTIONS       4096
-#define BW_MAX_CONNECTIONS_PER_IP 256
-#define BW_CONNECTION_TIMEOUT_S  30    /* idle keep-alive and slow clients */
+#define BW_MAX_CONNECTIONS       4096  /* open connections (BULWARK_MAX_CONNECTIONS) */
+#define BW_MAX_CONNECTIONS_PER_IP 256  /* from one client address (BULWARK_MAX_CONN_PER_IP; 0: no limit) */
+#define BW_CONNECTION_TIMEOUT_S  30    /* idle keep-alive, and the time a request's headers (and
+                                          then its body) have to arrive (BULWARK_CONN_TIMEOUT_S) */
+#define BW_TLS_FILE_MAX          (1u * 1024u * 1024u) /* bytes of a PEM file (BULWARK_TLS_CERT/KEY) */
 #define BW_SHUTDOWN_GRACE_S      30    /* how long SIGTERM waits for in-flight requests */
 #define BW_REQUEST_ID_MAX        64
 #define BW_MAX_TOKEN_LEN         4096  /* a bearer token longer than this is invalid */

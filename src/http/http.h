@@ -23,7 +23,9 @@ struct bw_app;
 struct bw_req;
 struct MHD_Connection;
 
-enum bw_method { BW_GET, BW_POST, BW_PUT, BW_PATCH, BW_DELETE, BW_HEAD, BW_OPTIONS, BW_OTHER };
+/* The methods of RFC 9110 (and PATCH); BW_OTHER is any other token: 501 before routing. TRACE and
+ * CONNECT are recognised only to be refused (no route has them: 405 with Allow, or 404). */
+enum bw_method { BW_GET, BW_POST, BW_PUT, BW_PATCH, BW_DELETE, BW_HEAD, BW_OPTIONS, BW_TRACE, BW_CONNECT, BW_OTHER };
 
 
 typedef void (*bw_handler_fn)(struct bw_req *r);
@@ -135,6 +137,33 @@ const char *bw_method_name(enum bw_method m);
 /* Runs the server until SIGINT/SIGTERM, then drains in-flight requests. Returns 0 on a clean
  * stop. The log line {"msg":"listening","port":N} tells the bound port. */
 int bw_http_serve(struct bw_app *app);
+
+/* The connection guard (guard.c): a deadline for each request to arrive in full, which
+ * libmicrohttpd's idle timeout alone does not give (a client trickling bytes restarts it).
+ * open/close from MHD's connection notifications (open returns the socket context, freed by
+ * close); await when something is expected from the client (after the headers: the body; after a
+ * response: the next request); received when the request is complete; sweep from one thread a few
+ * times a second shuts down connections past their deadline. */
+void bw_guard_init(long timeout_s);
+void *bw_guard_open(struct MHD_Connection *conn);
+void bw_guard_close(void *guard);
+void bw_guard_await(struct MHD_Connection *conn);
+void bw_guard_received(struct MHD_Connection *conn);
+void bw_guard_sweep(int64_t now_us);
+unsigned long bw_guard_cut_total(void); /* connections shut down so far */
+
+/* Native TLS (tls.c): the PEM certificate chain and private key, read at start. Both paths NULL:
+ * plain HTTP (0, nothing loaded). Otherwise 0 with both loaded, or -1 after logging why (no TLS in
+ * this libmicrohttpd, unreadable file, not PEM). bw_tls_free wipes the key. */
+struct bw_tls {
+    char *cert;
+    char *key;
+    size_t key_len;
+};
+int bw_tls_load(const char *cert_path, const char *key_path, struct bw_tls *out);
+void bw_tls_free(struct bw_tls *t);
+/* TLS 1.2 and 1.3 only, GnuTLS's NORMAL cipher suites otherwise */
+#define BW_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
 /* Request counters for /metrics: per-thread slots, so counting is not a shared cache line. */
 struct bw_http_stats {

@@ -25,7 +25,7 @@ struct compiled {
 static struct compiled g_routes[MAX_ROUTES];
 static size_t g_n;
 
-static const char *method_names[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "OTHER"};
+static const char *method_names[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "OTHER"};
 
 enum bw_method bw_method_parse(const char *m)
 {

@@ -18,6 +18,19 @@
 #include <strings.h>
 
 static atomic_long g_inflight;
+static bool g_tls; /* serving TLS natively: responses carry HSTS */
+
+/* Sent with every response, errors included; string literals, so nothing is formatted per request.
+ * (libmicrohttpd's own replies to unparsable requests, e.g. 400 for a malformed request line, do
+ * not pass through here.) */
+static const char *const g_security_headers[][2] = {
+    {"Cache-Control", "no-store"},
+    {"X-Content-Type-Options", "nosniff"},
+    {"X-Frame-Options", "DENY"},
+    {"Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'"},
+    {"Referrer-Policy", "no-referrer"},
+    {"Cross-Origin-Resource-Policy", "same-origin"},
+};
 
 /* Per-thread counter slots (cache-line sized) summed only when /metrics is read. Threads beyond
  * the slot count share slots; the adds are atomic, so that only costs contention. */
@@ -84,8 +97,10 @@ static enum MHD_Result queue(struct bw_req *r)
                             r->content_type ? r->content_type : "application/json; charset=utf-8");
     MHD_add_response_header(resp, "x-request-id", r->request_id);
     MHD_add_response_header(resp, "API-Version", "1");
-    MHD_add_response_header(resp, "Cache-Control", "no-store");
-    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    for (size_t i = 0; i < sizeof g_security_headers / sizeof g_security_headers[0]; i++)
+        MHD_add_response_header(resp, g_security_headers[i][0], g_security_headers[i][1]);
+    if (g_tls)
+        MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
     for (int i = 0; i < r->nhdrs; i++)
         MHD_add_response_header(resp, r->hdrs[i].name, r->hdrs[i].value);
     if (r->body_too_large || atomic_load_explicit(&r->app->stopping, memory_order_relaxed))
@@ -232,6 +247,13 @@ static bool is_json_type(const char *ct)
 static void process(struct bw_req *r)
 {
     struct bw_app *app = r->app;
+    if (r->method == BW_OTHER) { /* RFC 9110 9.1: an unrecognised method is 501, whatever the path */
+        bw_reply_error(r, BW_E_NOT_IMPLEMENTED,
+                       "method not implemented; this server knows GET, HEAD, POST, PUT, PATCH, DELETE, "
+                       "OPTIONS, TRACE and CONNECT",
+                       NULL);
+        return;
+    }
     if (!r->route) {
         char allow[128];
         bw_router_match(NULL, r->method, r->path, allow, sizeof allow);
@@ -320,6 +342,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
         bw_request_id(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "x-request-id"), r->request_id);
         snprintf(r->path, sizeof r->path, "%s", url);
         client_ip(r);
+        bw_guard_await(conn); /* headers are in; a body, if any, has the timeout to follow */
         char allow[8];
         r->route = strlen(url) <= BW_MAX_PATH ? bw_router_match(r, r->method, r->path, allow, 0) : NULL;
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
@@ -366,8 +389,10 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
         r->body[r->body_len] = '\0';
         return MHD_YES;
     }
-    if (r->state == BW_RS_NEW)
+    if (r->state == BW_RS_NEW) {
+        bw_guard_received(conn); /* the request is complete: no deadline while it is handled */
         process(r);
+    }
     if (r->state == BW_RS_READY)
         return queue(r);
     return MHD_YES; /* suspended: called again after resume */
@@ -377,11 +402,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
     (void)cls;
-    (void)conn;
     struct bw_req *r = *con_cls;
     if (!r)
         return;
     *con_cls = NULL;
+    bw_guard_await(conn); /* a kept-alive connection's next request has the timeout to arrive */
     uint64_t dur_us = (uint64_t)(bw_mono_us() - r->start_us);
     stats_record(r->status, dur_us);
     if (bw_log_enabled(BW_LOG_INFO)) {
@@ -411,6 +436,18 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         free(r->resp);
     free(r);
     atomic_fetch_sub(&g_inflight, 1);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        *socket_context = bw_guard_open(conn);
+    } else {
+        bw_guard_close(*socket_context);
+        *socket_context = NULL;
+    }
 }
 
 __attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char *fmt, va_list ap)
@@ -470,22 +507,34 @@ int bw_http_serve(struct bw_app *app)
         bw_logf(BW_LOG_ERROR, NULL, "BULWARK_LISTEN must be HOST:PORT (got '%s')", app->cfg->listen);
         return -1;
     }
+    struct bw_tls tls;
+    if (bw_tls_load(app->cfg->tls_cert, app->cfg->tls_key, &tls) != 0)
+        return -1;
+    g_tls = tls.cert != NULL;
+    bw_guard_init(app->cfg->conn_timeout_s);
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+                     MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0) | (g_tls ? MHD_USE_TLS : 0);
+    /* the TLS options go last: without TLS the list ends before them */
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, 0, NULL, NULL, on_access, app,
         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
         MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)app->cfg->threads,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, app,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)BW_CONNECTION_TIMEOUT_S,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS_PER_IP,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)app->cfg->conn_timeout_s,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)app->cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)app->cfg->max_conn_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
         MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
+        g_tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls.cert,
+        MHD_OPTION_HTTPS_MEM_KEY, tls.key,
+        MHD_OPTION_HTTPS_PRIORITIES, BW_TLS_PRIORITIES,
         MHD_OPTION_END);
     if (!d) {
-        bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s", app->cfg->listen);
+        bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s%s", app->cfg->listen,
+                g_tls ? " with TLS (is the key the certificate's, both PEM?)" : "");
+        bw_tls_free(&tls);
         return -1;
     }
     const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -495,16 +544,20 @@ int bw_http_serve(struct bw_app *app)
     if (colon)
         *colon = '\0';
     bw_log_json(BW_LOG_INFO, NULL, "listening",
-                json_pack("{s:s,s:i,s:s,s:i,s:s}", "address", host, "port", di ? (int)di->port : -1,
+                json_pack("{s:s,s:i,s:s,s:i,s:s,s:b}", "address", host, "port", di ? (int)di->port : -1,
                           "backend", db_backend(app->db), "threads", (int)app->cfg->threads,
-                          "version", BULWARK_VERSION));
+                          "version", BULWARK_VERSION, "tls", g_tls));
 
     sigset_t set;
     sigemptyset(&set);
     sigaddset(&set, SIGINT);
     sigaddset(&set, SIGTERM);
     int sig = 0;
-    sigwait(&set, &sig);
+    while (sig != SIGINT && sig != SIGTERM) { /* between signals: the connection guard's sweep */
+        struct timespec tick = {0, 250 * 1000 * 1000};
+        sig = sigtimedwait(&set, NULL, &tick);
+        bw_guard_sweep(bw_mono_us());
+    }
     bw_log_json(BW_LOG_INFO, NULL, "shutting down",
                 json_pack("{s:s,s:i}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "in_flight",
                           (int)atomic_load(&g_inflight)));
@@ -517,6 +570,7 @@ int bw_http_serve(struct bw_app *app)
     }
     long left = atomic_load(&g_inflight);
     MHD_stop_daemon(d);
+    bw_tls_free(&tls);
     bw_log_json(BW_LOG_INFO, NULL, "stopped", json_pack("{s:i}", "abandoned", (int)left));
     return 0;
 }

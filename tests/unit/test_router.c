@@ -143,6 +143,10 @@ static void test_404_vs_405(void **state)
     assert_string_equal(allow, "GET, HEAD");
     assert_null(match(&r, BW_OPTIONS, "/api/developer/keys", allow, sizeof allow));
     assert_string_equal(allow, "GET, HEAD, POST");
+    assert_null(match(&r, BW_TRACE, "/healthz", allow, sizeof allow));
+    assert_string_equal(allow, "GET, HEAD");
+    assert_null(match(&r, BW_CONNECT, "/healthz", allow, sizeof allow));
+    assert_string_equal(allow, "GET, HEAD");
     /* a path that is only "close" to a parameter route is a 404, not a 405 */
     assert_null(match(&r, BW_PATCH, "/api/developer/keys/bad id", allow, sizeof allow));
     assert_string_equal(allow, "");
@@ -235,13 +239,14 @@ static void test_first_route_wins(void **state)
 static void test_methods(void **state)
 {
     (void)state;
-    const char *names[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"};
-    for (int i = 0; i < 7; i++) {
+    const char *names[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"};
+    for (int i = 0; i < 9; i++) {
         assert_int_equal(bw_method_parse(names[i]), i);
         assert_string_equal(bw_method_name((enum bw_method)i), names[i]);
     }
     assert_int_equal(bw_method_parse("get"), BW_OTHER);
-    assert_int_equal(bw_method_parse("TRACE"), BW_OTHER);
+    assert_int_equal(bw_method_parse("trace"), BW_OTHER);
+    assert_int_equal(bw_method_parse("FOO"), BW_OTHER);
     assert_int_equal(bw_method_parse(""), BW_OTHER);
     assert_string_equal(bw_method_name(BW_OTHER), "OTHER");
     assert_string_equal(bw_method_name((enum bw_method)99), "OTHER");
