@@ -8,6 +8,8 @@
  * locale, so the output is a function of the record alone. */
 #include "intel/playbook.h"
 
+#include "common/sbuf.h"
+
 #include "intel/attack.h"
 
 #include <stdarg.h>
@@ -16,74 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- growable string -------------------------------------------------------------------- */
-
-struct sb {
-    char *p;
-    size_t len, cap;
-    bool oom;
-};
-
-static void sb_reset(struct sb *b)
-{
-    b->len = 0;
-    if (b->p)
-        b->p[0] = '\0';
-}
-
-static const char *sb_str(const struct sb *b)
-{
-    return b->p && !b->oom ? b->p : "";
-}
-
-static bool sb_grow(struct sb *b, size_t more)
-{
-    if (b->oom)
-        return false;
-    if (b->len + more + 1 <= b->cap)
-        return true;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-        b->oom = true;
-        return false;
-    }
-    b->p = p;
-    b->cap = cap;
-    return true;
-}
-
-static void sb_putn(struct sb *b, const char *s, size_t n)
-{
-    if (!sb_grow(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_puts(struct sb *b, const char *s)
-{
-    sb_putn(b, s, strlen(s));
-}
-
-static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || !sb_grow(b, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
 
 /* ---- record facts ----------------------------------------------------------------------- */
 
@@ -630,21 +564,21 @@ static void facts_read(struct facts *f, const json_t *r)
 struct ctx {
     const json_t *rec;
     struct facts f;
-    struct sb s; /* scratch for one string at a time */
+    struct bw_sb s; /* scratch for one string at a time */
     bool oom;
 };
 
 /* Template placeholders: {product} {id} {tier} {sla} {lookback}. */
-static void expand(struct ctx *c, struct sb *b, const char *tmpl)
+static void expand(struct ctx *c, struct bw_sb *b, const char *tmpl)
 {
     const struct facts *f = &c->f;
     for (const char *p = tmpl; *p;) {
         const char *open = strchr(p, '{');
         if (!open) {
-            sb_puts(b, p);
+            bw_sb_puts(b, p);
             break;
         }
-        sb_putn(b, p, (size_t)(open - p));
+        bw_sb_putn(b, p, (size_t)(open - p));
         const char *close = strchr(open, '}');
         size_t n = close ? (size_t)(close - open - 1) : 0;
         const char *val = NULL;
@@ -662,10 +596,10 @@ static void expand(struct ctx *c, struct sb *b, const char *tmpl)
             val = num;
         }
         if (val) {
-            sb_puts(b, val);
+            bw_sb_puts(b, val);
             p = close + 1;
         } else {
-            sb_putn(b, open, 1); /* a literal brace, e.g. "{{ }}" in prose */
+            bw_sb_putn(b, open, 1); /* a literal brace, e.g. "{{ }}" in prose */
             p = open + 1;
         }
     }
@@ -703,25 +637,25 @@ static void push(struct ctx *c, json_t *a, const char *s)
 /* Appends an expanded template. */
 static void pusht(struct ctx *c, json_t *a, const char *tmpl)
 {
-    sb_reset(&c->s);
+    bw_sb_reset(&c->s);
     expand(c, &c->s, tmpl);
     if (c->s.oom)
         c->oom = true;
-    push(c, a, sb_str(&c->s));
+    push(c, a, bw_sb_str(&c->s));
 }
 
 /* Sentence helper: text followed by '.' unless it already ends with one. */
-static void sb_sentence(struct sb *b, const char *text)
+static void sb_sentence(struct bw_sb *b, const char *text)
 {
     if (!*text)
         return;
     if (b->len && b->p[b->len - 1] != ' ')
-        sb_puts(b, " ");
-    sb_puts(b, text);
+        bw_sb_puts(b, " ");
+    bw_sb_puts(b, text);
     size_t n = strlen(text);
     char last = text[n - 1];
     if (last != '.' && last != '!' && last != '?')
-        sb_puts(b, ".");
+        bw_sb_puts(b, ".");
 }
 
 /* ---- ATT&CK techniques of the record ------------------------------------------------------ */
@@ -961,7 +895,7 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
             append(c, amits, ref_obj(am[i]->id, am[i]->name, am[i]->url));
 
     /* guidance: the tactic's sentence, then the mitigations by name */
-    sb_reset(&c->s);
+    bw_sb_reset(&c->s);
     if (tac->order < sizeof TACTIC_GUIDANCE / sizeof TACTIC_GUIDANCE[0]) {
         const char *const *g = TACTIC_GUIDANCE[tac->order];
         int col = artifact(&c->f) ? 2 : is_service(&c->f) ? 0 : 1;
@@ -973,22 +907,22 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
     json_array_foreach(mits, k, x) {
         if (shown == 6)
             break;
-        sb_puts(&c->s, shown ? ", " : lead);
-        sb_printf(&c->s, "%s (%s)", json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(x, "id")));
+        bw_sb_puts(&c->s, shown ? ", " : lead);
+        bw_sb_printf(&c->s, "%s (%s)", json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(x, "id")));
         shown++;
     }
     if (shown)
-        sb_puts(&c->s, json_array_size(mits) > shown ? ", and the others listed." : ".");
+        bw_sb_puts(&c->s, json_array_size(mits) > shown ? ", and the others listed." : ".");
     shown = 0;
     json_array_foreach(amits, k, x) {
         if (shown == 6)
             break;
-        sb_puts(&c->s, shown ? ", " : " ATLAS mitigations for the AI side: ");
-        sb_printf(&c->s, "%s (%s)", json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(x, "id")));
+        bw_sb_puts(&c->s, shown ? ", " : " ATLAS mitigations for the AI side: ");
+        bw_sb_printf(&c->s, "%s (%s)", json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(x, "id")));
         shown++;
     }
     if (shown)
-        sb_puts(&c->s, json_array_size(amits) > shown ? ", and the others listed." : ".");
+        bw_sb_puts(&c->s, json_array_size(amits) > shown ? ", and the others listed." : ".");
     if (c->s.oom)
         c->oom = true;
 
@@ -1002,7 +936,7 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
     set(c, e, "atlas_techniques", atechs);
     set(c, e, "mitigations", mits);
     set(c, e, "atlas_mitigations", amits);
-    set(c, e, "guidance", json_string(sb_str(&c->s)));
+    set(c, e, "guidance", json_string(bw_sb_str(&c->s)));
     return e;
 }
 
@@ -1148,42 +1082,42 @@ static json_t *detection(struct ctx *c, const struct cands *cs)
 
 /* A KQL string literal: double quotes, backslash escapes. Control characters were already made
  * spaces by clip(); anything else (UTF-8 included) is allowed in a KQL string. */
-static void kql_str(struct sb *b, const char *s)
+static void kql_str(struct bw_sb *b, const char *s)
 {
-    sb_putn(b, "\"", 1);
+    bw_sb_putn(b, "\"", 1);
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            sb_putn(b, "\\", 1);
+            bw_sb_putn(b, "\\", 1);
         if ((unsigned char)*s >= 0x20)
-            sb_putn(b, s, 1);
+            bw_sb_putn(b, s, 1);
     }
-    sb_putn(b, "\"", 1);
+    bw_sb_putn(b, "\"", 1);
 }
 
 /* A verbatim KQL string (@"..."), for regular expressions: only '"' needs doubling. */
-static void kql_verbatim(struct sb *b, const char *s)
+static void kql_verbatim(struct bw_sb *b, const char *s)
 {
-    sb_putn(b, "@\"", 2);
+    bw_sb_putn(b, "@\"", 2);
     for (; *s; s++) {
         if (*s == '"')
-            sb_putn(b, "\"", 1);
-        sb_putn(b, s, 1);
+            bw_sb_putn(b, "\"", 1);
+        bw_sb_putn(b, s, 1);
     }
-    sb_putn(b, "\"", 1);
+    bw_sb_putn(b, "\"", 1);
 }
 
-static void kql_list(struct sb *b, const char *const *items, size_t n)
+static void kql_list(struct bw_sb *b, const char *const *items, size_t n)
 {
-    sb_puts(b, "(");
+    bw_sb_puts(b, "(");
     for (size_t i = 0; i < n; i++) {
         if (i)
-            sb_puts(b, ", ");
+            bw_sb_puts(b, ", ");
         kql_str(b, items[i]);
     }
-    sb_puts(b, ")");
+    bw_sb_puts(b, ")");
 }
 
-static void kql_tokens(struct sb *b, const struct facts *f)
+static void kql_tokens(struct bw_sb *b, const struct facts *f)
 {
     const char *items[MAX_TOKENS];
     for (size_t i = 0; i < f->ntok; i++)
@@ -1191,11 +1125,11 @@ static void kql_tokens(struct sb *b, const struct facts *f)
     kql_list(b, items, f->ntok);
 }
 
-static void kql_head(struct sb *b, const char *table, const char *timecol, int days)
+static void kql_head(struct bw_sb *b, const char *table, const char *timecol, int days)
 {
-    sb_puts(b, table);
+    bw_sb_puts(b, table);
     if (timecol)
-        sb_printf(b, "\n| where %s > ago(%dd)", timecol, days);
+        bw_sb_printf(b, "\n| where %s > ago(%dd)", timecol, days);
 }
 
 enum query { Q_CHILD, Q_WEB, Q_AUTHWEB, Q_PACKAGE, Q_EXPOSURE, Q_INBOUND, Q_SSRF, Q_MODELFILES,
@@ -1244,122 +1178,122 @@ static const char *const MODEL_WRITERS[] = {"python", "python3", "python.exe", "
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Case-insensitive regex for a PyPI/npm name, where '.', '_' and '-' are interchangeable. */
-static void name_regex(struct sb *b, const char *name)
+static void name_regex(struct bw_sb *b, const char *name)
 {
     for (const char *p = name; *p; p++) {
         if (*p == '.' || *p == '_' || *p == '-')
-            sb_puts(b, "[-_.]");
+            bw_sb_puts(b, "[-_.]");
         else
-            sb_putn(b, p, 1);
+            bw_sb_putn(b, p, 1);
     }
 }
 
-static void q_child(struct sb *b, const struct facts *f)
+static void q_child(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
-    sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
+    bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
     kql_tokens(b, f);
-    sb_puts(b, " or InitiatingProcessFolderPath has_any ");
+    bw_sb_puts(b, " or InitiatingProcessFolderPath has_any ");
     kql_tokens(b, f);
-    sb_puts(b, "\n| where FileName in~ ");
+    bw_sb_puts(b, "\n| where FileName in~ ");
     kql_list(b, SHELLS, NELEM(SHELLS));
-    sb_puts(b, "\n| project Timestamp, DeviceName, AccountName, InitiatingProcessFileName, InitiatingProcessCommandLine, FileName, ProcessCommandLine"
+    bw_sb_puts(b, "\n| project Timestamp, DeviceName, AccountName, InitiatingProcessFileName, InitiatingProcessCommandLine, FileName, ProcessCommandLine"
                "\n| order by Timestamp desc");
 }
 
-static void web_regex(struct sb *b, const struct facts *f)
+static void web_regex(struct bw_sb *b, const struct facts *f)
 {
-    struct sb r = {0};
-    sb_puts(&r, "(?i)");
+    struct bw_sb r = {0};
+    bw_sb_puts(&r, "(?i)");
     bool first = true;
     for (int w = 0; w < W_COUNT; w++) {
         if (!has_w(f, (enum wclass)w) || !WEAK[w].url_regex)
             continue;
-        sb_puts(&r, first ? "(" : "|(");
-        sb_puts(&r, WEAK[w].url_regex);
-        sb_puts(&r, ")");
+        bw_sb_puts(&r, first ? "(" : "|(");
+        bw_sb_puts(&r, WEAK[w].url_regex);
+        bw_sb_puts(&r, ")");
         first = false;
     }
     if (r.oom)
         b->oom = true;
-    kql_verbatim(b, sb_str(&r));
+    kql_verbatim(b, bw_sb_str(&r));
     free(r.p);
 }
 
-static void q_web(struct sb *b, const struct facts *f)
+static void q_web(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "CommonSecurityLog", "TimeGenerated", f->lookback);
-    sb_puts(b, "\n| where isnotempty(RequestURL)\n| where RequestURL matches regex ");
+    bw_sb_puts(b, "\n| where isnotempty(RequestURL)\n| where RequestURL matches regex ");
     web_regex(b, f);
     if (f->ntok) {
-        sb_puts(b, "\n| extend ProductMatch = RequestURL has_any ");
+        bw_sb_puts(b, "\n| extend ProductMatch = RequestURL has_any ");
         kql_tokens(b, f);
-        sb_puts(b, " or DestinationHostName has_any ");
+        bw_sb_puts(b, " or DestinationHostName has_any ");
         kql_tokens(b, f);
     } else {
-        sb_puts(b, "\n| extend ProductMatch = false");
+        bw_sb_puts(b, "\n| extend ProductMatch = false");
     }
-    sb_puts(b, "\n| project TimeGenerated, DeviceVendor, DeviceProduct, DeviceAction, SourceIP, DestinationHostName, DestinationIP, RequestMethod, RequestURL, ProductMatch"
+    bw_sb_puts(b, "\n| project TimeGenerated, DeviceVendor, DeviceProduct, DeviceAction, SourceIP, DestinationHostName, DestinationIP, RequestMethod, RequestURL, ProductMatch"
                "\n| order by ProductMatch desc, TimeGenerated desc");
 }
 
-static void q_authweb(struct sb *b, const struct facts *f)
+static void q_authweb(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "CommonSecurityLog", "TimeGenerated", f->lookback);
-    sb_puts(b, "\n| where RequestURL has_any ");
+    bw_sb_puts(b, "\n| where RequestURL has_any ");
     kql_tokens(b, f);
-    sb_puts(b, " or DestinationHostName has_any ");
+    bw_sb_puts(b, " or DestinationHostName has_any ");
     kql_tokens(b, f);
-    sb_puts(b, "\n| where isnotempty(SourceIP) and not(ipv4_is_private(SourceIP))"
+    bw_sb_puts(b, "\n| where isnotempty(SourceIP) and not(ipv4_is_private(SourceIP))"
                "\n| summarize Requests = count(), Methods = make_set(RequestMethod, 10), SampleUrls = make_set(RequestURL, 20), FirstSeen = min(TimeGenerated), LastSeen = max(TimeGenerated) by SourceIP, DestinationHostName"
                "\n| order by Requests desc");
 }
 
-static void q_package(struct sb *b, const struct facts *f)
+static void q_package(struct bw_sb *b, const struct facts *f)
 {
     const struct affected *a = &f->aff[f->pkg];
     bool py = ieq(a->eco, "PyPI"), npm = ieq(a->eco, "npm");
     char fixed[48];
     numeric_version(fixed, sizeof fixed, a->fixed);
     kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
-    sb_puts(b, "\n| where ProcessCommandLine has ");
+    bw_sb_puts(b, "\n| where ProcessCommandLine has ");
     kql_str(b, a->name);
     if (py || npm) {
-        sb_puts(b, "\n| where FileName in~ ");
+        bw_sb_puts(b, "\n| where FileName in~ ");
         if (py)
             kql_list(b, PY_PROCS, NELEM(PY_PROCS));
         else
             kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
-        sb_puts(b, " or InitiatingProcessFileName in~ ");
+        bw_sb_puts(b, " or InitiatingProcessFileName in~ ");
         if (py)
             kql_list(b, PY_PROCS, NELEM(PY_PROCS));
         else
             kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
     }
     /* the version pinned on the command line, e.g. pip install mlflow==2.9.1 or npm i pkg@1.2.3 */
-    struct sb r = {0};
-    sb_puts(&r, "(?i)");
+    struct bw_sb r = {0};
+    bw_sb_puts(&r, "(?i)");
     name_regex(&r, a->name);
-    sb_puts(&r, npm ? "@" : "\\s*(?:===|==|~=|>=|<=)\\s*");
-    sb_puts(&r, "([0-9]+(?:\\.[0-9]+){0,3})");
-    sb_puts(b, "\n| extend RequestedVersion = extract(");
-    kql_verbatim(b, sb_str(&r));
-    sb_puts(b, ", 1, ProcessCommandLine)");
+    bw_sb_puts(&r, npm ? "@" : "\\s*(?:===|==|~=|>=|<=)\\s*");
+    bw_sb_puts(&r, "([0-9]+(?:\\.[0-9]+){0,3})");
+    bw_sb_puts(b, "\n| extend RequestedVersion = extract(");
+    kql_verbatim(b, bw_sb_str(&r));
+    bw_sb_puts(b, ", 1, ProcessCommandLine)");
     if (r.oom)
         b->oom = true;
     free(r.p);
     if (fixed[0]) {
-        sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion) and parse_version(RequestedVersion) < parse_version(");
+        bw_sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion) and parse_version(RequestedVersion) < parse_version(");
         kql_str(b, fixed);
-        sb_puts(b, ")");
+        bw_sb_puts(b, ")");
     } else {
-        sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion)");
+        bw_sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion)");
     }
-    sb_puts(b, "\n| project Timestamp, DeviceName, AccountName, FileName, ProcessCommandLine, InitiatingProcessFileName, RequestedVersion, BelowFixed"
+    bw_sb_puts(b, "\n| project Timestamp, DeviceName, AccountName, FileName, ProcessCommandLine, InitiatingProcessFileName, RequestedVersion, BelowFixed"
                "\n| order by BelowFixed desc, Timestamp desc");
 }
 
-static void q_exposure(struct sb *b, const struct facts *f)
+static void q_exposure(struct bw_sb *b, const struct facts *f)
 {
     const char *ids[BW_PLAYBOOK_MAX_ITEMS];
     size_t n = 0, i;
@@ -1370,53 +1304,53 @@ static void q_exposure(struct sb *b, const struct facts *f)
             ids[n++] = s;
     }
     kql_head(b, "DeviceTvmSoftwareVulnerabilities", NULL, 0);
-    sb_puts(b, "\n| where CveId in ");
+    bw_sb_puts(b, "\n| where CveId in ");
     kql_list(b, ids, n);
-    sb_puts(b, "\n| summarize Devices = dcount(DeviceId), DeviceNames = make_set(DeviceName, 50) by CveId, SoftwareVendor, SoftwareName, SoftwareVersion, VulnerabilitySeverityLevel"
+    bw_sb_puts(b, "\n| summarize Devices = dcount(DeviceId), DeviceNames = make_set(DeviceName, 50) by CveId, SoftwareVendor, SoftwareName, SoftwareVersion, VulnerabilitySeverityLevel"
                "\n| order by Devices desc");
 }
 
-static void q_inbound(struct sb *b, const struct facts *f)
+static void q_inbound(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "DeviceNetworkEvents", "Timestamp", f->lookback);
-    sb_puts(b, "\n| where ActionType == \"InboundConnectionAccepted\" and RemoteIPType == \"Public\"");
+    bw_sb_puts(b, "\n| where ActionType == \"InboundConnectionAccepted\" and RemoteIPType == \"Public\"");
     if (f->ntok) {
-        sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
+        bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
     } else {
         /* common ports of AI services: MLflow, TensorBoard, Gradio, Ray dashboard, Jupyter, Ollama, ... */
-        sb_puts(b, "\n| where LocalPort in (5000, 6006, 7860, 8000, 8080, 8265, 8888, 11434)");
+        bw_sb_puts(b, "\n| where LocalPort in (5000, 6006, 7860, 8000, 8080, 8265, 8888, 11434)");
     }
-    sb_puts(b, "\n| summarize Connections = count(), Sources = dcount(RemoteIP), SampleSources = make_set(RemoteIP, 20), FirstSeen = min(Timestamp), LastSeen = max(Timestamp) by DeviceName, LocalPort, InitiatingProcessFileName"
+    bw_sb_puts(b, "\n| summarize Connections = count(), Sources = dcount(RemoteIP), SampleSources = make_set(RemoteIP, 20), FirstSeen = min(Timestamp), LastSeen = max(Timestamp) by DeviceName, LocalPort, InitiatingProcessFileName"
                "\n| order by Sources desc");
 }
 
-static void q_ssrf(struct sb *b, const struct facts *f)
+static void q_ssrf(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "DeviceNetworkEvents", "Timestamp", f->lookback);
     if (f->ntok) {
-        sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
+        bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
     }
-    sb_puts(b, "\n| where RemoteIP in (\"169.254.169.254\", \"100.100.100.200\", \"fd00:ec2::254\") or RemoteUrl has \"metadata.google.internal\""
+    bw_sb_puts(b, "\n| where RemoteIP in (\"169.254.169.254\", \"100.100.100.200\", \"fd00:ec2::254\") or RemoteUrl has \"metadata.google.internal\""
                " or (RemoteIPType in (\"Private\", \"Loopback\") and RemotePort in (22, 2375, 2379, 3306, 5432, 6379, 8500, 9200, 10250))"
                "\n| project Timestamp, DeviceName, InitiatingProcessFileName, InitiatingProcessCommandLine, RemoteIP, RemotePort, RemoteUrl"
                "\n| order by Timestamp desc");
 }
 
-static void q_modelfiles(struct sb *b, const struct facts *f)
+static void q_modelfiles(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "DeviceFileEvents", "Timestamp", f->lookback);
-    sb_puts(b, "\n| where ActionType in (\"FileCreated\", \"FileModified\", \"FileRenamed\")\n| where FileName matches regex ");
+    bw_sb_puts(b, "\n| where ActionType in (\"FileCreated\", \"FileModified\", \"FileRenamed\")\n| where FileName matches regex ");
     kql_verbatim(b, "(?i)\\.(pkl|pickle|pt|pth|bin|ckpt|joblib|h5|keras|npy|npz|gguf|onnx|tflite|pb|safetensors|mar|nemo)$");
     /* written by Python tooling or by a download, or by the product itself */
-    sb_puts(b, "\n| where InitiatingProcessFileName in~ ");
+    bw_sb_puts(b, "\n| where InitiatingProcessFileName in~ ");
     kql_list(b, MODEL_WRITERS, NELEM(MODEL_WRITERS));
     if (f->ntok) {
-        sb_puts(b, " or InitiatingProcessCommandLine has_any ");
+        bw_sb_puts(b, " or InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
     }
-    sb_puts(b, "\n| project Timestamp, DeviceName, FolderPath, FileName, SHA256, InitiatingProcessFileName, InitiatingProcessCommandLine"
+    bw_sb_puts(b, "\n| project Timestamp, DeviceName, FolderPath, FileName, SHA256, InitiatingProcessFileName, InitiatingProcessCommandLine"
                "\n| order by Timestamp desc");
 }
 
@@ -1432,60 +1366,60 @@ static bool atlas_has(const struct facts *f, const char *prefix)
     return false;
 }
 
-static void q_prompt(struct sb *b, const struct facts *f)
+static void q_prompt(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "AppTraces", "TimeGenerated", f->lookback);
-    sb_puts(b, "\n| extend Prompt = coalesce(tostring(Properties[\"gen_ai.prompt\"]), tostring(Properties[\"prompt\"]), Message)"
+    bw_sb_puts(b, "\n| extend Prompt = coalesce(tostring(Properties[\"gen_ai.prompt\"]), tostring(Properties[\"prompt\"]), Message)"
                ", Completion = coalesce(tostring(Properties[\"gen_ai.completion\"]), tostring(Properties[\"completion\"]))"
                "\n| where Prompt matches regex ");
     kql_verbatim(b, "(?i)(ignore|disregard|forget|override)\\W+((all|any|the|your|my)\\W+)*(previous|prior|above|earlier|system|original)\\W+(instructions?|prompts?|rules|directions|messages?)");
     /* hidden characters: zero-width, bidi controls and Unicode tag characters */
-    sb_puts(b, "\n    or Prompt matches regex ");
+    bw_sb_puts(b, "\n    or Prompt matches regex ");
     kql_verbatim(b, "[\\x{200B}-\\x{200F}\\x{202A}-\\x{202E}\\x{2060}-\\x{2064}\\x{E0000}-\\x{E007F}]");
-    sb_puts(b, "\n    or Prompt has_any (\"system prompt\", \"new instructions\", \"you are now\", \"developer mode\")");
+    bw_sb_puts(b, "\n    or Prompt has_any (\"system prompt\", \"new instructions\", \"you are now\", \"developer mode\")");
     if (atlas_has(f, "AML.T0054"))
-        sb_puts(b, "\n    or Prompt has_any (\"jailbreak\", \"do anything now\", \"no restrictions\", \"without any filters\", \"roleplay\")");
+        bw_sb_puts(b, "\n    or Prompt has_any (\"jailbreak\", \"do anything now\", \"no restrictions\", \"without any filters\", \"roleplay\")");
     if (atlas_has(f, "AML.T0056"))
-        sb_puts(b, "\n    or Prompt matches regex @\"(?i)(repeat|print|reveal|show|output)\\W+(\\w+\\W+){0,3}(system\\W+prompt|instructions|initial\\W+prompt)\"");
+        bw_sb_puts(b, "\n    or Prompt matches regex @\"(?i)(repeat|print|reveal|show|output)\\W+(\\w+\\W+){0,3}(system\\W+prompt|instructions|initial\\W+prompt)\"");
     if ((f->impacts & IM_DATA) || atlas_has(f, "AML.T0057") || atlas_has(f, "AML.T0086") || atlas_has(f, "AML.T0024")) {
         /* markdown images or links whose query string carries data, and secrets in the output */
-        sb_puts(b, "\n    or Completion matches regex ");
+        bw_sb_puts(b, "\n    or Completion matches regex ");
         kql_verbatim(b, "!\\[[^\\]]*\\]\\(https?://[^)\\s]*[?&][^)\\s]*=");
-        sb_puts(b, "\n    or Completion matches regex ");
+        bw_sb_puts(b, "\n    or Completion matches regex ");
         kql_verbatim(b, "(AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|ghp_[A-Za-z0-9]{36}|-----BEGIN [A-Z ]*PRIVATE KEY-----)");
     }
-    sb_puts(b, "\n| project TimeGenerated, AppRoleName, OperationId, UserId, ClientIP, Prompt, Completion"
+    bw_sb_puts(b, "\n| project TimeGenerated, AppRoleName, OperationId, UserId, ClientIP, Prompt, Completion"
                "\n| order by TimeGenerated desc");
 }
 
-static void q_tools(struct sb *b, const struct facts *f)
+static void q_tools(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "AppTraces", "TimeGenerated", f->lookback);
-    sb_puts(b, "\n| extend Tool = tostring(Properties[\"gen_ai.tool.name\"]), Arguments = tostring(Properties[\"gen_ai.tool.call.arguments\"])"
+    bw_sb_puts(b, "\n| extend Tool = tostring(Properties[\"gen_ai.tool.name\"]), Arguments = tostring(Properties[\"gen_ai.tool.call.arguments\"])"
                "\n| where isnotempty(Tool)"
                "\n| where Tool has_any (\"shell\", \"exec\", \"terminal\", \"command\", \"python\", \"code\", \"http\", \"fetch\", \"browser\", \"email\", \"mail\", \"send\", \"write\", \"delete\", \"upload\")"
                "\n    or Arguments matches regex ");
     kql_verbatim(b, "(?i)(https?://|curl|wget|base64|rm\\s+-rf|\\.ssh|\\.env|id_rsa|token|password|secret)");
     if (f->ntok) {
-        sb_puts(b, "\n    or AppRoleName has_any ");
+        bw_sb_puts(b, "\n    or AppRoleName has_any ");
         kql_tokens(b, f);
     }
-    sb_puts(b, "\n| summarize Calls = count(), Tools = make_set(Tool, 20), SampleArguments = make_set(Arguments, 5) by AppRoleName, OperationId, bin(TimeGenerated, 1h)"
+    bw_sb_puts(b, "\n| summarize Calls = count(), Tools = make_set(Tool, 20), SampleArguments = make_set(Arguments, 5) by AppRoleName, OperationId, bin(TimeGenerated, 1h)"
                "\n| order by Calls desc");
 }
 
-static void q_egress(struct sb *b, const struct facts *f)
+static void q_egress(struct bw_sb *b, const struct facts *f)
 {
     kql_head(b, "AppDependencies", "TimeGenerated", f->lookback);
-    sb_puts(b, "\n| where DependencyType =~ \"HTTP\""
+    bw_sb_puts(b, "\n| where DependencyType =~ \"HTTP\""
                "\n| extend Host = tostring(parse_url(Data).Host)"
                "\n| where strlen(Data) > 512 or Data matches regex ");
     kql_verbatim(b, "[?&][^=&]{1,40}=[A-Za-z0-9+/_=%-]{100,}");
-    sb_puts(b, "\n| summarize Calls = count(), Hosts = make_set(Host, 20), LongestUrl = max(strlen(Data)) by AppRoleName, bin(TimeGenerated, 1h)"
+    bw_sb_puts(b, "\n| summarize Calls = count(), Hosts = make_set(Host, 20), LongestUrl = max(strlen(Data)) by AppRoleName, bin(TimeGenerated, 1h)"
                "\n| order by Calls desc");
 }
 
-static void query_text(struct sb *b, enum query q, const struct facts *f)
+static void query_text(struct bw_sb *b, enum query q, const struct facts *f)
 {
     switch (q) {
     case Q_CHILD: q_child(b, f); break;
@@ -1586,30 +1520,30 @@ static json_t *hunting(struct ctx *c, const struct cands *cs)
     enum query qs[Q_COUNT];
     size_t nq = queries_pick(f, cs, qs);
     json_t *g = json_object(), *sources = json_array(), *more = json_array();
-    struct sb q = {0};
+    struct bw_sb q = {0};
     query_text(&q, qs[0], f);
-    set(c, g, "suggested_query", json_string(sb_str(&q)));
+    set(c, g, "suggested_query", json_string(bw_sb_str(&q)));
     set(c, g, "query_language", json_string("KQL"));
     for (size_t i = 0; i < nq; i++)
         push(c, sources, QUERIES[qs[i]].source);
     set(c, g, "data_sources", sources);
-    sb_reset(&c->s);
+    bw_sb_reset(&c->s);
     expand(c, &c->s, QUERIES[qs[0]].hypothesis);
-    set(c, g, "hypothesis", json_string(sb_str(&c->s)));
+    set(c, g, "hypothesis", json_string(bw_sb_str(&c->s)));
 
-    sb_reset(&c->s);
-    sb_printf(&c->s, "The last %d days (ago(%dd) in the queries)", f->lookback, f->lookback);
+    bw_sb_reset(&c->s);
+    bw_sb_printf(&c->s, "The last %d days (ago(%dd) in the queries)", f->lookback, f->lookback);
     if (f->published[0])
-        sb_printf(&c->s, "; the record was published on %s, so go back to that date where retention allows", f->published);
+        bw_sb_printf(&c->s, "; the record was published on %s, so go back to that date where retention allows", f->published);
     if (f->kev && f->kev_added[0])
-        sb_printf(&c->s, "; CISA added it to the KEV catalog on %s, and exploitation usually starts before that", f->kev_added);
-    sb_puts(&c->s, ". Defender advanced hunting keeps 30 days of data: run longer windows in Microsoft Sentinel or your SIEM.");
-    set(c, g, "timeframe", json_string(sb_str(&c->s)));
+        bw_sb_printf(&c->s, "; CISA added it to the KEV catalog on %s, and exploitation usually starts before that", f->kev_added);
+    bw_sb_puts(&c->s, ". Defender advanced hunting keeps 30 days of data: run longer windows in Microsoft Sentinel or your SIEM.");
+    set(c, g, "timeframe", json_string(bw_sb_str(&c->s)));
     set(c, g, "lookback_days", json_integer(f->lookback));
     for (size_t i = 1; i < nq; i++) {
-        sb_reset(&q);
+        bw_sb_reset(&q);
         query_text(&q, qs[i], f);
-        append(c, more, json_pack("{s:s, s:s, s:s}", "name", QUERIES[qs[i]].name, "data_source", QUERIES[qs[i]].source, "query", sb_str(&q)));
+        append(c, more, json_pack("{s:s, s:s, s:s}", "name", QUERIES[qs[i]].name, "data_source", QUERIES[qs[i]].source, "query", bw_sb_str(&q)));
     }
     set(c, g, "additional_queries", more);
     if (q.oom || c->s.oom)
@@ -1642,75 +1576,75 @@ static bool secrets_at_risk(const struct facts *f)
 }
 
 /* "before 2.9.2", "from 1.0 before 1.4", ... */
-static void range_text(struct sb *b, const struct affected *a)
+static void range_text(struct bw_sb *b, const struct affected *a)
 {
     bool from = a->introduced[0] && !eq(a->introduced, "0");
     if (a->fixed[0] && from)
-        sb_printf(b, "from %s before %s", a->introduced, a->fixed);
+        bw_sb_printf(b, "from %s before %s", a->introduced, a->fixed);
     else if (a->fixed[0])
-        sb_printf(b, "before %s", a->fixed);
+        bw_sb_printf(b, "before %s", a->fixed);
     else if (from)
-        sb_printf(b, "from %s on, with no fixed version listed", a->introduced);
+        bw_sb_printf(b, "from %s on, with no fixed version listed", a->introduced);
     else
-        sb_puts(b, "with no fixed version listed");
+        bw_sb_puts(b, "with no fixed version listed");
 }
 
-static void affected_list(struct sb *b, const struct facts *f, size_t max)
+static void affected_list(struct bw_sb *b, const struct facts *f, size_t max)
 {
     for (size_t i = 0; i < f->naff && i < max; i++) {
         const struct affected *a = &f->aff[i];
         if (i)
-            sb_puts(b, i + 1 == f->naff || i + 1 == max ? " and " : ", ");
-        sb_puts(b, a->name);
+            bw_sb_puts(b, i + 1 == f->naff || i + 1 == max ? " and " : ", ");
+        bw_sb_puts(b, a->name);
         /* a case study names the product it was shown on, without versions */
         if (is_service(f) || a->introduced[0] || a->fixed[0]) {
-            sb_puts(b, " ");
+            bw_sb_puts(b, " ");
             range_text(b, a);
         }
         if (a->eco[0])
-            sb_printf(b, " (%s)", a->eco);
+            bw_sb_printf(b, " (%s)", a->eco);
     }
     if (f->naff > max)
-        sb_printf(b, ", and %zu more listed in the record", f->naff - max);
+        bw_sb_printf(b, ", and %zu more listed in the record", f->naff - max);
 }
 
 /* The upgrade command for an ecosystem, when name and version are safe to paste. */
-static void upgrade_command(struct sb *b, const struct affected *a)
+static void upgrade_command(struct bw_sb *b, const struct affected *a)
 {
     if (!safe_token(a->fixed, ".+_-"))
         return;
     if (ieq(a->eco, "PyPI") && safe_token(a->name, "._-"))
-        sb_printf(b, " (pip install --upgrade \"%s>=%s\")", a->name, a->fixed);
+        bw_sb_printf(b, " (pip install --upgrade \"%s>=%s\")", a->name, a->fixed);
     else if (ieq(a->eco, "npm") && safe_token(a->name, "._-@/"))
-        sb_printf(b, " (npm install \"%s@>=%s\")", a->name, a->fixed);
+        bw_sb_printf(b, " (npm install \"%s@>=%s\")", a->name, a->fixed);
     else if (ieq(a->eco, "Go") && safe_token(a->name, "._-/"))
-        sb_printf(b, " (go get %s@%s%s)", a->name, a->fixed[0] == 'v' ? "" : "v", a->fixed);
+        bw_sb_printf(b, " (go get %s@%s%s)", a->name, a->fixed[0] == 'v' ? "" : "v", a->fixed);
     else if (ieq(a->eco, "crates.io") && safe_token(a->name, "_-"))
-        sb_printf(b, " (cargo update -p %s --precise %s)", a->name, a->fixed);
+        bw_sb_printf(b, " (cargo update -p %s --precise %s)", a->name, a->fixed);
 }
 
 static void push_upgrade(struct ctx *c, json_t *arr, const struct affected *a)
 {
-    struct sb *b = &c->s;
-    sb_reset(b);
+    struct bw_sb *b = &c->s;
+    bw_sb_reset(b);
     if (a->fixed[0]) {
-        sb_printf(b, "Upgrade %s", a->name);
+        bw_sb_printf(b, "Upgrade %s", a->name);
         if (a->eco[0])
-            sb_printf(b, " (%s)", a->eco);
-        sb_printf(b, " to %s or later on every host, container image and notebook environment", a->fixed);
+            bw_sb_printf(b, " (%s)", a->eco);
+        bw_sb_printf(b, " to %s or later on every host, container image and notebook environment", a->fixed);
         upgrade_command(b, a);
-        sb_puts(b, "; affected: ");
+        bw_sb_puts(b, "; affected: ");
         range_text(b, a);
-        sb_puts(b, ".");
+        bw_sb_puts(b, ".");
     } else {
-        sb_printf(b, "No fixed version of %s is listed", a->name);
+        bw_sb_printf(b, "No fixed version of %s is listed", a->name);
         if (a->introduced[0] && !eq(a->introduced, "0"))
-            sb_printf(b, " (affected from %s on)", a->introduced);
-        sb_puts(b, ": remove it or isolate it from untrusted input and networks until the maintainers ship a fix, and apply their published mitigations.");
+            bw_sb_printf(b, " (affected from %s on)", a->introduced);
+        bw_sb_puts(b, ": remove it or isolate it from untrusted input and networks until the maintainers ship a fix, and apply their published mitigations.");
     }
     if (b->oom)
         c->oom = true;
-    push(c, arr, sb_str(b));
+    push(c, arr, bw_sb_str(b));
 }
 
 /* ---- immediate actions ---------------------------------------------------------------------- */
@@ -1719,40 +1653,40 @@ static json_t *immediate(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
     json_t *a = json_array();
-    struct sb *b = &c->s;
+    struct bw_sb *b = &c->s;
     if (f->kev) {
-        sb_reset(b);
-        sb_printf(b, "CISA lists %s as exploited in the wild (Known Exploited Vulnerabilities catalog", f->id);
+        bw_sb_reset(b);
+        bw_sb_printf(b, "CISA lists %s as exploited in the wild (Known Exploited Vulnerabilities catalog", f->id);
         if (f->kev_added[0])
-            sb_printf(b, ", added %s", f->kev_added);
-        sb_puts(b, ")");
+            bw_sb_printf(b, ", added %s", f->kev_added);
+        bw_sb_puts(b, ")");
         if (f->kev_due[0])
-            sb_printf(b, "; the remediation deadline for US federal agencies is %s, so meet it or beat it", f->kev_due);
-        sb_puts(b, ".");
+            bw_sb_printf(b, "; the remediation deadline for US federal agencies is %s, so meet it or beat it", f->kev_due);
+        bw_sb_puts(b, ".");
         if (f->kev_action[0])
-            sb_printf(b, " CISA's required action: %s", f->kev_action);
-        push(c, a, sb_str(b));
+            bw_sb_printf(b, " CISA's required action: %s", f->kev_action);
+        push(c, a, bw_sb_str(b));
     } else if (f->exploit && is_service(f)) {
         pusht(c, a, "An exploit or documented real-world use of {id} exists: treat it as exploitable now and finish remediation within {sla}.");
     } else if (f->exploit) {
         pusht(c, a, "{id} has been used in documented attacks or demonstrations: treat every exposed AI application as a target now and put the controls below in place within {sla}.");
     }
-    sb_reset(b);
-    sb_printf(b, "Open a %s ticket for %s (risk tier %s", f->priority, f->id, f->tier);
+    bw_sb_reset(b);
+    bw_sb_printf(b, "Open a %s ticket for %s (risk tier %s", f->priority, f->id, f->tier);
     if (f->risk_score >= 0)
-        sb_printf(b, ", composite risk score %d/100", f->risk_score);
-    sb_printf(b, ") with a named owner, and complete remediation within %s.", f->sla);
-    push(c, a, sb_str(b));
+        bw_sb_printf(b, ", composite risk score %d/100", f->risk_score);
+    bw_sb_printf(b, ") with a named owner, and complete remediation within %s.", f->sla);
+    push(c, a, bw_sb_str(b));
     for (size_t i = 0; i < f->naff && i < 4; i++) {
         if (is_service(f) || f->aff[i].fixed[0])
             push_upgrade(c, a, &f->aff[i]);
         else {
-            sb_reset(b);
+            bw_sb_reset(b);
             if (f->type == RT_AGENT_THREAT)
-                sb_printf(b, "Review every deployment of %s: which tools, MCP servers, connectors and credentials it can use, and whether it asks before running commands or sending data.", f->aff[i].name);
+                bw_sb_printf(b, "Review every deployment of %s: which tools, MCP servers, connectors and credentials it can use, and whether it asks before running commands or sending data.", f->aff[i].name);
             else
-                sb_printf(b, "Review every deployment of %s that reads untrusted content, and which data and actions its model output can reach.", f->aff[i].name);
-            push(c, a, sb_str(b));
+                bw_sb_printf(b, "Review every deployment of %s that reads untrusted content, and which data and actions its model output can reach.", f->aff[i].name);
+            push(c, a, bw_sb_str(b));
         }
     }
     if (f->naff == 0 && is_service(f))
@@ -1785,11 +1719,11 @@ static json_t *immediate(struct ctx *c, const struct cands *cs)
 
 static void soc(struct ctx *c, json_t *a, const char *stage, const char *tmpl)
 {
-    sb_reset(&c->s);
+    bw_sb_reset(&c->s);
     expand(c, &c->s, tmpl);
     if (c->s.oom)
         c->oom = true;
-    append(c, a, json_pack("{s:s, s:s}", "stage", stage, "action", sb_str(&c->s)));
+    append(c, a, json_pack("{s:s, s:s}", "stage", stage, "action", bw_sb_str(&c->s)));
 }
 
 static json_t *soc_playbook(struct ctx *c, const struct cands *cs)
@@ -1797,31 +1731,31 @@ static json_t *soc_playbook(struct ctx *c, const struct cands *cs)
     const struct facts *f = &c->f;
     json_t *a = json_array();
     bool ai_app = !is_service(f);
-    struct sb t = {0};
+    struct bw_sb t = {0};
 
     if (ai_app) {
         soc(c, a, "Triage", "Confirm exposure: list the LLM applications and agents that take untrusted input (users, documents, web pages, e-mails, tool results), and the tools, data and credentials each of them can reach.");
     } else {
-        sb_puts(&t, artifact(f) ? "Confirm exposure: find every host, container image, pipeline and notebook environment using {product}, and which of them load models from users or public sources"
+        bw_sb_puts(&t, artifact(f) ? "Confirm exposure: find every host, container image, pipeline and notebook environment using {product}, and which of them load models from users or public sources"
                                 : "Confirm exposure: find every host, container image and notebook environment running {product}, and which of them are reachable from the internet");
         if (f->naff) {
-            sb_puts(&t, "; affected: ");
+            bw_sb_puts(&t, "; affected: ");
             affected_list(&t, f, 3);
         }
-        sb_puts(&t, ".");
-        soc(c, a, "Triage", sb_str(&t));
+        bw_sb_puts(&t, ".");
+        soc(c, a, "Triage", bw_sb_str(&t));
     }
-    sb_reset(&t);
-    sb_printf(&t, "Classify the case as %s (%s", f->tier, f->priority);
+    bw_sb_reset(&t);
+    bw_sb_printf(&t, "Classify the case as %s (%s", f->tier, f->priority);
     if (f->risk_score >= 0)
-        sb_printf(&t, ", composite risk score %d/100", f->risk_score);
+        bw_sb_printf(&t, ", composite risk score %d/100", f->risk_score);
     if (f->cvss10 >= 0)
-        sb_printf(&t, ", CVSS %s base score %d.%d", f->cvss_version[0] ? f->cvss_version : "", f->cvss10 / 10, f->cvss10 % 10);
-    sb_puts(&t, ")");
+        bw_sb_printf(&t, ", CVSS %s base score %d.%d", f->cvss_version[0] ? f->cvss_version : "", f->cvss10 / 10, f->cvss10 % 10);
+    bw_sb_puts(&t, ")");
     if (f->kev)
-        sb_puts(&t, "; exploitation in the wild is confirmed by CISA, so any matching activity is handled as an incident");
-    sb_puts(&t, ".");
-    soc(c, a, "Triage", sb_str(&t));
+        bw_sb_puts(&t, "; exploitation in the wild is confirmed by CISA, so any matching activity is handled as an incident");
+    bw_sb_puts(&t, ".");
+    soc(c, a, "Triage", bw_sb_str(&t));
 
     soc(c, a, "Scoping", "Run the suggested hunting query over the last {lookback} days, then the additional queries, and review every hit with the asset owner.");
     if (ai_app)
@@ -1849,9 +1783,9 @@ static json_t *soc_playbook(struct ctx *c, const struct cands *cs)
         soc(c, a, "Containment", "Isolate hosts with confirmed malicious activity (EDR network isolation) after capturing memory and disk evidence.");
 
     if (f->naff && f->aff[0].fixed[0]) {
-        sb_reset(&t);
-        sb_printf(&t, "Upgrade %s to %s or later everywhere it runs, rebuild container images that embed it, and confirm the running version afterwards.", f->aff[0].name, f->aff[0].fixed);
-        soc(c, a, "Eradication", sb_str(&t));
+        bw_sb_reset(&t);
+        bw_sb_printf(&t, "Upgrade %s to %s or later everywhere it runs, rebuild container images that embed it, and confirm the running version afterwards.", f->aff[0].name, f->aff[0].fixed);
+        soc(c, a, "Eradication", bw_sb_str(&t));
     } else if (!ai_app) {
         soc(c, a, "Eradication", "Apply the vendor's fix or mitigations for {product} and confirm they are in effect on every instance.");
     }
@@ -1901,17 +1835,17 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
     json_t *out = json_array(), *x;
-    struct sb *b = &c->s;
+    struct bw_sb *b = &c->s;
     bool ai_app = !is_service(f);
 
     static const char *const gv[] = {"GV.RR", "GV.PO", "GV.SC"};
     x = json_array();
-    sb_reset(b);
-    sb_printf(b, "Name an incident owner for %s and the executive who may accept residual risk; the remediation deadline is %s (%s)", f->id, f->sla, f->tier);
+    bw_sb_reset(b);
+    bw_sb_printf(b, "Name an incident owner for %s and the executive who may accept residual risk; the remediation deadline is %s (%s)", f->id, f->sla, f->tier);
     if (f->kev && f->kev_due[0])
-        sb_printf(b, ", and no later than %s, CISA's KEV due date", f->kev_due);
-    sb_puts(b, ".");
-    push(c, x, sb_str(b));
+        bw_sb_printf(b, ", and no later than %s, CISA's KEV due date", f->kev_due);
+    bw_sb_puts(b, ".");
+    push(c, x, bw_sb_str(b));
     pusht(c, x, "Check that the incident response policy covers AI systems such as {product}, including who may take an AI service or agent offline.");
     if (f->has_product && is_service(f))
         pusht(c, x, "Ask the supplier or maintainers of {product} for fix status, workarounds and indicators of compromise, and record the answer (supply-chain risk management).");
@@ -1926,13 +1860,13 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
         push(c, x, "Inventory LLM applications and agents: models, system prompts, tools, connectors and the data and credentials each can reach.");
     else
         pusht(c, x, "Inventory every instance of {product} (hosts, container images, notebooks, managed services) with its owner and network exposure.");
-    sb_reset(b);
-    sb_puts(b, "Assess the risk per instance (internet exposure, reachable data, privileges); the record's rating");
-    sb_printf(b, " of %s", f->tier);
+    bw_sb_reset(b);
+    bw_sb_puts(b, "Assess the risk per instance (internet exposure, reachable data, privileges); the record's rating");
+    bw_sb_printf(b, " of %s", f->tier);
     if (f->risk_score >= 0)
-        sb_printf(b, " (%d/100)", f->risk_score);
-    sb_puts(b, " is the starting point, not the answer.");
-    push(c, x, sb_str(b));
+        bw_sb_printf(b, " (%d/100)", f->risk_score);
+    bw_sb_puts(b, " is the starting point, not the answer.");
+    push(c, x, bw_sb_str(b));
     push(c, x, "After closure, record the lessons learned and the improvements decided, and track them to completion (improvement feeds preparation for the next incident).");
     append(c, out, ir_entry(c, "Identify", "ID", "Preparation", "Post-Incident Activity", id, 3, x));
 
@@ -1971,9 +1905,9 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
 
     static const char *const rs[] = {"RS.MA", "RS.AN", "RS.CO", "RS.MI"};
     x = json_array();
-    sb_reset(b);
-    sb_printf(b, "Triage and prioritise at %s (%s), and appoint an incident commander.", f->tier, f->priority);
-    push(c, x, sb_str(b));
+    bw_sb_reset(b);
+    bw_sb_printf(b, "Triage and prioritise at %s (%s), and appoint an incident commander.", f->tier, f->priority);
+    push(c, x, bw_sb_str(b));
     if (ai_app)
         push(c, x, "Analyse each affected session: preserve prompts, retrieved content, model responses and tool calls with timestamps, and establish what data or actions were affected.");
     else
@@ -2009,59 +1943,59 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
 static json_t *advisory(struct ctx *c)
 {
     const struct facts *f = &c->f;
-    struct sb b = {0};
+    struct bw_sb b = {0};
     char tmp[NAME_CAP + 160];
-    sb_puts(&b, f->id);
+    bw_sb_puts(&b, f->id);
     if (f->title[0])
-        sb_printf(&b, ": %s", f->title);
-    sb_puts(&b, ".");
+        bw_sb_printf(&b, ": %s", f->title);
+    bw_sb_puts(&b, ".");
     sb_sentence(&b, f->summary);
     if (f->type == RT_PROMPT_ATTACK)
-        sb_puts(&b, " It affects LLM applications that pass untrusted content (user input, documents, web pages, e-mails) to a model");
+        bw_sb_puts(&b, " It affects LLM applications that pass untrusted content (user input, documents, web pages, e-mails) to a model");
     else if (f->type == RT_AGENT_THREAT)
-        sb_puts(&b, " It affects AI agents that act on untrusted content with tools, connectors or credentials");
+        bw_sb_puts(&b, " It affects AI agents that act on untrusted content with tools, connectors or credentials");
     if (!is_service(f) && f->naff) {
-        sb_puts(&b, "; the documented case involves ");
+        bw_sb_puts(&b, "; the documented case involves ");
         affected_list(&b, f, 3);
     } else if (f->naff) {
-        sb_puts(&b, " It affects ");
+        bw_sb_puts(&b, " It affects ");
         affected_list(&b, f, 3);
     }
     if (f->naff || !is_service(f))
-        sb_puts(&b, ".");
+        bw_sb_puts(&b, ".");
     if (f->kev) {
-        sb_puts(&b, " CISA confirms exploitation in the wild");
+        bw_sb_puts(&b, " CISA confirms exploitation in the wild");
         if (f->kev_added[0])
-            sb_printf(&b, " and added it to the Known Exploited Vulnerabilities catalog on %s", f->kev_added);
-        sb_puts(&b, ".");
+            bw_sb_printf(&b, " and added it to the Known Exploited Vulnerabilities catalog on %s", f->kev_added);
+        bw_sb_puts(&b, ".");
         if (f->kev_due[0])
-            sb_printf(&b, " US federal agencies must remediate by %s.", f->kev_due);
+            bw_sb_printf(&b, " US federal agencies must remediate by %s.", f->kev_due);
         if (f->kev_ransomware)
-            sb_puts(&b, " It is known to be used in ransomware campaigns.");
+            bw_sb_puts(&b, " It is known to be used in ransomware campaigns.");
     } else if (f->exploit && is_service(f)) {
-        sb_puts(&b, " An exploit or documented real-world use exists.");
+        bw_sb_puts(&b, " An exploit or documented real-world use exists.");
     } else if (f->exploit) {
-        sb_puts(&b, " It has been used in documented attacks or demonstrations.");
+        bw_sb_puts(&b, " It has been used in documented attacks or demonstrations.");
     } else {
-        sb_puts(&b, " The record shows no known exploitation in the wild.");
+        bw_sb_puts(&b, " The record shows no known exploitation in the wild.");
     }
-    sb_printf(&b, " Risk: %s", f->tier);
+    bw_sb_printf(&b, " Risk: %s", f->tier);
     if (f->risk_score >= 0)
-        sb_printf(&b, " (composite score %d/100", f->risk_score);
+        bw_sb_printf(&b, " (composite score %d/100", f->risk_score);
     if (f->cvss10 >= 0)
-        sb_printf(&b, "%sCVSS %s%sbase score %d.%d", f->risk_score >= 0 ? "; " : " (", f->cvss_version, f->cvss_version[0] ? " " : "", f->cvss10 / 10, f->cvss10 % 10);
+        bw_sb_printf(&b, "%sCVSS %s%sbase score %d.%d", f->risk_score >= 0 ? "; " : " (", f->cvss_version, f->cvss_version[0] ? " " : "", f->cvss10 / 10, f->cvss10 % 10);
     if (f->risk_score >= 0 || f->cvss10 >= 0)
-        sb_puts(&b, ")");
-    sb_puts(&b, ".");
+        bw_sb_puts(&b, ")");
+    bw_sb_puts(&b, ".");
     size_t n = 0;
     for (size_t k = 0; k < N_IMPACTS; k++)
         if (f->impacts & IMPACTS[k].bit) {
-            sb_puts(&b, n ? "; " : " For AI systems this means that ");
-            sb_puts(&b, IMPACTS[k].meaning);
+            bw_sb_puts(&b, n ? "; " : " For AI systems this means that ");
+            bw_sb_puts(&b, IMPACTS[k].meaning);
             n++;
         }
     if (n)
-        sb_puts(&b, ".");
+        bw_sb_puts(&b, ".");
     const char *decision;
     if (f->naff && f->aff[0].fixed[0]) {
         snprintf(tmp, sizeof tmp, "upgrade %s to %s or later (and %s until then)", f->aff[0].name, f->aff[0].fixed,
@@ -2076,10 +2010,10 @@ static json_t *advisory(struct ctx *c)
     } else {
         decision = "apply the vendor's mitigations and restrict exposure";
     }
-    sb_printf(&b, " Recommended decision: %s within %s.", decision, f->sla);
+    bw_sb_printf(&b, " Recommended decision: %s within %s.", decision, f->sla);
     if (b.oom)
         c->oom = true;
-    json_t *s = json_string(sb_str(&b));
+    json_t *s = json_string(bw_sb_str(&b));
     free(b.p);
     return s;
 }
@@ -2095,11 +2029,11 @@ static void check(struct ctx *c, struct checklist *cl, const char *item, const c
 {
     char id[16];
     snprintf(id, sizeof id, "CHK-%02d", ++cl->n);
-    sb_reset(&c->s);
+    bw_sb_reset(&c->s);
     expand(c, &c->s, item);
     if (c->s.oom)
         c->oom = true;
-    append(c, cl->arr, json_pack("{s:s, s:s, s:s, s:s, s:b}", "id", id, "item", sb_str(&c->s), "owner", owner, "due", due, "done", 0));
+    append(c, cl->arr, json_pack("{s:s, s:s, s:s, s:s, s:b}", "id", id, "item", bw_sb_str(&c->s), "owner", owner, "due", due, "done", 0));
 }
 
 static json_t *checklist(struct ctx *c, const struct cands *cs)

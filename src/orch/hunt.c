@@ -8,6 +8,8 @@
  * the locale. */
 #include "orch/hunt.h"
 
+#include "common/sbuf.h"
+
 #include "common/limits.h"
 #include "intel/attack.h"
 #include "intel/intel.h"
@@ -20,79 +22,6 @@
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
-
-/* ---- growable string -------------------------------------------------------------------- */
-
-struct sb {
-    char *p;
-    size_t len, cap;
-    bool oom;
-};
-
-static bool sb_grow(struct sb *b, size_t more)
-{
-    if (b->oom)
-        return false;
-    if (b->len + more + 1 <= b->cap)
-        return true;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
-        b->oom = true;
-        return false;
-    }
-    b->p = p;
-    b->cap = cap;
-    return true;
-}
-
-static void sb_putn(struct sb *b, const char *s, size_t n)
-{
-    if (!sb_grow(b, n))
-        return;
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-}
-
-static void sb_puts(struct sb *b, const char *s)
-{
-    sb_putn(b, s, strlen(s));
-}
-
-static void sb_putc(struct sb *b, char c)
-{
-    sb_putn(b, &c, 1);
-}
-
-static void sb_printf(struct sb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(struct sb *b, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    if (n < 0 || !sb_grow(b, (size_t)n))
-        return;
-    va_start(ap, fmt);
-    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b->len += (size_t)n;
-}
-
-static void sb_reset(struct sb *b)
-{
-    b->len = 0;
-    if (b->p)
-        b->p[0] = '\0';
-}
-
-static const char *sb_str(const struct sb *b)
-{
-    return b->p && !b->oom ? b->p : "";
-}
 
 /* ---- text helpers ----------------------------------------------------------------------- */
 
@@ -625,14 +554,14 @@ static const char *subject(const struct facts *f)
     return f->nterm ? f->terms[0] : f->ncve ? f->cves[0] : f->id;
 }
 
-static void class_labels(struct sb *b, const struct facts *f, bool web_only)
+static void class_labels(struct bw_sb *b, const struct facts *f, bool web_only)
 {
     size_t n = 0;
     for (size_t k = 0; k < f->nsel; k++) {
         if (web_only && !class_web(f, f->sel[k]))
             continue;
-        sb_puts(b, n++ ? ", " : "");
-        sb_puts(b, HC[f->sel[k]].label);
+        bw_sb_puts(b, n++ ? ", " : "");
+        bw_sb_puts(b, HC[f->sel[k]].label);
     }
 }
 
@@ -678,14 +607,14 @@ static json_t *str_list(struct ctx *c, const char (*items)[TERM_CAP], size_t n)
 /* A Sigma value that means exactly s: \, * and ? are escaped (they are wildcards otherwise). */
 static json_t *sigma_value(struct ctx *c, const char *s)
 {
-    struct sb b = {0};
-    sb_puts(&b, "");
+    struct bw_sb b = {0};
+    bw_sb_puts(&b, "");
     for (; *s; s++) {
         if (*s == '\\' || *s == '*' || *s == '?')
-            sb_putc(&b, '\\');
-        sb_putc(&b, *s);
+            bw_sb_putc(&b, '\\');
+        bw_sb_putc(&b, *s);
     }
-    json_t *v = b.oom ? NULL : str(c, sb_str(&b));
+    json_t *v = b.oom ? NULL : str(c, bw_sb_str(&b));
     if (b.oom)
         c->fail = true;
     free(b.p);
@@ -763,10 +692,10 @@ static json_t *sigma_logsource(struct ctx *c)
 }
 
 /* Fills detection; cond gets the condition. Every selection holds a term or a CVE id. */
-static void sigma_detection(struct ctx *c, json_t *det, struct sb *cond)
+static void sigma_detection(struct ctx *c, json_t *det, struct bw_sb *cond)
 {
     const struct facts *f = &c->f;
-    struct sb name = {0};
+    struct bw_sb name = {0};
     if (f->web) {
         /* product in host or path AND a payload marker in the query */
         for (size_t k = 0; k < f->nsel; k++) {
@@ -805,10 +734,10 @@ static void sigma_detection(struct ctx *c, json_t *det, struct sb *cond)
                 json_decref(by_host);
                 json_decref(by_path);
             }
-            sb_reset(&name);
-            sb_printf(&name, "selection_%s", HC[h].name);
-            set(c, det, sb_str(&name), alts);
-            sb_printf(cond, "%s%s", cond->len ? " or " : "", sb_str(&name));
+            bw_sb_reset(&name);
+            bw_sb_printf(&name, "selection_%s", HC[h].name);
+            set(c, det, bw_sb_str(&name), alts);
+            bw_sb_printf(cond, "%s%s", cond->len ? " or " : "", bw_sb_str(&name));
         }
     } else if (f->nterm) {
         /* application logs: the product term AND one marker per selection ('|all' keywords) */
@@ -831,13 +760,13 @@ static void sigma_detection(struct ctx *c, json_t *det, struct sb *cond)
                 append(c, all, sigma_value(c, f->terms[0]));
                 append(c, all, sigma_value(c, HC[h].markers[m]));
                 set(c, sel, "|all", all);
-                sb_reset(&name);
+                bw_sb_reset(&name);
                 if (nm > 1)
-                    sb_printf(&name, "keywords_%s_%zu", HC[h].name, m + 1);
+                    bw_sb_printf(&name, "keywords_%s_%zu", HC[h].name, m + 1);
                 else
-                    sb_printf(&name, "keywords_%s", HC[h].name);
-                set(c, det, sb_str(&name), sel);
-                sb_printf(cond, "%s%s", cond->len ? " or " : "", sb_str(&name));
+                    bw_sb_printf(&name, "keywords_%s", HC[h].name);
+                set(c, det, bw_sb_str(&name), sel);
+                bw_sb_printf(cond, "%s%s", cond->len ? " or " : "", bw_sb_str(&name));
             }
         }
     } else {
@@ -846,7 +775,7 @@ static void sigma_detection(struct ctx *c, json_t *det, struct sb *cond)
         for (size_t i = 0; ids && i < f->ncve; i++)
             append(c, ids, sigma_value(c, f->cves[i]));
         set(c, det, "keywords_cve", ids);
-        sb_printf(cond, "keywords_cve");
+        bw_sb_printf(cond, "keywords_cve");
     }
     if (name.oom)
         c->fail = true;
@@ -901,15 +830,15 @@ static json_t *sigma_rule(struct ctx *c)
         c->fail = true;
         return NULL;
     }
-    struct sb b = {0};
+    struct bw_sb b = {0};
 
     if (f->ncve)
-        sb_printf(&b, "Possible exploitation of %s", f->cves[0]);
+        bw_sb_printf(&b, "Possible exploitation of %s", f->cves[0]);
     else
-        sb_printf(&b, "Possible exploitation of %s", f->id);
+        bw_sb_printf(&b, "Possible exploitation of %s", f->id);
     if (f->title[0])
-        sb_printf(&b, " (%s)", f->title);
-    set(c, rule, "title", str(c, sb_str(&b)));
+        bw_sb_printf(&b, " (%s)", f->title);
+    set(c, rule, "title", str(c, bw_sb_str(&b)));
 
     const unsigned char *h = f->hash;
     char uuid[37];
@@ -919,15 +848,15 @@ static json_t *sigma_rule(struct ctx *c)
     set(c, rule, "id", str(c, uuid));
     set(c, rule, "status", str(c, "experimental"));
 
-    sb_reset(&b);
-    sb_puts(&b, "Hunts for ");
+    bw_sb_reset(&b);
+    bw_sb_puts(&b, "Hunts for ");
     class_labels(&b, f, f->web);
-    sb_printf(&b, " activity involving %s, related to %s (severity %s).", subject(f), f->id, f->severity);
+    bw_sb_printf(&b, " activity involving %s, related to %s (severity %s).", subject(f), f->id, f->severity);
     if (f->summary[0])
-        sb_printf(&b, " %s", f->summary);
-    sb_printf(&b, " Generated by bulwark from threat-intelligence record %s; review and tune it to your"
+        bw_sb_printf(&b, " %s", f->summary);
+    bw_sb_printf(&b, " Generated by bulwark from threat-intelligence record %s; review and tune it to your"
                   " environment before alerting on it.", f->id);
-    set(c, rule, "description", str(c, sb_str(&b)));
+    set(c, rule, "description", str(c, bw_sb_str(&b)));
 
     if (f->nref) {
         json_t *refs = json_array();
@@ -945,26 +874,26 @@ static json_t *sigma_rule(struct ctx *c)
 
     json_t *det = json_object();
     if (det) {
-        sb_reset(&b);
+        bw_sb_reset(&b);
         sigma_detection(c, det, &b);
-        set(c, det, "condition", str(c, sb_str(&b)));
+        set(c, det, "condition", str(c, bw_sb_str(&b)));
     }
     set(c, rule, "detection", det);
 
     json_t *fp = json_array();
-    sb_reset(&b);
+    bw_sb_reset(&b);
     if (f->nterm) {
-        sb_printf(&b, "Authorised vulnerability scans and penetration tests of %s", f->terms[0]);
-        append(c, fp, str(c, sb_str(&b)));
-        sb_reset(&b);
+        bw_sb_printf(&b, "Authorised vulnerability scans and penetration tests of %s", f->terms[0]);
+        append(c, fp, str(c, bw_sb_str(&b)));
+        bw_sb_reset(&b);
         if (f->web)
-            sb_printf(&b, "Legitimate requests to %s whose parameters contain these sequences", f->terms[0]);
+            bw_sb_printf(&b, "Legitimate requests to %s whose parameters contain these sequences", f->terms[0]);
         else
-            sb_printf(&b, "Log lines of %s that mention these terms during normal debugging", f->terms[0]);
-        append(c, fp, str(c, sb_str(&b)));
+            bw_sb_printf(&b, "Log lines of %s that mention these terms during normal debugging", f->terms[0]);
+        append(c, fp, str(c, bw_sb_str(&b)));
     } else {
-        sb_printf(&b, "Vulnerability scanner and advisory-tracking output that names %s", f->cves[0]);
-        append(c, fp, str(c, sb_str(&b)));
+        bw_sb_printf(&b, "Vulnerability scanner and advisory-tracking output that names %s", f->cves[0]);
+        append(c, fp, str(c, bw_sb_str(&b)));
     }
     set(c, rule, "falsepositives", fp);
     set(c, rule, "level", str(c, f->level));
@@ -979,27 +908,27 @@ static json_t *sigma_rule(struct ctx *c)
 /* A double-quoted YAML scalar: escapes for ", \, every C0/C1 control, DEL, and the characters
  * YAML treats as line breaks or byte-order marks (NEL, LS, PS, BOM), so the text reads back
  * unchanged. */
-static void yaml_scalar(struct sb *b, const char *s)
+static void yaml_scalar(struct bw_sb *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    sb_putc(b, '"');
+    bw_sb_putc(b, '"');
     while (*p) {
         unsigned c = *p;
         if (c == '"' || c == '\\') {
-            sb_putc(b, '\\');
-            sb_putc(b, (char)c);
+            bw_sb_putc(b, '\\');
+            bw_sb_putc(b, (char)c);
             p++;
         } else if (c == '\n') {
-            sb_puts(b, "\\n");
+            bw_sb_puts(b, "\\n");
             p++;
         } else if (c == '\t') {
-            sb_puts(b, "\\t");
+            bw_sb_puts(b, "\\t");
             p++;
         } else if (c < 0x20 || c == 0x7f) {
-            sb_printf(b, "\\x%02X", c);
+            bw_sb_printf(b, "\\x%02X", c);
             p++;
         } else if (c < 0x80) {
-            sb_putc(b, (char)c);
+            bw_sb_putc(b, (char)c);
             p++;
         } else {
             size_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
@@ -1008,19 +937,19 @@ static void yaml_scalar(struct sb *b, const char *s)
             for (; k < len && (p[k] & 0xC0) == 0x80; k++)
                 cp = (cp << 6) | (p[k] & 0x3Fu);
             if (k < len) { /* not UTF-8 (jansson never lets it through): keep the byte visible */
-                sb_printf(b, "\\x%02X", c);
+                bw_sb_printf(b, "\\x%02X", c);
                 p++;
                 continue;
             }
             if ((cp >= 0x80 && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 || cp == 0xFEFF || cp == 0xFFFE ||
                 cp == 0xFFFF)
-                sb_printf(b, "\\u%04X", cp);
+                bw_sb_printf(b, "\\u%04X", cp);
             else
-                sb_putn(b, (const char *)p, len);
+                bw_sb_putn(b, (const char *)p, len);
             p += len;
         }
     }
-    sb_putc(b, '"');
+    bw_sb_putc(b, '"');
 }
 
 /* Keys made only of these characters, not starting with an indicator and not a YAML 1.1 bool or
@@ -1039,37 +968,37 @@ static bool yaml_plain_key(const char *k)
     return true;
 }
 
-static void yaml_pad(struct sb *b, int n)
+static void yaml_pad(struct bw_sb *b, int n)
 {
     for (int i = 0; i < n; i++)
-        sb_putc(b, ' ');
+        bw_sb_putc(b, ' ');
 }
 
-static void yaml_map(struct sb *b, const json_t *o, int indent, bool inline_first);
-static void yaml_seq(struct sb *b, const json_t *a, int indent, bool inline_first);
+static void yaml_map(struct bw_sb *b, const json_t *o, int indent, bool inline_first);
+static void yaml_seq(struct bw_sb *b, const json_t *a, int indent, bool inline_first);
 
-static void yaml_leaf(struct sb *b, const json_t *v)
+static void yaml_leaf(struct bw_sb *b, const json_t *v)
 {
     if (json_is_string(v))
         yaml_scalar(b, json_string_value(v));
     else if (json_is_integer(v))
-        sb_printf(b, "%lld", (long long)json_integer_value(v));
+        bw_sb_printf(b, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v))
-        sb_printf(b, "%.17g", json_real_value(v));
+        bw_sb_printf(b, "%.17g", json_real_value(v));
     else if (json_is_true(v))
-        sb_puts(b, "true");
+        bw_sb_puts(b, "true");
     else if (json_is_false(v))
-        sb_puts(b, "false");
+        bw_sb_puts(b, "false");
     else if (json_is_array(v))
-        sb_puts(b, "[]");
+        bw_sb_puts(b, "[]");
     else if (json_is_object(v))
-        sb_puts(b, "{}");
+        bw_sb_puts(b, "{}");
     else
-        sb_puts(b, "null");
-    sb_putc(b, '\n');
+        bw_sb_puts(b, "null");
+    bw_sb_putc(b, '\n');
 }
 
-static void yaml_map(struct sb *b, const json_t *o, int indent, bool inline_first)
+static void yaml_map(struct bw_sb *b, const json_t *o, int indent, bool inline_first)
 {
     const char *k;
     const json_t *v;
@@ -1079,31 +1008,31 @@ static void yaml_map(struct sb *b, const json_t *o, int indent, bool inline_firs
             yaml_pad(b, indent);
         first = false;
         if (yaml_plain_key(k))
-            sb_puts(b, k);
+            bw_sb_puts(b, k);
         else
             yaml_scalar(b, k);
-        sb_putc(b, ':');
+        bw_sb_putc(b, ':');
         if (json_is_object(v) && json_object_size(v)) {
-            sb_putc(b, '\n');
+            bw_sb_putc(b, '\n');
             yaml_map(b, v, indent + 2, false);
         } else if (json_is_array(v) && json_array_size(v)) {
-            sb_putc(b, '\n');
+            bw_sb_putc(b, '\n');
             yaml_seq(b, v, indent + 2, false);
         } else {
-            sb_putc(b, ' ');
+            bw_sb_putc(b, ' ');
             yaml_leaf(b, v);
         }
     }
 }
 
-static void yaml_seq(struct sb *b, const json_t *a, int indent, bool inline_first)
+static void yaml_seq(struct bw_sb *b, const json_t *a, int indent, bool inline_first)
 {
     size_t i;
     const json_t *v;
     json_array_foreach(a, i, v) {
         if (!(i == 0 && inline_first))
             yaml_pad(b, indent);
-        sb_puts(b, "- ");
+        bw_sb_puts(b, "- ");
         if (json_is_object(v) && json_object_size(v))
             yaml_map(b, v, indent + 2, true);
         else if (json_is_array(v) && json_array_size(v))
@@ -1116,44 +1045,44 @@ static void yaml_seq(struct sb *b, const json_t *a, int indent, bool inline_firs
 /* ---- KQL ------------------------------------------------------------------------------------- */
 
 /* A KQL string literal. Control characters were made spaces by clip(); markers have none. */
-static void kql_str(struct sb *b, const char *s)
+static void kql_str(struct bw_sb *b, const char *s)
 {
-    sb_putc(b, '"');
+    bw_sb_putc(b, '"');
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
-            sb_putc(b, '\\');
-        sb_putc(b, (unsigned char)*s < 0x20 ? ' ' : *s);
+            bw_sb_putc(b, '\\');
+        bw_sb_putc(b, (unsigned char)*s < 0x20 ? ' ' : *s);
     }
-    sb_putc(b, '"');
+    bw_sb_putc(b, '"');
 }
 
 /* Text for a // comment: nothing a parser could take for the end of the line (clip() already
  * made C0 controls spaces; NEL, LS and PS go too). */
-static void kql_comment(struct sb *b, const char *s)
+static void kql_comment(struct bw_sb *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if ((p[0] == 0xC2 && p[1] == 0x85) || (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9))) {
-            sb_putc(b, ' ');
+            bw_sb_putc(b, ' ');
             p += p[0] == 0xC2 ? 1 : 2;
         } else {
-            sb_putc(b, *p < 0x20 ? ' ' : (char)*p);
+            bw_sb_putc(b, *p < 0x20 ? ' ' : (char)*p);
         }
     }
 }
 
 /* (a contains "x" or b contains "x" or ...) over every column and value given. */
-static void kql_any(struct sb *b, const char *const *cols, size_t ncols, const char *const *vals, size_t nvals)
+static void kql_any(struct bw_sb *b, const char *const *cols, size_t ncols, const char *const *vals, size_t nvals)
 {
-    sb_putc(b, '(');
+    bw_sb_putc(b, '(');
     bool first = true;
     for (size_t i = 0; i < nvals; i++)
         for (size_t k = 0; k < ncols; k++) {
-            sb_puts(b, first ? "" : " or ");
+            bw_sb_puts(b, first ? "" : " or ");
             first = false;
-            sb_printf(b, "%s contains ", cols[k]);
+            bw_sb_printf(b, "%s contains ", cols[k]);
             kql_str(b, vals[i]);
         }
-    sb_putc(b, ')');
+    bw_sb_putc(b, ')');
 }
 
 struct strs {
@@ -1170,16 +1099,16 @@ static void strs_add(struct strs *s, const char *v)
         s->v[s->n++] = v;
 }
 
-static void kql_part(struct sb *b, bool *first, const char *table)
+static void kql_part(struct bw_sb *b, bool *first, const char *table)
 {
-    sb_puts(b, *first ? "\n    (" : ",\n    (");
+    bw_sb_puts(b, *first ? "\n    (" : ",\n    (");
     *first = false;
-    sb_printf(b, "%s\n    | where TimeGenerated > ago(lookback)", table);
+    bw_sb_printf(b, "%s\n    | where TimeGenerated > ago(lookback)", table);
 }
 
 static char *kql_query(const struct facts *f)
 {
-    struct sb b = {0};
+    struct bw_sb b = {0};
     struct strs terms = {0}, web = {0}, all = {0}, cves = {0};
     for (size_t i = 0; i < f->nterm; i++)
         strs_add(&terms, f->terms[i]);
@@ -1196,12 +1125,12 @@ static char *kql_query(const struct facts *f)
         }
     }
 
-    sb_printf(&b, "// bulwark hunt for %s", f->id);
+    bw_sb_printf(&b, "// bulwark hunt for %s", f->id);
     if (f->title[0]) {
-        sb_puts(&b, ": ");
+        bw_sb_puts(&b, ": ");
         kql_comment(&b, f->title);
     }
-    sb_printf(&b, "\nlet lookback = %dd;\nunion isfuzzy=true", BW_HUNT_LOOKBACK_DAYS);
+    bw_sb_printf(&b, "\nlet lookback = %dd;\nunion isfuzzy=true", BW_HUNT_LOOKBACK_DAYS);
     bool first = true;
     if (terms.n && web.n) {
         static const char *const iis_where[] = {"csHost", "csUriStem"};
@@ -1209,17 +1138,17 @@ static char *kql_query(const struct facts *f)
         static const char *const iis_url[] = {"Url"};
         static const char *const cef_url[] = {"RequestURL"};
         kql_part(&b, &first, "W3CIISLog");
-        sb_puts(&b, "\n    | where ");
+        bw_sb_puts(&b, "\n    | where ");
         kql_any(&b, iis_where, 2, terms.v, terms.n);
-        sb_puts(&b, "\n    | extend Url = strcat(csUriStem, \"?\", csUriQuery)\n    | where ");
+        bw_sb_puts(&b, "\n    | extend Url = strcat(csUriStem, \"?\", csUriQuery)\n    | where ");
         kql_any(&b, iis_url, 1, web.v, web.n);
-        sb_puts(&b, "\n    | project TimeGenerated, Source = \"W3CIISLog\", Computer, Actor = cIP, Evidence = Url)");
+        bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"W3CIISLog\", Computer, Actor = cIP, Evidence = Url)");
         kql_part(&b, &first, "CommonSecurityLog");
-        sb_puts(&b, "\n    | where ");
+        bw_sb_puts(&b, "\n    | where ");
         kql_any(&b, cef_where, 2, terms.v, terms.n);
-        sb_puts(&b, "\n    | where ");
+        bw_sb_puts(&b, "\n    | where ");
         kql_any(&b, cef_url, 1, web.v, web.n);
-        sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
+        bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
                     " Evidence = RequestURL)");
     }
     if (terms.n && all.n) {
@@ -1232,11 +1161,11 @@ static char *kql_query(const struct facts *f)
                     {"AppTraces", "AppRoleInstance", "Message"}};
         for (size_t i = 0; i < NELEM(LOGS); i++) {
             kql_part(&b, &first, LOGS[i].table);
-            sb_printf(&b, "\n    | extend Text = %s\n    | where ", LOGS[i].text);
+            bw_sb_printf(&b, "\n    | extend Text = %s\n    | where ", LOGS[i].text);
             kql_any(&b, text, 1, terms.v, terms.n);
-            sb_puts(&b, "\n    | where ");
+            bw_sb_puts(&b, "\n    | where ");
             kql_any(&b, text, 1, all.v, all.n);
-            sb_printf(&b, "\n    | project TimeGenerated, Source = \"%s\", %s%s, Actor = \"\", Evidence = Text)",
+            bw_sb_printf(&b, "\n    | project TimeGenerated, Source = \"%s\", %s%s, Actor = \"\", Evidence = Text)",
                       LOGS[i].table, strcmp(LOGS[i].computer, "Computer") ? "Computer = " : "", LOGS[i].computer);
         }
     }
@@ -1244,14 +1173,14 @@ static char *kql_query(const struct facts *f)
         /* code ran: the product's processes starting shells and downloaders */
         static const char *const parent[] = {"InitiatingProcessCommandLine", "InitiatingProcessFolderPath"};
         kql_part(&b, &first, "DeviceProcessEvents");
-        sb_puts(&b, "\n    | where ");
+        bw_sb_puts(&b, "\n    | where ");
         kql_any(&b, parent, 2, terms.v, terms.n);
-        sb_puts(&b, "\n    | where FileName in~ (");
+        bw_sb_puts(&b, "\n    | where FileName in~ (");
         for (size_t i = 0; i < NELEM(SHELLS); i++) {
-            sb_puts(&b, i ? ", " : "");
+            bw_sb_puts(&b, i ? ", " : "");
             kql_str(&b, SHELLS[i]);
         }
-        sb_puts(&b, ")\n    | project TimeGenerated, Source = \"DeviceProcessEvents\", Computer = DeviceName,"
+        bw_sb_puts(&b, ")\n    | project TimeGenerated, Source = \"DeviceProcessEvents\", Computer = DeviceName,"
                     " Actor = AccountName, Evidence = ProcessCommandLine)");
     }
     if (cves.n) {
@@ -1259,17 +1188,17 @@ static char *kql_query(const struct facts *f)
         static const char *const cef[] = {"Activity", "Message"};
         static const char *const alert[] = {"AlertName", "Description", "tostring(ExtendedProperties)"};
         kql_part(&b, &first, "CommonSecurityLog");
-        sb_puts(&b, "\n    | where ");
+        bw_sb_puts(&b, "\n    | where ");
         kql_any(&b, cef, 2, cves.v, cves.n);
-        sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
+        bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
                     " Evidence = strcat(Activity, \" \", Message))");
         kql_part(&b, &first, "SecurityAlert");
-        sb_puts(&b, "\n    | where ");
+        bw_sb_puts(&b, "\n    | where ");
         kql_any(&b, alert, 3, cves.v, cves.n);
-        sb_puts(&b, "\n    | project TimeGenerated, Source = \"SecurityAlert\", Computer = CompromisedEntity,"
+        bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"SecurityAlert\", Computer = CompromisedEntity,"
                     " Actor = ProviderName, Evidence = AlertName)");
     }
-    sb_puts(&b, "\n| order by TimeGenerated desc\n");
+    bw_sb_puts(&b, "\n| order by TimeGenerated desc\n");
     if (b.oom) {
         free(b.p);
         return NULL;
@@ -1280,25 +1209,25 @@ static char *kql_query(const struct facts *f)
 /* ---- YARA ------------------------------------------------------------------------------------ */
 
 /* A YARA text string: \" and \\ escaped, every other byte outside printable ASCII as \xNN. */
-static void yara_str(struct sb *b, const char *s)
+static void yara_str(struct bw_sb *b, const char *s)
 {
-    sb_putc(b, '"');
+    bw_sb_putc(b, '"');
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (*p == '"' || *p == '\\') {
-            sb_putc(b, '\\');
-            sb_putc(b, (char)*p);
+            bw_sb_putc(b, '\\');
+            bw_sb_putc(b, (char)*p);
         } else if (*p < 0x20 || *p >= 0x7f) {
-            sb_printf(b, "\\x%02x", *p);
+            bw_sb_printf(b, "\\x%02x", *p);
         } else {
-            sb_putc(b, (char)*p);
+            bw_sb_putc(b, (char)*p);
         }
     }
-    sb_putc(b, '"');
+    bw_sb_putc(b, '"');
 }
 
 static char *yara_rule(const struct facts *f, json_t *indicators, struct ctx *c)
 {
-    struct sb b = {0};
+    struct bw_sb b = {0};
     char name[BW_INTEL_ID_MAX + 32];
     size_t o = 0;
     o += (size_t)snprintf(name, sizeof name, "bulwark_");
@@ -1306,38 +1235,38 @@ static char *yara_rule(const struct facts *f, json_t *indicators, struct ctx *c)
         name[o++] = ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || is_digit(*p)) ? *p : '_';
     snprintf(name + o, sizeof name - o, "_%02x%02x%02x%02x", f->hash[0], f->hash[1], f->hash[2], f->hash[3]);
 
-    sb_printf(&b, "rule %s : bulwark hunt\n{\n    meta:\n        description = ", name);
-    struct sb d = {0};
-    sb_puts(&d, "Hunts for ");
+    bw_sb_printf(&b, "rule %s : bulwark hunt\n{\n    meta:\n        description = ", name);
+    struct bw_sb d = {0};
+    bw_sb_puts(&d, "Hunts for ");
     class_labels(&d, f, false);
-    sb_printf(&d, " artefacts involving %s (%s)", subject(f), f->id);
-    yara_str(&b, sb_str(&d));
+    bw_sb_printf(&d, " artefacts involving %s (%s)", subject(f), f->id);
+    yara_str(&b, bw_sb_str(&d));
     free(d.p);
-    sb_puts(&b, "\n        threat_id = ");
+    bw_sb_puts(&b, "\n        threat_id = ");
     yara_str(&b, f->id);
     if (f->ncve) {
-        struct sb cv = {0};
+        struct bw_sb cv = {0};
         for (size_t i = 0; i < f->ncve; i++)
-            sb_printf(&cv, "%s%s", i ? ", " : "", f->cves[i]);
-        sb_puts(&b, "\n        cve = ");
-        yara_str(&b, sb_str(&cv));
+            bw_sb_printf(&cv, "%s%s", i ? ", " : "", f->cves[i]);
+        bw_sb_puts(&b, "\n        cve = ");
+        yara_str(&b, bw_sb_str(&cv));
         free(cv.p);
     }
     if (f->nref) {
-        sb_puts(&b, "\n        reference = ");
+        bw_sb_puts(&b, "\n        reference = ");
         yara_str(&b, f->refs[0]);
     }
-    sb_printf(&b, "\n        severity = \"%s\"\n        generated_by = \"bulwark\"\n    strings:", f->severity);
+    bw_sb_printf(&b, "\n        severity = \"%s\"\n        generated_by = \"bulwark\"\n    strings:", f->severity);
 
     for (size_t i = 0; i < f->ncve; i++) {
-        sb_printf(&b, "\n        $cve%zu = ", i + 1);
+        bw_sb_printf(&b, "\n        $cve%zu = ", i + 1);
         yara_str(&b, f->cves[i]);
-        sb_puts(&b, " ascii wide nocase");
+        bw_sb_puts(&b, " ascii wide nocase");
     }
     for (size_t i = 0; i < f->nterm; i++) {
-        sb_printf(&b, "\n        $p%zu = ", i + 1);
+        bw_sb_printf(&b, "\n        $p%zu = ", i + 1);
         yara_str(&b, f->terms[i]);
-        sb_puts(&b, " ascii wide nocase fullword");
+        bw_sb_puts(&b, " ascii wide nocase fullword");
     }
     /* markers only next to a product term: alone they are generic */
     size_t ni = 0;
@@ -1349,22 +1278,22 @@ static char *yara_rule(const struct facts *f, json_t *indicators, struct ctx *c)
             strs_add(&seen, mk);
             if (seen.n == before)
                 continue;
-            sb_printf(&b, "\n        $i%zu = ", ++ni);
+            bw_sb_printf(&b, "\n        $i%zu = ", ++ni);
             yara_str(&b, mk);
-            sb_puts(&b, " ascii wide nocase");
+            bw_sb_puts(&b, " ascii wide nocase");
             append(c, indicators, str(c, mk));
         }
 
-    sb_puts(&b, "\n    condition:\n        ");
+    bw_sb_puts(&b, "\n    condition:\n        ");
     if (f->nterm && f->ncve && ni)
-        sb_printf(&b, "any of ($p*) and (any of ($cve*) or %zu of ($i*))", ni < 2 ? ni : 2);
+        bw_sb_printf(&b, "any of ($p*) and (any of ($cve*) or %zu of ($i*))", ni < 2 ? ni : 2);
     else if (f->nterm && ni)
-        sb_printf(&b, "any of ($p*) and %zu of ($i*)", ni < 2 ? ni : 2);
+        bw_sb_printf(&b, "any of ($p*) and %zu of ($i*)", ni < 2 ? ni : 2);
     else if (f->nterm && f->ncve)
-        sb_puts(&b, "any of ($p*) and any of ($cve*)");
+        bw_sb_puts(&b, "any of ($p*) and any of ($cve*)");
     else
-        sb_puts(&b, "any of ($cve*)");
-    sb_puts(&b, "\n}\n");
+        bw_sb_puts(&b, "any of ($cve*)");
+    bw_sb_puts(&b, "\n}\n");
     if (b.oom) {
         free(b.p);
         return NULL;
@@ -1404,7 +1333,7 @@ int bw_hunt_build(const json_t *record, json_t **out, char *why, size_t cap)
 
     int rc = -1;
     char *yara = NULL, *kql = NULL;
-    struct sb yaml = {0};
+    struct bw_sb yaml = {0};
     json_t *pack = json_object(), *basis = json_object(), *indicators = json_array(), *sigma = NULL;
     if (!pack || !basis || !indicators)
         goto out;
@@ -1441,7 +1370,7 @@ int bw_hunt_build(const json_t *record, json_t **out, char *why, size_t cap)
     basis = NULL;
     set(c, pack, "sigma", sigma);
     sigma = NULL;
-    set(c, pack, "sigma_yaml", str(c, sb_str(&yaml)));
+    set(c, pack, "sigma_yaml", str(c, bw_sb_str(&yaml)));
     set(c, pack, "kql", str(c, kql));
     set(c, pack, "yara", str(c, yara));
     if (c->fail)

@@ -19,9 +19,8 @@
 #include "http/http.h"
 #include "store/db.h"
 #include "store/store.h"
+#include "db_fixture.h"
 
-#include <ftw.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -29,12 +28,7 @@
 #include <string.h>
 #include <time.h>
 
-struct fixture {
-    struct db *db;
-    char dir[256];
-    char dbname[64], admin_url[256];
-};
-static struct fixture g_fx;
+static struct db_fixture g_fx;
 
 #define MIN_MS 60000LL
 #define HOUR_MS (60 * MIN_MS)
@@ -42,7 +36,7 @@ static struct fixture g_fx;
 static int64_t g_now; /* "now" of a test: the wall clock at its start */
 static int64_t g_base; /* a minute boundary three hours before it */
 
-static struct bw_audit *begin(struct fixture *fx)
+static struct bw_audit *begin(struct db_fixture *fx)
 {
     struct db_conn *c = db_acquire(fx->db);
     assert_non_null(c);
@@ -108,7 +102,7 @@ static const char *jstr(json_t *o, const char *k) { return json_string_value(jso
 
 static void test_auth_failure_threshold_and_upsert(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t t = g_base + 10 * MIN_MS;
     /* nine failures in one minute, written in two flushes: one row, counts added, below the rule */
@@ -163,7 +157,7 @@ static void test_auth_failure_threshold_and_upsert(void **state)
 
 static void test_sliding_windows(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t m = g_base + 30 * MIN_MS;
     /* across a bucket boundary: 5 at the end of one minute, 5 at the start of the next */
@@ -198,7 +192,7 @@ static void test_sliding_windows(void **state)
 
 static void test_rate_limit_burst(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t m = g_base + 60 * MIN_MS;
     rec(a, BW_AUDIT_RATE_LIMITED, "svc_RateKey1", BW_AUDIT_P_API_KEY, "usr_rate", "POST /api/x", m, 9);
@@ -226,7 +220,7 @@ static void test_rate_limit_burst(void **state)
 
 static void test_key_multi_ip(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t m = g_base;
     char ip[32];
@@ -276,7 +270,7 @@ static void test_key_multi_ip(void **state)
 
 static void test_privileged_probe(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t m = g_base + 5 * MIN_MS;
     const char *route = "GET /api/orchestrator/god-mode/aspm";
@@ -309,7 +303,7 @@ static void test_privileged_probe(void **state)
 
 static void test_scope_and_order(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t m = g_base + 90 * MIN_MS;
     /* A: a key hitting its rate limit (LOW); B: a session probing privileged routes (HIGH), later
@@ -404,7 +398,7 @@ static int64_t row_of(struct db *db, const char *kind, const char *principal, ch
 
 static void test_record_from_request(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     struct bw_req *r = calloc(1, sizeof *r);
     assert_non_null(r);
@@ -474,7 +468,7 @@ static void test_record_from_request(void **state)
 
 static void test_bound_and_drops(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t t = g_base;
     /* four times the room: even if the background flusher empties the table once meanwhile, the
@@ -509,7 +503,7 @@ static void test_bound_and_drops(void **state)
 
 static void test_retention(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     int64_t day = 24 * HOUR_MS;
     rec(a, BW_AUDIT_AUTH_FAILURE, "192.0.2.1", BW_AUDIT_P_IP, NULL, NULL, g_now - 8 * day, 3);
@@ -527,7 +521,7 @@ static void test_retention(void **state)
 
 static void test_flusher_and_stop(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     /* nobody calls flush: the thread writes within about a second */
     rec(a, BW_AUDIT_AUTH_FAILURE, "192.0.2.40", BW_AUDIT_P_IP, NULL, NULL, g_base, 2);
@@ -570,7 +564,7 @@ static void *racer(void *arg)
 
 static void test_concurrent_recorders(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct bw_audit *a = begin(fx);
     struct race rc = {a, g_base};
     pthread_t th[RACE_THREADS];
@@ -590,97 +584,11 @@ static void test_concurrent_recorders(void **state)
 
 /* ---- backends ---- */
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb;
-    (void)flag;
-    (void)f;
-    return remove(p);
-}
+static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "audit", NULL, 8); }
+static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(*state); }
+static int pg_setup(void **state) { return dbfx_pg_setup(&g_fx, state, "audit", 8); }
+static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
 
-static int sqlite_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "%.200s/bulwark-test-audit-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    char err[256] = "";
-    if (!mkdtemp(fx->dir) || db_open(NULL, fx->dir, 8, &fx->db, err, sizeof err) != 0) {
-        print_error("sqlite: %s\n", err);
-        return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int sqlite_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    db_close(fx->db);
-    nftw(fx->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    return 0;
-}
-
-/* Runs one statement on the cluster's postgres database; 0 on success. */
-static int pg_admin(const struct fixture *fx, const char *verb)
-{
-    PGconn *h = PQconnectdb(fx->admin_url);
-    int rc = -1;
-    if (PQstatus(h) == CONNECTION_OK) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "%s DATABASE %.63s", verb, fx->dbname);
-        PGresult *r = PQexec(h, sql);
-        rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
-        if (rc)
-            print_error("%s: %s\n", sql, PQerrorMessage(h));
-        PQclear(r);
-    }
-    PQfinish(h);
-    return rc;
-}
-
-static int pg_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    const char *host = getenv("BULWARK_TEST_PG_HOST"), *port = getenv("BULWARK_TEST_PG_PORT");
-    *state = NULL;
-    if (!host || !port || !*host || !*port)
-        return 0;
-    snprintf(fx->admin_url, sizeof fx->admin_url, "postgresql://postgres@%.200s:%.20s/postgres", host, port);
-    char rnd[17];
-    bw_random_base62(rnd, 16);
-    for (char *c = rnd; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    snprintf(fx->dbname, sizeof fx->dbname, "bw_audit_%s", rnd);
-    if (pg_admin(fx, "CREATE") != 0)
-        return -1;
-    char url[512], err[256] = "";
-    snprintf(url, sizeof url, "postgresql://postgres@%.200s:%.20s/%.63s", host, port, fx->dbname);
-    if (db_open(url, NULL, 8, &fx->db, err, sizeof err) != 0) {
-        print_error("db_open: %s\n", err);
-        return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int pg_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    if (!fx)
-        return 0;
-    db_close(fx->db);
-    return pg_admin(fx, "DROP");
-}
-
-#define PG_TEST(fn)                                                                                \
-    static void pg_##fn(void **state)                                                              \
-    {                                                                                              \
-        if (!*state)                                                                               \
-            skip();                                                                                \
-        fn(state);                                                                                 \
-    }
 PG_TEST(test_auth_failure_threshold_and_upsert)
 PG_TEST(test_sliding_windows)
 PG_TEST(test_rate_limit_burst)

@@ -21,9 +21,8 @@
 #include "intel/yaml.h"
 #include "store/store.h"
 #include "store/store_intel.h"
+#include "db_fixture.h"
 
-#include <ftw.h>
-#include <libpq-fe.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,18 +32,11 @@
 #define NOW_US (INT64_C(1900000000) * 1000000) /* a fixed import time: 2030-03-17 */
 
 static struct {
-    struct db *sq, *pg;
-    char dir[256], pgname[64], admin_url[256];
+    struct db_fixture sq, pg; /* pg.db stays NULL without a cluster: those tests skip */
     long seed_records;
 } g;
 
 /* ---- helpers --------------------------------------------------------------------------------------- */
-
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb, (void)flag, (void)f;
-    return remove(p);
-}
 
 static const char *s_(const json_t *o, const char *k) { return json_string_value(json_object_get(o, k)); }
 
@@ -421,14 +413,14 @@ static void same_bytes(struct db *db)
     static void test_##fn##_sqlite(void **state)                                                         \
     {                                                                                                    \
         (void)state;                                                                                     \
-        fn(g.sq);                                                                                        \
+        fn(g.sq.db);                                                                                     \
     }                                                                                                    \
     static void test_##fn##_postgres(void **state)                                                       \
     {                                                                                                    \
         (void)state;                                                                                     \
-        if (!g.pg)                                                                                       \
+        if (!g.pg.db)                                                                                    \
             skip();                                                                                      \
-        fn(g.pg);                                                                                        \
+        fn(g.pg.db);                                                                                     \
     }
 PER_BACKEND(seed_and_feed)
 PER_BACKEND(same_bytes)
@@ -440,16 +432,8 @@ PER_BACKEND(feed_plans)
 
 static int sqlite_setup(void **state)
 {
-    (void)state;
-    char err[256] = "", data[300];
-    snprintf(g.dir, sizeof g.dir, "%.200s/bulwark-test-intel-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(g.dir))
+    if (dbfx_sqlite_setup(&g.sq, state, "intel", "data", 4) != 0)
         return -1;
-    snprintf(data, sizeof data, "%.255s/data", g.dir);
-    if (db_open(NULL, data, 4, &g.sq, err, sizeof err) != 0) {
-        print_error("sqlite: %s\n", err);
-        return -1;
-    }
     const struct bw_embedded *f = bw_embedded_find(BW_SEED_FILE);
     json_t *seed = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
     g.seed_records = (long)json_array_size(json_object_get(seed, "records"));
@@ -457,61 +441,16 @@ static int sqlite_setup(void **state)
     return 0;
 }
 
-static int sqlite_teardown(void **state)
-{
-    (void)state;
-    db_close(g.sq);
-    g.sq = NULL;
-    nftw(g.dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    return 0;
-}
-
-/* A fresh, randomly named database on the cluster the environment names; none when unset. */
-static int pg_setup(void **state)
-{
-    (void)state;
-    const char *host = getenv("BULWARK_TEST_PG_HOST"), *port = getenv("BULWARK_TEST_PG_PORT");
-    if (!host || !port || !*host || !*port)
-        return 0;
-    char rnd[17], sql[128], url[512], err[256] = "";
-    bw_random_base62(rnd, 16);
-    for (char *c = rnd; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    snprintf(g.pgname, sizeof g.pgname, "bw_intel_%s", rnd);
-    snprintf(g.admin_url, sizeof g.admin_url, "postgresql://postgres@%.100s:%.20s/postgres", host, port);
-    snprintf(sql, sizeof sql, "CREATE DATABASE %s", g.pgname);
-    PGconn *h = PQconnectdb(g.admin_url);
-    PGresult *r = PQexec(h, sql);
-    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-    PQclear(r);
-    PQfinish(h);
-    snprintf(url, sizeof url, "postgresql://postgres@%.100s:%.20s/%s", host, port, g.pgname);
-    if (!ok || db_open(url, NULL, 8, &g.pg, err, sizeof err) != 0) {
-        print_error("postgres: %s\n", err);
-        return -1;
-    }
-    return 0;
-}
+static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(&g.sq); }
+static int pg_setup(void **state) { return dbfx_pg_setup(&g.pg, state, "intel", 8); }
 
 static int pg_teardown(void **state)
 {
-    (void)state;
     for (size_t i = 0; i < NSAME; i++) {
         free(kept_doc[i]);
         free(kept_playbook[i]);
     }
-    if (!g.pg)
-        return 0;
-    db_close(g.pg);
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE %s", g.pgname);
-    PGconn *h = PQconnectdb(g.admin_url);
-    PGresult *r = PQexec(h, sql);
-    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
-    PQclear(r);
-    PQfinish(h);
-    return rc;
+    return dbfx_pg_teardown(&g.pg);
 }
 
 int main(void)

@@ -16,22 +16,16 @@
 #include "jobs/jobs.h"
 #include "store/db.h"
 #include "store/store.h"
+#include "db_fixture.h"
 #include "store/store_jobs.h"
 
-#include <ftw.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct fixture {
-    struct db *db;
-    char dir[256];
-    char dbname[64], admin_url[256];
-};
-static struct fixture g_fx;
+static struct db_fixture g_fx;
 
 static const int64_t T0 = 1700000000000; /* ms */
 static const int64_t LEASE = 1000;
@@ -54,7 +48,7 @@ static void clear_jobs(struct db *db)
 
 static void test_claim_lease_retry(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     clear_jobs(fx->db);
     char j1[BW_ID_MAX], j2[BW_ID_MAX];
     enqueue(fx->db, j1, "unit", 3, T0);
@@ -111,7 +105,7 @@ static void test_claim_lease_retry(void **state)
 
 static void test_reap_and_release(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     clear_jobs(fx->db);
     char j[BW_ID_MAX], k[BW_ID_MAX];
     enqueue(fx->db, j, "unit", 1, T0);
@@ -176,7 +170,7 @@ static const struct bw_job_kind FATAL = {.kind = "unit-fatal", .run = fatal_run,
 
 static void test_run_one(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     clear_jobs(fx->db);
     (void)bw_jobs_register(&FLAKY);
     (void)bw_jobs_register(&FATAL);
@@ -247,7 +241,7 @@ static void *claimer(void *p)
 
 static void test_concurrent_claims(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     clear_jobs(fx->db);
     static struct race r;
     memset(&r, 0, sizeof r);
@@ -278,97 +272,11 @@ static void test_concurrent_claims(void **state)
 
 /* ---- backends ---- */
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb;
-    (void)flag;
-    (void)f;
-    return remove(p);
-}
+static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "jobs", NULL, 8); }
+static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(*state); }
+static int pg_setup(void **state) { return dbfx_pg_setup(&g_fx, state, "jobs", 8); }
+static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
 
-static int sqlite_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "%.200s/bulwark-test-jobs-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    char err[256] = "";
-    if (!mkdtemp(fx->dir) || db_open(NULL, fx->dir, 8, &fx->db, err, sizeof err) != 0) {
-        print_error("sqlite: %s\n", err);
-        return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int sqlite_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    db_close(fx->db);
-    nftw(fx->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    return 0;
-}
-
-/* Runs one statement on the cluster's postgres database; 0 on success. */
-static int pg_admin(const struct fixture *fx, const char *verb)
-{
-    PGconn *h = PQconnectdb(fx->admin_url);
-    int rc = -1;
-    if (PQstatus(h) == CONNECTION_OK) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "%s DATABASE %.63s", verb, fx->dbname);
-        PGresult *r = PQexec(h, sql);
-        rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
-        if (rc)
-            print_error("%s: %s\n", sql, PQerrorMessage(h));
-        PQclear(r);
-    }
-    PQfinish(h);
-    return rc;
-}
-
-static int pg_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    const char *host = getenv("BULWARK_TEST_PG_HOST"), *port = getenv("BULWARK_TEST_PG_PORT");
-    *state = NULL;
-    if (!host || !port || !*host || !*port)
-        return 0;
-    snprintf(fx->admin_url, sizeof fx->admin_url, "postgresql://postgres@%.200s:%.20s/postgres", host, port);
-    char rnd[17];
-    bw_random_base62(rnd, 16);
-    for (char *c = rnd; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    snprintf(fx->dbname, sizeof fx->dbname, "bw_jobs_%s", rnd);
-    if (pg_admin(fx, "CREATE") != 0)
-        return -1;
-    char url[512], err[256] = "";
-    snprintf(url, sizeof url, "postgresql://postgres@%.200s:%.20s/%.63s", host, port, fx->dbname);
-    if (db_open(url, NULL, 8, &fx->db, err, sizeof err) != 0) {
-        print_error("db_open: %s\n", err);
-        return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int pg_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    if (!fx)
-        return 0;
-    db_close(fx->db);
-    return pg_admin(fx, "DROP");
-}
-
-#define PG_TEST(fn)                                                                                \
-    static void pg_##fn(void **state)                                                              \
-    {                                                                                              \
-        if (!*state)                                                                               \
-            skip();                                                                                \
-        fn(state);                                                                                 \
-    }
 PG_TEST(test_claim_lease_retry)
 PG_TEST(test_reap_and_release)
 PG_TEST(test_run_one)

@@ -13,9 +13,8 @@
 #include "common/rng.h"
 #include "store/db.h"
 #include "store/store.h"
+#include "db_fixture.h"
 
-#include <ftw.h>
-#include <libpq-fe.h>
 #include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -23,26 +22,11 @@
 #include <string.h>
 #include <unistd.h>
 
-struct fixture {
-    struct db *db;
-    char dir[256];    /* SQLite data dir */
-    char dbname[64];  /* PostgreSQL database */
-    char admin_url[256];
-};
-
-static struct fixture g_fx;
+static struct db_fixture g_fx;
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb;
-    (void)flag;
-    (void)f;
-    return remove(p);
-}
-
-static void ts(int sec, char out[21]) { snprintf(out, 21, "2026-01-01T00:%02d:%02dZ", sec / 60, sec % 60); }
+static void ts(int sec, char out[21]) { snprintf(out, 21, "2026-01-01T00:%02u:%02uZ", (unsigned)(sec / 60) % 60u, (unsigned)sec % 60u); }
 
 static struct store_user new_user(const char *email, enum bw_tier tier, enum bw_role role)
 {
@@ -79,7 +63,7 @@ static struct store_key new_key(const char *user_id, const char *label, int sec,
 
 static void test_migrations(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct db_conn *c = db_acquire(fx->db);
     assert_non_null(c);
     struct db_rows *r = NULL;
@@ -100,7 +84,7 @@ static void test_migrations(void **state)
 
 static void test_users(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     int64_t n = -1;
     assert_int_equal(store_user_count(fx->db, &n), ST_OK);
     assert_int_equal(n, 0);
@@ -164,7 +148,7 @@ static void test_users(void **state)
 
 static void test_keys_limit_list_revoke(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct store_user u = new_user("keys@example.com", BW_TIER_STARTER, BW_ROLE_USER);
     struct store_user other = new_user("other@example.com", BW_TIER_FREE, BW_ROLE_USER);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
@@ -269,7 +253,7 @@ static void test_keys_limit_list_revoke(void **state)
 
 static void test_rotate(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct store_user u = new_user("rotate@example.com", BW_TIER_FREE, BW_ROLE_ADMIN);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
     char p_old[BW_KEY_LEN + 1], p_new[BW_KEY_LEN + 1];
@@ -317,7 +301,7 @@ static void test_rotate(void **state)
 
 static void test_settings(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     char v[128];
     assert_int_equal(store_setting_get(fx->db, "jwt_secret", v, sizeof v), ST_NOTFOUND);
     assert_int_equal(store_setting_put_if_absent(fx->db, "jwt_secret", "first"), ST_OK);
@@ -349,7 +333,7 @@ static void *race_worker(void *arg)
 
 static void test_key_limit_under_concurrency(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct store_user u = new_user("race@example.com", BW_TIER_STARTER, BW_ROLE_USER);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
     struct race rc = {.db = fx->db, .user_id = u.id};
@@ -370,29 +354,11 @@ static void test_key_limit_under_concurrency(void **state)
 
 /* ---- backends -------------------------------------------------------------------------------- */
 
-static int sqlite_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "%.200s/bulwark-test-store-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(fx->dir))
-        return -1;
-    char err[256] = "";
-    char data[300];
-    snprintf(data, sizeof data, "%.255s/data", fx->dir); /* db_open creates it */
-    if (db_open(NULL, data, 4, &fx->db, err, sizeof err) != 0) {
-        print_error("db_open: %s\n", err);
-        return -1;
-    }
-    if (strcmp(db_backend(fx->db), "sqlite") != 0)
-        return -1;
-    *state = fx;
-    return 0;
-}
+static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "store", "data", 4); }
 
 static int sqlite_teardown(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     db_close(fx->db);
     fx->db = NULL;
     /* reopening the same file finds the migrations applied and the data kept */
@@ -406,88 +372,19 @@ static int sqlite_teardown(void **state)
             rc = -1;
         db_close(db);
     }
-    nftw(fx->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    dbfx_sqlite_teardown(fx);
     return rc;
 }
 
-static int pg_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    const char *host = getenv("BULWARK_TEST_PG_HOST"), *port = getenv("BULWARK_TEST_PG_PORT");
-    if (!host || !port || !*host || !*port) {
-        *state = NULL;
-        return 0;
-    }
-    snprintf(fx->admin_url, sizeof fx->admin_url, "postgresql://postgres@%.200s:%.20s/postgres", host, port);
-    char rnd[17];
-    bw_random_base62(rnd, 16);
-    for (char *c = rnd; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    snprintf(fx->dbname, sizeof fx->dbname, "bw_unit_%s", rnd);
-    PGconn *h = PQconnectdb(fx->admin_url);
-    if (PQstatus(h) != CONNECTION_OK) {
-        print_error("cannot connect to %s: %s\n", fx->admin_url, PQerrorMessage(h));
-        PQfinish(h);
-        return -1;
-    }
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %.63s", fx->dbname);
-    PGresult *r = PQexec(h, sql);
-    int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-    if (!ok)
-        print_error("%s: %s\n", sql, PQerrorMessage(h));
-    PQclear(r);
-    PQfinish(h);
-    if (!ok)
-        return -1;
-    char url[512], err[256] = "";
-    snprintf(url, sizeof url, "postgresql://postgres@%.200s:%.20s/%.63s", host, port, fx->dbname);
-    if (db_open(url, NULL, 8, &fx->db, err, sizeof err) != 0) {
-        print_error("db_open: %s\n", err);
-        return -1;
-    }
-    if (strcmp(db_backend(fx->db), "postgres") != 0)
-        return -1;
-    *state = fx;
-    return 0;
-}
+static int pg_setup(void **state) { return dbfx_pg_setup(&g_fx, state, "store", 8); }
+static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
 
-static int pg_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    if (!fx)
-        return 0;
-    db_close(fx->db);
-    fx->db = NULL;
-    PGconn *h = PQconnectdb(fx->admin_url);
-    int rc = -1;
-    if (PQstatus(h) == CONNECTION_OK) {
-        char sql[128];
-        snprintf(sql, sizeof sql, "DROP DATABASE %.63s", fx->dbname);
-        PGresult *r = PQexec(h, sql);
-        rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
-        PQclear(r);
-    }
-    PQfinish(h);
-    return rc;
-}
-
-/* Skips the test when the group has no database (PostgreSQL not configured). */
-#define SUITE_TEST(fn)                                                                             \
-    static void pg_##fn(void **state)                                                              \
-    {                                                                                              \
-        if (!*state)                                                                               \
-            skip();                                                                                \
-        fn(state);                                                                                 \
-    }
-SUITE_TEST(test_migrations)
-SUITE_TEST(test_users)
-SUITE_TEST(test_keys_limit_list_revoke)
-SUITE_TEST(test_rotate)
-SUITE_TEST(test_settings)
-SUITE_TEST(test_key_limit_under_concurrency)
+PG_TEST(test_migrations)
+PG_TEST(test_users)
+PG_TEST(test_keys_limit_list_revoke)
+PG_TEST(test_rotate)
+PG_TEST(test_settings)
+PG_TEST(test_key_limit_under_concurrency)
 
 static void test_open_rejects_other_urls(void **state)
 {

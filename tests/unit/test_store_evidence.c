@@ -14,23 +14,15 @@
 #include "common/timeutil.h"
 #include "store/db.h"
 #include "store/store.h"
+#include "db_fixture.h"
 #include "store/store_evidence.h"
 
-#include <ftw.h>
-#include <libpq-fe.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct fixture {
-    struct db *db;
-    char dir[256];   /* SQLite data dir */
-    char dbname[64]; /* PostgreSQL database */
-    char admin_url[256];
-};
-
-static struct fixture g_fx;
+static struct db_fixture g_fx;
 
 static int64_t at(const char *iso)
 {
@@ -104,7 +96,7 @@ static void add_key(struct db *db, const char *user_id, const char *when, char i
 
 static void test_empty_account(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     char uid[BW_ID_MAX];
     add_user(fx->db, uid);
     struct store_evidence ev;
@@ -123,7 +115,7 @@ static void test_empty_account(void **state)
 
 static void test_assets_scans_keys(void **state)
 {
-    struct fixture *fx = *state;
+    struct db_fixture *fx = *state;
     struct db *db = fx->db;
     char uid[BW_ID_MAX], other[BW_ID_MAX], a1[48], a2[48], a3[48], o1[48];
     add_user(db, uid);
@@ -247,111 +239,13 @@ static void test_scan_document(void **state)
 
 /* ---- backends -------------------------------------------------------------------------------- */
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *f)
-{
-    (void)sb;
-    (void)flag;
-    (void)f;
-    return remove(p);
-}
+static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "evidence", "data", 4); }
+static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(*state); }
+static int pg_setup(void **state) { return dbfx_pg_setup(&g_fx, state, "evidence", 4); }
+static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
 
-static int sqlite_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    snprintf(fx->dir, sizeof fx->dir, "%.200s/bulwark-test-evidence-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(fx->dir))
-        return -1;
-    char err[256] = "", data[300];
-    snprintf(data, sizeof data, "%.255s/data", fx->dir);
-    if (db_open(NULL, data, 4, &fx->db, err, sizeof err) != 0) {
-        print_error("db_open: %s\n", err);
-        return -1;
-    }
-    *state = fx;
-    return 0;
-}
-
-static int sqlite_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    db_close(fx->db);
-    fx->db = NULL;
-    nftw(fx->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-    return 0;
-}
-
-static int pg_admin(const char *url, const char *sql)
-{
-    PGconn *h = PQconnectdb(url);
-    int ok = PQstatus(h) == CONNECTION_OK;
-    if (ok) {
-        PGresult *r = PQexec(h, sql);
-        ok = PQresultStatus(r) == PGRES_COMMAND_OK;
-        if (!ok)
-            print_error("%s: %s\n", sql, PQerrorMessage(h));
-        PQclear(r);
-    } else {
-        print_error("cannot connect to %s: %s\n", url, PQerrorMessage(h));
-    }
-    PQfinish(h);
-    return ok ? 0 : -1;
-}
-
-static int pg_setup(void **state)
-{
-    struct fixture *fx = &g_fx;
-    memset(fx, 0, sizeof *fx);
-    const char *host = getenv("BULWARK_TEST_PG_HOST"), *port = getenv("BULWARK_TEST_PG_PORT");
-    if (!host || !port || !*host || !*port) {
-        *state = NULL;
-        return 0;
-    }
-    snprintf(fx->admin_url, sizeof fx->admin_url, "postgresql://postgres@%.200s:%.20s/postgres", host, port);
-    char rnd[17];
-    bw_random_base62(rnd, 16);
-    for (char *c = rnd; *c; c++)
-        if (*c >= 'A' && *c <= 'Z')
-            *c = (char)(*c - 'A' + 'a');
-    snprintf(fx->dbname, sizeof fx->dbname, "bw_unit_ev_%s", rnd);
-    char sql[128];
-    snprintf(sql, sizeof sql, "CREATE DATABASE %.63s", fx->dbname);
-    if (pg_admin(fx->admin_url, sql) != 0)
-        return -1;
-    char url[512], err[256] = "";
-    snprintf(url, sizeof url, "postgresql://postgres@%.200s:%.20s/%.63s", host, port, fx->dbname);
-    if (db_open(url, NULL, 4, &fx->db, err, sizeof err) != 0) {
-        print_error("db_open: %s\n", err);
-        return -1;
-    }
-    if (strcmp(db_backend(fx->db), "postgres") != 0)
-        return -1;
-    *state = fx;
-    return 0;
-}
-
-static int pg_teardown(void **state)
-{
-    struct fixture *fx = *state;
-    if (!fx)
-        return 0;
-    db_close(fx->db);
-    fx->db = NULL;
-    char sql[128];
-    snprintf(sql, sizeof sql, "DROP DATABASE %.63s", fx->dbname);
-    return pg_admin(fx->admin_url, sql);
-}
-
-/* Skips the test when the group has no database (PostgreSQL not configured). */
-#define SUITE_TEST(fn)                                                                             \
-    static void pg_##fn(void **state)                                                              \
-    {                                                                                              \
-        if (!*state)                                                                               \
-            skip();                                                                                \
-        fn(state);                                                                                 \
-    }
-SUITE_TEST(test_empty_account)
-SUITE_TEST(test_assets_scans_keys)
+PG_TEST(test_empty_account)
+PG_TEST(test_assets_scans_keys)
 
 int main(void)
 {

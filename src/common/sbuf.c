@@ -1,0 +1,61 @@
+#include "common/sbuf.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool bw_sb_grow(struct bw_sb *b, size_t more)
+{
+    if (b->oom)
+        return false;
+    if (b->len + more + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + more + 1)
+        cap *= 2;
+    char *p = realloc(b->p, cap);
+    if (!p) {
+        b->oom = true;
+        return false;
+    }
+    b->p = p;
+    b->cap = cap;
+    return true;
+}
+
+void bw_sb_putn(struct bw_sb *b, const char *s, size_t n)
+{
+    if (!bw_sb_grow(b, n))
+        return;
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = '\0';
+}
+
+void bw_sb_puts(struct bw_sb *b, const char *s) { bw_sb_putn(b, s, strlen(s)); }
+
+void bw_sb_putc(struct bw_sb *b, char c) { bw_sb_putn(b, &c, 1); }
+
+void bw_sb_printf(struct bw_sb *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0 || !bw_sb_grow(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+void bw_sb_reset(struct bw_sb *b)
+{
+    b->len = 0;
+    if (b->p)
+        b->p[0] = '\0';
+}
+
+const char *bw_sb_str(const struct bw_sb *b) { return b->p && !b->oom ? b->p : ""; }
