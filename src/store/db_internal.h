@@ -24,6 +24,7 @@ struct db_backend {
 struct db {
     const struct db_backend *be;
     void *impl;
+    _Atomic unsigned long errors[DB_ERR__COUNT]; /* for /metrics (db_error_count) */
 };
 
 /* Every connection struct starts with this header. */
