@@ -259,7 +259,7 @@ static void process(struct bw_req *r)
     if (access != BW_ACCESS_OPEN) {
         const char *why = NULL;
         enum bw_err e = bw_auth_resolve(app->auth, header(r, MHD_HTTP_HEADER_AUTHORIZATION),
-                                        header(r, "X-API-Key"), &r->principal, &why);
+                                        header(r, "X-API-Key"), &r->principal, &why, NULL);
         if (e == BW_E_UNAVAILABLE) {
             bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
             return;
@@ -382,7 +382,8 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     uint64_t dur_us = (uint64_t)(bw_mono_us() - r->start_us);
     stats_record(r->status, dur_us);
     if (bw_log_enabled(BW_LOG_INFO)) {
-        /* built by hand: this runs for every request */
+        /* built by hand: this runs for every request. The principal is a label that is never a
+         * secret (bw_principal_label): a key prefix, an account id, admin_key or anonymous */
         char line[1024], ts[21], plab[64];
         bw_iso8601(bw_now_s(), ts);
         size_t n = 0;
@@ -391,13 +392,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         n += (size_t)snprintf(line + n, sizeof line - n, "\",\"method\":\"%s\",\"path\":\"", r->method_str);
         bw_json_escape(line, &n, sizeof line - 200, r->path);
         n += (size_t)snprintf(line + n, sizeof line - n, "\",\"route\":\"");
-        bw_json_escape(line, &n, sizeof line - 180, r->route ? r->route->pattern : "");
+        bw_json_escape(line, &n, sizeof line - 180, r->route ? r->route->pattern : "unmatched");
         const char *code = r->err ? bw_err_code(r->err) : NULL;
+        bool key = r->principal.kind == BW_AUTH_APIKEY; /* its account too */
         n += (size_t)snprintf(line + n, sizeof line - n,
-                              "\",\"status\":%u,%s%s%s\"duration_ms\":%.3f,\"principal\":\"%s\",\"ip\":\"%s\"%s}",
+                              "\",\"status\":%u,%s%s%s\"duration_ms\":%.3f,\"principal\":\"%s\",%s%s%s\"ip\":\"%s\"%s}",
                               r->status, code ? "\"error\":\"" : "", code ? code : "", code ? "\"," : "",
-                              (double)dur_us / 1000.0,
-                              bw_principal_label(&r->principal, plab), r->ip,
+                              (double)dur_us / 1000.0, bw_principal_label(&r->principal, plab),
+                              key ? "\"account\":\"" : "", key ? r->principal.user_id : "", key ? "\"," : "", r->ip,
                               toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : ",\"aborted\":true");
         if (n < sizeof line)
             bw_log_raw(BW_LOG_INFO, line, n);
