@@ -65,4 +65,9 @@
 #define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
 #define BW_REDTEAM_MAX_ENTERPRISE 10
 
+/* metrics (src/common/metrics.h, src/http/metrics.c) */
+#define BW_METRICS_ROUTES_MAX    64    /* route table entries with series of their own (checked at start) */
+#define BW_METRICS_SLOTS         16    /* per-thread counter slots; more threads share slots (atomically) */
+#define BW_METRICS_JOB_KINDS_MAX 16    /* job kinds shown in the queue gauges of one scrape */
+
 #endif

@@ -136,14 +136,8 @@ const char *bw_method_name(enum bw_method m);
  * stop. The log line {"msg":"listening","port":N} tells the bound port. */
 int bw_http_serve(struct bw_app *app);
 
-/* Request counters for /metrics: per-thread slots, so counting is not a shared cache line. */
-struct bw_http_stats {
-    unsigned long by_class[6]; /* [1]..[5]: 1xx..5xx */
-    unsigned long rate_limited;
-    unsigned long duration_us;
-    long in_flight;
-};
-void bw_http_stats(struct bw_http_stats *out);
+/* Requests being processed now, for /metrics (the counters are in http/metrics.h). */
+long bw_http_in_flight(void);
 
 /* Parses a request body into a JSON object with the depth limit. On failure returns NULL and
  * sets *why. Exposed for tests and fuzzing. */
