@@ -47,7 +47,7 @@ void db_close(struct db *db)
 
 const char *db_backend(const struct db *db) { return db->be->name; }
 
-static void count_error(struct db *db, enum db_err_kind k)
+void db_count_error(struct db *db, enum db_err_kind k)
 {
     atomic_fetch_add_explicit(&db->errors[k], 1, memory_order_relaxed);
 }
@@ -63,7 +63,7 @@ struct db_conn *db_acquire(struct db *db)
 {
     struct db_conn *c = db->be->acquire(db);
     if (!c)
-        count_error(db, DB_ERR_CONNECT);
+        db_count_error(db, DB_ERR_CONNECT);
     return c;
 }
 
@@ -80,7 +80,7 @@ void db_release(struct db_conn *c)
 static int counted(struct db_conn *c, int rc)
 {
     if (rc == DB_ERROR)
-        count_error(DB(c), DB_ERR_STATEMENT);
+        db_count_error(DB(c), DB_ERR_STATEMENT);
     return rc;
 }
 
