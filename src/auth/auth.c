@@ -120,10 +120,11 @@ static void touch_key(struct bw_auth *a, struct centry *ce, int64_t now_s)
 }
 
 static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_principal *out,
-                               const char **why)
+                               const char **why, enum bw_auth_fail *fail)
 {
     if (!bw_apikey_wellformed(key)) {
         *why = "invalid API key";
+        *fail = BW_AUTH_FAIL_INVALID;
         return BW_E_AUTH_REQUIRED;
     }
     struct centry ce;
@@ -140,11 +141,12 @@ static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_pri
         return BW_OK;
     }
     struct store_key k;
-    int rc = store_key_by_hash(a->db, ce.k + 1, &k);
+    int rc = store_key_by_hash_any(a->db, ce.k + 1, &k);
     if (rc == ST_ERROR)
         return BW_E_UNAVAILABLE;
-    if (rc != ST_OK) {
-        *why = "invalid or revoked API key";
+    if (rc != ST_OK || !k.active) {
+        *why = "invalid or revoked API key"; /* the same words either way: the metric tells them apart */
+        *fail = rc == ST_OK ? BW_AUTH_FAIL_REVOKED : BW_AUTH_FAIL_INVALID;
         return BW_E_AUTH_REQUIRED;
     }
     ce.p.kind = BW_AUTH_APIKEY;
@@ -164,11 +166,13 @@ static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_pri
 }
 
 static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_principal *out,
-                               const char **why)
+                               const char **why, enum bw_auth_fail *fail)
 {
     struct bw_jwt_claims c;
-    if (bw_jwt_verify(a->secret, a->slen, tok, strlen(tok), bw_now_s(), &c) != 0) {
+    int vrc = bw_jwt_verify(a->secret, a->slen, tok, strlen(tok), bw_now_s(), &c);
+    if (vrc != 0) {
         *why = "invalid or expired token";
+        *fail = vrc == BW_JWT_EXPIRED ? BW_AUTH_FAIL_EXPIRED : BW_AUTH_FAIL_INVALID;
         return BW_E_AUTH_REQUIRED;
     }
     /* the token names the account; tier and role are read from the account, so a tier change
@@ -184,6 +188,7 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
             return BW_E_UNAVAILABLE;
         if (rc != ST_OK) {
             *why = "the token's account does not exist";
+            *fail = BW_AUTH_FAIL_INVALID;
             return BW_E_AUTH_REQUIRED;
         }
         ce.p.kind = BW_AUTH_JWT;
@@ -198,12 +203,15 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
 }
 
 enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz, const char *xkey,
-                            struct bw_principal *out, const char **why)
+                            struct bw_principal *out, const char **why, enum bw_auth_fail *failp)
 {
+    enum bw_auth_fail spare;
+    enum bw_auth_fail *fail = failp ? failp : &spare;
     memset(out, 0, sizeof *out);
     out->kind = BW_AUTH_ANON;
     out->tier = BW_TIER_FREE;
     *why = NULL;
+    *fail = BW_AUTH_FAIL_INVALID;
     if (authz && xkey) {
         *why = "send either Authorization or X-API-Key, not both";
         return BW_E_AUTH_REQUIRED;
@@ -221,7 +229,7 @@ enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz, const char *xk
             *why = "invalid API key";
             return BW_E_AUTH_REQUIRED;
         }
-        return resolve_key(a, xkey, out, why);
+        return resolve_key(a, xkey, out, why, fail);
     }
     if (authz) {
         if (strncasecmp(authz, "Bearer ", 7) != 0 || !authz[7]) {
@@ -231,7 +239,7 @@ enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz, const char *xk
         const char *tok = authz + 7;
         while (*tok == ' ')
             tok++;
-        return resolve_jwt(a, tok, out, why);
+        return resolve_jwt(a, tok, out, why, fail);
     }
     return BW_OK;
 }
@@ -257,12 +265,21 @@ const char *bw_principal_label(const struct bw_principal *p, char buf[64])
     case BW_AUTH_ANON:
         return "anonymous";
     case BW_AUTH_ADMINKEY:
-        return "admin";
+        return "admin_key";
     case BW_AUTH_APIKEY:
-        snprintf(buf, 64, "key:%s", p->key_prefix);
+        snprintf(buf, 64, "%s", p->key_prefix);
         return buf;
     case BW_AUTH_JWT:
         return p->user_id;
     }
     return "anonymous";
+}
+
+const char *bw_auth_fail_name(enum bw_auth_fail f)
+{
+    static const char *const names[BW_AUTH_FAIL__COUNT] = {
+        [BW_AUTH_FAIL_MISSING] = "missing", [BW_AUTH_FAIL_INVALID] = "invalid", [BW_AUTH_FAIL_EXPIRED] = "expired",
+        [BW_AUTH_FAIL_REVOKED] = "revoked", [BW_AUTH_FAIL_WRONG_KIND] = "wrong_kind",
+    };
+    return (unsigned)f < BW_AUTH_FAIL__COUNT ? names[f] : "invalid";
 }

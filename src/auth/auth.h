@@ -23,6 +23,20 @@ struct bw_principal {
     char key_prefix[16];
 };
 
+/* Why a credential was refused, for the auth-failure metric. resolve reports INVALID, EXPIRED or
+ * REVOKED; the access policy decides MISSING (no credential where one is needed) and WRONG_KIND
+ * (an API key where a session is needed, the admin key where an account is). */
+enum bw_auth_fail {
+    BW_AUTH_FAIL_MISSING,
+    BW_AUTH_FAIL_INVALID,    /* malformed, unknown, bad signature, both headers, no such account */
+    BW_AUTH_FAIL_EXPIRED,    /* a token whose signature is good but whose exp has passed */
+    BW_AUTH_FAIL_REVOKED,    /* a key that exists but was revoked or rotated away */
+    BW_AUTH_FAIL_WRONG_KIND,
+    BW_AUTH_FAIL__COUNT
+};
+/* "missing", "invalid", "expired", "revoked", "wrong_kind". */
+const char *bw_auth_fail_name(enum bw_auth_fail f);
+
 struct bw_auth;
 
 /* jwt secret bytes are copied; admin_hash is the SHA-256 (32 bytes) of the admin key. */
@@ -31,10 +45,10 @@ struct bw_auth *bw_auth_new(struct db *db, const unsigned char *jwt_secret, size
 void bw_auth_free(struct bw_auth *a);
 
 /* Resolves the two headers (either may be NULL). Returns BW_OK with *out filled (anonymous when
- * neither is present), BW_E_AUTH_REQUIRED with *why set for a bad credential, or
- * BW_E_UNAVAILABLE when the database cannot be asked. */
+ * neither is present), BW_E_AUTH_REQUIRED with *why and *fail (may be NULL) set for a bad
+ * credential, or BW_E_UNAVAILABLE when the database cannot be asked. */
 enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authorization, const char *x_api_key,
-                            struct bw_principal *out, const char **why);
+                            struct bw_principal *out, const char **why, enum bw_auth_fail *fail);
 
 /* Drops cached state of a key (after revoke/rotate) so it stops working at once. */
 void bw_auth_forget_key(struct bw_auth *a, const char *key_id);
@@ -43,7 +57,8 @@ void bw_auth_forget_key(struct bw_auth *a, const char *key_id);
 int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier,
                         enum bw_role role, char **out, long *expires_in);
 
-/* Label for logs: "anonymous", "admin", "key:svc_XXXXXXXX", or the user id. */
+/* Label for logs, never a secret: "anonymous", "admin_key", the key prefix "svc_XXXXXXXX" (the
+ * first 12 characters, as the key list shows them), or the account id for a session. */
 const char *bw_principal_label(const struct bw_principal *p, char buf[64]);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <sodium.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,7 +153,8 @@ int bw_jwt_verify(const unsigned char *secret, size_t slen, const char *tok, siz
         goto out;
     out->exp = json_integer_value(exp);
     out->iat = json_integer_value(iat);
-    if (out->exp <= now || out->iat > now + BW_JWT_SKEW_S)
+    bool expired = out->exp <= now; /* told apart only once everything else holds */
+    if (out->iat > now + BW_JWT_SKEW_S)
         goto out;
     if (nbf && (!json_is_integer(nbf) || json_integer_value(nbf) > now + BW_JWT_SKEW_S))
         goto out;
@@ -167,7 +169,7 @@ int bw_jwt_verify(const unsigned char *secret, size_t slen, const char *tok, siz
         goto out;
     out->tier = (enum bw_tier)ti;
     out->role = (enum bw_role)ro;
-    rc = 0;
+    rc = expired ? BW_JWT_EXPIRED : 0;
 out:
     json_decref(h);
     json_decref(p);

@@ -22,7 +22,9 @@ struct bw_jwt_claims {
 /* Signs claims; *out is a malloc'ed token (caller frees). 0 or -1. */
 int bw_jwt_sign(const unsigned char *secret, size_t slen, const struct bw_jwt_claims *c, char **out);
 
-/* Verifies token[0..len) at time `now`; fills *out. 0 when valid, -1 otherwise. */
+#define BW_JWT_EXPIRED (-2)
+/* Verifies token[0..len) at time `now`; fills *out. 0 when valid, BW_JWT_EXPIRED when everything
+ * but the expiry holds (signature, issuer, claims), -1 otherwise. */
 int bw_jwt_verify(const unsigned char *secret, size_t slen, const char *token, size_t len,
                   int64_t now, struct bw_jwt_claims *out);
 

@@ -92,4 +92,9 @@
 #define BW_AUDIT_SCOPE_MAX_ACCOUNTS  1000  /* accounts of one scope looked at; the rest are skipped (logged) */
 #define BW_AUDIT_MAX_ANOMALIES       100   /* anomalies returned, worst first */
 
+/* metrics (src/common/metrics.h, src/http/metrics.c) */
+#define BW_METRICS_ROUTES_MAX    64    /* route table entries with series of their own (checked at start) */
+#define BW_METRICS_SLOTS         16    /* per-thread counter slots; more threads share slots (atomically) */
+#define BW_METRICS_JOB_KINDS_MAX 16    /* job kinds shown in the queue gauges of one scrape */
+
 #endif

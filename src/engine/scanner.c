@@ -3,6 +3,7 @@
 
 #include "auth/apikey.h"
 #include "common/embedded.h"
+#include "common/timeutil.h"
 
 #include <ctype.h>
 #include <hs/hs.h>
@@ -51,6 +52,8 @@ struct bw_scanner {
     atomic_uint scratch_gen; /* bumped whenever the scratch prototype grows */
     atomic_bool *jitted;     /* per pattern id: PCRE2 JIT compiled */
     pthread_mutex_t db_mu;
+    /* per language, since start (bw_scanner_stats) */
+    _Atomic uint64_t st_scans[BW_LANG_COUNT], st_bytes[BW_LANG_COUNT], st_us[BW_LANG_COUNT];
 };
 
 struct tstate {
@@ -1194,8 +1197,8 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
     return 0;
 }
 
-int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
-            struct bw_findings *out)
+static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
+                struct bw_findings *out)
 {
     memset(out, 0, sizeof *out);
     if ((unsigned)l >= BW_LANG_COUNT)
@@ -1244,6 +1247,30 @@ int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t l
         qsort(out->v, out->n, sizeof *out->v, cmp_finding);
     }
     return 0;
+}
+
+int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
+            struct bw_findings *out)
+{
+    int64_t t0 = bw_mono_us();
+    int rc = scan(sc, l, s, len, test_ctx, out);
+    if ((unsigned)l < BW_LANG_COUNT) {
+        struct bw_scanner *m = (struct bw_scanner *)sc; /* the counters are the only mutable part */
+        atomic_fetch_add_explicit(&m->st_scans[l], 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&m->st_bytes[l], len, memory_order_relaxed);
+        atomic_fetch_add_explicit(&m->st_us[l], (uint64_t)(bw_mono_us() - t0), memory_order_relaxed);
+    }
+    return rc;
+}
+
+void bw_scanner_stats(const struct bw_scanner *sc, enum bw_lang l, struct bw_scan_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)l >= BW_LANG_COUNT)
+        return;
+    out->scans = atomic_load_explicit(&sc->st_scans[l], memory_order_relaxed);
+    out->bytes = atomic_load_explicit(&sc->st_bytes[l], memory_order_relaxed);
+    out->us = atomic_load_explicit(&sc->st_us[l], memory_order_relaxed);
 }
 
 void bw_findings_free(struct bw_findings *f)

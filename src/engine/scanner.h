@@ -82,6 +82,13 @@ int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *code, size_
             struct bw_findings *out);
 void bw_findings_free(struct bw_findings *f);
 
+/* What bw_scan did since the scanner was made, per language (for /metrics): calls, input bytes
+ * and microseconds spent, whatever their outcome. */
+struct bw_scan_stats {
+    uint64_t scans, bytes, us;
+};
+void bw_scanner_stats(const struct bw_scanner *sc, enum bw_lang l, struct bw_scan_stats *out);
+
 /* risk_score 0..100 (higher is riskier) and letter grade from all findings. */
 int bw_scan_score(const struct bw_findings *f);
 char bw_scan_grade(const struct bw_findings *f);

@@ -165,14 +165,8 @@ void bw_tls_free(struct bw_tls *t);
 /* TLS 1.2 and 1.3 only, GnuTLS's NORMAL cipher suites otherwise */
 #define BW_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
-/* Request counters for /metrics: per-thread slots, so counting is not a shared cache line. */
-struct bw_http_stats {
-    unsigned long by_class[6]; /* [1]..[5]: 1xx..5xx */
-    unsigned long rate_limited;
-    unsigned long duration_us;
-    long in_flight;
-};
-void bw_http_stats(struct bw_http_stats *out);
+/* Requests being processed now, for /metrics (the counters are in http/metrics.h). */
+long bw_http_in_flight(void);
 
 /* Parses a request body into a JSON object with the depth limit. On failure returns NULL and
  * sets *why. Exposed for tests and fuzzing. */

@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
+#include "http/metrics.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -32,42 +33,7 @@ static const char *const g_security_headers[][2] = {
     {"Cross-Origin-Resource-Policy", "same-origin"},
 };
 
-/* Per-thread counter slots (cache-line sized) summed only when /metrics is read. Threads beyond
- * the slot count share slots; the adds are atomic, so that only costs contention. */
-#define STAT_SLOTS 64
-struct stat_slot {
-    _Alignas(64) atomic_ulong by_class[6];
-    atomic_ulong rate_limited;
-    atomic_ulong duration_us;
-};
-static struct stat_slot g_stats[STAT_SLOTS];
-static atomic_uint g_stat_next;
-static _Thread_local struct stat_slot *t_stat;
-
-static void stats_record(unsigned status, uint64_t dur_us)
-{
-    if (!t_stat)
-        t_stat = &g_stats[atomic_fetch_add(&g_stat_next, 1) % STAT_SLOTS];
-    unsigned cls = status / 100;
-    if (cls > 5)
-        cls = 5;
-    atomic_fetch_add_explicit(&t_stat->by_class[cls], 1, memory_order_relaxed);
-    if (status == 429)
-        atomic_fetch_add_explicit(&t_stat->rate_limited, 1, memory_order_relaxed);
-    atomic_fetch_add_explicit(&t_stat->duration_us, dur_us, memory_order_relaxed);
-}
-
-void bw_http_stats(struct bw_http_stats *out)
-{
-    memset(out, 0, sizeof *out);
-    for (int i = 0; i < STAT_SLOTS; i++) {
-        for (int c = 0; c < 6; c++)
-            out->by_class[c] += atomic_load_explicit(&g_stats[i].by_class[c], memory_order_relaxed);
-        out->rate_limited += atomic_load_explicit(&g_stats[i].rate_limited, memory_order_relaxed);
-        out->duration_us += atomic_load_explicit(&g_stats[i].duration_us, memory_order_relaxed);
-    }
-    out->in_flight = atomic_load(&g_inflight);
-}
+long bw_http_in_flight(void) { return atomic_load(&g_inflight); }
 
 const char *bw_query(struct bw_req *r, const char *name)
 {
@@ -211,6 +177,7 @@ static bool rate_limit(struct bw_req *r)
     bw_req_header(r, "RateLimit-Reset", "%ld", lr.reset_s);
     if (lr.allowed)
         return true;
+    bw_http_metrics_rate_limited(r->principal.kind != BW_AUTH_ANON);
     bw_req_header(r, "Retry-After", "%ld", lr.retry_after_s);
     bw_reply_error(r, BW_E_RATE_LIMITED, "rate limit exceeded; retry after the number of seconds in Retry-After",
                    json_pack("{s:i}", "retry_after", (json_int_t)lr.retry_after_s));
@@ -223,6 +190,7 @@ static bool check_access(struct bw_req *r, enum bw_access access)
     struct bw_decision d = bw_policy_check(access, &r->principal);
     if (d.err == BW_OK)
         return true;
+    bw_http_metrics_denied(&d, &r->principal);
     json_t *extra = NULL;
     if (d.err == BW_E_TIER_REQUIRED)
         extra = json_pack("{s:s,s:s}", "required_tier", bw_tier_name(d.required_tier), "current_tier",
@@ -283,13 +251,15 @@ static void process(struct bw_req *r)
     }
     if (access != BW_ACCESS_OPEN) {
         const char *why = NULL;
+        enum bw_auth_fail fail = BW_AUTH_FAIL_INVALID;
         enum bw_err e = bw_auth_resolve(app->auth, header(r, MHD_HTTP_HEADER_AUTHORIZATION),
-                                        header(r, "X-API-Key"), &r->principal, &why);
+                                        header(r, "X-API-Key"), &r->principal, &why, &fail);
         if (e == BW_E_UNAVAILABLE) {
             bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
             return;
         }
         if (e != BW_OK) {
+            bw_http_metrics_auth_failure(fail);
             bw_reply_error(r, e, why, NULL);
             return;
         }
@@ -408,9 +378,11 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     *con_cls = NULL;
     bw_guard_await(conn); /* a kept-alive connection's next request has the timeout to arrive */
     uint64_t dur_us = (uint64_t)(bw_mono_us() - r->start_us);
-    stats_record(r->status, dur_us);
+    bw_http_metrics_request(r->route ? (size_t)(r->route - bw_routes) : BW_HTTP_ROUTE_UNMATCHED, r->method,
+                            r->status, dur_us);
     if (bw_log_enabled(BW_LOG_INFO)) {
-        /* built by hand: this runs for every request */
+        /* built by hand: this runs for every request. The principal is a label that is never a
+         * secret (bw_principal_label): a key prefix, an account id, admin_key or anonymous */
         char line[1024], ts[21], plab[64];
         bw_iso8601(bw_now_s(), ts);
         size_t n = 0;
@@ -419,13 +391,14 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
         n += (size_t)snprintf(line + n, sizeof line - n, "\",\"method\":\"%s\",\"path\":\"", r->method_str);
         bw_json_escape(line, &n, sizeof line - 200, r->path);
         n += (size_t)snprintf(line + n, sizeof line - n, "\",\"route\":\"");
-        bw_json_escape(line, &n, sizeof line - 180, r->route ? r->route->pattern : "");
+        bw_json_escape(line, &n, sizeof line - 180, r->route ? r->route->pattern : "unmatched");
         const char *code = r->err ? bw_err_code(r->err) : NULL;
+        bool key = r->principal.kind == BW_AUTH_APIKEY; /* its account too */
         n += (size_t)snprintf(line + n, sizeof line - n,
-                              "\",\"status\":%u,%s%s%s\"duration_ms\":%.3f,\"principal\":\"%s\",\"ip\":\"%s\"%s}",
+                              "\",\"status\":%u,%s%s%s\"duration_ms\":%.3f,\"principal\":\"%s\",%s%s%s\"ip\":\"%s\"%s}",
                               r->status, code ? "\"error\":\"" : "", code ? code : "", code ? "\"," : "",
-                              (double)dur_us / 1000.0,
-                              bw_principal_label(&r->principal, plab), r->ip,
+                              (double)dur_us / 1000.0, bw_principal_label(&r->principal, plab),
+                              key ? "\"account\":\"" : "", key ? r->principal.user_id : "", key ? "\"," : "", r->ip,
                               toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : ",\"aborted\":true");
         if (n < sizeof line)
             bw_log_raw(BW_LOG_INFO, line, n);
@@ -497,8 +470,8 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
 
 int bw_http_serve(struct bw_app *app)
 {
-    if (bw_router_init(bw_routes, bw_routes_count) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "route table is invalid");
+    if (bw_router_init(bw_routes, bw_routes_count) != 0 || bw_routes_count > BW_METRICS_ROUTES_MAX) {
+        bw_logf(BW_LOG_ERROR, NULL, "route table is invalid (or longer than BW_METRICS_ROUTES_MAX)");
         return -1;
     }
     struct sockaddr_storage ss;

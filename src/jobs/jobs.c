@@ -6,6 +6,7 @@
 #include "store/store.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +34,58 @@ int bw_jobs_register(const struct bw_job_kind *k)
     return rc;
 }
 
-static const struct bw_job_kind *kind_of(const char *name)
+/* The registered kind of this name (and its index in the registry), or NULL (index
+ * BW_JOB_KINDS_MAX). */
+static const struct bw_job_kind *kind_of(const char *name, int *index)
 {
     const struct bw_job_kind *k = NULL;
+    int at = BW_JOB_KINDS_MAX;
     pthread_mutex_lock(&g_kinds_mu);
     for (int i = 0; i < g_nkinds && !k; i++)
-        if (strcmp(g_kinds[i]->kind, name) == 0)
+        if (strcmp(g_kinds[i]->kind, name) == 0) {
             k = g_kinds[i];
+            at = i;
+        }
     pthread_mutex_unlock(&g_kinds_mu);
+    if (index)
+        *index = at;
     return k;
+}
+
+size_t bw_jobs_kinds(const char **names, size_t cap)
+{
+    size_t n = 0;
+    pthread_mutex_lock(&g_kinds_mu);
+    for (int i = 0; i < g_nkinds && n < cap; i++)
+        names[n++] = g_kinds[i]->kind;
+    pthread_mutex_unlock(&g_kinds_mu);
+    return n;
+}
+
+/* ---- what this process's workers finished, for /metrics ---- */
+
+static const char *const RESULT_NAMES[BW_JOB__RESULTS] = {"done", "cancelled", "retry", "failed", "interrupted"};
+/* by registry index, the last row for kinds with no handler */
+static atomic_ulong g_finished[BW_JOB_KINDS_MAX + 1][BW_JOB__RESULTS];
+
+const char *bw_job_result_name(enum bw_job_result r)
+{
+    return (unsigned)r < BW_JOB__RESULTS ? RESULT_NAMES[r] : "failed";
+}
+
+static void count_finished(int kind, enum bw_job_result r)
+{
+    if (kind < 0 || kind > BW_JOB_KINDS_MAX)
+        kind = BW_JOB_KINDS_MAX;
+    atomic_fetch_add_explicit(&g_finished[kind][(unsigned)r < BW_JOB__RESULTS ? r : BW_JOB_FAILED], 1,
+                              memory_order_relaxed);
+}
+
+unsigned long bw_jobs_finished(size_t kind, enum bw_job_result r)
+{
+    if (kind > BW_JOB_KINDS_MAX || (unsigned)r >= BW_JOB__RESULTS)
+        return 0;
+    return atomic_load_explicit(&g_finished[kind][r], memory_order_relaxed);
 }
 
 /* ---- running one job ---- */
@@ -69,11 +113,13 @@ static int64_t backoff_ms(int attempts)
 static void run_claimed(struct db *db, const struct store_job *j, const char *owner, int64_t lease_ms,
                         unsigned egress_allow, atomic_bool *stopping)
 {
-    const struct bw_job_kind *k = kind_of(j->kind);
+    int kind = 0;
+    const struct bw_job_kind *k = kind_of(j->kind, &kind);
     int64_t now = bw_now_us() / 1000;
     if (!k) {
         bw_logf(BW_LOG_ERROR, NULL, "job %s: no handler for kind '%s'", j->id, j->kind);
         (void)store_job_finish(db, j->id, owner, "failed", "no handler for this kind", now);
+        count_finished(kind, BW_JOB_FAILED);
         return;
     }
     struct bw_job_ctx ctx = {.db = db, .job = j, .owner = owner, .lease_ms = lease_ms, .egress_allow = egress_allow,
@@ -84,7 +130,6 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
                           j->attempts));
     enum bw_job_result res = k->run(&ctx);
     now = bw_now_us() / 1000;
-    static const char *const NAMES[] = {"done", "cancelled", "retry", "failed", "interrupted"};
     bool failed = false;
     switch (res) {
     case BW_JOB_DONE:
@@ -105,10 +150,11 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
     }
     if (failed && k->failed)
         k->failed(db, j, ctx.error[0] ? ctx.error : "the job failed");
+    count_finished(kind, failed ? BW_JOB_FAILED : res); /* a retry with no attempts left failed */
     bw_log_json(res == BW_JOB_DONE || res == BW_JOB_CANCELLED || res == BW_JOB_INTERRUPTED ? BW_LOG_INFO : BW_LOG_WARN,
                 NULL, "job ended",
                 json_pack("{s:s,s:s,s:s,s:s,s:I,s:s?}", "job_id", j->id, "kind", j->kind, "ref", j->ref, "result",
-                          NAMES[res], "ms", (json_int_t)((bw_mono_us() - t0) / 1000), "error",
+                          bw_job_result_name(res), "ms", (json_int_t)((bw_mono_us() - t0) / 1000), "error",
                           ctx.error[0] ? ctx.error : NULL));
 }
 
@@ -130,7 +176,9 @@ void bw_jobs_reap(struct db *db, int64_t now_ms)
     if (store_job_reap(db, now_ms, dead, 16, &n) != ST_OK)
         return;
     for (size_t i = 0; i < n; i++) {
-        const struct bw_job_kind *k = kind_of(dead[i].kind);
+        int kind = 0;
+        const struct bw_job_kind *k = kind_of(dead[i].kind, &kind);
+        count_finished(kind, BW_JOB_FAILED);
         bw_log_json(BW_LOG_WARN, NULL, "job failed: attempts exhausted",
                     json_pack("{s:s,s:s,s:i}", "job_id", dead[i].id, "kind", dead[i].kind, "attempts",
                               dead[i].attempts));

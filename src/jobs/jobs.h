@@ -20,6 +20,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define BW_JOB_LEASE_MS_DEFAULT BW_JOB_LEASE_MS
@@ -35,6 +36,9 @@ enum bw_job_result {
     BW_JOB_FAILED,      /* a permanent failure: no retry */
     BW_JOB_INTERRUPTED, /* stopped at a heartbeat (shutdown or lease lost): not an attempt */
 };
+#define BW_JOB__RESULTS 5
+/* "done", "cancelled", "retry", "failed", "interrupted". */
+const char *bw_job_result_name(enum bw_job_result r);
 
 struct bw_job_ctx {
     struct db *db;
@@ -58,6 +62,13 @@ struct bw_job_kind {
 int bw_jobs_register(const struct bw_job_kind *k);
 /* Registers every kind this build knows (the red team, ...). Idempotent. */
 void bw_jobs_register_all(void);
+/* The registered kinds' names in registry order (up to cap); how many. */
+size_t bw_jobs_kinds(const char **names, size_t cap);
+
+/* Jobs this process's workers ended, for /metrics: by registry index (BW_JOB_KINDS_MAX: kinds
+ * with no handler) and result, where a RETRY that had no attempts left counts as FAILED and so do
+ * jobs the reaper failed. Counted per process: `bulwark worker` processes keep their own. */
+unsigned long bw_jobs_finished(size_t kind, enum bw_job_result r);
 
 /* Extends the lease; false: stop now (lease lost, or the process is stopping). */
 bool bw_job_heartbeat(struct bw_job_ctx *ctx);

@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,26 @@ void db_close(struct db *db)
 }
 
 const char *db_backend(const struct db *db) { return db->be->name; }
-struct db_conn *db_acquire(struct db *db) { return db->be->acquire(db); }
+
+void db_count_error(struct db *db, enum db_err_kind k)
+{
+    atomic_fetch_add_explicit(&db->errors[k], 1, memory_order_relaxed);
+}
+
+unsigned long db_error_count(const struct db *db, enum db_err_kind k)
+{
+    return (unsigned)k < DB_ERR__COUNT ? atomic_load_explicit(&db->errors[k], memory_order_relaxed) : 0;
+}
+
+const char *db_err_kind_name(enum db_err_kind k) { return k == DB_ERR_CONNECT ? "connect" : "statement"; }
+
+struct db_conn *db_acquire(struct db *db)
+{
+    struct db_conn *c = db->be->acquire(db);
+    if (!c)
+        db_count_error(db, DB_ERR_CONNECT);
+    return c;
+}
 
 void db_release(struct db_conn *c)
 {
@@ -53,16 +73,25 @@ void db_release(struct db_conn *c)
         ((struct db_conn_hdr *)c)->db->be->release(c);
 }
 
-#define BE(c) (((struct db_conn_hdr *)(c))->db->be)
+#define DB(c) (((struct db_conn_hdr *)(c))->db)
+#define BE(c) (DB(c)->be)
+
+/* rc as it is, a failure counted */
+static int counted(struct db_conn *c, int rc)
+{
+    if (rc == DB_ERROR)
+        db_count_error(DB(c), DB_ERR_STATEMENT);
+    return rc;
+}
 
 int db_exec(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *ch)
 {
-    return BE(c)->exec(c, sql, p, np, ch);
+    return counted(c, BE(c)->exec(c, sql, p, np, ch));
 }
 
 int db_query(struct db_conn *c, const char *sql, const struct db_param *p, int np, struct db_rows **out)
 {
-    return BE(c)->query(c, sql, p, np, out);
+    return counted(c, BE(c)->query(c, sql, p, np, out));
 }
 
 /* Rows do not know their backend, so the cursor functions go through the one open database. A
@@ -82,12 +111,12 @@ void db_rows_free(struct db_rows *r)
 
 int db_begin(struct db_conn *c, bool write)
 {
-    return BE(c)->script(c, write ? BE(c)->begin_write : "BEGIN");
+    return counted(c, BE(c)->script(c, write ? BE(c)->begin_write : "BEGIN"));
 }
 
-int db_commit(struct db_conn *c) { return BE(c)->script(c, "COMMIT"); }
+int db_commit(struct db_conn *c) { return counted(c, BE(c)->script(c, "COMMIT")); }
 void db_rollback(struct db_conn *c) { (void)BE(c)->script(c, "ROLLBACK"); }
-int db_exec_script(struct db_conn *c, const char *sql) { return BE(c)->script(c, sql); }
+int db_exec_script(struct db_conn *c, const char *sql) { return counted(c, BE(c)->script(c, sql)); }
 
 bool db_ping(struct db *db)
 {

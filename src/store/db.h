@@ -66,4 +66,11 @@ int db_exec_script(struct db_conn *c, const char *sql);
 /* Whether the database answers (readyz). */
 bool db_ping(struct db *db);
 
+/* Failures counted since db_open, for /metrics: a connection that could not be had (db_acquire
+ * gave NULL), or a statement, query, transaction step or script that failed (DB_ERROR; a
+ * constraint violation is an answer, not a failure). Each is logged where it happens. */
+enum db_err_kind { DB_ERR_CONNECT, DB_ERR_STATEMENT, DB_ERR__COUNT };
+unsigned long db_error_count(const struct db *db, enum db_err_kind k);
+const char *db_err_kind_name(enum db_err_kind k); /* "connect", "statement" */
+
 #endif

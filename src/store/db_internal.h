@@ -24,12 +24,17 @@ struct db_backend {
 struct db {
     const struct db_backend *be;
     void *impl;
+    _Atomic unsigned long errors[DB_ERR__COUNT]; /* for /metrics (db_error_count) */
 };
 
 /* Every connection struct starts with this header. */
 struct db_conn_hdr {
     struct db *db;
 };
+
+/* Counts a failure the db.c wrappers cannot see (a SQLite statement failing while its rows are
+ * stepped through: db_rows_next only says "no more rows"). */
+void db_count_error(struct db *db, enum db_err_kind k);
 
 extern const struct db_backend db_sqlite_backend;
 extern const struct db_backend db_pg_backend;

@@ -271,8 +271,8 @@ static bool sq_next(struct db_rows *r)
     int rc = sqlite3_step(r->st);
     if (rc == SQLITE_ROW)
         return true;
-    if (rc != SQLITE_DONE)
-        map_rc(r->c, rc);
+    if (rc != SQLITE_DONE && map_rc(r->c, rc) == DB_ERROR) /* SQLite runs a query while stepping */
+        db_count_error(r->c->hdr.db, DB_ERR_STATEMENT);
     r->done = true;
     return false;
 }

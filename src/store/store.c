@@ -389,14 +389,18 @@ int store_key_list(struct db *db, const char *user_id, struct store_key **out, s
 
 int store_key_by_hash(struct db *db, const char *hash, struct store_key *out)
 {
+    int rc = store_key_by_hash_any(db, hash, out);
+    return rc == ST_OK && !out->active ? ST_NOTFOUND : rc;
+}
+
+int store_key_by_hash_any(struct db *db, const char *hash, struct store_key *out)
+{
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
     struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(hash)};
-    int rc = db_query(c,
-                      "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
-                      "WHERE k.key_hash = ? AND k.active = 1",
+    int rc = db_query(c, "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?",
                       p, 1, &r);
     if (rc == DB_OK)
         rc = db_rows_next(r) ? (read_key(r, out), ST_OK) : ST_NOTFOUND;

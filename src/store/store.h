@@ -64,6 +64,8 @@ int store_key_rotate(struct db *db, const char *user_id, const char *id_or_prefi
 int store_key_list(struct db *db, const char *user_id, struct store_key **out, size_t *n);
 /* The active key with this hash, with its owner's tier and role. */
 int store_key_by_hash(struct db *db, const char *hash, struct store_key *out);
+/* The same, revoked keys included (out->active tells), so a refusal can say which it was. */
+int store_key_by_hash_any(struct db *db, const char *hash, struct store_key *out);
 int store_key_touch(struct db *db, const char *key_id, const char *ts);
 
 /* Settings: name -> value text. put_if_absent keeps an existing value (race-safe across

@@ -213,3 +213,42 @@ int store_job_get(struct db *db, const char *id, struct store_job *out)
     db_release(c);
     return st;
 }
+
+int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap, size_t *n)
+{
+    *n = 0;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    struct db_rows *r = NULL;
+    int rc = db_query(c,
+                      "SELECT kind, state, COUNT(*), MIN(created_ms) FROM jobs WHERE state IN ('queued', 'running')"
+                      " GROUP BY kind, state ORDER BY kind",
+                      NULL, 0, &r);
+    if (rc == DB_OK) {
+        while (db_rows_next(r)) {
+            const char *kind = db_rows_text(r, 0), *state = db_rows_text(r, 1);
+            if (!kind || !state)
+                continue;
+            size_t i = 0;
+            while (i < *n && strcmp(out[i].kind, kind) != 0)
+                i++;
+            if (i == *n) {
+                if (*n == cap)
+                    continue; /* more kinds than asked for: the rest are left out */
+                memset(&out[i], 0, sizeof out[i]);
+                COPY(out[i].kind, kind);
+                (*n)++;
+            }
+            if (strcmp(state, "queued") == 0) {
+                out[i].queued = db_rows_int(r, 2);
+                out[i].oldest_queued_ms = db_rows_int(r, 3);
+            } else {
+                out[i].running = db_rows_int(r, 2);
+            }
+        }
+    }
+    db_rows_free(r);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : ST_ERROR;
+}

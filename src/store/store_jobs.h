@@ -64,4 +64,14 @@ int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t 
 int store_job_cancel_ref_conn(struct db_conn *c, const char *ref, int64_t now_ms);
 int store_job_get(struct db *db, const char *id, struct store_job *out);
 
+/* The queue at a glance, for /metrics: per kind, the jobs queued and running and the creation
+ * time of the oldest queued one (0 when none is queued). One grouped query over the claim index;
+ * up to cap kinds go to out, *n says how many. */
+struct store_job_queue {
+    char kind[BW_JOB_KIND_MAX];
+    int64_t queued, running;
+    int64_t oldest_queued_ms; /* created_ms */
+};
+int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap, size_t *n);
+
 #endif

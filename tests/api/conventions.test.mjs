@@ -160,8 +160,8 @@ test('metrics: 401 anonymous, 403 FORBIDDEN for a non-admin account, Prometheus 
   r = await srv.req('GET', '/metrics', { key: srv.adminKey });
   assert.equal(r.status, 200);
   assert.match(r.headers.get('content-type'), /^text\/plain; version=0\.0\.4/);
-  assert.match(r.text, /^bulwark_http_requests_total\{class="2xx"\} [1-9]\d*$/m);
-  assert.match(r.text, /^bulwark_http_requests_total\{class="4xx"\} [1-9]\d*$/m);
+  assert.match(r.text, /^bulwark_http_requests_total\{route="[^"]+",method="[A-Z]+",status="2\d\d"\} [1-9]\d*$/m);
+  assert.match(r.text, /^bulwark_http_requests_total\{route="\/metrics",method="GET",status="401"\} [1-9]\d*$/m);
   assert.match(r.text, /^bulwark_build_info\{version="[^"]+",backend="(sqlite|postgres)"\} 1$/m);
   assert.equal(r.headers.get('ratelimit-limit'), null, 'metrics are not rate limited');
   // the admin role works too

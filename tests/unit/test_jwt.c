@@ -236,23 +236,26 @@ static void test_expiry(void **state)
     char pl[512];
     /* long expired */
     payload(pl, sizeof pl, NOW - 7200, NOW - 3600, "bulwark", NULL);
-    assert_int_equal(verify_forged(HS256, pl, NOW), -1);
+    assert_int_equal(verify_forged(HS256, pl, NOW), BW_JWT_EXPIRED); /* told apart from invalid */
     /* expired beyond the skew */
     payload(pl, sizeof pl, NOW - 7200, NOW - BW_JWT_SKEW_S - 1, "bulwark", NULL);
-    assert_int_equal(verify_forged(HS256, pl, NOW), -1);
+    assert_int_equal(verify_forged(HS256, pl, NOW), BW_JWT_EXPIRED);
     /* valid one more second */
     payload(pl, sizeof pl, NOW - 7200, NOW + 1, "bulwark", NULL);
     assert_int_equal(verify_forged(HS256, pl, NOW), 0);
     /* the implementation applies no skew to exp: a token is dead at exp (exp <= now). The
      * signed token shows the same at the boundary. */
     payload(pl, sizeof pl, NOW - 7200, NOW, "bulwark", NULL);
-    assert_int_equal(verify_forged(HS256, pl, NOW), -1);
+    assert_int_equal(verify_forged(HS256, pl, NOW), BW_JWT_EXPIRED);
 
     struct bw_jwt_claims c = claims(), out;
     char *tok = NULL;
     assert_int_equal(bw_jwt_sign(SECRET, SLEN, &c, &tok), 0);
     assert_int_equal(bw_jwt_verify(SECRET, SLEN, tok, strlen(tok), c.exp - 1, &out), 0);
-    assert_int_equal(bw_jwt_verify(SECRET, SLEN, tok, strlen(tok), c.exp + BW_JWT_SKEW_S + 1, &out), -1);
+    assert_int_equal(bw_jwt_verify(SECRET, SLEN, tok, strlen(tok), c.exp + BW_JWT_SKEW_S + 1, &out), BW_JWT_EXPIRED);
+    /* an expired token with a bad signature is invalid, not expired */
+    tok[strlen(tok) - 2] = tok[strlen(tok) - 2] == 'A' ? 'B' : 'A';
+    assert_int_equal(bw_jwt_verify(SECRET, SLEN, tok, strlen(tok), c.exp + 1, &out), -1);
     free(tok);
 
     /* exp and iat are required integers */
