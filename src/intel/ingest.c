@@ -1,5 +1,6 @@
 /* Records into the store (ingest.h). */
 #include "intel/ingest.h"
+#include "common/jsonx.h"
 
 #include "common/embedded.h"
 #include "common/timeutil.h"
@@ -11,20 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
 int bw_intel_fold(json_t *index, const json_t *rec)
 {
-    const char *id = str(rec, "id");
+    const char *id = bw_json_str(rec, "id");
     json_t *have = json_object_get(index, id);
     json_t *next;
     if (!have)
         next = json_deep_copy(rec);
-    else if (strcmp(str(have, "source"), str(rec, "source")) == 0 && json_array_size(json_object_get(have, "sources")) == 1)
+    else if (strcmp(bw_json_str(have, "source"), bw_json_str(rec, "source")) == 0 && json_array_size(json_object_get(have, "sources")) == 1)
         next = bw_intel_combine(have, rec);
     else
         next = bw_intel_merge(have, rec);
@@ -55,14 +50,14 @@ static int put_doc(struct store_intel_tx *tx, const json_t *doc, int64_t enriche
     int rc = ST_ERROR;
     if (text && entry) {
         struct store_intel_row row = {
-            .id = str(doc, "id"),
-            .type = str(doc, "type"),
-            .title = str(doc, "title"),
-            .severity = str(doc, "severity"),
-            .published = str(doc, "published"),
-            .updated = str(doc, "updated"),
-            .enriched_at = str(doc, "enriched_at"),
-            .source = str(doc, "source"),
+            .id = bw_json_str(doc, "id"),
+            .type = bw_json_str(doc, "type"),
+            .title = bw_json_str(doc, "title"),
+            .severity = bw_json_str(doc, "severity"),
+            .published = bw_json_str(doc, "published"),
+            .updated = bw_json_str(doc, "updated"),
+            .enriched_at = bw_json_str(doc, "enriched_at"),
+            .source = bw_json_str(doc, "source"),
             .enriched_us = enriched_us,
             .version = json_integer_value(json_object_get(doc, "version")),
             .risk_score = (int)json_integer_value(json_object_get(doc, "risk_score")),
@@ -70,7 +65,7 @@ static int put_doc(struct store_intel_tx *tx, const json_t *doc, int64_t enriche
             .doc = text,
             .entry = entry,
         };
-        rc = store_intel_tx_put(tx, &row, old ? str(old, "type") : NULL, old ? str(old, "severity") : NULL);
+        rc = store_intel_tx_put(tx, &row, old ? bw_json_str(old, "type") : NULL, old ? bw_json_str(old, "severity") : NULL);
     }
     free(text);
     free(entry);
@@ -82,9 +77,9 @@ static int upsert(struct store_intel_tx *tx, const json_t *rec, bool kev_filter,
                   struct bw_ingest_report *rep)
 {
     char *stored = NULL;
-    int rc = store_intel_tx_get(tx, str(rec, "id"), &stored);
+    int rc = store_intel_tx_get(tx, bw_json_str(rec, "id"), &stored);
     if (rc == ST_NOTFOUND) {
-        if (kev_filter && strcmp(str(rec, "source"), "kev") == 0 && !bw_intel_kev_is_ai(rec)) {
+        if (kev_filter && strcmp(bw_json_str(rec, "source"), "kev") == 0 && !bw_intel_kev_is_ai(rec)) {
             rep->skipped++;
             return ST_OK;
         }
@@ -162,7 +157,7 @@ int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap)
     const struct bw_embedded *f = bw_embedded_find(BW_SEED_FILE);
     json_t *seed = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
     int64_t at = 0;
-    if (!seed || bw_parse_iso8601(str(seed, "generated_at"), &at) != 0 ||
+    if (!seed || bw_parse_iso8601(bw_json_str(seed, "generated_at"), &at) != 0 ||
         !json_is_array(json_object_get(seed, "records"))) {
         snprintf(why, cap, "%s is missing or malformed", BW_SEED_FILE);
         store_intel_rollback(tx);
@@ -180,7 +175,7 @@ int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap)
             break;
         }
         if ((rc = put_doc(tx, r, at * 1000000, NULL)) != ST_OK) {
-            snprintf(why, cap, "the database refused seed record %s", str(r, "id"));
+            snprintf(why, cap, "the database refused seed record %s", bw_json_str(r, "id"));
             break;
         }
         (*loaded)++;

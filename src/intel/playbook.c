@@ -7,6 +7,7 @@
  * friends are filled by expand()). Nothing iterates over a hash table, reads the clock or the
  * locale, so the output is a function of the record alone. */
 #include "intel/playbook.h"
+#include "common/jsonx.h"
 
 #include "common/sbuf.h"
 
@@ -104,12 +105,6 @@ static bool clip(char *dst, size_t n, const char *s)
     while (i > 0 && dst[i - 1] == ' ')
         dst[--i] = '\0';
     return cut;
-}
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
 }
 
 static const json_t *jarr(const json_t *o, const char *k)
@@ -430,21 +425,21 @@ static void facts_read(struct facts *f, const json_t *r)
 {
     memset(f, 0, sizeof *f);
     f->pkg = -1;
-    const char *type = jstr(r, "type");
+    const char *type = bw_json_str(r, "type");
     f->type = eq(type, "ai_cve") ? RT_AI_CVE : eq(type, "model_advisory") ? RT_MODEL_ADVISORY
             : eq(type, "prompt_attack") ? RT_PROMPT_ATTACK : eq(type, "agent_threat") ? RT_AGENT_THREAT : RT_OTHER;
     static const char *const words[] = {"vulnerability", "advisory", "prompt attack", "agent threat", "threat"};
     f->type_word = words[f->type];
-    clip(f->id, sizeof f->id, jstr(r, "id"));
+    clip(f->id, sizeof f->id, bw_json_str(r, "id"));
     if (!f->id[0])
         strcpy(f->id, "this threat");
-    clip(f->title, sizeof f->title, jstr(r, "title"));
-    if (clip(f->summary, sizeof f->summary - 4, jstr(r, "summary")))
+    clip(f->title, sizeof f->title, bw_json_str(r, "title"));
+    if (clip(f->summary, sizeof f->summary - 4, bw_json_str(r, "summary")))
         strcat(f->summary, "...");
 
-    f->tier = tier_word(jstr(r, "risk_tier"));
+    f->tier = tier_word(bw_json_str(r, "risk_tier"));
     if (!f->tier)
-        f->tier = tier_word(jstr(r, "severity"));
+        f->tier = tier_word(bw_json_str(r, "severity"));
     if (!f->tier)
         f->tier = "MEDIUM";
     static const char *const sla[] = {"24 hours", "72 hours", "14 days", "30 days"};
@@ -468,20 +463,20 @@ static void facts_read(struct facts *f, const json_t *r)
         if (v >= 0 && v <= 10)
             f->cvss10 = (int)(v * 10 + 0.5);
     }
-    clip(f->cvss_version, sizeof f->cvss_version, jstr(cvss, "version"));
-    f->av_network = strstr(jstr(cvss, "vector"), "AV:N") != NULL;
+    clip(f->cvss_version, sizeof f->cvss_version, bw_json_str(cvss, "version"));
+    f->av_network = strstr(bw_json_str(cvss, "vector"), "AV:N") != NULL;
 
     f->kev = json_is_true(json_object_get(r, "kev"));
     f->exploit = f->kev || json_is_true(json_object_get(r, "exploit_available"));
     const json_t *kd = json_object_get(r, "kev_details");
     if (json_is_object(kd)) {
-        clip(f->kev_added, sizeof f->kev_added, jstr(kd, "date_added"));
-        clip(f->kev_due, sizeof f->kev_due, jstr(kd, "due_date"));
-        clip(f->kev_action, sizeof f->kev_action, jstr(kd, "required_action"));
-        f->kev_ransomware = ieq(jstr(kd, "ransomware_use"), "known");
+        clip(f->kev_added, sizeof f->kev_added, bw_json_str(kd, "date_added"));
+        clip(f->kev_due, sizeof f->kev_due, bw_json_str(kd, "due_date"));
+        clip(f->kev_action, sizeof f->kev_action, bw_json_str(kd, "required_action"));
+        f->kev_ransomware = ieq(bw_json_str(kd, "ransomware_use"), "known");
         char vendor[NAME_CAP], product[NAME_CAP], both[2 * NAME_CAP + 2];
-        clip(vendor, sizeof vendor, jstr(kd, "vendor"));
-        clip(product, sizeof product, jstr(kd, "product"));
+        clip(vendor, sizeof vendor, bw_json_str(kd, "vendor"));
+        clip(product, sizeof product, bw_json_str(kd, "product"));
         if (product[0]) {
             /* "Langflow" rather than "Langflow Langflow" */
             if (vendor[0] && !ieq(vendor, product))
@@ -494,7 +489,7 @@ static void facts_read(struct facts *f, const json_t *r)
     }
     /* dates are ISO 8601; text uses the day */
     char pub[32];
-    clip(pub, sizeof pub, jstr(r, "published"));
+    clip(pub, sizeof pub, bw_json_str(r, "published"));
     /* only a real YYYY-MM-DD prefix: ten arbitrary bytes could end inside a UTF-8 character */
     bool day = strlen(pub) >= 10 && pub[4] == '-' && pub[7] == '-';
     for (int i = 0; day && i < 10; i++)
@@ -533,13 +528,13 @@ static void facts_read(struct facts *f, const json_t *r)
         if (!json_is_object(v))
             continue;
         struct affected *a = &f->aff[f->naff];
-        const char *pkg = jstr(v, "package"), *product = jstr(v, "product");
+        const char *pkg = bw_json_str(v, "package"), *product = bw_json_str(v, "product");
         clip(a->name, sizeof a->name, *pkg ? pkg : product);
         if (!a->name[0])
             continue;
-        clip(a->eco, sizeof a->eco, jstr(v, "ecosystem"));
-        clip(a->introduced, sizeof a->introduced, jstr(v, "introduced"));
-        clip(a->fixed, sizeof a->fixed, jstr(v, "fixed"));
+        clip(a->eco, sizeof a->eco, bw_json_str(v, "ecosystem"));
+        clip(a->introduced, sizeof a->introduced, bw_json_str(v, "introduced"));
+        clip(a->fixed, sizeof a->fixed, bw_json_str(v, "fixed"));
         if (f->pkg < 0 && *pkg && a->eco[0] && safe_token(a->name, "._-@/")) /* npm scopes, Go paths */
             f->pkg = (int)f->naff;
         add_token(f, a->name);
@@ -2172,7 +2167,7 @@ static json_t *references(struct ctx *c, const struct cands *cs)
     /* the record's own id and its aliases, where a public page exists for that kind of id */
     const char *ids[BW_PLAYBOOK_MAX_ITEMS + 1];
     size_t nid = 0;
-    ids[nid++] = jstr(c->rec, "id");
+    ids[nid++] = bw_json_str(c->rec, "id");
     json_array_foreach(jarr(c->rec, "aliases"), i, v) {
         if (nid > BW_PLAYBOOK_MAX_ITEMS)
             break;
@@ -2227,7 +2222,7 @@ static json_t *references(struct ctx *c, const struct cands *cs)
             break;
         if (!u || !url_ok(u))
             continue;
-        const char *kind = jstr(v, "kind");
+        const char *kind = bw_json_str(v, "kind");
         const char *word = eq(kind, "nvd") ? "NVD entry" : eq(kind, "kev") ? "CISA KEV entry" : eq(kind, "advisory") ? "Advisory"
                          : eq(kind, "atlas") ? "MITRE ATLAS" : eq(kind, "attack") ? "MITRE ATT&CK" : "Reference";
         /* the host names the source */

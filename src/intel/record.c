@@ -1,6 +1,7 @@
 /* Records: construction, merging, canonical text, feed entries, validation (intel.h), and the
  * typed access to source trees the normalisers share (normalize.h). */
 #include "intel/intel.h"
+#include "common/jsonx.h"
 #include "intel/normalize.h"
 #include "intel/risk.h"
 
@@ -177,12 +178,6 @@ static void unite(json_t *into, const json_t *from, const char *member)
     normalise_array(a);
 }
 
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
 /* The smallest of a record's aliases (its id when it has none): which of several advisories of
  * one source a record shows, whatever order they arrive in. */
 static const char *min_alias(const json_t *r)
@@ -195,7 +190,7 @@ static const char *min_alias(const json_t *r)
         if (a && (!m || strcmp(a, m) < 0))
             m = a;
     }
-    return m ? m : str(r, "id");
+    return m ? m : bw_json_str(r, "id");
 }
 
 /* Whether every alias of b is among a's: a restates everything b was built from. */
@@ -215,7 +210,7 @@ static bool covers(const json_t *a, const json_t *b)
 /* Facts of several contributions united (see bw_intel_merge). */
 static json_t *unite_records(const json_t *existing, const json_t *incoming)
 {
-    const char *src = str(incoming, "source");
+    const char *src = bw_json_str(incoming, "source");
     json_t *r = json_deep_copy(existing);
     if (!r)
         return NULL;
@@ -224,7 +219,7 @@ static json_t *unite_records(const json_t *existing, const json_t *incoming)
     /* title, summary and type: from the preferred source; among contributions of that one
      * source, from the one with the smallest alias */
     const char *pri = primary(json_object_get(r, "sources"));
-    bool shown_src = strcmp(str(existing, "source"), src) == 0;
+    bool shown_src = strcmp(bw_json_str(existing, "source"), src) == 0;
     if (pri && strcmp(pri, src) == 0 && (!shown_src || strcmp(min_alias(incoming), min_alias(r)) <= 0)) {
         static const char *const shown[] = {"type", "title", "summary", "source"};
         for (size_t i = 0; i < 4; i++)
@@ -238,10 +233,10 @@ static json_t *unite_records(const json_t *existing, const json_t *incoming)
         json_object_set(r, "cvss", json_object_get(incoming, "cvss"));
     if (json_is_true(json_object_get(incoming, "exploit_available")))
         json_object_set(r, "exploit_available", json_true());
-    const char *ep = str(existing, "published"), *ip = str(incoming, "published");
+    const char *ep = bw_json_str(existing, "published"), *ip = bw_json_str(incoming, "published");
     if (*ip && (!*ep || strcmp(ip, ep) < 0))
         bw_rec_str(r, "published", ip);
-    const char *eu = str(existing, "updated"), *iu = str(incoming, "updated");
+    const char *eu = bw_json_str(existing, "updated"), *iu = bw_json_str(incoming, "updated");
     if (strcmp(iu, eu) > 0)
         bw_rec_str(r, "updated", iu);
     const json_t *bs = json_object_get(json_object_get(r, "cvss"), "base_score");
@@ -250,7 +245,7 @@ static json_t *unite_records(const json_t *existing, const json_t *incoming)
         double b = json_number_value(bs);
         sev = b >= 9.0 ? "CRITICAL" : b >= 7.0 ? "HIGH" : b >= 4.0 ? "MEDIUM" : "LOW";
     } else {
-        sev = bw_sev_max(str(existing, "severity"), str(incoming, "severity"));
+        sev = bw_sev_max(bw_json_str(existing, "severity"), bw_json_str(incoming, "severity"));
     }
     if (json_is_true(json_object_get(r, "kev")))
         sev = bw_sev_max(sev, "HIGH");
@@ -260,7 +255,7 @@ static json_t *unite_records(const json_t *existing, const json_t *incoming)
 
 json_t *bw_intel_merge(const json_t *existing, const json_t *incoming)
 {
-    const char *src = str(incoming, "source");
+    const char *src = bw_json_str(incoming, "source");
     const json_t *es = json_object_get(existing, "sources");
     const char *only = json_array_size(es) == 1 ? json_string_value(json_array_get(es, 0)) : NULL;
     if (existing && !(only && strcmp(only, src) == 0 && covers(incoming, existing)))

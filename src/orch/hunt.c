@@ -7,6 +7,7 @@
  * the facts stay raw text. Nothing iterates over a hash table of the input, reads the clock or
  * the locale. */
 #include "orch/hunt.h"
+#include "common/jsonx.h"
 
 #include "common/sbuf.h"
 
@@ -112,12 +113,6 @@ static bool icontains_word(const char *hay, const char *needle)
             return true;
     }
     return false;
-}
-
-static const char *jstr(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
 }
 
 static const json_t *jarr(const json_t *o, const char *k)
@@ -364,7 +359,7 @@ static void classes_read(struct facts *f, const json_t *r)
     size_t i;
     const json_t *v;
     bool exec = false, data = false;
-    const char *type = jstr(r, "type");
+    const char *type = bw_json_str(r, "type");
 
     f->artifact = strcmp(type, "model_advisory") == 0;
     for (size_t k = 0; k < f->ntech; k++)
@@ -461,16 +456,16 @@ static void facts_read(struct facts *f, const json_t *r)
     size_t i;
     const json_t *v;
     memset(f, 0, sizeof *f);
-    snprintf(f->id, sizeof f->id, "%s", jstr(r, "id"));
-    clip(f->title, sizeof f->title, jstr(r, "title"));
-    clip(f->summary, sizeof f->summary, jstr(r, "summary"));
+    snprintf(f->id, sizeof f->id, "%s", bw_json_str(r, "id"));
+    clip(f->title, sizeof f->title, bw_json_str(r, "title"));
+    clip(f->summary, sizeof f->summary, bw_json_str(r, "summary"));
 
     static const char *const sev[] = {"CRITICAL", "HIGH", "MEDIUM", "LOW"};
     static const char *const lvl[] = {"critical", "high", "medium", "low"};
     f->severity = sev[2];
     f->level = lvl[2];
     for (size_t k = 0; k < 4; k++)
-        if (ieq(jstr(r, "severity"), sev[k])) {
+        if (ieq(bw_json_str(r, "severity"), sev[k])) {
             f->severity = sev[k];
             f->level = lvl[k];
         }
@@ -490,17 +485,17 @@ static void facts_read(struct facts *f, const json_t *r)
     json_array_foreach(jarr(r, "affected"), i, v) {
         if (i >= BW_HUNT_MAX_ITEMS)
             break;
-        const char *pkg = jstr(v, "package");
+        const char *pkg = bw_json_str(v, "package");
         if (*pkg && !f->ecosystem[0] && f->npackage == 0)
-            clip(f->ecosystem, sizeof f->ecosystem, jstr(v, "ecosystem"));
+            clip(f->ecosystem, sizeof f->ecosystem, bw_json_str(v, "ecosystem"));
         add_name(f, f->packages, &f->npackage, pkg);
     }
     json_array_foreach(jarr(r, "affected"), i, v) {
         if (i >= BW_HUNT_MAX_ITEMS)
             break;
-        add_name(f, f->products, &f->nproduct, jstr(v, "product"));
+        add_name(f, f->products, &f->nproduct, bw_json_str(v, "product"));
     }
-    add_name(f, f->products, &f->nproduct, jstr(json_object_get(r, "kev_details"), "product"));
+    add_name(f, f->products, &f->nproduct, bw_json_str(json_object_get(r, "kev_details"), "product"));
 
     json_array_foreach(jarr(r, "cwe"), i, v) {
         const char *s = json_string_value(v);
@@ -525,7 +520,7 @@ static void facts_read(struct facts *f, const json_t *r)
     json_array_foreach(jarr(r, "references"), i, v) {
         if (i >= BW_HUNT_MAX_ITEMS || f->nref >= BW_HUNT_MAX_REFERENCES)
             break;
-        const char *u = jstr(v, "url");
+        const char *u = bw_json_str(v, "url");
         size_t n = strlen(u);
         bool ok = (strncmp(u, "https://", 8) == 0 || strncmp(u, "http://", 7) == 0) && n <= BW_HUNT_MAX_URL_LEN;
         for (size_t k = 0; ok && k < n; k++)
@@ -535,8 +530,8 @@ static void facts_read(struct facts *f, const json_t *r)
         if (ok)
             f->refs[f->nref++] = u;
     }
-    day_of(f->date, jstr(r, "published"));
-    day_of(f->modified, jstr(r, "updated"));
+    day_of(f->date, bw_json_str(r, "published"));
+    day_of(f->modified, bw_json_str(r, "updated"));
     if (!f->date[0] || strcmp(f->modified, f->date) <= 0)
         f->modified[0] = '\0';
 
@@ -1310,7 +1305,7 @@ int bw_hunt_build(const json_t *record, json_t **out, char *why, size_t cap)
         snprintf(why, cap, "record is not an object");
         return -1;
     }
-    if (!bw_intel_id_valid(jstr(record, "id"))) {
+    if (!bw_intel_id_valid(bw_json_str(record, "id"))) {
         snprintf(why, cap, "record has no valid id");
         return -1;
     }
