@@ -1,5 +1,6 @@
 /* The orchestrator's pipeline (see orch.h for what it reads, the score and the scope). */
 #include "orch/orch.h"
+#include "common/jsonx.h"
 
 #include "audit/audit.h"
 #include "common/log.h"
@@ -112,12 +113,6 @@ void bw_orch_packs_free(struct bw_orch_packs *p)
 
 /* ---- small helpers -------------------------------------------------------------------------- */
 
-static const char *str(const json_t *o, const char *k)
-{
-    const char *s = json_string_value(json_object_get(o, k));
-    return s ? s : "";
-}
-
 static int sev_rank(const char *s)
 {
     if (!s)
@@ -200,9 +195,9 @@ static void words_of(const char *s, json_t *words)
 static json_t *asset_words(const json_t *a)
 {
     json_t *w = json_array();
-    words_of(str(a, "name"), w);
-    words_of(str(a, "provider"), w);
-    const char *ep = str(a, "endpoint");
+    words_of(bw_json_str(a, "name"), w);
+    words_of(bw_json_str(a, "provider"), w);
+    const char *ep = bw_json_str(a, "endpoint");
     const char *h = strstr(ep, "://");
     h = h ? h + 3 : ep;
     char host[256];
@@ -221,12 +216,12 @@ static json_t *record_words(const json_t *rec)
     size_t i;
     json_t *af;
     json_array_foreach(json_object_get(rec, "affected"), i, af) {
-        words_of(str(af, "product"), w);
-        words_of(str(af, "package"), w);
+        words_of(bw_json_str(af, "product"), w);
+        words_of(bw_json_str(af, "package"), w);
     }
     json_t *kd = json_object_get(rec, "kev_details");
     if (json_is_object(kd))
-        words_of(str(kd, "product"), w);
+        words_of(bw_json_str(kd, "product"), w);
     return w;
 }
 
@@ -362,7 +357,7 @@ static int deduplicate(struct run *r)
         size_t i;
         json_t *d;
         json_array_foreach(lists[l], i, d) {
-            const char *id = str(d, "id");
+            const char *id = bw_json_str(d, "id");
             if (json_object_get(r->considered, id)) {
                 dup++;
                 continue;
@@ -410,7 +405,7 @@ static int enrich_cvss(struct run *r)
             continue;
         with++;
         struct bw_cvss cv;
-        if (bw_cvss_parse(str(c, "vector"), &cv) != 0) {
+        if (bw_cvss_parse(bw_json_str(c, "vector"), &cv) != 0) {
             unparsable++;
             continue;
         }
@@ -428,7 +423,7 @@ static int enrich_cvss(struct run *r)
 
 static bool kev_overdue(const json_t *rec, const char *today)
 {
-    const char *due = str(json_object_get(rec, "kev_details"), "due_date");
+    const char *due = bw_json_str(json_object_get(rec, "kev_details"), "due_date");
     return strlen(due) >= 10 && strncmp(due, today, 10) < 0;
 }
 
@@ -440,7 +435,7 @@ static int correlate_kev(struct run *r)
     json_array_foreach(r->kev, i, d) {
         if (kev_overdue(d, r->today))
             overdue++;
-        const char *rw = str(json_object_get(d, "kev_details"), "ransomware_use");
+        const char *rw = bw_json_str(json_object_get(d, "kev_details"), "ransomware_use");
         if (strcasecmp(rw, "Known") == 0)
             ransomware++;
     }
@@ -499,14 +494,14 @@ static void collect_findings(struct run *r)
         size_t j;
         json_t *f;
         json_array_foreach(json_object_get(scan, "findings"), j, f) {
-            const char *llm = str(f, "owasp_llm");
+            const char *llm = bw_json_str(f, "owasp_llm");
             json_t *atlas = json_array();
             add_unique(atlas, owasp_to_atlas(llm));
             json_array_append_new(r->findings,
                                   json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:o}", "source", "asset_scan", "severity",
-                                            str(f, "severity"), "title", str(f, "title"), "owasp_llm", llm, "atlas",
-                                            atlas, "asset_id", str(a, "id"), "asset_name", str(a, "name"), "scan_id",
-                                            str(a, "last_scan_id"), "found_at", json_deep_copy(json_object_get(a,
+                                            bw_json_str(f, "severity"), "title", bw_json_str(f, "title"), "owasp_llm", llm, "atlas",
+                                            atlas, "asset_id", bw_json_str(a, "id"), "asset_name", bw_json_str(a, "name"), "scan_id",
+                                            bw_json_str(a, "last_scan_id"), "found_at", json_deep_copy(json_object_get(a,
                                             "last_scanned_at"))));
         }
     }
@@ -520,12 +515,12 @@ static void collect_findings(struct run *r)
             json_t *t;
             json_array_foreach(json_object_get(f, "atlas"), k, t) add_unique(atlas, json_string_value(t));
             char title[200];
-            snprintf(title, sizeof title, "Red team: %s succeeded", str(f, "technique"));
+            snprintf(title, sizeof title, "Red team: %s succeeded", bw_json_str(f, "technique"));
             json_array_append_new(r->findings,
                                   json_pack("{s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:s,s:o}", "source", "redteam", "severity",
-                                            str(f, "severity"), "title", title, "owasp_llm", str(f, "owasp_llm"),
-                                            "atlas", atlas, "asset_id", str(a, "asset_id"), "attack_id",
-                                            str(f, "attack_id"), "engagement_id", str(a, "id"), "found_at",
+                                            bw_json_str(f, "severity"), "title", title, "owasp_llm", bw_json_str(f, "owasp_llm"),
+                                            "atlas", atlas, "asset_id", bw_json_str(a, "asset_id"), "attack_id",
+                                            bw_json_str(f, "attack_id"), "engagement_id", bw_json_str(a, "id"), "found_at",
                                             json_deep_copy(json_object_get(a, "finished_at"))));
         }
     }
@@ -583,7 +578,7 @@ static int map_owasp(struct run *r)
     size_t i;
     json_t *f;
     json_array_foreach(r->findings, i, f) {
-        const char *llm = str(f, "owasp_llm");
+        const char *llm = bw_json_str(f, "owasp_llm");
         if (strlen(llm) >= 5 && strncmp(llm, "LLM", 3) == 0) {
             char k[6];
             memcpy(k, llm, 5);
@@ -595,37 +590,52 @@ static int map_owasp(struct run *r)
     return 0;
 }
 
-static int cmp_risk(const void *a, const void *b, void *ctx)
+/* ---- sorting: stable, through qsort over (item, position) pairs ------------------------- */
+
+typedef int (*json_cmp)(const json_t *x, const json_t *y, void *ctx);
+struct sort_item {
+    json_t *v;
+    size_t pos;
+};
+/* qsort has no context argument (qsort_r is not portable): the comparator is per thread. */
+static _Thread_local struct {
+    json_cmp cmp;
+    void *ctx;
+} t_sort;
+
+static int sort_item_cmp(const void *a, const void *b)
 {
-    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-    json_t *rn = ctx;
-    json_int_t sx = json_integer_value(json_object_get(rn, str(x, "id")));
-    json_int_t sy = json_integer_value(json_object_get(rn, str(y, "id")));
-    if (sx != sy)
-        return sx > sy ? -1 : 1;
-    return strcmp(str(x, "id"), str(y, "id"));
+    const struct sort_item *x = a, *y = b;
+    int c = t_sort.cmp(x->v, y->v, t_sort.ctx);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
 }
 
-/* Sorts a JSON array of records by the run's risk scores (glibc qsort_r is not portable enough
- * for the comparator context; a small insertion sort over at most a thousand items is). */
-static void sort_by_risk(json_t *a, json_t *risk_now)
+/* Sorts a JSON array in place, equal items keeping their order. */
+static void sort_array(json_t *a, json_cmp cmp, void *ctx)
 {
     size_t n = json_array_size(a);
-    json_t **v = malloc((n ? n : 1) * sizeof *v);
+    struct sort_item *v = n > 1 ? malloc(n * sizeof *v) : NULL;
     if (!v)
         return;
     for (size_t i = 0; i < n; i++)
-        v[i] = json_incref(json_array_get(a, i));
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && cmp_risk(&v[j], &v[j - 1], risk_now) < 0; j--) {
-            json_t *t = v[j];
-            v[j] = v[j - 1];
-            v[j - 1] = t;
-        }
+        v[i] = (struct sort_item){json_incref(json_array_get(a, i)), i};
+    t_sort.cmp = cmp;
+    t_sort.ctx = ctx;
+    qsort(v, n, sizeof *v, sort_item_cmp);
     json_array_clear(a);
     for (size_t i = 0; i < n; i++)
-        json_array_append_new(a, v[i]);
+        json_array_append_new(a, v[i].v);
     free(v);
+}
+
+/* Riskier first (the run's scores in ctx), then id. */
+static int cmp_risk(const json_t *x, const json_t *y, void *ctx)
+{
+    json_int_t sx = json_integer_value(json_object_get(ctx, bw_json_str(x, "id")));
+    json_int_t sy = json_integer_value(json_object_get(ctx, bw_json_str(y, "id")));
+    if (sx != sy)
+        return sx > sy ? -1 : 1;
+    return strcmp(bw_json_str(x, "id"), bw_json_str(y, "id"));
 }
 
 static int score_risk(struct run *r)
@@ -639,8 +649,8 @@ static int score_risk(struct run *r)
             changed++;
         json_object_set_new(r->risk_now, id, json_integer(now));
     }
-    sort_by_risk(r->active, r->risk_now);
-    sort_by_risk(r->kev, r->risk_now);
+    sort_array(r->active, cmp_risk, r->risk_now);
+    sort_array(r->kev, cmp_risk, r->risk_now);
     stat(r, "score_risk", json_pack("{s:I,s:I}", "scored", (json_int_t)json_object_size(r->risk_now),
                                     "changed_since_import", (json_int_t)changed));
     return 0;
@@ -665,7 +675,7 @@ static int correlate_assets(struct run *r)
                 continue;
             if (!hits)
                 hits = json_array();
-            json_array_append_new(hits, json_string(str(json_array_get(r->assets, i), "id")));
+            json_array_append_new(hits, json_string(bw_json_str(json_array_get(r->assets, i), "id")));
             pairs++;
         }
         if (hits)
@@ -698,7 +708,7 @@ static int regenerate_playbook(struct run *r, const char *user_id, const char *t
         snprintf(p.user_id, sizeof p.user_id, "%s", user_id);
         snprintf(p.threat_id, sizeof p.threat_id, "%s", threat_id);
         p.record_version = version;
-        snprintf(p.risk_tier, sizeof p.risk_tier, "%s", str(rec, "risk_tier"));
+        snprintf(p.risk_tier, sizeof p.risk_tier, "%s", bw_json_str(rec, "risk_tier"));
         p.generated_us = bw_now_us();
         bw_iso8601(p.generated_us / 1000000, p.generated_at);
         rc = store_playbook_insert(r->db, &p, text) == ST_OK ? 0 : -1;
@@ -740,7 +750,7 @@ static int refresh_playbooks(struct run *r)
             if (!r->o->job_id || budget == 0)
                 break;
             budget--;
-            if (regenerate_playbook(r, json_string_value(acc), str(s, "threat_id")) == 0)
+            if (regenerate_playbook(r, json_string_value(acc), bw_json_str(s, "threat_id")) == 0)
                 r->refreshed_playbooks++;
             else
                 failed++;
@@ -785,7 +795,7 @@ static int map_compliance(struct run *r)
     size_t i;
     json_t *fw;
     json_array_foreach(json_object_get(r->compliance, "frameworks"), i, fw)
-        json_object_set(sum, str(fw, "id"), json_object_get(fw, "controls_affected"));
+        json_object_set(sum, bw_json_str(fw, "id"), json_object_get(fw, "controls_affected"));
     stat(r, "map_compliance", json_pack("{s:I,s:o}", "cves", (json_int_t)n, "controls_affected", sum));
     return 0;
 }
@@ -801,7 +811,7 @@ static int build_hunt(struct run *r)
         if (bw_hunt_build(d, &h, why, sizeof why) == 0)
             json_array_append_new(rules, h);
         else
-            json_array_append_new(skipped, json_pack("{s:s,s:s}", "threat_id", str(d, "id"), "reason", why));
+            json_array_append_new(skipped, json_pack("{s:s,s:s}", "threat_id", bw_json_str(d, "id"), "reason", why));
     }
     r->hunt = json_pack("{s:o,s:o}", "rules", rules, "skipped", skipped);
     stat(r, "build_hunt_pack", json_pack("{s:I,s:I}", "rules", (json_int_t)json_array_size(rules), "skipped",
@@ -809,34 +819,30 @@ static int build_hunt(struct run *r)
     return r->hunt ? 0 : -1;
 }
 
-static int cmp_finding(const json_t *x, const json_t *y)
+/* Most severe first, then asset. */
+static int cmp_finding(const json_t *x, const json_t *y, void *ctx)
 {
-    int a = sev_rank(str(x, "severity")), b = sev_rank(str(y, "severity"));
+    (void)ctx;
+    int a = sev_rank(bw_json_str(x, "severity")), b = sev_rank(bw_json_str(y, "severity"));
     if (a != b)
         return b - a;
-    return strcmp(str(x, "asset_id"), str(y, "asset_id"));
+    return strcmp(bw_json_str(x, "asset_id"), bw_json_str(y, "asset_id"));
 }
 
 static int grade_posture(struct run *r)
 {
-    /* keep HIGH and CRITICAL findings, most severe first (stable: insertion sort) */
+    /* keep HIGH and CRITICAL findings, most severe first */
     json_t *keep = json_array();
     size_t i;
     json_t *f;
-    json_array_foreach(r->findings, i, f) if (sev_rank(str(f, "severity")) >= 3) json_array_append(keep, f);
-    size_t n = json_array_size(keep);
-    for (size_t a = 1; a < n; a++)
-        for (size_t b = a; b > 0 && cmp_finding(json_array_get(keep, b), json_array_get(keep, b - 1)) < 0; b--) {
-            json_t *t = json_incref(json_array_get(keep, b));
-            json_array_set(keep, b, json_array_get(keep, b - 1));
-            json_array_set_new(keep, b - 1, t);
-        }
+    json_array_foreach(r->findings, i, f) if (sev_rank(bw_json_str(f, "severity")) >= 3) json_array_append(keep, f);
+    sort_array(keep, cmp_finding, NULL);
     json_decref(r->findings);
     r->findings = keep;
 
     size_t crit = 0, high = 0;
     json_array_foreach(r->findings, i, f) {
-        if (sev_rank(str(f, "severity")) == 4)
+        if (sev_rank(bw_json_str(f, "severity")) == 4)
             crit++;
         else
             high++;
@@ -873,7 +879,7 @@ static int grade_posture(struct run *r)
     if (d_exp > 10)
         d_exp = 10;
     long d_abuse = 0;
-    json_array_foreach(r->anomalies, i, a) d_abuse += sev_rank(str(a, "severity")) >= 3 ? 5 : 2;
+    json_array_foreach(r->anomalies, i, a) d_abuse += sev_rank(bw_json_str(a, "severity")) >= 3 ? 5 : 2;
     if (d_abuse > 10)
         d_abuse = 10;
     long score = 100 - d_find - d_cov - d_assets - d_exp - d_abuse;
@@ -904,6 +910,13 @@ static void recommend(json_t *out, int prio, const char *title, const char *acti
                                          cites));
 }
 
+static int cmp_weight(const json_t *x, const json_t *y, void *ctx)
+{
+    (void)ctx;
+    json_int_t a = json_integer_value(json_object_get(x, "weight")), b = json_integer_value(json_object_get(y, "weight"));
+    return (b > a) - (b < a);
+}
+
 static int build_recommendations(struct run *r)
 {
     json_t *out = json_array();
@@ -912,20 +925,20 @@ static int build_recommendations(struct run *r)
     size_t i;
     json_t *d;
     json_array_foreach(r->kev, i, d) {
-        json_t *m = json_object_get(r->matches, str(d, "id"));
+        json_t *m = json_object_get(r->matches, bw_json_str(d, "id"));
         if (!m)
             continue;
         json_t *cites = json_array();
-        json_array_append_new(cites, cite("intel", str(d, "id")));
+        json_array_append_new(cites, cite("intel", bw_json_str(d, "id")));
         size_t j;
         json_t *a;
         json_array_foreach(m, j, a) json_array_append_new(cites, cite("asset", json_string_value(a)));
         const json_t *kd = json_object_get(d, "kev_details");
-        snprintf(title, sizeof title, "Patch %s (exploited in the wild) on %zu asset(s)", str(d, "id"),
+        snprintf(title, sizeof title, "Patch %s (exploited in the wild) on %zu asset(s)", bw_json_str(d, "id"),
                  json_array_size(m));
-        snprintf(action, sizeof action, "%s%s%s", str(kd, "required_action")[0] ? str(kd, "required_action")
+        snprintf(action, sizeof action, "%s%s%s", bw_json_str(kd, "required_action")[0] ? bw_json_str(kd, "required_action")
                                                                                  : "Apply the vendor fix or mitigation.",
-                 str(kd, "due_date")[0] ? " CISA due date: " : "", str(kd, "due_date"));
+                 bw_json_str(kd, "due_date")[0] ? " CISA due date: " : "", bw_json_str(kd, "due_date"));
         recommend(out, 4, title, action, cites);
     }
     /* 2. open critical/high findings, one per asset and source */
@@ -933,41 +946,41 @@ static int build_recommendations(struct run *r)
     json_t *f;
     json_array_foreach(r->findings, i, f) {
         char key[160];
-        snprintf(key, sizeof key, "%s|%s", str(f, "asset_id"), str(f, "source"));
+        snprintf(key, sizeof key, "%s|%s", bw_json_str(f, "asset_id"), bw_json_str(f, "source"));
         if (in_array(seen, key))
             continue;
         json_array_append_new(seen, json_string(key));
-        bool rt = strcmp(str(f, "source"), "redteam") == 0;
+        bool rt = strcmp(bw_json_str(f, "source"), "redteam") == 0;
         json_t *cites = json_array();
-        json_array_append_new(cites, cite("asset", str(f, "asset_id")));
-        json_array_append_new(cites, rt ? cite("engagement", str(f, "engagement_id")) : cite("asset_scan", str(f, "scan_id")));
-        snprintf(title, sizeof title, "Fix %s finding on asset %s: %s", str(f, "severity"), str(f, "asset_id"),
-                 str(f, "title"));
+        json_array_append_new(cites, cite("asset", bw_json_str(f, "asset_id")));
+        json_array_append_new(cites, rt ? cite("engagement", bw_json_str(f, "engagement_id")) : cite("asset_scan", bw_json_str(f, "scan_id")));
+        snprintf(title, sizeof title, "Fix %s finding on asset %s: %s", bw_json_str(f, "severity"), bw_json_str(f, "asset_id"),
+                 bw_json_str(f, "title"));
         snprintf(action, sizeof action, rt ? "Harden the target against %s (OWASP %s), then re-run the engagement."
                                            : "Remediate the finding (OWASP %s%s), then re-scan the asset.",
-                 rt ? str(f, "title") : str(f, "owasp_llm"), rt ? str(f, "owasp_llm") : "");
-        recommend(out, sev_rank(str(f, "severity")), title, action, cites);
+                 rt ? bw_json_str(f, "title") : bw_json_str(f, "owasp_llm"), rt ? bw_json_str(f, "owasp_llm") : "");
+        recommend(out, sev_rank(bw_json_str(f, "severity")), title, action, cites);
     }
     json_decref(seen);
     /* 3. zero-trust anomalies */
     json_array_foreach(r->anomalies, i, d) {
         json_t *cites = json_array();
         char aid[160];
-        snprintf(aid, sizeof aid, "%s:%s", str(d, "type"), str(d, "principal"));
+        snprintf(aid, sizeof aid, "%s:%s", bw_json_str(d, "type"), bw_json_str(d, "principal"));
         json_array_append_new(cites, cite("anomaly", aid));
-        snprintf(title, sizeof title, "Investigate %s by %s (%lld events)", str(d, "type"), str(d, "principal"),
+        snprintf(title, sizeof title, "Investigate %s by %s (%lld events)", bw_json_str(d, "type"), bw_json_str(d, "principal"),
                  (long long)json_integer_value(json_object_get(d, "count")));
         snprintf(action, sizeof action,
                  "Review the principal's recent activity; revoke or rotate the key, or block the address, if it is not "
                  "expected.");
-        recommend(out, sev_rank(str(d, "severity")), title, action, cites);
+        recommend(out, sev_rank(bw_json_str(d, "severity")), title, action, cites);
     }
     /* 4. registered assets never scanned (one recommendation citing them) */
     json_t *unscanned = json_array();
     json_t *a;
     json_array_foreach(r->assets, i, a) if (json_is_null(json_object_get(a, "last_scanned_at")) &&
                                             json_array_size(unscanned) < 20)
-        json_array_append_new(unscanned, cite("asset", str(a, "id")));
+        json_array_append_new(unscanned, cite("asset", bw_json_str(a, "id")));
     if (json_array_size(unscanned)) {
         snprintf(title, sizeof title, "Scan %zu registered asset(s) that were never scanned", json_array_size(unscanned));
         recommend(out, 3, title, "Run POST /api/ai-security/assets/{id}/scan for each cited asset.", unscanned);
@@ -979,28 +992,21 @@ static int build_recommendations(struct run *r)
     json_array_foreach(r->active, i, d) {
         if (extra >= 5)
             break;
-        if (json_object_get(r->matches, str(d, "id")) && json_is_true(json_object_get(d, "kev")))
+        if (json_object_get(r->matches, bw_json_str(d, "id")) && json_is_true(json_object_get(d, "kev")))
             continue; /* already in 1. */
         json_t *cites = json_array();
-        json_array_append_new(cites, cite("intel", str(d, "id")));
-        snprintf(title, sizeof title, "Check exposure to %s: %s", str(d, "id"), str(d, "title"));
+        json_array_append_new(cites, cite("intel", bw_json_str(d, "id")));
+        snprintf(title, sizeof title, "Check exposure to %s: %s", bw_json_str(d, "id"), bw_json_str(d, "title"));
         snprintf(action, sizeof action,
                  "Inventory where the affected product runs and apply the fix; the threat's playbook is at "
                  "/api/threat-intel/%s/playbook.",
-                 str(d, "id"));
-        recommend(out, sev_rank(str(d, "severity")), title, action, cites);
+                 bw_json_str(d, "id"));
+        recommend(out, sev_rank(bw_json_str(d, "severity")), title, action, cites);
         extra++;
     }
     /* most urgent first; stable within a weight */
     size_t n = json_array_size(out);
-    for (size_t x = 1; x < n; x++)
-        for (size_t y = x; y > 0 && json_integer_value(json_object_get(json_array_get(out, y), "weight")) >
-                                        json_integer_value(json_object_get(json_array_get(out, y - 1), "weight"));
-             y--) {
-            json_t *t = json_incref(json_array_get(out, y));
-            json_array_set(out, y, json_array_get(out, y - 1));
-            json_array_set_new(out, y - 1, t);
-        }
+    sort_array(out, cmp_weight, NULL);
     while (json_array_size(out) > BW_ORCH_RECOMMENDATIONS)
         json_array_remove(out, json_array_size(out) - 1);
     json_array_foreach(out, i, d) {
@@ -1013,6 +1019,16 @@ static int build_recommendations(struct run *r)
 }
 
 /* ---- the packs ------------------------------------------------------------------------------ */
+
+/* Most observed first, then id. */
+static int cmp_observed(const json_t *x, const json_t *y, void *ctx)
+{
+    (void)ctx;
+    json_int_t a = json_integer_value(json_object_get(x, "count")), b = json_integer_value(json_object_get(y, "count"));
+    if (a != b)
+        return a > b ? -1 : 1;
+    return strcmp(bw_json_str(x, "id"), bw_json_str(y, "id"));
+}
 
 static json_t *technique_list(struct run *r)
 {
@@ -1041,19 +1057,7 @@ static json_t *technique_list(struct run *r)
                                                  "intel_records", ni, "findings", nf));
         }
     }
-    /* most observed first, then id */
-    size_t n = json_array_size(out);
-    for (size_t x = 1; x < n; x++)
-        for (size_t y = x; y > 0; y--) {
-            json_t *p = json_array_get(out, y - 1), *q = json_array_get(out, y);
-            json_int_t cp = json_integer_value(json_object_get(p, "count")),
-                       cq = json_integer_value(json_object_get(q, "count"));
-            if (cq < cp || (cq == cp && strcmp(str(q, "id"), str(p, "id")) > 0))
-                break;
-            json_incref(q);
-            json_array_set(out, y, p);
-            json_array_set_new(out, y - 1, q);
-        }
+    sort_array(out, cmp_observed, NULL);
     return out;
 }
 
@@ -1065,13 +1069,13 @@ static json_t *kev_entries(struct run *r, size_t *matched)
     json_t *d;
     json_array_foreach(r->kev, i, d) {
         const json_t *kd = json_object_get(d, "kev_details");
-        json_t *m = json_object_get(r->matches, str(d, "id"));
-        json_t *e = json_pack("{s:s,s:O,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:o,s:s,s:o}", "threat_id", str(d, "id"), "cve",
-                              json_object_get(d, "cve"), "title", str(d, "title"), "vendor", str(kd, "vendor"),
-                              "product", str(kd, "product"), "date_added", str(kd, "date_added"), "due_date",
-                              str(kd, "due_date"), "required_action", str(kd, "required_action"), "past_due",
-                              kev_overdue(d, r->today), "ransomware_use", str(kd, "ransomware_use"), "risk_score",
-                              risk_of(r, str(d, "id")), "relevance",
+        json_t *m = json_object_get(r->matches, bw_json_str(d, "id"));
+        json_t *e = json_pack("{s:s,s:O,s:s,s:s,s:s,s:s,s:s,s:s,s:b,s:s,s:o,s:s,s:o}", "threat_id", bw_json_str(d, "id"), "cve",
+                              json_object_get(d, "cve"), "title", bw_json_str(d, "title"), "vendor", bw_json_str(kd, "vendor"),
+                              "product", bw_json_str(kd, "product"), "date_added", bw_json_str(kd, "date_added"), "due_date",
+                              bw_json_str(kd, "due_date"), "required_action", bw_json_str(kd, "required_action"), "past_due",
+                              kev_overdue(d, r->today), "ransomware_use", bw_json_str(kd, "ransomware_use"), "risk_score",
+                              risk_of(r, bw_json_str(d, "id")), "relevance",
                               m ? "asset_match" : "ai_stack", "matched_assets", m ? json_deep_copy(m) : json_array());
         json_array_append_new(m ? first : rest, e);
         if (m)
@@ -1106,12 +1110,12 @@ static json_t *ciso_pack(struct run *r)
     json_array_foreach(r->active, i, d) {
         if (i >= 10)
             break;
-        json_array_append_new(top, json_pack("{s:s,s:s,s:s,s:o,s:b,s:o}", "threat_id", str(d, "id"), "title",
-                                             str(d, "title"), "severity", str(d, "severity"), "risk_score",
-                                             risk_of(r, str(d, "id")), "kev",
+        json_array_append_new(top, json_pack("{s:s,s:s,s:s,s:o,s:b,s:o}", "threat_id", bw_json_str(d, "id"), "title",
+                                             bw_json_str(d, "title"), "severity", bw_json_str(d, "severity"), "risk_score",
+                                             risk_of(r, bw_json_str(d, "id")), "kev",
                                              json_is_true(json_object_get(d, "kev")), "matched_assets",
-                                             json_object_get(r->matches, str(d, "id"))
-                                                 ? json_deep_copy(json_object_get(r->matches, str(d, "id")))
+                                             json_object_get(r->matches, bw_json_str(d, "id"))
+                                                 ? json_deep_copy(json_object_get(r->matches, bw_json_str(d, "id")))
                                                  : json_array()));
     }
     return json_pack(
@@ -1136,19 +1140,19 @@ static json_t *aspm_pack(struct run *r)
     size_t scanned = 0, i;
     json_t *a;
     json_array_foreach(r->assets, i, a) {
-        bump(by_type, str(a, "type"), 1);
+        bump(by_type, bw_json_str(a, "type"), 1);
         if (json_is_null(json_object_get(a, "last_scanned_at"))) {
             if (json_array_size(never) < 50)
-                json_array_append_new(never, json_string(str(a, "id")));
+                json_array_append_new(never, json_string(bw_json_str(a, "id")));
             continue;
         }
         scanned++;
-        bump(by_level, str(a, "risk_level"), 1);
+        bump(by_level, bw_json_str(a, "risk_level"), 1);
     }
     size_t crit = 0, high = 0;
     json_t *items = json_array(), *f;
     json_array_foreach(r->findings, i, f) {
-        if (sev_rank(str(f, "severity")) == 4)
+        if (sev_rank(bw_json_str(f, "severity")) == 4)
             crit++;
         else
             high++;
@@ -1158,17 +1162,17 @@ static json_t *aspm_pack(struct run *r)
     /* open risks: OWASP LLM risks hit by findings, with the assets behind them */
     json_t *risks = json_object();
     json_array_foreach(r->findings, i, f) {
-        const char *llm = str(f, "owasp_llm");
+        const char *llm = bw_json_str(f, "owasp_llm");
         if (!*llm)
             continue;
         json_t *e = json_object_get(risks, llm);
         if (!e) {
-            e = json_pack("{s:s,s:i,s:s,s:[]}", "owasp_llm", llm, "findings", 0, "max_severity", str(f, "severity"),
+            e = json_pack("{s:s,s:i,s:s,s:[]}", "owasp_llm", llm, "findings", 0, "max_severity", bw_json_str(f, "severity"),
                           "assets");
             json_object_set_new(risks, llm, e);
         }
         bump(e, "findings", 1);
-        add_unique(json_object_get(e, "assets"), str(f, "asset_id"));
+        add_unique(json_object_get(e, "assets"), bw_json_str(f, "asset_id"));
     }
     json_t *open = json_array();
     const char *k;
@@ -1177,11 +1181,11 @@ static json_t *aspm_pack(struct run *r)
     json_decref(risks);
     json_t *exposure = json_array();
     json_array_foreach(r->active, i, a) {
-        json_t *m = json_object_get(r->matches, str(a, "id"));
+        json_t *m = json_object_get(r->matches, bw_json_str(a, "id"));
         if (m)
-            json_array_append_new(exposure, json_pack("{s:s,s:b,s:o,s:O}", "threat_id", str(a, "id"), "kev",
+            json_array_append_new(exposure, json_pack("{s:s,s:b,s:o,s:O}", "threat_id", bw_json_str(a, "id"), "kev",
                                                       json_is_true(json_object_get(a, "kev")), "risk_score",
-                                                      risk_of(r, str(a, "id")), "assets", m));
+                                                      risk_of(r, bw_json_str(a, "id")), "assets", m));
     }
     size_t registered = json_array_size(r->assets);
     long mean = json_integer_value(json_object_get(json_object_get(r->components, "assets"), "mean_security_score"));
