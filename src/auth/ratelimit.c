@@ -1,6 +1,11 @@
 #include "auth/ratelimit.h"
 
+#include "common/timeutil.h"
+#include "store/store.h"
+#include "store/store_ratelimit.h"
+
 #include <pthread.h>
+#include <stdatomic.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +13,8 @@
 
 #define SHARDS 256
 #define KEY_MAX 63
+#define NAME_MAX_ 15
+#define SWEEP_EVERY_US 60000000 /* shared table: rows whose budget is whole are deleted once a minute */
 
 /* Keys longer than an entry holds (long emails in login throttle keys) are replaced by a digest,
  * so lookups and inserts agree on one short key: "~" + 32 hex of BLAKE2b-128. */
@@ -38,6 +45,9 @@ struct shard {
 struct bw_limiter {
     int64_t window_us;
     size_t max_per_shard;
+    struct db *db; /* shared: the table's database; NULL = this process's table only */
+    char name[NAME_MAX_ + 1];
+    _Atomic int64_t next_sweep_us;
     struct shard shards[SHARDS];
 };
 
@@ -143,6 +153,64 @@ static struct entry *find_or_add(struct bw_limiter *l, struct shard *s, uint64_t
     return find(s, h, key);
 }
 
+void bw_limiter_share(struct bw_limiter *l, struct db *db, const char *name)
+{
+    l->db = db;
+    snprintf(l->name, sizeof l->name, "%s", name);
+}
+
+bool bw_limiter_shared(const struct bw_limiter *l) { return l->db != NULL; }
+
+/* The answer for a step that left the key at `tat` (allowed: the tat after this request). */
+static void fill(struct bw_limit_result *out, bool allowed, int64_t tat, int64_t now, int64_t T, int64_t tau)
+{
+    out->allowed = allowed;
+    out->reset_s = (long)((tat - now + 999999) / 1000000);
+    if (!allowed) {
+        out->remaining = 0;
+        out->retry_after_s = (long)((tat - tau - now + 999999) / 1000000);
+        if (out->retry_after_s < 1)
+            out->retry_after_s = 1;
+        return;
+    }
+    out->remaining = (long)((now + tau - (tat - T)) / T);
+    if (out->remaining < 0)
+        out->remaining = 0;
+    out->retry_after_s = 0;
+}
+
+/* "<name>|<key>": one table serves every shared limiter. */
+static void shared_key(const struct bw_limiter *l, const char *key, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s|%s", l->name, key);
+}
+
+/* At most one caller a minute, across threads, deletes the rows whose budget is whole again; a
+ * failure is logged by the store and retried a minute later. */
+static void maybe_sweep(struct bw_limiter *l, int64_t now)
+{
+    int64_t due = atomic_load_explicit(&l->next_sweep_us, memory_order_relaxed);
+    if (now < due ||
+        !atomic_compare_exchange_strong(&l->next_sweep_us, &due, now + SWEEP_EVERY_US))
+        return;
+    (void)store_rl_sweep(l->db, now, NULL);
+}
+
+/* The shared step; false when the database could not answer (the caller uses its own table). */
+static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_t tau, struct bw_limit_result *out)
+{
+    char k[KEY_MAX + NAME_MAX_ + 2];
+    shared_key(l, key, k, sizeof k);
+    int64_t now = bw_now_us();
+    maybe_sweep(l, now);
+    bool allowed = false;
+    int64_t tat = 0;
+    if (store_rl_take(l->db, k, now, T, tau, &allowed, &tat) != ST_OK)
+        return false;
+    fill(out, allowed, tat, now, T, tau);
+    return true;
+}
+
 void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now,
                      struct bw_limit_result *out)
 {
@@ -150,32 +218,38 @@ void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t 
     key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;          /* emission interval */
     int64_t tau = T * (limit - 1);             /* burst tolerance: the whole budget at once */
+    out->limit = limit;
+    if (l->db && shared_take(l, key, T, tau, out))
+        return;
     uint64_t h = hash_key(key);
     struct shard *s = &l->shards[h & (SHARDS - 1)];
-    out->limit = limit;
     pthread_mutex_lock(&s->mu);
     struct entry *e = find_or_add(l, s, h, key, now);
     int64_t tat = e && e->tat > now ? e->tat : now;
     if (tat - now > tau) {
         pthread_mutex_unlock(&s->mu);
-        out->allowed = false;
-        out->remaining = 0;
-        out->retry_after_s = (long)((tat - tau - now + 999999) / 1000000);
-        if (out->retry_after_s < 1)
-            out->retry_after_s = 1;
-        out->reset_s = (long)((tat - now + 999999) / 1000000);
+        fill(out, false, tat, now, T, tau);
         return;
     }
     int64_t ntat = tat + T;
     if (e)
         e->tat = ntat;
     pthread_mutex_unlock(&s->mu);
-    out->allowed = true;
-    out->remaining = (long)((now + tau - (ntat - T)) / T);
-    if (out->remaining < 0)
-        out->remaining = 0;
-    out->reset_s = (long)((ntat - now + 999999) / 1000000);
-    out->retry_after_s = 0;
+    fill(out, true, ntat, now, T, tau);
+}
+
+/* The shared tat of key (now if it has none) and the wall clock it compares with; false when the
+ * database could not answer. */
+static bool shared_get(struct bw_limiter *l, const char *key, int64_t *now, int64_t *tat)
+{
+    char k[KEY_MAX + NAME_MAX_ + 2];
+    shared_key(l, key, k, sizeof k);
+    int64_t wall = bw_now_us(), t = 0;
+    if (store_rl_get(l->db, k, &t) != ST_OK)
+        return false;
+    *now = wall;
+    *tat = t ? t : wall;
+    return true;
 }
 
 bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int64_t now,
@@ -185,12 +259,15 @@ bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int
     key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;
     int64_t tau = T * (limit - 1);
-    uint64_t h = hash_key(key);
-    struct shard *s = &l->shards[h & (SHARDS - 1)];
-    pthread_mutex_lock(&s->mu);
-    struct entry *e = find(s, h, key);
-    int64_t tat = e ? e->tat : now;
-    pthread_mutex_unlock(&s->mu);
+    int64_t tat;
+    if (!l->db || !shared_get(l, key, &now, &tat)) {
+        uint64_t h = hash_key(key);
+        struct shard *s = &l->shards[h & (SHARDS - 1)];
+        pthread_mutex_lock(&s->mu);
+        struct entry *e = find(s, h, key);
+        tat = e ? e->tat : now;
+        pthread_mutex_unlock(&s->mu);
+    }
     if (tat - now > tau) {
         long r = (long)((tat - tau - now + 999999) / 1000000);
         *retry_after_s = r < 1 ? 1 : r;
@@ -203,6 +280,11 @@ void bw_limiter_reset(struct bw_limiter *l, const char *key)
 {
     char kbuf[KEY_MAX + 1];
     key = short_key(key, kbuf);
+    if (l->db) {
+        char k[KEY_MAX + NAME_MAX_ + 2];
+        shared_key(l, key, k, sizeof k);
+        (void)store_rl_delete(l->db, k); /* a failure is logged; the key's budget returns with time */
+    }
     uint64_t h = hash_key(key);
     struct shard *s = &l->shards[h & (SHARDS - 1)];
     pthread_mutex_lock(&s->mu);
@@ -214,6 +296,10 @@ void bw_limiter_reset(struct bw_limiter *l, const char *key)
 
 size_t bw_limiter_size(struct bw_limiter *l)
 {
+    if (l->db) {
+        int64_t rows = 0;
+        return store_rl_count(l->db, &rows) == ST_OK && rows > 0 ? (size_t)rows : 0;
+    }
     size_t n = 0;
     for (int i = 0; i < SHARDS; i++) {
         pthread_mutex_lock(&l->shards[i].mu);

@@ -1,7 +1,13 @@
 /* Rolling-window rate limiter (GCRA): N requests per window, spread so that a client that used
  * its whole budget gets one request back every window/N. State is one timestamp per key in a
  * sharded hash table (256 shards, a mutex each), so threads rarely meet on a lock. Entries whose
- * budget is fully restored are dropped when a shard needs room. */
+ * budget is fully restored are dropped when a shard needs room.
+ *
+ * Shared (bw_limiter_share): the timestamps live in the database's rate_limits table instead and
+ * each step is one upsert, so every instance on that database spends one budget. The shared state
+ * runs on the wall clock (instances keep their clocks in step); when the database cannot be
+ * reached the step falls back to this instance's own table (budgets then hold per instance until
+ * it is back) rather than refusing or failing the request. */
 #ifndef BW_AUTH_RATELIMIT_H
 #define BW_AUTH_RATELIMIT_H
 #include <stdbool.h>
@@ -9,6 +15,7 @@
 #include <stdint.h>
 
 struct bw_limiter;
+struct db;
 
 struct bw_limit_result {
     bool allowed;
@@ -22,7 +29,13 @@ struct bw_limit_result {
 struct bw_limiter *bw_limiter_new(long window_s, size_t max_entries);
 void bw_limiter_free(struct bw_limiter *l);
 
-/* Counts one request of `key` against `limit` per window (limit > 0) at now_us (monotonic). */
+/* Keeps l's state in db's rate_limits table under keys "<name>|<key>" (name: a short constant
+ * naming the limiter, e.g. "rate"); db outlives l. */
+void bw_limiter_share(struct bw_limiter *l, struct db *db, const char *name);
+bool bw_limiter_shared(const struct bw_limiter *l);
+
+/* Counts one request of `key` against `limit` per window (limit > 0) at now_us (monotonic; a
+ * shared limiter reads the wall clock itself). */
 void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now_us,
                      struct bw_limit_result *out);
 
@@ -33,7 +46,8 @@ bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int
 /* Forgets `key` (e.g. after a successful login). */
 void bw_limiter_reset(struct bw_limiter *l, const char *key);
 
-/* Number of tracked keys (tests, metrics). */
+/* Number of tracked keys (tests, metrics): for a shared limiter, the rows of the shared table
+ * (every limiter sharing it), 0 when the database cannot say. */
 size_t bw_limiter_size(struct bw_limiter *l);
 
 #endif

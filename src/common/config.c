@@ -50,6 +50,7 @@ static const struct opt opts[] = {
     {"BOOTSTRAP_PASSWORD", K_STR, OFF(bootstrap_password), 0, 0},
     {"EGRESS_ALLOW", K_STR, OFF(egress_allow), 0, 0},
     {"TRUSTED_PROXIES", K_STR, OFF(trusted_proxies), 0, 0},
+    {"RATE_LIMIT_STORE", K_STR, OFF(rate_limit_store), 0, 0},
     {"RATE_ANON", K_LONG, OFF(rate_anon), 0, 1000000000},
     {"RATE_FREE", K_LONG, OFF(rate_tier[BW_TIER_FREE]), 0, 1000000000},
     {"RATE_STARTER", K_LONG, OFF(rate_tier[BW_TIER_STARTER]), 0, 1000000000},
@@ -175,7 +176,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->max_connections = BW_MAX_CONNECTIONS;
     cfg->max_conn_per_ip = BW_MAX_CONNECTIONS_PER_IP;
     cfg->max_body = BW_MAX_BODY_DEFAULT;
-    cfg->auth_cache_ms = BW_AUTH_CACHE_MS_DEFAULT;
+    cfg->auth_cache_ms = -1; /* unset: chosen by backend when the database is open (app.c) */
     cfg->max_code = BW_MAX_CODE_DEFAULT;
     cfg->log_level = BW_LOG_INFO;
 
@@ -224,6 +225,11 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     if (!cfg->tls_cert != !cfg->tls_key) {
         fprintf(stderr, "bulwark: BULWARK_TLS_CERT and BULWARK_TLS_KEY go together: set both (native TLS) "
                         "or neither (plain HTTP)\n");
+        return -1;
+    }
+    if (cfg->rate_limit_store && strcmp(cfg->rate_limit_store, "auto") != 0 &&
+        strcmp(cfg->rate_limit_store, "memory") != 0 && strcmp(cfg->rate_limit_store, "database") != 0) {
+        fprintf(stderr, "bulwark: BULWARK_RATE_LIMIT_STORE must be auto, memory or database\n");
         return -1;
     }
     if (cfg->admin_key && strlen(cfg->admin_key) < 16) {

@@ -19,6 +19,7 @@ struct bw_config {
     char *bootstrap_password;
     char *egress_allow;
     char *trusted_proxies;
+    char *rate_limit_store; /* NULL/"auto" (database on PostgreSQL, memory on SQLite), "memory", "database" */
     long rate_anon;      /* requests per rolling hour; 0 = unlimited */
     long rate_tier[BW_TIER__COUNT];
     long max_keys[BW_TIER__COUNT];
@@ -34,7 +35,7 @@ struct bw_config {
     char *tls_cert;      /* PEM paths: native TLS when both are set (neither: plain HTTP) */
     char *tls_key;
     long max_body;
-    long auth_cache_ms;
+    long auth_cache_ms;  /* -1 = unset: BW_AUTH_CACHE_MS_DEFAULT on SQLite, 0 on PostgreSQL */
     bool metrics_public;
     int log_level;
     long max_code;       /* bytes of `code` in a scan request */

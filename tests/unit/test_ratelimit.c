@@ -1,4 +1,5 @@
-/* The GCRA limiter (src/auth/ratelimit.c), driven by explicit timestamps. */
+/* The GCRA limiter (src/auth/ratelimit.c), driven by explicit timestamps; and the shared limiter
+ * (its state in the database, several "instances" on one database) on SQLite and PostgreSQL. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -6,7 +7,12 @@
 #include <cmocka.h>
 
 #include "auth/ratelimit.h"
+#include "common/timeutil.h"
+#include "db_fixture.h"
+#include "store/store.h"
+#include "store/store_ratelimit.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -234,6 +240,148 @@ static void test_keys_up_to_63_bytes(void **state)
     bw_limiter_free(l);
 }
 
+/* ---- shared: two limiters on one database stand for two instances ------------------------------ */
+
+static struct db_fixture g_fx;
+
+static void test_shared_one_budget(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    struct bw_limiter *a = bw_limiter_new(3600, 1024), *b = bw_limiter_new(3600, 1024);
+    bw_limiter_share(a, db, "rate");
+    bw_limiter_share(b, db, "rate");
+    assert_true(bw_limiter_shared(a));
+    /* alternating instances spend one budget of 5: 4, 3, 2, 1, 0 left, then refused on both */
+    for (long i = 0; i < 5; i++) {
+        struct bw_limit_result r = take(i % 2 ? b : a, "u:one", 5, 0);
+        assert_true(r.allowed);
+        assert_int_equal(r.remaining, 4 - i);
+        assert_int_equal(r.retry_after_s, 0);
+    }
+    struct bw_limit_result r = take(a, "u:one", 5, 0);
+    assert_false(r.allowed);
+    assert_int_equal(r.remaining, 0);
+    assert_in_range(r.retry_after_s, 719, 720); /* one emission interval, 3600/5 s */
+    assert_false(take(b, "u:one", 5, 0).allowed);
+    /* another key, and the same key under another limiter's name, have budgets of their own */
+    assert_true(take(b, "u:two", 5, 0).allowed);
+    struct bw_limiter *c = bw_limiter_new(3600, 1024);
+    bw_limiter_share(c, db, "login_ip");
+    assert_true(take(c, "u:one", 5, 0).allowed);
+    assert_int_equal(bw_limiter_size(a), 3);
+    bw_limiter_free(a);
+    bw_limiter_free(b);
+    bw_limiter_free(c);
+}
+
+static void test_shared_exhausted_and_reset(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    struct bw_limiter *a = bw_limiter_new(900, 1024), *b = bw_limiter_new(900, 1024);
+    bw_limiter_share(a, db, "login_email");
+    bw_limiter_share(b, db, "login_email");
+    long retry = -1;
+    assert_false(bw_limiter_exhausted(b, "e:x@example.com", 3, 0, &retry));
+    for (int i = 0; i < 3; i++)
+        assert_true(take(a, "e:x@example.com", 3, 0).allowed);
+    /* the failures counted on one instance lock the account out on the other */
+    assert_true(bw_limiter_exhausted(b, "e:x@example.com", 3, 0, &retry));
+    assert_in_range(retry, 299, 300);
+    /* a success on the other instance forgets them everywhere */
+    bw_limiter_reset(b, "e:x@example.com");
+    assert_false(bw_limiter_exhausted(a, "e:x@example.com", 3, 0, &retry));
+    assert_true(take(a, "e:x@example.com", 3, 0).allowed);
+    bw_limiter_free(a);
+    bw_limiter_free(b);
+}
+
+struct racer_arg {
+    struct bw_limiter *l;
+    int allowed;
+};
+
+static void *racer(void *p)
+{
+    struct racer_arg *ra = p;
+    for (int i = 0; i < 40; i++)
+        if (take(ra->l, "u:race", 100, 0).allowed)
+            ra->allowed++;
+    return NULL;
+}
+
+/* 8 threads over two instances, 320 requests against a budget of 100: exactly 100 pass. */
+static void test_shared_concurrent_exact(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    struct bw_limiter *l[2] = {bw_limiter_new(3600, 1024), bw_limiter_new(3600, 1024)};
+    bw_limiter_share(l[0], db, "rate");
+    bw_limiter_share(l[1], db, "rate");
+    pthread_t t[8];
+    struct racer_arg ra[8];
+    for (int i = 0; i < 8; i++) {
+        ra[i] = (struct racer_arg){.l = l[i % 2]};
+        assert_int_equal(pthread_create(&t[i], NULL, racer, &ra[i]), 0);
+    }
+    int total = 0;
+    for (int i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        total += ra[i].allowed;
+    }
+    assert_int_equal(total, 100);
+    bw_limiter_free(l[0]);
+    bw_limiter_free(l[1]);
+}
+
+static void test_shared_sweep(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    bool allowed = false;
+    int64_t tat = 0, n = -1, now = bw_now_us();
+    /* one key whose budget came back an hour ago, one still spent */
+    assert_int_equal(store_rl_take(db, "rate|u:old", now - 7200 * S, 3600 * S, 0, &allowed, &tat), ST_OK);
+    assert_true(allowed);
+    assert_int_equal(tat, now - 3600 * S);
+    assert_int_equal(store_rl_take(db, "rate|u:new", now, 3600 * S, 0, &allowed, &tat), ST_OK);
+    assert_int_equal(store_rl_sweep(db, now, &n), ST_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(store_rl_get(db, "rate|u:old", &tat), ST_OK);
+    assert_int_equal(tat, 0);
+    assert_int_equal(store_rl_get(db, "rate|u:new", &tat), ST_OK);
+    assert_int_equal(tat, now + 3600 * S);
+    /* limit 1 (tau 0): the second request inside the interval is refused and leaves tat alone */
+    assert_int_equal(store_rl_take(db, "rate|u:new", now + S, 3600 * S, 0, &allowed, &tat), ST_OK);
+    assert_false(allowed);
+    assert_int_equal(tat, now + 3600 * S);
+}
+
+/* Without its table the shared limiter still limits, on this instance's own state. */
+static void test_shared_falls_back(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    struct db_conn *c = db_acquire(db);
+    assert_non_null(c);
+    assert_int_equal(db_exec_script(c, "DROP TABLE rate_limits"), DB_OK);
+    db_release(c);
+    struct bw_limiter *l = bw_limiter_new(3600, 1024);
+    bw_limiter_share(l, db, "rate");
+    assert_true(take(l, "u:fb", 2, T0).allowed);
+    assert_true(take(l, "u:fb", 2, T0).allowed);
+    assert_false(take(l, "u:fb", 2, T0).allowed);
+    long retry;
+    assert_true(bw_limiter_exhausted(l, "u:fb", 2, T0, &retry));
+    bw_limiter_free(l);
+}
+
+static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "rl", NULL, 10); }
+static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(*state); }
+static int pg_setup(void **state) { return dbfx_pg_setup(&g_fx, state, "rl", 10); }
+static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
+PG_TEST(test_shared_one_budget)
+PG_TEST(test_shared_exhausted_and_reset)
+PG_TEST(test_shared_concurrent_exact)
+PG_TEST(test_shared_sweep)
+PG_TEST(test_shared_falls_back)
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,5 +395,23 @@ int main(void)
         cmocka_unit_test(test_keys_up_to_63_bytes),
         cmocka_unit_test(test_long_keys_are_limited),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    /* each test gets a fresh database (the last one drops the table) */
+    const struct CMUnitTest sqlite[] = {
+        cmocka_unit_test_setup_teardown(test_shared_one_budget, sqlite_setup, sqlite_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_exhausted_and_reset, sqlite_setup, sqlite_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_concurrent_exact, sqlite_setup, sqlite_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_sweep, sqlite_setup, sqlite_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_falls_back, sqlite_setup, sqlite_teardown),
+    };
+    const struct CMUnitTest pg[] = {
+        cmocka_unit_test_setup_teardown(pg_test_shared_one_budget, pg_setup, pg_teardown),
+        cmocka_unit_test_setup_teardown(pg_test_shared_exhausted_and_reset, pg_setup, pg_teardown),
+        cmocka_unit_test_setup_teardown(pg_test_shared_concurrent_exact, pg_setup, pg_teardown),
+        cmocka_unit_test_setup_teardown(pg_test_shared_sweep, pg_setup, pg_teardown),
+        cmocka_unit_test_setup_teardown(pg_test_shared_falls_back, pg_setup, pg_teardown),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    failed += cmocka_run_group_tests_name("shared_sqlite", sqlite, NULL, NULL);
+    failed += cmocka_run_group_tests_name("shared_postgres", pg, NULL, NULL);
+    return failed;
 }
