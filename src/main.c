@@ -8,8 +8,9 @@
  *   bulwark rules test|list            check or print the scanner's rule catalog
  *   bulwark version                    print the version */
 #include "api/app.h"
-#include "cli/cli.h"
+#include "auth/auth.h"
 #include "auth/password.h"
+#include "cli/cli.h"
 #include "common/config.h"
 #include "common/ids.h"
 #include "common/limits.h"
@@ -300,8 +301,13 @@ static int cmd_user(struct bw_config *cfg, char **argv, const int *rest, int nre
             email[i] = (char)tolower((unsigned char)argv[rest[2]][i]);
         int rc = store_user_set_tier(db, email, (enum bw_tier)t);
         struct store_user u;
-        if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK)
+        if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK) {
+            /* running servers on this database drop the account's cached tier at once */
+            char msg[BW_ID_MAX + 8];
+            snprintf(msg, sizeof msg, "user:%s", u.id);
+            (void)db_notify(db, BW_AUTH_CHANNEL, msg);
             bw_cli_print_json(user_json(&u));
+        }
         else if (rc == ST_NOTFOUND)
             fprintf(stderr, "bulwark user set-tier: no account %s\n", email);
         db_close(db);

@@ -119,6 +119,18 @@ static int bootstrap_admin(struct bw_app *app)
     return 0;
 }
 
+/* BULWARK_RATE_LIMIT_STORE: "auto" shares on PostgreSQL (where several instances can run on one
+ * database) and keeps SQLite's in memory (one instance per database file, no round trip). */
+static bool rate_limits_shared(const struct bw_app *app)
+{
+    const char *s = app->cfg->rate_limit_store;
+    if (s && strcmp(s, "database") == 0)
+        return true;
+    if (s && strcmp(s, "memory") == 0)
+        return false;
+    return strcmp(db_backend(app->db), "postgres") == 0;
+}
+
 static int parse_trusted(struct bw_app *app)
 {
     if (!app->cfg->trusted_proxies)
@@ -152,7 +164,13 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     if (parse_trusted(app) != 0 || load_jwt_secret(app, secret, &slen) != 0 ||
         load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
         return -1;
-    app->auth = bw_auth_new(app->db, secret, slen, admin_hash, cfg->auth_cache_ms);
+    /* On PostgreSQL other instances may revoke a key or change a tier: unless the operator trades
+     * that for throughput, every request reads the credential, so the next request anywhere
+     * sees the change. One instance (SQLite) forgets its own revocations at once. */
+    long cache_ms = cfg->auth_cache_ms >= 0 ? cfg->auth_cache_ms
+                    : strcmp(db_backend(app->db), "postgres") == 0 ? 0
+                                                                   : BW_AUTH_CACHE_MS_DEFAULT;
+    app->auth = bw_auth_new(app->db, secret, slen, admin_hash, cache_ms);
     sodium_memzero(secret, sizeof secret);
     app->rate = bw_limiter_new(BW_RATE_WINDOW_S, BW_LIMITER_MAX_ENTRIES);
     app->login_email = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
@@ -164,6 +182,11 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
         !app->audit)
         return -1;
+    if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
+        bw_limiter_share(app->rate, app->db, "rate");
+        bw_limiter_share(app->login_email, app->db, "login_email");
+        bw_limiter_share(app->login_ip, app->db, "login_ip");
+    }
     if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private");
         return -1;

@@ -29,6 +29,7 @@ struct bw_auth {
     size_t slen;
     unsigned char admin_hash[32];
     int64_t ttl_us;
+    struct db_listener *listener; /* other instances' revocations; NULL on SQLite */
     pthread_mutex_t mu[STRIPES];
     struct centry slots[BW_AUTH_CACHE_SLOTS];
 };
@@ -43,6 +44,8 @@ static uint64_t h64(const char *s)
     return h ^ (h >> 29);
 }
 
+static void on_notify(void *arg, const char *payload);
+
 struct bw_auth *bw_auth_new(struct db *db, const unsigned char *sec, size_t slen,
                             const unsigned char admin_hash[32], long cache_ms)
 {
@@ -56,6 +59,7 @@ struct bw_auth *bw_auth_new(struct db *db, const unsigned char *sec, size_t slen
     a->ttl_us = (int64_t)cache_ms * 1000;
     for (int i = 0; i < STRIPES; i++)
         pthread_mutex_init(&a->mu[i], NULL);
+    a->listener = db_listen(db, BW_AUTH_CHANNEL, on_notify, a);
     return a;
 }
 
@@ -63,6 +67,7 @@ void bw_auth_free(struct bw_auth *a)
 {
     if (!a)
         return;
+    db_listen_stop(a->listener); /* first: its callback uses the cache */
     for (int i = 0; i < STRIPES; i++)
         pthread_mutex_destroy(&a->mu[i]);
     sodium_memzero(a->secret, sizeof a->secret);
@@ -98,14 +103,45 @@ static void cache_put(struct bw_auth *a, const struct centry *ce)
     pthread_mutex_unlock(&a->mu[slot % STRIPES]);
 }
 
-void bw_auth_forget_key(struct bw_auth *a, const char *key_id)
+/* Empties the slots whose entry `drop` selects. */
+static void forget_where(struct bw_auth *a, bool (*drop)(const struct centry *, const char *), const char *arg)
 {
     for (size_t i = 0; i < BW_AUTH_CACHE_SLOTS; i++) {
         pthread_mutex_lock(&a->mu[i % STRIPES]);
-        if (a->slots[i].k[0] == 'k' && strcmp(a->slots[i].p.key_id, key_id) == 0)
+        if (a->slots[i].k[0] && drop(&a->slots[i], arg))
             a->slots[i].k[0] = '\0';
         pthread_mutex_unlock(&a->mu[i % STRIPES]);
     }
+}
+
+static bool is_key(const struct centry *e, const char *id) { return e->k[0] == 'k' && strcmp(e->p.key_id, id) == 0; }
+static bool of_user(const struct centry *e, const char *id) { return strcmp(e->p.user_id, id) == 0; }
+static bool any(const struct centry *e, const char *unused)
+{
+    (void)e;
+    (void)unused;
+    return true;
+}
+
+/* A notification from any instance (this one's own included). */
+static void on_notify(void *arg, const char *payload)
+{
+    struct bw_auth *a = arg;
+    if (payload && strncmp(payload, "key:", 4) == 0)
+        forget_where(a, is_key, payload + 4);
+    else if (payload && strncmp(payload, "user:", 5) == 0)
+        forget_where(a, of_user, payload + 5);
+    else /* "*", or NULL: notifications may have been missed while the listener was away */
+        forget_where(a, any, NULL);
+}
+
+void bw_auth_forget_key(struct bw_auth *a, const char *key_id)
+{
+    forget_where(a, is_key, key_id);
+    char msg[BW_ID_MAX + 8];
+    snprintf(msg, sizeof msg, "key:%s", key_id);
+    if (db_notify(a->db, BW_AUTH_CHANNEL, msg) != DB_OK) /* the others see it within the cache's TTL */
+        bw_logf(BW_LOG_WARN, NULL, "revocation not broadcast to other instances; they follow within BULWARK_AUTH_CACHE_MS");
 }
 
 /* last_used_at: written on first use and then at most once per BW_KEY_TOUCH_INTERVAL_S. */

@@ -50,8 +50,15 @@ void bw_auth_free(struct bw_auth *a);
 enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authorization, const char *x_api_key,
                             struct bw_principal *out, const char **why, enum bw_auth_fail *fail);
 
-/* Drops cached state of a key (after revoke/rotate) so it stops working at once. */
+/* Drops cached state of a key (after revoke/rotate) so it stops working at once: here, and on the
+ * other instances sharing the database through a notification on BW_AUTH_CHANNEL (PostgreSQL;
+ * each instance listens from bw_auth_new on, and empties its cache whenever its listener
+ * (re)connects, so a lost notification cannot outlive BULWARK_AUTH_CACHE_MS). */
 void bw_auth_forget_key(struct bw_auth *a, const char *key_id);
+
+/* The channel and payloads of those notifications: "key:<key id>", "user:<user id>" (an account's
+ * tier or role changed: its sessions and keys are read again), "*" (everything). */
+#define BW_AUTH_CHANNEL "bulwark_auth"
 
 /* Signs a session token for the user; *out malloc'ed. */
 int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier,

@@ -46,7 +46,7 @@
 #define BW_LOGIN_MAX_FAILURES    10
 #define BW_LIMITER_MAX_ENTRIES   (1u << 20) /* tracked principals/IPs per limiter */
 
-#define BW_AUTH_CACHE_MS_DEFAULT 2000
+#define BW_AUTH_CACHE_MS_DEFAULT 2000 /* SQLite; PostgreSQL (several instances) defaults to 0 */
 #define BW_AUTH_CACHE_SLOTS      4096
 #define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
 

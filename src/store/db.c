@@ -118,6 +118,32 @@ int db_commit(struct db_conn *c) { return counted(c, BE(c)->script(c, "COMMIT"))
 void db_rollback(struct db_conn *c) { (void)BE(c)->script(c, "ROLLBACK"); }
 int db_exec_script(struct db_conn *c, const char *sql) { return counted(c, BE(c)->script(c, sql)); }
 
+int db_notify(struct db *db, const char *channel, const char *payload)
+{
+    if (!db->be->listen)
+        return DB_OK;
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return DB_ERROR;
+    struct db_param p[] = {DBP_TEXT(channel), DBP_TEXT(payload)};
+    struct db_rows *r = NULL;
+    int rc = db_query(c, "SELECT pg_notify(?, ?)", p, 2, &r);
+    db_rows_free(r);
+    db_release(c);
+    return rc;
+}
+
+struct db_listener *db_listen(struct db *db, const char *channel, db_notify_fn fn, void *arg)
+{
+    return db->be->listen ? db->be->listen(db, channel, fn, arg) : NULL;
+}
+
+void db_listen_stop(struct db_listener *l)
+{
+    if (l)
+        l->be->listen_stop(l);
+}
+
 bool db_ping(struct db *db)
 {
     struct db_conn *c = db_acquire(db);

@@ -66,6 +66,22 @@ int db_exec_script(struct db_conn *c, const char *sql);
 /* Whether the database answers (readyz). */
 bool db_ping(struct db *db);
 
+/* Signals between the instances sharing one database: PostgreSQL NOTIFY/LISTEN. On SQLite,
+ * whose file one instance owns, there is nobody to tell: db_notify does nothing and db_listen
+ * returns NULL.
+ * db_notify sends payload (at most BW_DB_NOTIFY_MAX bytes) on channel; DB_OK or DB_ERROR.
+ * db_listen starts a thread with a connection of its own that calls fn(arg, payload) for every
+ * notification on channel, from that thread; fn(arg, NULL) means notifications may have been
+ * missed (the first connection, and every reconnection after the connection was lost, which is
+ * retried each second). NULL on SQLite or when the thread cannot start. db_listen_stop joins the
+ * thread (within a fraction of a second) and frees the listener; NULL is a no-op. */
+#define BW_DB_NOTIFY_MAX 512
+typedef void (*db_notify_fn)(void *arg, const char *payload);
+struct db_listener;
+int db_notify(struct db *db, const char *channel, const char *payload);
+struct db_listener *db_listen(struct db *db, const char *channel, db_notify_fn fn, void *arg);
+void db_listen_stop(struct db_listener *l);
+
 /* Failures counted since db_open, for /metrics: a connection that could not be had (db_acquire
  * gave NULL), or a statement, query, transaction step or script that failed (DB_ERROR; a
  * constraint violation is an answer, not a failure). Each is logged where it happens. */

@@ -18,7 +18,16 @@ struct db_backend {
     int64_t (*integer)(struct db_rows *r, int col);
     void (*rows_free)(struct db_rows *r);
     int (*script)(struct db_conn *c, const char *sql);
+    /* NULL: the backend has no cross-instance signals (db_notify/db_listen do nothing) */
+    struct db_listener *(*listen)(struct db *db, const char *channel, db_notify_fn fn, void *arg);
+    void (*listen_stop)(struct db_listener *l);
     const char *begin_write; /* SQL that starts a write transaction */
+};
+
+/* A listener: which backend made it, and that backend's own state. */
+struct db_listener {
+    const struct db_backend *be;
+    void *impl;
 };
 
 struct db {

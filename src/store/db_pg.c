@@ -5,7 +5,9 @@
 #include "common/log.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +277,104 @@ static int pg_script(struct db_conn *dc, const char *sql)
     return rc;
 }
 
+/* ---- LISTEN: one thread and one connection per listener ------------------------------------------ */
+
+#define LISTEN_POLL_MS 200      /* how long stop waits at most */
+#define LISTEN_RETRY_MS 1000    /* between reconnection attempts */
+
+struct pg_listener {
+    struct db_listener pub;
+    char *url;
+    char channel[64];
+    db_notify_fn fn;
+    void *arg;
+    atomic_bool stop;
+    pthread_t th;
+};
+
+/* Sleeps up to ms, waking early when the listener is stopped. */
+static void nap(struct pg_listener *l, int ms)
+{
+    for (int t = 0; t < ms && !atomic_load(&l->stop); t += LISTEN_POLL_MS)
+        poll(NULL, 0, LISTEN_POLL_MS);
+}
+
+/* One connection's life: LISTEN, then hand every notification to fn until the connection breaks
+ * or the listener stops. */
+static void listen_once(struct pg_listener *l)
+{
+    PGconn *h = pg_connect(l->url);
+    if (!h)
+        return;
+    char *ident = PQescapeIdentifier(h, l->channel, strlen(l->channel));
+    char sql[160];
+    snprintf(sql, sizeof sql, "LISTEN %s", ident ? ident : "\"\"");
+    PQfreemem(ident);
+    PGresult *r = PQexec(h, sql);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (!ok) {
+        bw_logf(BW_LOG_ERROR, NULL, "postgres LISTEN failed: %s", PQerrorMessage(h));
+        PQfinish(h);
+        return;
+    }
+    l->fn(l->arg, NULL); /* whatever was sent before this LISTEN is unknown to us */
+    while (!atomic_load(&l->stop)) {
+        struct pollfd pfd = {.fd = PQsocket(h), .events = POLLIN};
+        if (pfd.fd < 0 || poll(&pfd, 1, LISTEN_POLL_MS) < 0 || !PQconsumeInput(h) ||
+            PQstatus(h) != CONNECTION_OK)
+            break;
+        PGnotify *n;
+        while ((n = PQnotifies(h))) {
+            l->fn(l->arg, n->extra ? n->extra : "");
+            PQfreemem(n);
+        }
+    }
+    if (!atomic_load(&l->stop))
+        bw_logf(BW_LOG_WARN, NULL, "postgres listener connection lost; reconnecting");
+    PQfinish(h);
+}
+
+static void *listen_main(void *p)
+{
+    struct pg_listener *l = p;
+    while (!atomic_load(&l->stop)) {
+        listen_once(l);
+        nap(l, LISTEN_RETRY_MS);
+    }
+    return NULL;
+}
+
+static struct db_listener *pg_listen(struct db *db, const char *channel, db_notify_fn fn, void *arg)
+{
+    struct pg_db *p = db->impl;
+    struct pg_listener *l = calloc(1, sizeof *l);
+    if (!l)
+        return NULL;
+    l->pub.be = db->be;
+    l->pub.impl = l;
+    l->url = strdup(p->url);
+    snprintf(l->channel, sizeof l->channel, "%s", channel);
+    l->fn = fn;
+    l->arg = arg;
+    atomic_init(&l->stop, false);
+    if (!l->url || pthread_create(&l->th, NULL, listen_main, l) != 0) {
+        free(l->url);
+        free(l);
+        return NULL;
+    }
+    return &l->pub;
+}
+
+static void pg_listen_stop(struct db_listener *pub)
+{
+    struct pg_listener *l = pub->impl;
+    atomic_store(&l->stop, true);
+    pthread_join(l->th, NULL);
+    free(l->url);
+    free(l);
+}
+
 const struct db_backend db_pg_backend = {
     .name = "postgres",
     .open = pg_open,
@@ -289,5 +389,7 @@ const struct db_backend db_pg_backend = {
     .integer = pg_int,
     .rows_free = pg_rows_free,
     .script = pg_script,
+    .listen = pg_listen,
+    .listen_stop = pg_listen_stop,
     .begin_write = "BEGIN",
 };

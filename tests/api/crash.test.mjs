@@ -8,7 +8,8 @@ import { rmSync } from 'node:fs';
 import { Server } from './lib/server.mjs';
 import { startTarget } from './lib/targets.mjs';
 
-const ENV = { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_JOB_LEASE_MS: '2000', BULWARK_JOB_POLL_MS: '100', BULWARK_WORKERS: '2' };
+const ENV = { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_JOB_LEASE_MS: '4000', BULWARK_JOB_POLL_MS: '100', BULWARK_WORKERS: '2' };
+// (the lease also sets the probes' timeout, a third of it: 1.3 s leaves room for a loaded CI machine)
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let target;

@@ -6,128 +6,38 @@
 // is refused in bulwark's error envelope. Skipped only when nginx is not installed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import https from 'node:https';
 import http from 'node:http';
-import net from 'node:net';
 import { startServer } from './lib/server.mjs';
+import { NO_NGINX, docSettings, startNginx } from './lib/nginx.mjs';
 
-const DOC = new URL('../../docs/deploy/nginx.conf', import.meta.url).pathname;
-const NGINX = ['nginx', '/usr/sbin/nginx', '/usr/local/sbin/nginx']
-  .find((p) => spawnSync(p, ['-v']).status === 0);
-const skip = NGINX ? false : 'nginx not found (Debian package nginx; scripts/deps.sh test installs it)';
+const skip = NO_NGINX;
 const RATE = 3;
 
-let dir, srv, nginx, ca, tlsPort, httpPort, nginxLog = '';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
-    s.on('error', reject);
-  });
-}
-
-// The settings the doc's header lists for bulwark ("#   BULWARK_X=value").
-function docSettings(text) {
-  const env = {};
-  for (const m of text.matchAll(/^#\s+(BULWARK_[A-Z_]+)=(\S+)\s*$/gm)) env[m[1]] = m[2];
-  return env;
-}
+let srv, nginx, httpPort;
+let via;
 
 before(async () => {
   if (skip) return;
-  const doc = readFileSync(DOC, 'utf8');
-  const settings = docSettings(doc);
+  const settings = docSettings();
   assert.deepEqual(Object.keys(settings).sort(),
     ['BULWARK_LISTEN', 'BULWARK_MAX_BODY', 'BULWARK_MAX_CONN_PER_IP', 'BULWARK_TRUSTED_PROXIES']);
-  dir = mkdtempSync(join(tmpdir(), 'bulwark-nginx-'));
-  chmodSync(dir, 0o755); // nginx workers (nobody, when the test runs as root) use the temp paths
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-    '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
-  ca = readFileSync(join(dir, 'cert.pem'));
   const { BULWARK_LISTEN, ...rest } = settings;
   assert.equal(BULWARK_LISTEN, '127.0.0.1:8080');
   srv = await startServer({ env: { ...rest, BULWARK_RATE_ANON: String(RATE), BULWARK_WORKERS: '0' } });
-  [tlsPort, httpPort] = [await freePort(), await freePort()];
-  const site = doc
-    .split('\n').filter((l) => !l.includes('[::]')).join('\n')
-    .replaceAll('server 127.0.0.1:8080;', `server 127.0.0.1:${srv.port};`)
-    .replace(/listen 443 ssl( http2)?;/, `listen 127.0.0.1:${tlsPort} ssl$1;`)
-    .replace('listen 80;', `listen 127.0.0.1:${httpPort};`)
-    .replace('/etc/ssl/bulwark/fullchain.pem', join(dir, 'cert.pem'))
-    .replace('/etc/ssl/bulwark/privkey.pem', join(dir, 'key.pem'));
-  for (const needle of [`127.0.0.1:${srv.port}`, `127.0.0.1:${tlsPort} ssl`, `127.0.0.1:${httpPort};`, join(dir, 'key.pem')])
-    assert.ok(site.includes(needle), `substitution failed: ${needle}`);
-  writeFileSync(join(dir, 'bulwark.conf'), site);
-  writeFileSync(join(dir, 'nginx.conf'), `worker_processes 1;
-events { worker_connections 256; }
-http {
-  default_type application/octet-stream;
-  access_log ${join(dir, 'access.log')};
-  client_body_temp_path ${join(dir, 'client_body')};
-  proxy_temp_path ${join(dir, 'proxy')};
-  fastcgi_temp_path ${join(dir, 'fastcgi')};
-  uwsgi_temp_path ${join(dir, 'uwsgi')};
-  scgi_temp_path ${join(dir, 'scgi')};
-  include ${join(dir, 'bulwark.conf')};
-}
-`);
-  const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', 'stderr',
-    '-g', `daemon off; pid ${join(dir, 'nginx.pid')}; error_log stderr;`];
-  const t = spawnSync(NGINX, [...args, '-t']);
-  assert.equal(t.status, 0, 'nginx -t on the derived configuration:\n' + t.stderr);
-  nginx = spawn(NGINX, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  nginx.stderr.on('data', (d) => { nginxLog += d; });
-  for (let i = 0; ; i++) {
-    const ok = await new Promise((resolve) => {
-      const s = net.connect(tlsPort, '127.0.0.1', () => { s.destroy(); resolve(true); });
-      s.on('error', () => resolve(false));
-    });
-    if (ok) break;
-    if (i > 100 || nginx.exitCode !== null) throw new Error('nginx did not start:\n' + nginxLog);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  nginx = await startNginx([srv.port]);
+  ({ via, httpPort } = nginx);
 });
 
 after(async () => {
-  if (nginx && nginx.exitCode === null) {
-    const gone = new Promise((r) => nginx.on('exit', r));
-    nginx.kill('SIGTERM');
-    await gone;
-  }
+  if (nginx) await nginx.stop();
   if (srv) assert.equal(await srv.stop(), 0);
-  if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-// One HTTPS request through nginx from the given local address (127.0.0.x are all this machine).
-function via(path, { from = '127.0.0.1', method = 'GET', headers = {}, body } = {}) {
-  return new Promise((resolve, reject) => {
-    const req = https.request({ host: '127.0.0.1', port: tlsPort, path, method, ca, servername: 'localhost',
-      localAddress: from, agent: false, headers }, (res) => {
-      let text = '';
-      res.on('data', (d) => { text += d; });
-      res.on('end', () => {
-        let json = null;
-        try { json = JSON.parse(text); } catch { /* not JSON */ }
-        resolve({ status: res.statusCode, headers: res.headers, text, json });
-      });
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
 
 const LIMITED = '/api/ai-security/governance/frameworks'; // public, anonymous budget per IP
 
 test('HTTPS through nginx: bulwark answers, its headers pass, nginx adds HSTS', { skip }, async () => {
   const r = await via('/healthz', { headers: { 'x-request-id': 'via-nginx-1' } });
-  assert.equal(r.status, 200, r.text + nginxLog);
+  assert.equal(r.status, 200, r.text + nginx.log());
   assert.equal(r.json.status, 'ok');
   assert.equal(r.headers['x-request-id'], 'via-nginx-1', 'the client id reaches bulwark and comes back');
   assert.equal(r.headers['api-version'], '1');

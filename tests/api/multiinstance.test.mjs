@@ -1,0 +1,179 @@
+// Two `bulwark serve` instances on one PostgreSQL database behind one nginx (the documented
+// docs/deploy/nginx.conf with two upstream servers). What a client must not be able to tell:
+// which instance answered. Sessions and keys made on one work on the other, a revocation or tier
+// change on one holds on the other at once, rate-limit budgets (per account, per anonymous client
+// through nginx, failed logins) are one budget across both, and red-team jobs queued through
+// either run exactly once across the workers of both. PostgreSQL only: SQLite is one instance's
+// file.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BACKEND, Server, assertError } from './lib/server.mjs';
+import { NO_NGINX, docSettings, startNginx } from './lib/nginx.mjs';
+import { startTarget } from './lib/targets.mjs';
+
+const skip = BACKEND !== 'postgres' ? 'several instances share PostgreSQL (the API suite also runs on it)' : NO_NGINX;
+const RATE_FREE = 6, RATE_ANON = 4, LOGIN_FAILURES = 3;
+const SIGNED_IN = '/api/threat-intel/playbooks/history'; // any account credential, JWT or API key
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let a, b, c, nginx, target;
+
+before(async () => {
+  if (skip) return;
+  const { BULWARK_LISTEN, ...proxy } = docSettings();
+  assert.ok(BULWARK_LISTEN);
+  const env = {
+    ...proxy,
+    BULWARK_RATE_FREE: String(RATE_FREE), BULWARK_RATE_ANON: String(RATE_ANON),
+    BULWARK_LOGIN_MAX_FAILURES: String(LOGIN_FAILURES),
+    BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_WORKERS: '2', BULWARK_JOB_POLL_MS: '50',
+  };
+  a = new Server({ env });
+  await a.start();
+  b = new Server({ env, database: a.database, adminKey: a.adminKey });
+  await b.start();
+  // a third instance that caches credentials for a minute (BULWARK_AUTH_CACHE_MS, off by default
+  // on PostgreSQL): only the revocation broadcast can make it forget a key sooner
+  c = new Server({ env: { ...env, BULWARK_AUTH_CACHE_MS: '60000', BULWARK_WORKERS: '0' }, database: a.database, adminKey: a.adminKey });
+  await c.start();
+  nginx = await startNginx([a.port, b.port]);
+  target = await startTarget({ mode: 'careless' });
+});
+
+after(async () => {
+  if (nginx) await nginx.stop();
+  if (target) await target.close();
+  for (const s of [a, b, c]) if (s) assert.equal(await s.stop(), 0);
+});
+
+test('a session and a key made on one instance work on the other; a revocation holds on both at once', { skip }, async () => {
+  const u = a.addUser('PRO');
+  const token = await b.login(u.email, u.password);
+  for (const s of [a, b]) assert.equal((await s.req('GET', '/api/developer/keys', { token })).status, 200);
+  const made = await a.req('POST', '/api/developer/keys', { token, body: { label: 'shared' } });
+  assert.equal(made.status, 201, made.text);
+  // both instances verify (and cache) the key
+  for (const s of [b, a]) assert.equal((await s.req('GET', SIGNED_IN, { key: made.json.key })).status, 200);
+  const rv = await a.req('DELETE', `/api/developer/keys/${made.json.id}`, { token });
+  assert.equal(rv.status, 200, rv.text);
+  assertError(assert, await b.req('GET', SIGNED_IN, { key: made.json.key }), 401, 'AUTH_REQUIRED');
+  assertError(assert, await a.req('GET', SIGNED_IN, { key: made.json.key }), 401, 'AUTH_REQUIRED');
+  // a rotation on B retires the old secret on A
+  const k2 = await b.req('POST', '/api/developer/keys', { token, body: { label: 'rotating' } });
+  assert.equal((await a.req('GET', SIGNED_IN, { key: k2.json.key })).status, 200);
+  const rot = await b.req('POST', `/api/developer/keys/${k2.json.id}/rotate`, { token });
+  assert.equal(rot.status, 201, rot.text);
+  assertError(assert, await a.req('GET', SIGNED_IN, { key: k2.json.key }), 401, 'AUTH_REQUIRED');
+  assert.equal((await a.req('GET', SIGNED_IN, { key: rot.json.key })).status, 200);
+});
+
+// Polls until fn() is true; false after ms.
+async function within(ms, fn) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (await fn()) return true;
+  return fn();
+}
+
+test('an instance that caches credentials forgets a changed tier and a revoked key within moments', { skip }, async () => {
+  const u = await a.session('FREE', { key: true });
+  const ent = '/api/orchestrator/god-mode/ciso';
+  // C reads the key once and would reuse what it read for a minute
+  assertError(assert, await c.req('GET', ent, { key: u.key }), 403, 'TIER_REQUIRED');
+  a.cli(['user', 'set-tier', u.email, 'ENTERPRISE']);
+  assert.ok(await within(3000, async () => (await c.req('GET', ent, { key: u.key })).status === 200),
+    'the caching instance still sees the old tier');
+  assert.equal((await b.req('DELETE', `/api/developer/keys/${u.keyId}`, { token: u.token })).status, 200);
+  assert.ok(await within(3000, async () => (await c.req('GET', SIGNED_IN, { key: u.key })).status === 401),
+    'the caching instance still accepts the revoked key');
+});
+
+test('a tier change by the operator reaches both instances at once', { skip }, async () => {
+  const u = await a.session('FREE', { key: true });
+  const ent = '/api/orchestrator/god-mode/ciso';
+  for (const s of [a, b]) assertError(assert, await s.req('GET', ent, { key: u.key }), 403, 'TIER_REQUIRED');
+  a.cli(['user', 'set-tier', u.email, 'ENTERPRISE']);
+  for (const s of [b, a]) {
+    const r = await s.req('GET', ent, { key: u.key });
+    assert.equal(r.status, 200, r.text.slice(0, 300));
+  }
+});
+
+test('an account\'s rate limit is one budget across the instances', { skip }, async () => {
+  const u = await a.session('FREE', { key: true }); // login is outside the account budget; the key creation is in it
+  const path = SIGNED_IN;
+  const seen = [];
+  for (let i = 0; i < RATE_FREE; i++) {
+    const r = await (i % 2 ? b : a).req('GET', path, { key: u.key });
+    seen.push(r.status);
+    if (r.status === 200) assert.equal(r.headers.get('ratelimit-remaining'), String(RATE_FREE - 2 - i), `request ${i}`);
+  }
+  // the key creation in session() spent the first request of the budget
+  assert.deepEqual(seen, [200, 200, 200, 200, 200, 429]);
+  for (const s of [a, b]) {
+    const r = await s.req('GET', path, { key: u.key });
+    assertError(assert, r, 429, 'RATE_LIMITED');
+    assert.ok(Number(r.headers.get('retry-after')) >= 1);
+  }
+});
+
+test('anonymous budgets through nginx count per client across both upstreams', { skip }, async () => {
+  const path = '/api/ai-security/governance/frameworks';
+  const codes = [];
+  for (let i = 0; i < RATE_ANON + 2; i++) codes.push((await nginx.via(path, { from: '127.0.0.4' })).status);
+  assert.deepEqual(codes, [...Array(RATE_ANON).fill(200), 429, 429]);
+  // nginx spread those requests over both instances (round robin): the budget was still one
+  let served = [];
+  for (let i = 0; i < 40; i++) {
+    served = [a, b].map((s) => s.logLines().filter((l) => l.msg === 'request' && l.path === path && l.ip === '127.0.0.4').length);
+    if (served[0] + served[1] === RATE_ANON + 2) break;
+    await sleep(50);
+  }
+  assert.ok(served[0] > 0 && served[1] > 0, `both instances answered: ${served}`);
+  assert.equal((await nginx.via(path, { from: '127.0.0.5' })).status, 200, 'another client has its own budget');
+});
+
+test('failed logins on either instance lock the account on both', { skip }, async () => {
+  const u = a.addUser('FREE');
+  for (let i = 0; i < LOGIN_FAILURES; i++) {
+    const r = await (i % 2 ? a : b).req('POST', '/api/auth/login', { body: { email: u.email, password: 'wrong-password' } });
+    assertError(assert, r, 400, 'INVALID_CREDENTIALS');
+  }
+  for (const s of [a, b]) {
+    const r = await s.req('POST', '/api/auth/login', { body: { email: u.email, password: u.password } });
+    assertError(assert, r, 429, 'RATE_LIMITED');
+  }
+});
+
+test('engagements queued through both instances run exactly once across their workers', { skip }, async () => {
+  const u = await a.session('ENTERPRISE', { key: true });
+  const reg = await b.req('POST', '/api/ai-security/assets/register', { key: u.key, body: { name: 'mi-target', type: 'model', provider: 'self', endpoint: target.url } });
+  assert.equal(reg.status, 201, reg.text);
+  const before = target.stats.requests;
+  const ids = [];
+  for (let i = 0; i < 8; i++) {
+    const r = await (i % 2 ? b : a).req('POST', '/api/ai-security/redteam/engage', { key: u.key, body: { target_asset_id: reg.json.asset_id, intensity: 'light' } });
+    assert.equal(r.status, 202, r.text);
+    ids.push(r.json.engagement_id);
+  }
+  let probes = 0;
+  const end = Date.now() + 120000;
+  for (const id of ids) {
+    for (;;) {
+      const r = await (ids.indexOf(id) % 2 ? a : b).req('GET', `/api/ai-security/redteam/${id}/report`, { key: u.key });
+      assert.equal(r.status, 200, r.text);
+      if (r.json.status === 'completed') {
+        assert.equal(r.json.progress.done, r.json.progress.total);
+        probes += r.json.progress.total;
+        break;
+      }
+      assert.ok(!['failed', 'cancelled'].includes(r.json.status), `${id}: ${r.text}`);
+      assert.ok(Date.now() < end, `${id} did not finish: ${r.text}`);
+      await sleep(100);
+    }
+  }
+  // a run is one "reply pong" request (which API the target speaks) and then its probes: so the
+  // target saw every engagement run once and every probe once, none twice
+  assert.equal(target.stats.requests - before, ids.length + probes);
+  // and both instances' workers took part
+  const claimed = [a, b].map((s) => s.logLines().filter((l) => /job (claimed|started)/.test(l.msg || '')).length);
+  assert.ok(claimed[0] > 0 && claimed[1] > 0, `jobs per instance: ${claimed}`);
+});
