@@ -1,5 +1,4 @@
 #include "jobs/redteam_job.h"
-#include "orch/orch_job.h"
 
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -273,9 +272,3 @@ static void rt_failed(struct db *db, const struct store_job *job, const char *er
 }
 
 const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};
-
-void bw_jobs_register_all(void)
-{
-    (void)bw_jobs_register(&bw_redteam_job_kind);
-    (void)bw_jobs_register(&bw_orch_job_kind);
-}
