@@ -140,6 +140,9 @@ bench_backend() { # name
     curl -fsS -o /dev/null -H "Authorization: Bearer $first" "$base/api/threat-intel/$(printf 'SYN-%07d' "$i")/playbook"
   done
 
+  # the table's head here, after the load's and the logins' lines
+  printf '%-9s %-44s %9s %8s %8s %7s %10s %10s %6s\n' backend request "req/s" "p50 ms" "p99 ms" "x bare" \
+    "p99 x bare" "bare req/s" bad
   local q
   for q in "" "?type=ai_cves&severity=HIGH" "?limit=100" "?type=agent_threats&limit=100" "?offset=10000"; do
     measure "$name" "feed$q" "$feed$q" 200
@@ -157,8 +160,6 @@ bench_backend() { # name
 
 echo "bench: the store over $records records; $(nproc) cores, wrk -t$wthreads -c$conns -d${secs}s per run," \
      "each right after a bare run with the same requests (bare on :$bare_port)"
-printf '%-9s %-44s %9s %8s %8s %7s %10s %10s %6s\n' backend request "req/s" "p50 ms" "p99 ms" "x bare" \
-  "p99 x bare" "bare req/s" bad
 
 # ---- SQLite -------------------------------------------------------------------------------------
 export BULWARK_DATA_DIR="$tmp/sqlite"
