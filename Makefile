@@ -4,8 +4,10 @@
 #               PostgreSQL, the same under ASan+UBSan, and each fuzzer briefly
 #   make install  the binary, systemd unit and docs under PREFIX (default /usr/local), staged
 #               below DESTDIR when set (packaging): make install PREFIX=/usr DESTDIR=/tmp/pkg
-#   make bench  throughput against a bare libmicrohttpd server, as ratios; scanner MB/s and
-#               the ratio to bandit; the threat feed over 1,000,000 records (SQLite, PostgreSQL)
+#   make bench  throughput and p99 latency against a bare libmicrohttpd server, as ratios;
+#               scanner MB/s and the ratio to bandit; with 1,000,000 intel records on SQLite
+#               and PostgreSQL: the threat feed, playbooks and key creation (writes/s), as ratios
+#               to the bare server measured in the same run. Never part of make test.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -45,7 +47,7 @@ bench:
 	@bench/run.sh $(BUILD)
 	@$(BUILD)/bench_limiter 2
 	@bench/scanner.sh $(BUILD)
-	@bench/feed.sh $(BUILD)
+	@bench/store.sh $(BUILD)
 
 fuzz:
 	@scripts/deps.sh test

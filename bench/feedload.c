@@ -1,7 +1,9 @@
-/* Fills an empty intel store with N synthetic records for bench/feed.sh: the schema through
+/* Fills an empty intel store with N synthetic records for bench/store.sh: the schema through
  * db_open (migrations), the rows through one INSERT ... SELECT per backend (a recursive CTE on
  * SQLite, generate_series on PostgreSQL), the counters rebuilt from the rows. Entries are about
- * the size of real ones (~900 bytes) so that a page costs what a real page costs.
+ * the size of real ones (~900 bytes) so that a page costs what a real page costs; documents are
+ * complete records, so GET /api/threat-intel/SYN-0000001/playbook answers 200 with a playbook
+ * built from real facts (ids SYN-0000001 .. SYN-<N>, zero-padded to seven digits).
  *   bench_feedload N        BULWARK_DATABASE_URL / BULWARK_DATA_DIR select the database */
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -31,18 +33,29 @@
     "to_char(to_timestamp(1262304000 + x * 397) AT TIME ZONE 'UTC', "                              \
     "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS p FROM generate_series(1, %ld) AS x) "
 
-#define INSERT_SELECT                                                                              \
-    "INSERT INTO intel_records (id, type, title, severity, published, updated, enriched_at, "       \
-    "enriched_us, version, risk_score, kev, source, doc, entry) "                                   \
-    "SELECT id, t, 'Synthetic advisory ' || x, s, p, p, '2026-01-01T00:00:00Z', 1767225600000000, " \
-    "1, x %% 101, 0, 'osv', '{}', "                                                                 \
+/* Members the feed entry and the stored document share; the document is a complete record
+ * (bw_intel_check's members), so the playbook of a synthetic record is built from the same
+ * facts a real one has: a CVE, a CWE, an affected package, techniques, references. */
+#define SHARED                                                                                     \
     "'{\"id\":\"' || id || '\",\"type\":\"' || t || '\",\"title\":\"Synthetic advisory ' || x || "  \
     "'\",\"severity\":\"' || s || '\",\"published\":\"' || p || '\",\"summary\":\"" SUMMARY SUMMARY \
     SUMMARY "\",\"cve\":[\"CVE-2099-' || x || '\"],\"cvss\":null,\"kev\":false,"                    \
     "\"attack_techniques\":[\"T1190\"],\"atlas_techniques\":[\"AML.T0049\"],\"references\":"        \
     "[{\"kind\":\"nvd\",\"url\":\"https://nvd.nist.gov/vuln/detail/CVE-2099-' || x || '\"}],"       \
-    "\"updated_at\":\"2026-01-01T00:00:00Z\",\"risk_score\":' || (x %% 101) || ',"                  \
-    "\"risk_tier\":\"MEDIUM\"}' FROM r"
+    "\"risk_score\":' || (x %% 101) || ',"
+
+#define INSERT_SELECT                                                                              \
+    "INSERT INTO intel_records (id, type, title, severity, published, updated, enriched_at, "       \
+    "enriched_us, version, risk_score, kev, source, doc, entry) "                                   \
+    "SELECT id, t, 'Synthetic advisory ' || x, s, p, p, '2026-01-01T00:00:00Z', 1767225600000000, " \
+    "1, x %% 101, 0, 'osv', " SHARED                                                                \
+    "\"aliases\":[],\"kev_details\":null,\"cwe\":[\"CWE-22\"],\"affected\":[{\"vendor\":\"\","      \
+    "\"product\":\"\",\"ecosystem\":\"PyPI\",\"package\":\"synthetic-pkg-' || x || '\","           \
+    "\"introduced\":\"0\",\"fixed\":\"1.2.3\"}],\"exploit_available\":false,"                       \
+    "\"ai_impact\":[\"data_exposure\"],\"updated\":\"' || p || '\",\"source\":\"osv\","            \
+    "\"sources\":[\"osv\"],\"version\":1,\"enriched_at\":\"2026-01-01T00:00:00Z\","                 \
+    "\"risk_tier\":\"' || s || '\"}', " SHARED                                                      \
+    "\"updated_at\":\"2026-01-01T00:00:00Z\",\"risk_tier\":\"MEDIUM\"}' FROM r"
 
 int main(int argc, char **argv)
 {

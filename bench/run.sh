@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
-# Throughput of bulwark as a ratio to a bare libmicrohttpd server (bench/bare.c) measured in the
-# same run on the same machine, so the numbers mean something across machines: absolute req/s
-# depend on the box, the ratio is bulwark's own overhead.
+# Throughput and p99 latency of bulwark as ratios to a bare libmicrohttpd server (bench/bare.c)
+# measured in the same run on the same machine, so the numbers mean something across machines:
+# absolute req/s and milliseconds depend on the box, the ratios are bulwark's own overhead.
 #   bench/run.sh BUILD_DIR          (make bench calls this)
 #   BENCH_SECONDS=5 BENCH_ROUNDS=3 BENCH_CONNS=64 BENCH_THREADS=2 BENCH_WARMUP=1  tune the runs
-# Prints a table and a verdict per scenario against the bars (public >= 0.8x bare,
-# authenticated >= 0.6x bare). A benchmark is not a test: "below bar" is reported, exit is 0.
-# Exits non-zero only when the benchmark cannot run (missing tools, a server that won't start).
+# Prints a table and a verdict per scenario against the bars:
+#   "x bare"      throughput, higher is better: public >= 0.8x bare, authenticated >= 0.6x bare
+#   "p99 x bare"  p99 latency, > 1 means slower: public and authenticated <= 2x bare. wrk keeps
+#                 a fixed number of connections busy, so latency already follows throughput
+#                 (0.8x the requests is ~1.25x the latency); the p99 bar is looser than that on
+#                 purpose: the p99 of a 5 s run on a small machine where wrk and the server share
+#                 the cores swings with the scheduler. What it catches is a tail that grows on
+#                 its own (a lock or a blocking call on the request path shows as 5-10x).
+# The "info" rows (a database read per request) have no bar. A benchmark is not a test: "below
+# bar" is reported, exit is 0. Exits non-zero only when the benchmark cannot run (missing tools,
+# a server that won't start).
 set -euo pipefail
 
 build=${1:?usage: bench/run.sh BUILD_DIR}
@@ -17,6 +25,7 @@ conns=${BENCH_CONNS:-64}
 wthreads=${BENCH_THREADS:-2}
 warmup=${BENCH_WARMUP:-1}
 rounds=${BENCH_ROUNDS:-3}
+p99_bar=2
 
 # shellcheck source=bench/lib.sh
 . "$here/lib.sh"
@@ -39,17 +48,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # ---- bare server ------------------------------------------------------------------------------
-# stdout goes to a file (not a pipe) so the server never blocks on a reader that went away
-"$build/bench_bare" 0 >"$tmp/bare.out" 2>"$tmp/bare.err" &
-bare_pid=$!
-bare_port=""
-for _ in $(seq 100); do
-  bare_port=$(sed -n 's/^port=\([0-9]*\)$/\1/p' "$tmp/bare.out")
-  [ -n "$bare_port" ] && break
-  kill -0 "$bare_pid" 2>/dev/null || break
-  sleep 0.05
-done
-[ -n "$bare_port" ] || { echo "bench: bench_bare did not start:" >&2; cat "$tmp/bare.err" >&2; exit 1; }
+bench_start_bare "$build"
 
 # ---- bulwark ----------------------------------------------------------------------------------
 export BULWARK_DATA_DIR="$tmp/data"
@@ -106,13 +105,6 @@ scenarios=(
   "developer/keys bearer (DB)|info|$base/api/developer/keys|Authorization: Bearer $token"
 )
 
-run_wrk() { # url header duration -> BENCH line on stdout
-  local args=(-t"$wthreads" -c"$conns" -d"$3" --latency -s "$here/latency.lua")
-  [ -n "$2" ] && args+=(-H "$2")
-  wrk "${args[@]}" "$1" | grep '^BENCH '
-}
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
-
 # Rounds are interleaved (bare, a, b, ..., bare, a, b, ...) and each round's ratios use that
 # round's bare figure; the table shows medians. On a small machine wrk and the server share the
 # cores and one 5 s run can swing +-30%, which interleaving and the median mostly cancel.
@@ -120,34 +112,34 @@ n=${#scenarios[@]}
 for ((i = 0; i < n; i++)); do
   IFS='|' read -r name class url hdr <<<"${scenarios[i]}"
   check "$url" "$hdr"
-  [ "$warmup" -gt 0 ] && run_wrk "$url" "$hdr" "${warmup}s" >/dev/null
+  [ "$warmup" -gt 0 ] && bench_wrk "$url" "$hdr" "${warmup}s" >/dev/null
 done
 echo "bench: $(nproc) cores, $rounds interleaved rounds of wrk -t$wthreads -c$conns -d${secs}s per scenario;" \
      "bulwark on :$port, bare on :$bare_port"
 : >"$tmp/results"
 for ((r = 1; r <= rounds; r++)); do
-  bare_rps=""
+  bare_rps="" bare_p99=""
   for ((i = 0; i < n; i++)); do
     IFS='|' read -r name class url hdr <<<"${scenarios[i]}"
     : >"$log"
-    line=$(run_wrk "$url" "$hdr" "${secs}s")
-    rps=$(field rps "$line")
+    line=$(bench_wrk "$url" "$hdr" "${secs}s")
+    rps=$(field rps "$line"); p99=$(field p99_us "$line")
     [ -n "$rps" ] || { echo "bench: wrk gave no result for $name" >&2; exit 1; }
-    [ "$class" = base ] && bare_rps=$rps
-    # round scenario rps ratio p50 p99 non2xx sock_errors
-    echo "$r $i $rps $(awk -v a="$rps" -v b="$bare_rps" 'BEGIN { printf "%.4f", (b > 0 ? a / b : 0) }')" \
-         "$(field p50_us "$line") $(field p99_us "$line") $(field non2xx "$line") $(field sock_errors "$line")" \
-         >>"$tmp/results"
+    [ "$class" = base ] && { bare_rps=$rps; bare_p99=$p99; }
+    # round scenario rps ratio p50 p99 non2xx sock_errors p99ratio
+    echo "$r $i $rps $(ratio "$rps" "$bare_rps") $(field p50_us "$line") $p99" \
+         "$(field non2xx "$line") $(field sock_errors "$line") $(ratio "$p99" "$bare_p99")" >>"$tmp/results"
   done
 done
 : >"$log"
 
-printf '%-28s %10s %9s %9s %7s %16s  %s\n' scenario "req/s" "p50 ms" "p99 ms" "x bare" "x bare per round" verdict
+printf '%-28s %10s %9s %9s %7s %16s %9s  %s\n' scenario "req/s" "p50 ms" "p99 ms" "x bare" "x bare per round" \
+  "p99 x bare" verdict
 for ((i = 0; i < n; i++)); do
   IFS='|' read -r name class url hdr <<<"${scenarios[i]}"
   col() { awk -v i="$i" -v c="$1" '$2 == i { print $c }' "$tmp/results"; }
-  rps=$(col 3 | median); ratio=$(col 4 | median)
-  p50=$(col 5 | median); p99=$(col 6 | median)
+  rps=$(col 3 | median); x=$(col 4 | median)
+  p50=$(col 5 | median); p99=$(col 6 | median); p99x=$(col 9 | median)
   each=$(col 4 | awk '{ printf "%s%.2f", (NR > 1 ? "," : ""), $1 }')
   bad=$(col 7 | awk '{ s += $1 } END { print s + 0 }'); sockerr=$(col 8 | awk '{ s += $1 } END { print s + 0 }')
   case $class in
@@ -157,16 +149,20 @@ for ((i = 0; i < n; i++)); do
     auth) bar=0.6 ;;
   esac
   if [ "$class" = public ] || [ "$class" = auth ]; then
-    if awk -v x="$ratio" -v b="$bar" 'BEGIN { exit !(x >= b) }'; then
+    if awk -v x="$x" -v b="$bar" 'BEGIN { exit !(x >= b) }'; then
       verdict="ok (bar ${bar}x)"
     else
       verdict="below bar (${bar}x)"
     fi
+    if awk -v x="$p99x" -v b="$p99_bar" 'BEGIN { exit !(x <= b) }'; then
+      verdict="$verdict; p99 ok (bar ${p99_bar}x)"
+    else
+      verdict="$verdict; p99 above bar (${p99_bar}x)"
+    fi
   fi
   [ "$bad" != 0 ] && verdict="$verdict; $bad non-2xx answers"
   [ "$sockerr" != 0 ] && verdict="$verdict; $sockerr socket errors"
-  printf '%-28s %10.0f %9.2f %9.2f %7.2f %16s  %s\n' "$name" "$rps" \
-    "$(awk -v u="$p50" 'BEGIN { print u / 1000 }')" "$(awk -v u="$p99" 'BEGIN { print u / 1000 }')" \
-    "$ratio" "$each" "$verdict"
+  printf '%-28s %10.0f %9.2f %9.2f %7.2f %16s %9.2f  %s\n' "$name" "$rps" "$(ms "$p50")" "$(ms "$p99")" \
+    "$x" "$each" "$p99x" "$verdict"
 done
 exit 0
