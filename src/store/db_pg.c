@@ -8,14 +8,18 @@
 #include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define PG_STMT_CACHE 256 /* prepared statements per connection, keyed by SQL text address */
 
 struct pg_conn {
     struct db_conn_hdr hdr;
     PGconn *h;
     struct pg_conn *next_free;
+    const char *stmt[PG_STMT_CACHE]; /* slot i holds the statement named "bw<i>"; NULL = free */
 };
 
 struct pg_db {
@@ -100,6 +104,7 @@ static struct db_conn *pg_acquire(struct db *db)
             pthread_mutex_unlock(&p->mu);
             if (PQstatus(c->h) != CONNECTION_OK) {
                 PQreset(c->h);
+                memset(c->stmt, 0, sizeof c->stmt); /* a new session has no prepared statements */
                 if (PQstatus(c->h) != CONNECTION_OK) {
                     PQfinish(c->h);
                     free(c);
@@ -171,11 +176,30 @@ static char *rewrite(const char *sql)
     return out;
 }
 
+/* The cache slot of sql on c: found (*hit), or a free one to prepare into, or -1 (full around it). */
+static int stmt_slot(const struct pg_conn *c, const char *sql, bool *hit)
+{
+    size_t i = ((uintptr_t)sql >> 3) % PG_STMT_CACHE;
+    int free_slot = -1;
+    for (size_t k = 0; k < 4; k++) {
+        size_t j = (i + k) % PG_STMT_CACHE;
+        if (c->stmt[j] == sql) {
+            *hit = true;
+            return (int)j;
+        }
+        if (!c->stmt[j] && free_slot < 0)
+            free_slot = (int)j;
+    }
+    *hit = false;
+    return free_slot;
+}
+
+/* Runs sql as a statement prepared once per connection (PQprepare, then PQexecPrepared): the
+ * server parses and plans it once, not on every call. The SQL text's address is the key, as in
+ * the SQLite backend (db.h: pass string literals). Falls back to a one-off PQexecParams when the
+ * cache has no room around the slot or the statement cannot be prepared. */
 static PGresult *run(struct pg_conn *c, const char *sql, const struct db_param *p, int np)
 {
-    char *q = rewrite(sql);
-    if (!q)
-        return NULL;
     const char *vals[32];
     char nums[32][24];
     if (np > 32)
@@ -189,7 +213,26 @@ static PGresult *run(struct pg_conn *c, const char *sql, const struct db_param *
         } else
             vals[i] = NULL;
     }
-    PGresult *r = PQexecParams(c->h, q, np, NULL, vals, NULL, NULL, 0);
+    bool hit = false;
+    int slot = stmt_slot(c, sql, &hit);
+    char name[16];
+    snprintf(name, sizeof name, "bw%d", slot);
+    if (hit)
+        return PQexecPrepared(c->h, name, np, vals, NULL, NULL, 0);
+    char *q = rewrite(sql);
+    if (!q)
+        return NULL;
+    PGresult *r = NULL;
+    if (slot >= 0 && PQtransactionStatus(c->h) != PQTRANS_INERROR) {
+        PGresult *pr = PQprepare(c->h, name, q, np, NULL);
+        if (PQresultStatus(pr) == PGRES_COMMAND_OK) {
+            c->stmt[slot] = sql;
+            r = PQexecPrepared(c->h, name, np, vals, NULL, NULL, 0);
+        }
+        PQclear(pr);
+    }
+    if (!r) /* not prepared: run it once as is (an error is reported by check as usual) */
+        r = PQexecParams(c->h, q, np, NULL, vals, NULL, NULL, 0);
     free(q);
     return r;
 }
