@@ -73,6 +73,7 @@ const srv = new Server({
     // failed logins come "through a proxy" from a fixed set of addresses, so that the per-address
     // login throttle they trip never blocks the real logins from 127.0.0.1
     BULWARK_TRUSTED_PROXIES: '127.0.0.1',
+    BULWARK_MAX_CONN_PER_IP: '0', // every connection comes from 127.0.0.1 (SOAK_CONCURRENCY may exceed 256)
   },
 });
 
@@ -164,15 +165,17 @@ async function session(tier, { key = true } = {}) {
 }
 
 async function setup() {
+  // every account costs two argon2id hashes (CLI and login): few of them
   accounts.writers = [];
-  for (let i = 0; i < 8; i++) accounts.writers.push(await session('ENTERPRISE'));
+  for (let i = 0; i < Math.max(4, Math.ceil(CONCURRENCY / 90)); i++) accounts.writers.push(await session('ENTERPRISE'));
   accounts.scanners = [await session('STARTER'), await session('STARTER')];
   accounts.readers = [await session('PRO'), await session('PRO')];
   accounts.limited = await session('FREE'); // over its hourly limit after FREE_RATE requests
   accounts.free = await session('FREE', { key: false }); // tier 403s (and 429 once over its limit)
   accounts.login = srv.addUser('FREE'); // real logins
-  accounts.a = await session('STARTER');
-  accounts.b = await session('STARTER');
+  // b asks for a's asset and key (404); neither ever deletes an asset
+  accounts.a = accounts.scanners[0];
+  accounts.b = accounts.readers[0];
   const asset = await hit('setup', 'POST', '/api/ai-security/assets/register',
     { headers: auth(accounts.a), body: { name: 'a-only', type: 'model', endpoint: 'https://a.example/v1' } }, [201]);
   ctx.foreignAsset = asset.json.asset_id;
@@ -239,8 +242,9 @@ const MIX = [
   }],
   ['agents.scan', 4, () => hit('agents.scan', 'POST', '/api/ai-security/agents/scan', { headers: auth(pick(accounts.scanners)), body: AGENT }, [200])],
   ['mcp.scan', 4, () => hit('mcp.scan', 'POST', '/api/mcp-security/scan', { headers: auth(pick(accounts.scanners)), body: MCP }, [200])],
-  // writes that undo themselves; a worker's writer account has at most one extra key or asset
-  // per worker at a time (8 writers, 100 keys each on ENTERPRISE)
+  // writes that undo themselves; a writer account has at most one extra key or asset per worker
+  // at a time (4 writers for 64 workers: 17 keys at most of ENTERPRISE's 100; more writers when
+  // SOAK_CONCURRENCY is larger)
   ['key.cycle', 3, async (w) => {
     const c = await hit('key.create', 'POST', '/api/developer/keys', { headers: bearer(w.writer), body: { label: 'cycle' } }, [201]);
     if (c.status !== 201) return;
@@ -410,7 +414,9 @@ async function main() {
   await sleep(1500);
   const after = procSample(pid);
   drainLogs();
-  const exitCode = await srv.stop();
+  const keep = process.env.SOAK_KEEP_DATA === '1'; // keep the SQLite directory, to look at
+  const exitCode = await srv.stop({ keepData: keep });
+  if (keep) console.log(`soak: data kept in ${srv.dir}`);
   drainLogs();
 
   // ---- verdict ----
