@@ -36,9 +36,11 @@
 //    2 descriptors each) above the count before the load, plus the PostgreSQL pool's size there;
 //  - the server still answers GET /healthz, and SIGTERM ends it with exit code 0 (under ASan
 //    that includes LeakSanitizer finding no leak at exit).
-// SOAK_RSS_CHECK=0 reports memory without judging it (what ctest does in the ASan+UBSan build, CMakeLists.txt).
+// SOAK_SAMPLES_CSV=FILE writes the per-second samples. SOAK_RSS_CHECK=0 reports memory without
+// judging it (what ctest does in the ASan+UBSan build, CMakeLists.txt). SOAK_KEEP_DATA=1 keeps
+// the SQLite directory.
 import http from 'node:http';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
@@ -418,6 +420,10 @@ async function main() {
   const exitCode = await srv.stop({ keepData: keep });
   if (keep) console.log(`soak: data kept in ${srv.dir}`);
   drainLogs();
+
+  if (process.env.SOAK_SAMPLES_CSV) // one line per second, for a plot
+    writeFileSync(process.env.SOAK_SAMPLES_CSV, 't_s,rss_bytes,fds,threads,req_per_s\n' +
+      samples.map((x) => `${x.t.toFixed(1)},${x.rss},${x.fds},${x.threads},${x.rps}`).join('\n') + '\n');
 
   // ---- verdict ----
   const warm = samples.filter((s) => s.t <= WARMUP_S);
