@@ -4,6 +4,11 @@
 #               PostgreSQL, the same under ASan+UBSan, and each fuzzer briefly
 #   make install  the binary, systemd unit and docs under PREFIX (default /usr/local), staged
 #               below DESTDIR when set (packaging): make install PREFIX=/usr DESTDIR=/tmp/pkg
+#   make soak   10 minutes (SOAK_SECONDS=600) of mixed traffic at the machine's capacity against
+#               the real binary: no unintended error status, resident memory within a stated bound
+#               of the warm-up's and not growing, descriptors back to their count, clean SIGTERM
+#               (tests/soak/soak.mjs); SOAK_BACKEND=postgres on a throwaway cluster. `make test`
+#               runs a short one (ctest label `soak`)
 #   make bench  throughput and p99 latency against a bare libmicrohttpd server, as ratios;
 #               scanner MB/s and the ratio to bandit; with 1,000,000 intel records on SQLite
 #               and PostgreSQL: the threat feed, playbooks and key creation (writes/s), as ratios
@@ -13,10 +18,12 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
+SOAK_SECONDS ?= 600
+SOAK_BACKEND ?= sqlite
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all build run test unit api asan fuzz bench clean deps install
+.PHONY: all build run test unit api asan fuzz bench soak clean deps install
 
 all: build
 
@@ -39,6 +46,10 @@ install: build
 test:
 	@scripts/deps.sh test
 	@scripts/test.sh
+
+soak: build
+	@scripts/deps.sh test
+	@SOAK_SECONDS=$(SOAK_SECONDS) scripts/soak.sh $(BUILD)/bulwark $(SOAK_BACKEND)
 
 bench:
 	@scripts/deps.sh bench
