@@ -273,6 +273,20 @@ static void fz_fail(const char *why, const struct bw_synth_req *in, const struct
     abort();
 }
 
+/* strcmp(a, b) == 0 (n: at most n bytes) without feeding libFuzzer's comparison tracing: the
+ * checks below compare the server's output, not the input, and would only fill the fuzzer's
+ * dictionary with error codes and route patterns. */
+__attribute__((no_sanitize("coverage"))) static bool fz_same(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (a[i] != b[i])
+            return false;
+        if (!a[i])
+            return true;
+    }
+    return true;
+}
+
 /* The statuses the API answers with (docs/openapi.json). */
 static bool fz_status_known(unsigned s)
 {
@@ -287,7 +301,7 @@ static void fz_check(const struct bw_synth_req *in, const struct bw_synth_resp *
 {
     if (!fz_status_known(out->status))
         fz_fail("undocumented status", in, out);
-    bool json = strncmp(out->content_type, "application/json", 16) == 0;
+    bool json = fz_same(out->content_type, "application/json", 16);
     if (out->status >= 400 && !json)
         fz_fail("error reply is not JSON", in, out);
     json_t *j = json ? json_loadb(out->body, out->len, 0, NULL) : NULL;
@@ -298,18 +312,18 @@ static void fz_check(const struct bw_synth_req *in, const struct bw_synth_resp *
         const char *code = json_string_value(json_object_get(e, "code"));
         const char *msg = json_string_value(json_object_get(e, "message"));
         const char *rid = json_string_value(json_object_get(e, "request_id"));
-        if (!code || !msg || !rid || strcmp(rid, out->request_id) != 0)
+        if (!code || !msg || !rid || !fz_same(rid, out->request_id, SIZE_MAX))
             fz_fail("error reply is not the error envelope", in, out);
         unsigned want = 0;
         for (int k = 1; k < BW_E__COUNT; k++)
-            if (strcmp(code, bw_err_code((enum bw_err)k)) == 0)
+            if (fz_same(code, bw_err_code((enum bw_err)k), SIZE_MAX))
                 want = bw_err_status((enum bw_err)k);
         if (want != out->status)
             fz_fail("error code does not match the status", in, out);
         if (out->status == 405 && !out->allow[0])
             fz_fail("405 without Allow", in, out);
         if (out->status >= 500 && out->status != 501 &&
-            !(out->status == 503 && strcmp(msg, "server busy, try again") == 0))
+            !(out->status == 503 && fz_same(msg, "server busy, try again", SIZE_MAX)))
             fz_fail("5xx for a request", in, out);
     }
     json_decref(j);
@@ -385,7 +399,7 @@ static bool fz_in_group(const char *method, const char *path)
         const char *sp = strchr(FUZZ_API_ROUTES[i], ' ');
         char mname[16];
         snprintf(mname, sizeof mname, "%.*s", sp ? (int)(sp - FUZZ_API_ROUTES[i]) : 0, FUZZ_API_ROUTES[i]);
-        if (bw_method_parse(mname) == rt->method && strcmp(sp + 1, rt->pattern) == 0)
+        if (bw_method_parse(mname) == rt->method && fz_same(sp + 1, rt->pattern, SIZE_MAX))
             return true;
     }
     return false;
