@@ -15,8 +15,8 @@
  *
  * Input format (text, like an HTTP/1.1 request; seeds are readable and writable by hand):
  *
- *     METHOD TARGET            TARGET = path[?query]; the query is split at & and = and
- *     Name: value              percent-decoded (+ is a space), as libmicrohttpd does
+ *     METHOD TARGET            TARGET = path[?query]; the path is percent-decoded, the query
+ *     Name: value              split at & and = and decoded (+ is a space), as libmicrohttpd does
  *     ...                      up to 16 headers
  *                              an empty line
  *     body                     the rest, bytes as they are
@@ -329,12 +329,13 @@ static void fz_check(const struct bw_synth_req *in, const struct bw_synth_resp *
     json_decref(j);
 }
 
-/* Decodes %XX and + in place (as libmicrohttpd does for query arguments). */
-static void fz_unescape(char *s)
+/* Decodes %XX in place, and + when plus (as libmicrohttpd does: %XX in the path, both in query
+ * arguments). */
+static void fz_unescape(char *s, bool plus)
 {
     char *o = s;
     for (char *p = s; *p; p++) {
-        if (*p == '+') {
+        if (*p == '+' && plus) {
             *o++ = ' ';
         } else if (*p == '%' && p[1] && p[2] && strchr("0123456789abcdefABCDEF", p[1]) &&
                    strchr("0123456789abcdefABCDEF", p[2])) {
@@ -487,14 +488,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             char *eq = strchr(p, '=');
             if (eq)
                 *eq++ = '\0';
-            fz_unescape(p);
+            fz_unescape(p, true);
             if (eq)
-                fz_unescape(eq);
+                fz_unescape(eq, true);
             q[nq][0] = p;
             q[nq][1] = eq; /* "?a": a name without a value, NULL as libmicrohttpd has it */
             nq++;
         }
     }
+    fz_unescape(target, false);
     if (!fz_in_group(method, target))
         goto out;
 
