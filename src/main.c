@@ -99,7 +99,7 @@ static int cmd_worker(struct bw_config *cfg, int nrest)
     }
     unsigned allow = 0;
     if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &allow) != 0) {
-        fprintf(stderr, "bulwark: BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private\n");
+        fprintf(stderr, "bulwark: BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone\n");
         return 2;
     }
     if (cfg->workers < 1) {

@@ -188,7 +188,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_limiter_share(app->login_ip, app->db, "login_ip");
     }
     if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private");
+        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
         return -1;
     }
     if (bw_egress_global_init() != 0) {

@@ -12,7 +12,6 @@
 #include "store/store_audit.h"
 
 #include <arpa/inet.h>
-#include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -203,9 +202,7 @@ static bool is_base62(char c)
 /* The prefix of a presented X-API-Key when it starts like a key ("svc_" + 8 base62). */
 static bool presented_prefix(const struct bw_req *r, char out[BW_KEY_SHOWN_PREFIX + 1])
 {
-    if (!r->conn)
-        return false;
-    const char *k = MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, "X-API-Key");
+    const char *k = r->conn || r->synth ? bw_req_header_in(r, "X-API-Key") : NULL;
     if (!k || strncmp(k, BW_KEY_PREFIX, 4) != 0)
         return false;
     for (int i = 4; i < BW_KEY_SHOWN_PREFIX; i++)

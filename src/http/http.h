@@ -42,8 +42,11 @@ struct bw_route {
     unsigned flags;
 };
 
+struct bw_synth_req;
+
 struct bw_req {
-    struct MHD_Connection *conn;
+    struct MHD_Connection *conn;       /* NULL for a synthetic request (bw_http_synthetic) */
+    const struct bw_synth_req *synth;  /* its headers and query, when conn is NULL */
     struct bw_app *app;
     const struct bw_route *route;
     enum bw_method method;
@@ -111,6 +114,8 @@ bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool
 
 /* Query parameter (NULL when absent). */
 const char *bw_query(struct bw_req *r, const char *name);
+/* Request header, name case-insensitive (NULL when absent). */
+const char *bw_req_header_in(const struct bw_req *r, const char *name);
 /* `limit`-style integer query parameter: absent -> def; out of min..max or not an integer ->
  * adds a validation error. */
 bool bw_query_int(struct bw_req *r, struct bw_verr *v, const char *name, long def, long min,
@@ -164,6 +169,36 @@ int bw_tls_load(const char *cert_path, const char *key_path, struct bw_tls *out)
 void bw_tls_free(struct bw_tls *t);
 /* TLS 1.2 and 1.3 only, GnuTLS's NORMAL cipher suites otherwise */
 #define BW_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
+
+/* A request without a socket, for fuzzers and tests: bw_http_synthetic runs it through exactly
+ * the steps a request from a connection takes once it has arrived in full (routing, body limit,
+ * credentials, rate limit, access level, media type, JSON, the handler, work handed to a pool,
+ * the audit event, metrics and the access log) and returns the reply. Work on a pool is waited
+ * for, so the request is over when it returns. Query values are as libmicrohttpd would hand them
+ * over (already decoded); header names match case-insensitively. Everything in the request is
+ * borrowed; the reply's body is malloc'ed (NUL-terminated) and the caller frees it. */
+struct bw_synth_req {
+    const char *method;               /* any token ("GET", "BREW") */
+    const char *url;                  /* the path, without the query */
+    const char *const (*headers)[2];  /* name, value */
+    size_t nheaders;
+    const char *const (*query)[2];    /* name, value */
+    size_t nquery;
+    const char *ip;                   /* the peer address; NULL = none */
+    const char *body;
+    size_t body_len;
+};
+struct bw_synth_resp {
+    unsigned status;
+    char *body;
+    size_t len;
+    const char *content_type; /* a literal */
+    char allow[128];          /* the Allow header, "" when none */
+    char request_id[BW_REQUEST_ID_MAX + 1];
+};
+/* 0, or -1 when out of memory (*out then holds no body). The route table must be initialised
+ * (bw_router_init). */
+int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct bw_synth_resp *out);
 
 /* Requests being processed now, for /metrics (the counters are in http/metrics.h). */
 long bw_http_in_flight(void);

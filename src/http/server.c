@@ -10,6 +10,7 @@
 #include <arpa/inet.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -35,13 +36,26 @@ static const char *const g_security_headers[][2] = {
 
 long bw_http_in_flight(void) { return atomic_load(&g_inflight); }
 
+/* The first value of name among a synthetic request's pairs (header names case-insensitively). */
+static const char *synth_lookup(const char *const (*kv)[2], size_t n, const char *name, bool nocase)
+{
+    for (size_t i = 0; i < n; i++)
+        if (nocase ? strcasecmp(kv[i][0], name) == 0 : strcmp(kv[i][0], name) == 0)
+            return kv[i][1];
+    return NULL;
+}
+
 const char *bw_query(struct bw_req *r, const char *name)
 {
+    if (!r->conn)
+        return synth_lookup(r->synth->query, r->synth->nquery, name, false);
     return MHD_lookup_connection_value(r->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
-static const char *header(struct bw_req *r, const char *name)
+const char *bw_req_header_in(const struct bw_req *r, const char *name)
 {
+    if (!r->conn)
+        return synth_lookup(r->synth->headers, r->synth->nheaders, name, true);
     return MHD_lookup_connection_value(r->conn, MHD_HEADER_KIND, name);
 }
 
@@ -79,13 +93,42 @@ static enum MHD_Result queue(struct bw_req *r)
 
 /* ---- blocking work ---------------------------------------------------------------------------- */
 
+/* A request without a connection (bw_http_synthetic) and what its caller waits on while the
+ * request's deferred work runs; r comes first, so a struct bw_req * of one converts back. */
+struct synth {
+    struct bw_req r;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool done;
+};
+
+static void suspend(struct bw_req *r)
+{
+    if (r->conn)
+        MHD_suspend_connection(r->conn);
+}
+
+/* Deferred work has replied: the connection goes on, or the synthetic request's caller wakes. */
+static void resume(struct bw_req *r)
+{
+    if (r->conn) {
+        MHD_resume_connection(r->conn);
+        return;
+    }
+    struct synth *s = (struct synth *)r;
+    pthread_mutex_lock(&s->mu);
+    s->done = true;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
 static void run_deferred(void *arg)
 {
     struct bw_req *r = arg;
     r->deferred(r);
     if (r->state != BW_RS_READY)
         bw_reply_internal(r, "deferred handler did not reply");
-    MHD_resume_connection(r->conn);
+    resume(r);
 }
 
 bool bw_req_defer(struct bw_req *r, bw_handler_fn fn)
@@ -98,11 +141,11 @@ bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn)
     r->deferred = fn;
     r->state = BW_RS_SUSPENDED;
     /* suspend before queueing the job: the job may finish and resume before we return */
-    MHD_suspend_connection(r->conn);
+    suspend(r);
     if (bw_pool_submit(pool, run_deferred, r) != 0) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "server busy, try again", NULL);
         bw_req_header(r, "Retry-After", "1");
-        MHD_resume_connection(r->conn);
+        resume(r);
         return false;
     }
     return true;
@@ -112,8 +155,11 @@ bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn)
 
 static void client_ip(struct bw_req *r)
 {
-    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const union MHD_ConnectionInfo *ci =
+        r->conn ? MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS) : NULL;
     r->ip[0] = '\0';
+    if (!r->conn && r->synth->ip)
+        snprintf(r->ip, sizeof r->ip, "%s", r->synth->ip);
     if (ci && ci->client_addr) {
         const struct sockaddr *sa = ci->client_addr;
         if (sa->sa_family == AF_INET)
@@ -127,7 +173,7 @@ static void client_ip(struct bw_req *r)
     for (int i = 0; i < r->app->ntrusted; i++)
         if (strcmp(r->ip, r->app->trusted[i]) == 0)
             trusted = true;
-    const char *xff = trusted ? header(r, "X-Forwarded-For") : NULL;
+    const char *xff = trusted ? bw_req_header_in(r, "X-Forwarded-For") : NULL;
     if (!xff)
         return;
     /* the right-most address that is not one of our proxies is the client */
@@ -252,8 +298,8 @@ static void process(struct bw_req *r)
     if (access != BW_ACCESS_OPEN) {
         const char *why = NULL;
         enum bw_auth_fail fail = BW_AUTH_FAIL_INVALID;
-        enum bw_err e = bw_auth_resolve(app->auth, header(r, MHD_HTTP_HEADER_AUTHORIZATION),
-                                        header(r, "X-API-Key"), &r->principal, &why, &fail);
+        enum bw_err e = bw_auth_resolve(app->auth, bw_req_header_in(r, MHD_HTTP_HEADER_AUTHORIZATION),
+                                        bw_req_header_in(r, "X-API-Key"), &r->principal, &why, &fail);
         if (e == BW_E_UNAVAILABLE) {
             bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
             return;
@@ -270,7 +316,7 @@ static void process(struct bw_req *r)
     }
     if (r->route->flags & BW_ROUTE_BODY) {
         if (r->body_len > 0) {
-            if (!is_json_type(header(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
+            if (!is_json_type(bw_req_header_in(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
                 bw_reply_error(r, BW_E_UNSUPPORTED_MEDIA_TYPE, "request body must be application/json", NULL);
                 return;
             }
@@ -289,94 +335,57 @@ static void process(struct bw_req *r)
         bw_reply_internal(r, "handler did not reply");
 }
 
-/* ---- MHD callbacks ----------------------------------------------------------------------------- */
+/* ---- one request: start, body, end (shared by connections and synthetic requests) ------------- */
 
-static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const char *url,
-                                 const char *method, const char *version, const char *upload,
-                                 size_t *upload_size, void **con_cls)
+/* What the first call knows: method, target, request id, client address, route. r->conn or
+ * r->synth is set. */
+static void req_start(struct bw_req *r, struct bw_app *app, const char *url, const char *method)
 {
-    (void)version;
-    struct bw_app *app = cls;
-    struct bw_req *r = *con_cls;
-    if (!r) {
-        r = calloc(1, sizeof *r);
-        if (!r)
-            return MHD_NO;
-        *con_cls = r;
-        atomic_fetch_add(&g_inflight, 1);
-        r->conn = conn;
-        r->app = app;
-        r->start_us = bw_mono_us();
-        r->method = bw_method_parse(method);
-        r->method_str = r->method == BW_OTHER ? "OTHER" : bw_method_name(r->method);
-        bw_request_id(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "x-request-id"), r->request_id);
-        snprintf(r->path, sizeof r->path, "%s", url);
-        client_ip(r);
-        bw_guard_await(conn); /* headers are in; a body, if any, has the timeout to follow */
-        char allow[8];
-        r->route = strlen(url) <= BW_MAX_PATH ? bw_router_match(r, r->method, r->path, allow, 0) : NULL;
-        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl) {
-            char *end;
-            unsigned long long n = strtoull(cl, &end, 10);
-            if (*end == '\0' && n > (unsigned long long)app->cfg->max_body) {
-                /* answer before reading the body; MHD closes the connection afterwards */
-                r->body_too_large = true;
-                process(r);
-                return queue(r);
-            }
-        }
-        return MHD_YES;
-    }
-    if (*upload_size) {
-        size_t n = *upload_size;
-        *upload_size = 0;
-        if (r->state != BW_RS_NEW)
-            return MHD_YES;
-        if (r->body_too_large || r->body_len + n > (size_t)app->cfg->max_body) {
-            /* a chunked body past the limit: MHD cannot answer mid-body, so the rest is read and
-             * dropped (413 at the end), up to 4x the limit; past that the connection is cut */
-            r->body_too_large = true;
-            r->body_discarded += n;
-            if (r->body_discarded > 4 * (size_t)app->cfg->max_body)
-                return MHD_NO;
-            return MHD_YES;
-        }
-        if (r->body_len + n + 1 > r->body_cap) {
-            size_t cap = r->body_cap ? r->body_cap : 1024;
-            while (cap < r->body_len + n + 1)
-                cap *= 2;
-            if (cap > (size_t)app->cfg->max_body + 1)
-                cap = (size_t)app->cfg->max_body + 1;
-            char *nb = realloc(r->body, cap);
-            if (!nb)
-                return MHD_NO;
-            r->body = nb;
-            r->body_cap = cap;
-        }
-        memcpy(r->body + r->body_len, upload, n);
-        r->body_len += n;
-        r->body[r->body_len] = '\0';
-        return MHD_YES;
-    }
-    if (r->state == BW_RS_NEW) {
-        bw_guard_received(conn); /* the request is complete: no deadline while it is handled */
-        process(r);
-    }
-    if (r->state == BW_RS_READY)
-        return queue(r);
-    return MHD_YES; /* suspended: called again after resume */
+    atomic_fetch_add(&g_inflight, 1);
+    r->app = app;
+    r->start_us = bw_mono_us();
+    r->method = bw_method_parse(method);
+    r->method_str = r->method == BW_OTHER ? "OTHER" : bw_method_name(r->method);
+    bw_request_id(bw_req_header_in(r, "x-request-id"), r->request_id);
+    snprintf(r->path, sizeof r->path, "%s", url);
+    client_ip(r);
+    char allow[8];
+    r->route = strlen(url) <= BW_MAX_PATH ? bw_router_match(r, r->method, r->path, allow, 0) : NULL;
 }
 
-static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
-                         enum MHD_RequestTerminationCode toe)
+/* Appends a body chunk up to the limit. -1 when the connection should be cut (out of memory, or
+ * far too much body past the limit). */
+static int req_body(struct bw_req *r, const char *upload, size_t n)
 {
-    (void)cls;
-    struct bw_req *r = *con_cls;
-    if (!r)
-        return;
-    *con_cls = NULL;
-    bw_guard_await(conn); /* a kept-alive connection's next request has the timeout to arrive */
+    size_t max = (size_t)r->app->cfg->max_body;
+    if (r->body_too_large || r->body_len + n > max) {
+        /* a chunked body past the limit: MHD cannot answer mid-body, so the rest is read and
+         * dropped (413 at the end), up to 4x the limit; past that the connection is cut */
+        r->body_too_large = true;
+        r->body_discarded += n;
+        return r->body_discarded > 4 * max ? -1 : 0;
+    }
+    if (r->body_len + n + 1 > r->body_cap) {
+        size_t cap = r->body_cap ? r->body_cap : 1024;
+        while (cap < r->body_len + n + 1)
+            cap *= 2;
+        if (cap > max + 1)
+            cap = max + 1;
+        char *nb = realloc(r->body, cap);
+        if (!nb)
+            return -1;
+        r->body = nb;
+        r->body_cap = cap;
+    }
+    memcpy(r->body + r->body_len, upload, n);
+    r->body_len += n;
+    r->body[r->body_len] = '\0';
+    return 0;
+}
+
+/* Metrics, the access log line, and the request's memory. */
+static void req_end(struct bw_req *r, bool aborted)
+{
     uint64_t dur_us = (uint64_t)(bw_mono_us() - r->start_us);
     bw_http_metrics_request(r->route ? (size_t)(r->route - bw_routes) : BW_HTTP_ROUTE_UNMATCHED, r->method,
                             r->status, dur_us);
@@ -399,7 +408,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                               r->status, code ? "\"error\":\"" : "", code ? code : "", code ? "\"," : "",
                               (double)dur_us / 1000.0, bw_principal_label(&r->principal, plab),
                               key ? "\"account\":\"" : "", key ? r->principal.user_id : "", key ? "\"," : "", r->ip,
-                              toe == MHD_REQUEST_TERMINATED_COMPLETED_OK ? "" : ",\"aborted\":true");
+                              aborted ? ",\"aborted\":true" : "");
         if (n < sizeof line)
             bw_log_raw(BW_LOG_INFO, line, n);
     }
@@ -407,8 +416,111 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     free(r->body);
     if (r->resp && !r->resp_static)
         free(r->resp);
-    free(r);
     atomic_fetch_sub(&g_inflight, 1);
+}
+
+/* ---- MHD callbacks ----------------------------------------------------------------------------- */
+
+static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const char *url,
+                                 const char *method, const char *version, const char *upload,
+                                 size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    struct bw_app *app = cls;
+    struct bw_req *r = *con_cls;
+    if (!r) {
+        r = calloc(1, sizeof *r);
+        if (!r)
+            return MHD_NO;
+        *con_cls = r;
+        r->conn = conn;
+        req_start(r, app, url, method);
+        bw_guard_await(conn); /* headers are in; a body, if any, has the timeout to follow */
+        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl) {
+            char *end;
+            unsigned long long n = strtoull(cl, &end, 10);
+            if (*end == '\0' && n > (unsigned long long)app->cfg->max_body) {
+                /* answer before reading the body; MHD closes the connection afterwards */
+                r->body_too_large = true;
+                process(r);
+                return queue(r);
+            }
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        size_t n = *upload_size;
+        *upload_size = 0;
+        if (r->state != BW_RS_NEW)
+            return MHD_YES;
+        return req_body(r, upload, n) == 0 ? MHD_YES : MHD_NO;
+    }
+    if (r->state == BW_RS_NEW) {
+        bw_guard_received(conn); /* the request is complete: no deadline while it is handled */
+        process(r);
+    }
+    if (r->state == BW_RS_READY)
+        return queue(r);
+    return MHD_YES; /* suspended: called again after resume */
+}
+
+static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                         enum MHD_RequestTerminationCode toe)
+{
+    (void)cls;
+    struct bw_req *r = *con_cls;
+    if (!r)
+        return;
+    *con_cls = NULL;
+    bw_guard_await(conn); /* a kept-alive connection's next request has the timeout to arrive */
+    req_end(r, toe != MHD_REQUEST_TERMINATED_COMPLETED_OK);
+    free(r);
+}
+
+/* ---- requests without a connection -------------------------------------------------------------- */
+
+int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct bw_synth_resp *out)
+{
+    memset(out, 0, sizeof *out);
+    struct synth *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    struct bw_req *r = &s->r;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    r->synth = in;
+    req_start(r, app, in->url, in->method);
+    int rc = in->body_len ? req_body(r, in->body, in->body_len) : 0;
+    if (rc == 0) {
+        process(r);
+        if (r->deferred) { /* handed to a pool: wait for its reply */
+            pthread_mutex_lock(&s->mu);
+            while (!s->done)
+                pthread_cond_wait(&s->cv, &s->mu);
+            pthread_mutex_unlock(&s->mu);
+        }
+        bw_audit_record(app->audit, r, r->status); /* as queue() does */
+        out->status = r->status;
+        out->content_type = r->content_type ? r->content_type : "application/json; charset=utf-8";
+        out->body = malloc(r->resp_len + 1);
+        if (out->body) {
+            memcpy(out->body, r->resp, r->resp_len);
+            out->body[r->resp_len] = '\0';
+            out->len = r->resp_len;
+        } else {
+            rc = -1;
+        }
+        for (int i = 0; i < r->nhdrs; i++)
+            if (strcasecmp(r->hdrs[i].name, "Allow") == 0)
+                snprintf(out->allow, sizeof out->allow, "%s", r->hdrs[i].value);
+        snprintf(out->request_id, sizeof out->request_id, "%s", r->request_id);
+    }
+    req_end(r, rc != 0);
+    pthread_cond_destroy(&s->cv);
+    pthread_mutex_destroy(&s->mu);
+    free(s);
+    return rc;
 }
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,

@@ -441,6 +441,10 @@ static enum bw_egress_outcome eg_addresses(const struct eg_target *t, unsigned a
     enum bw_egress_outcome oc;
 
     *ncand = 0;
+    if (allow & BW_EGRESS_NONE) { /* not even a DNS query */
+        say(why, cap, "refused: outbound connections are disabled (BULWARK_EGRESS_ALLOW=none)");
+        return BW_EG_BLOCKED;
+    }
     if (t->literal) {
         cand[0] = t->addr;
         *ncand = 1;

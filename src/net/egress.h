@@ -29,9 +29,12 @@
 
 #define BW_EGRESS_ALLOW_LOOPBACK 1u
 #define BW_EGRESS_ALLOW_PRIVATE 2u
+#define BW_EGRESS_NONE 4u /* "none": no outbound connection at all, not even a name lookup
+                             (every request ends BW_EG_BLOCKED); for offline runs and fuzzing */
 
 /* Parses a BULWARK_EGRESS_ALLOW value ("", "loopback", "private", "loopback,private", spaces
- * allowed around words) into flags. -1 on an unknown word (the server refuses to start). */
+ * allowed around words, or "none" alone) into flags. -1 on an unknown word or "none" with
+ * another (the server refuses to start). */
 int bw_egress_parse_allow(const char *s, unsigned *flags);
 
 enum bw_addr_class {

@@ -31,9 +31,13 @@ int bw_egress_parse_allow(const char *s, unsigned *flags)
             f |= BW_EGRESS_ALLOW_LOOPBACK;
         else if (n == 7 && !strncasecmp(w, "private", n))
             f |= BW_EGRESS_ALLOW_PRIVATE;
+        else if (n == 4 && !strncasecmp(w, "none", n))
+            f |= BW_EGRESS_NONE;
         else
             return -1;
     }
+    if ((f & BW_EGRESS_NONE) && f != BW_EGRESS_NONE) /* "none,loopback" contradicts itself */
+        return -1;
     *flags = f;
     return 0;
 }
@@ -179,6 +183,11 @@ enum bw_addr_class bw_egress_classify(const struct sockaddr *sa)
 
 bool bw_egress_addr_allowed(const struct sockaddr *sa, unsigned allow, const char **why)
 {
+    if (allow & BW_EGRESS_NONE) {
+        if (why)
+            *why = "address (outbound connections are disabled)";
+        return false;
+    }
     const char *w = NULL;
     const enum bw_addr_class c = classify(sa, &w);
     const bool ok = c == BW_ADDR_PUBLIC ||

@@ -31,6 +31,10 @@ static void check_class(const struct sockaddr *sa)
         if (ok != want || (!ok && (!why || !*why)))
             abort();
     }
+    const char *why = NULL; /* "none" refuses every address, whatever else is set */
+    if (bw_egress_addr_allowed(sa, BW_EGRESS_NONE | BW_EGRESS_ALLOW_LOOPBACK | BW_EGRESS_ALLOW_PRIVATE, &why) ||
+        !why || !*why)
+        abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -97,9 +101,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_class((const struct sockaddr *)&a4);
     }
 
-    /* 4. BULWARK_EGRESS_ALLOW */
+    /* 4. BULWARK_EGRESS_ALLOW: known flags only, and "none" alone */
     unsigned flags = 0;
-    if (bw_egress_parse_allow(s, &flags) == 0 && (flags & ~3u))
+    const unsigned known = BW_EGRESS_ALLOW_LOOPBACK | BW_EGRESS_ALLOW_PRIVATE | BW_EGRESS_NONE;
+    if (bw_egress_parse_allow(s, &flags) == 0 &&
+        ((flags & ~known) || ((flags & BW_EGRESS_NONE) && flags != BW_EGRESS_NONE)))
         abort();
 
     free(s);

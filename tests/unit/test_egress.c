@@ -244,6 +244,11 @@ static void test_parse_allow(void **state)
     assert_int_equal(bw_egress_parse_allow("loop back", &f), -1);
     assert_int_equal(bw_egress_parse_allow("loopbackprivate", &f), -1);
     assert_int_equal(f, 99);
+    assert_int_equal(bw_egress_parse_allow(" none ", &f), 0);
+    assert_int_equal(f, BW_EGRESS_NONE);
+    f = 99;
+    assert_int_equal(bw_egress_parse_allow("none,loopback", &f), -1); /* none is alone or nothing */
+    assert_int_equal(f, 99);
 }
 
 /* ---- URL check without network ------------------------------------------------------------- */
@@ -600,6 +605,27 @@ static void test_blocked_never_contacted(void **state)
     assert_int_equal(accepted(s), 0);
     bw_egress_stats(after);
     assert_true(after[BW_EG_BLOCKED] >= before[BW_EG_BLOCKED] + 8);
+    srv_stop(s);
+}
+
+/* BW_EGRESS_NONE: nothing connects, not even to a public literal, and no name is looked up */
+static void test_none_never_contacted(void **state)
+{
+    (void)state;
+    struct srv *s = srv_start(false);
+    char url[128];
+    with_port(url, sizeof url, "http://127.0.0.1:{port}/", s->port);
+    const char *urls[] = {url, "http://192.0.2.1/", "https://8.8.8.8/", "http://no-such-host.invalid/"};
+    for (size_t i = 0; i < sizeof urls / sizeof urls[0]; i++) {
+        struct bw_egress_resp r;
+        enum bw_egress_outcome oc = get(BW_EGRESS_NONE | BW_EGRESS_ALLOW_LOOPBACK, urls[i], 0, &r);
+        if (oc != BW_EG_BLOCKED)
+            fail_msg("%s: %s (%s)", urls[i], bw_egress_outcome_name(oc), r.error);
+        assert_non_null(strstr(r.error, "disabled"));
+        assert_string_equal(r.ip, "");
+        bw_egress_resp_free(&r);
+    }
+    assert_int_equal(accepted(s), 0);
     srv_stop(s);
 }
 
@@ -1031,6 +1057,7 @@ int main(void)
         cmocka_unit_test(test_check_url),
         cmocka_unit_test(test_outcome_names),
         cmocka_unit_test(test_blocked_never_contacted),
+        cmocka_unit_test(test_none_never_contacted),
         cmocka_unit_test(test_allowed_loopback),
         cmocka_unit_test(test_ipv6_loopback),
         cmocka_unit_test(test_bad_urls),
