@@ -98,7 +98,6 @@ int main(int argc, char **argv)
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)BW_MAX_CONNECTIONS_PER_IP,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
         MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "bench_bare: cannot listen on 127.0.0.1:%ld\n", port);

@@ -14,6 +14,12 @@ void api_healthz(struct bw_req *r)
 
 void api_readyz(struct bw_req *r)
 {
+    /* a draining instance says so, so that a balancer stops sending it new work */
+    if (atomic_load_explicit(&r->app->stopping, memory_order_relaxed)) {
+        bw_req_header(r, "Retry-After", "1");
+        bw_reply_error(r, BW_E_UNAVAILABLE, "shutting down", NULL);
+        return;
+    }
     if (!db_ping(r->app->db)) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unreachable", NULL);
         return;

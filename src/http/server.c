@@ -611,7 +611,6 @@ int bw_http_serve(struct bw_app *app)
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)app->cfg->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)app->cfg->max_conn_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
         g_tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls.cert,
         MHD_OPTION_HTTPS_MEM_KEY, tls.key,
         MHD_OPTION_HTTPS_PRIORITIES, BW_TLS_PRIORITIES,

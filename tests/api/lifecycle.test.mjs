@@ -93,6 +93,60 @@ test('two instances on one database accept each other\'s tokens', async () => {
   }
 });
 
+test('a second server on a port in use fails to start; a restart can take the port at once', async () => {
+  const a = await startServer();
+  const port = a.port;
+  try {
+    // the port must not be shared silently: connections would be split between two servers
+    const b = new Server({ env: { BULWARK_LISTEN: `127.0.0.1:${port}` } });
+    await assert.rejects(b.start(), /server exited with [1-9]/);
+    assert.ok(b.logs.some(l => l.obj && /cannot listen/.test(l.obj.msg || '')), 'says why');
+    b.stopping = true;
+    await b.stop();
+    const r = await a.req('GET', '/healthz');
+    assert.equal(r.status, 200);
+  } finally {
+    assert.equal(await a.stop({ keepData: true }), 0);
+  }
+  // the same data and port right after a clean exit (connections in TIME_WAIT do not block it)
+  const c = new Server({ dir: a.dir, database: a.database, adminKey: a.adminKey,
+    env: { BULWARK_LISTEN: `127.0.0.1:${port}` } });
+  await c.start();
+  try {
+    assert.equal(c.port, port);
+    assert.equal((await c.req('GET', '/readyz')).status, 200);
+  } finally {
+    await c.stop();
+  }
+});
+
+test('/readyz answers 503 while the server drains after SIGTERM', async () => {
+  const srv = await startServer();
+  // a request whose body is still arriving keeps the drain open
+  const slow = await rawSocket(srv.port);
+  const body = JSON.stringify({ email: 'admin@localhost', password: ADMIN_PASSWORD });
+  slow.write(`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
+    `Content-Length: ${body.length}\r\n\r\n` + body.slice(0, 5));
+  // a balancer's probe connection, already open and idle
+  const probe = await rawSocket(srv.port);
+  probe.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
+  assert.equal((await readResponse(probe)).status, 200);
+  for (let i = 0; i < 200 && !srv.logLines().some(l => l.msg === 'listening'); i++) await new Promise(r => setTimeout(r, 5));
+  srv.proc.kill('SIGTERM');
+  for (let i = 0; i < 400 && !srv.logLines().some(l => l.msg === 'shutting down'); i++) await new Promise(r => setTimeout(r, 5));
+  probe.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
+  const r = await readResponse(probe);
+  assert.equal(r.status, 503);
+  assert.equal(r.json.error.code, 'UNAVAILABLE');
+  assert.equal(r.headers['retry-after'], '1');
+  assert.equal(r.headers.connection, 'close');
+  // the request still arriving gets an answer too (not yet dispatched: 503, try another instance)
+  slow.write(body.slice(5));
+  assert.equal((await readResponse(slow)).status, 503);
+  probe.destroy(); slow.destroy();
+  assert.equal(await srv.stop(), 0);
+});
+
 test('SIGTERM finishes in-flight requests, then exits 0', async () => {
   const srv = await startServer();
   // a login is in flight (argon2id takes a while) when the signal arrives
