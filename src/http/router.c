@@ -20,6 +20,9 @@ struct compiled {
     const struct bw_route *r;
     struct seg segs[MAX_SEGS];
     int nsegs;
+    bool literal; /* no {param} */
+    bool shadows; /* has params and could match a literal route's path, e.g. /assets/{id} vs
+                   * /assets/register: that path then names the literal route only */
 };
 
 static struct compiled g_routes[MAX_ROUTES];
@@ -65,7 +68,23 @@ int bw_router_init(const struct bw_route *routes, size_t n)
             }
             p += len;
         }
+        c->literal = true;
+        for (int k = 0; k < c->nsegs; k++)
+            c->literal &= c->segs[k].s != NULL;
         g_n++;
+    }
+    for (size_t i = 0; i < g_n; i++) {
+        g_routes[i].shadows = false;
+        for (size_t j = 0; j < g_n && !g_routes[i].literal; j++) {
+            if (!g_routes[j].literal || g_routes[j].nsegs != g_routes[i].nsegs)
+                continue;
+            bool m = true;
+            for (int k = 0; k < g_routes[i].nsegs && m; k++) {
+                const struct seg *a = &g_routes[i].segs[k], *b = &g_routes[j].segs[k];
+                m = !a->s || (a->n == b->n && memcmp(a->s, b->s, a->n) == 0);
+            }
+            g_routes[i].shadows |= m;
+        }
     }
     return 0;
 }
@@ -114,21 +133,32 @@ static bool match_one(const struct compiled *c, const char *path, struct bw_req 
     return true;
 }
 
+/* Whether some parameterless route (any method) has exactly this path. */
+static bool literal_path(const char *path)
+{
+    for (size_t i = 0; i < g_n; i++)
+        if (g_routes[i].literal && match_one(&g_routes[i], path, NULL))
+            return true;
+    return false;
+}
+
 const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const char *path,
                                        char *allow, size_t cap)
 {
     enum bw_method want = m == BW_HEAD ? BW_GET : m; /* MHD drops the body of HEAD replies */
     for (size_t i = 0; i < g_n; i++)
-        if (g_routes[i].r->method == want && match_one(&g_routes[i], path, r))
+        if (g_routes[i].r->method == want && match_one(&g_routes[i], path, r) &&
+            !(g_routes[i].shadows && literal_path(path)))
             return g_routes[i].r;
     /* no route for this method: collect the methods the path does have, for 405 + Allow */
+    bool lit = literal_path(path);
     size_t len = 0;
     if (cap)
         allow[0] = '\0';
     unsigned seen = 0;
     for (size_t i = 0; i < g_n; i++) {
         enum bw_method rm = g_routes[i].r->method;
-        if ((seen & (1u << rm)) || !match_one(&g_routes[i], path, NULL))
+        if ((seen & (1u << rm)) || (lit && !g_routes[i].literal) || !match_one(&g_routes[i], path, NULL))
             continue;
         seen |= 1u << rm;
         int w = snprintf(allow + len, cap > len ? cap - len : 0, "%s%s", len ? ", " : "",

@@ -236,6 +236,33 @@ static void test_first_route_wins(void **state)
     assert_int_equal(bw_router_init(routes, NROUTES), 0);
 }
 
+static void test_literal_path_is_not_a_parameter(void **state)
+{
+    (void)state;
+    /* POST /a/register and GET /a/{id}: "register" names the literal route, so GET on it is 405 */
+    static const struct bw_route t[] = {
+        {BW_GET, "/a/{id}", BW_ACCESS_OPEN, h_list, 0},
+        {BW_DELETE, "/a/{id}", BW_ACCESS_OPEN, h_delete, 0},
+        {BW_POST, "/a/register", BW_ACCESS_OPEN, h_create, BW_ROUTE_BODY},
+        {BW_GET, "/b/{id}", BW_ACCESS_OPEN, h_two, 0},
+    };
+    assert_int_equal(bw_router_init(t, 4), 0);
+    struct bw_req r;
+    char allow[64];
+    assert_null(match(&r, BW_GET, "/a/register", allow, sizeof allow));
+    assert_string_equal(allow, "POST");
+    assert_null(match(&r, BW_DELETE, "/a/register", allow, sizeof allow));
+    assert_string_equal(allow, "POST");
+    assert_ptr_equal(match(&r, BW_POST, "/a/register", allow, sizeof allow), &t[2]);
+    /* other ids still reach the parameter routes */
+    assert_ptr_equal(match(&r, BW_GET, "/a/ast_1", allow, sizeof allow), &t[0]);
+    assert_string_equal(r.params[0], "ast_1");
+    assert_null(match(&r, BW_POST, "/a/ast_1", allow, sizeof allow));
+    assert_string_equal(allow, "GET, HEAD, DELETE");
+    assert_ptr_equal(match(&r, BW_GET, "/b/register", allow, sizeof allow), &t[3]);
+    assert_int_equal(bw_router_init(routes, NROUTES), 0);
+}
+
 static void test_methods(void **state)
 {
     (void)state;
@@ -262,6 +289,7 @@ int main(void)
         cmocka_unit_test(test_allow_buffer_limits),
         cmocka_unit_test(test_init_rejects_bad_patterns),
         cmocka_unit_test(test_first_route_wins),
+        cmocka_unit_test(test_literal_path_is_not_a_parameter),
         cmocka_unit_test(test_methods),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
