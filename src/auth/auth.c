@@ -238,9 +238,33 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
     return BW_OK;
 }
 
-enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz, const char *xkey,
+/* A header value without the optional whitespace around it (RFC 9110 5.5: not part of the value).
+ * libmicrohttpd strips only the leading part; a value with trailing whitespace is copied to buf,
+ * and one too long for buf is returned as it is (no credential is that long, so it fails). */
+static const char *trim_ows(const char *s, char *buf, size_t cap)
+{
+    if (!s)
+        return NULL;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    if (n == 0 || (s[n - 1] != ' ' && s[n - 1] != '\t'))
+        return s;
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+        n--;
+    if (n >= cap)
+        return s;
+    memcpy(buf, s, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz_in, const char *xkey_in,
                             struct bw_principal *out, const char **why, enum bw_auth_fail *failp)
 {
+    char abuf[BW_MAX_TOKEN_LEN + 16], kbuf[BW_MAX_TOKEN_LEN + 16]; /* "Bearer " + token */
+    const char *authz = trim_ows(authz_in, abuf, sizeof abuf);
+    const char *xkey = trim_ows(xkey_in, kbuf, sizeof kbuf);
     enum bw_auth_fail spare;
     enum bw_auth_fail *fail = failp ? failp : &spare;
     memset(out, 0, sizeof *out);
