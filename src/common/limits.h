@@ -8,6 +8,7 @@
 #define BW_MAX_PATH              2048  /* request path bytes */
 #define BW_MAX_PATH_PARAMS       2     /* {id}-style captures per route */
 #define BW_MAX_PATH_PARAM_LEN    128
+#define BW_MAX_QUERY_PARAMS      32    /* query parameters per request; no endpoint takes half */
 #define BW_MAX_HEADER_BYTES      (32u * 1024u) /* MHD connection memory: request line+headers */
 #define BW_MAX_CONNECTIONS       4096  /* open connections (BULWARK_MAX_CONNECTIONS) */
 #define BW_MAX_CONNECTIONS_PER_IP 256  /* from one client address (BULWARK_MAX_CONN_PER_IP; 0: no limit) */

@@ -190,9 +190,22 @@ json_t *bw_json_parse_body(const char *body, size_t len, const char **why)
         return NULL;
     }
     json_error_t e;
-    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES, &e);
+    /* DECODE_ANY: `null` or `"x"` is JSON, only not an object, and is told so */
+    json_t *j = json_loadb(body, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &e);
     if (!j) {
-        *why = "body is not valid JSON";
+        switch (json_error_code(&e)) {
+        case json_error_null_character:
+            *why = "body has a string containing \\u0000 (NUL), which is not accepted";
+            break;
+        case json_error_duplicate_key:
+            *why = "body has an object with the same member twice";
+            break;
+        case json_error_invalid_utf8:
+            *why = "body is not valid UTF-8";
+            break;
+        default:
+            *why = "body is not valid JSON";
+        }
         return NULL;
     }
     if (!json_is_object(j)) {

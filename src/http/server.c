@@ -257,6 +257,71 @@ static bool is_json_type(const char *ct)
     return c == '\0' || c == ';' || c == ' ';
 }
 
+/* ---- query string: each parameter once, no NUL, a bounded number -------------------------------- */
+
+struct query_scan {
+    const char *keys[BW_MAX_QUERY_PARAMS];
+    size_t n;
+    const char *bad; /* the first offending key */
+    const char *why;
+};
+
+static bool query_pair(struct query_scan *q, const char *key, size_t key_len, size_t value_len,
+                       bool value_has_nul)
+{
+    if (!key)
+        return true;
+    /* MHD's decoded strings stop at an escaped %00; the sizes tell that something followed */
+    if (strlen(key) != key_len || value_has_nul) {
+        q->bad = key, q->why = "must not contain NUL bytes (%00)";
+        return false;
+    }
+    (void)value_len;
+    for (size_t i = 0; i < q->n; i++)
+        if (strcmp(q->keys[i], key) == 0) {
+            q->bad = key, q->why = "must be given at most once";
+            return false;
+        }
+    if (q->n == BW_MAX_QUERY_PARAMS) {
+        q->bad = "query", q->why = "has more than 32 parameters";
+        return false;
+    }
+    q->keys[q->n++] = key;
+    return true;
+}
+
+static enum MHD_Result query_iter(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+                                  const char *value, size_t value_size)
+{
+    (void)kind;
+    bool nul = value && strlen(value) != value_size;
+    return query_pair(cls, key, key_size, value_size, nul) ? MHD_YES : MHD_NO;
+}
+
+/* Answers 400 and returns false when the query string is not one a handler can read faithfully. */
+static bool query_ok(struct bw_req *r)
+{
+    struct query_scan q = {.n = 0};
+    if (r->conn) {
+        MHD_get_connection_values_n(r->conn, MHD_GET_ARGUMENT_KIND, query_iter, &q);
+    } else {
+        for (size_t i = 0; i < r->synth->nquery && !q.bad; i++)
+            query_pair(&q, r->synth->query[i][0], strlen(r->synth->query[i][0]),
+                       strlen(r->synth->query[i][1]), false);
+    }
+    if (!q.bad)
+        return true;
+    char field[80];
+    snprintf(field, sizeof field, "%.64s", q.bad);
+    /* the name is echoed only when it is a plain word (no control bytes, no invalid UTF-8) */
+    if (strspn(field, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-[]") != strlen(field))
+        snprintf(field, sizeof field, "query");
+    struct bw_verr v = {0};
+    bw_verr_add(&v, field, q.why);
+    bw_verr_reply(r, &v);
+    return false;
+}
+
 /* Everything between "the request is complete" and the handler. */
 static void process(struct bw_req *r)
 {
@@ -314,7 +379,10 @@ static void process(struct bw_req *r)
         if (!check_access(r, access))
             return;
     }
-    if (r->route->flags & BW_ROUTE_BODY) {
+    if (!query_ok(r))
+        return;
+    /* a route that takes no body still refuses one it cannot read, rather than ignoring it */
+    if ((r->route->flags & BW_ROUTE_BODY) || r->body_len > 0) {
         if (r->body_len > 0) {
             if (!is_json_type(bw_req_header_in(r, MHD_HTTP_HEADER_CONTENT_TYPE))) {
                 bw_reply_error(r, BW_E_UNSUPPORTED_MEDIA_TYPE, "request body must be application/json", NULL);

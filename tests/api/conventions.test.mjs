@@ -68,6 +68,78 @@ test('login body that is not JSON, not an object, or mistyped is 400 naming fiel
   assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(x => x.field).sort(), ['email', 'password']);
 });
 
+test('a path a literal route owns is 405 for other methods, not a parameter', async () => {
+  const u = await srv.session('PRO');
+  for (const m of ['GET', 'DELETE']) {
+    const r = await srv.req(m, '/api/ai-security/assets/register', { token: u.token });
+    assertError(assert, r, 405, 'METHOD_NOT_ALLOWED');
+    assert.equal(r.headers.get('allow'), 'POST');
+  }
+});
+
+test('JSON that is valid but unusable is told apart from JSON that is not', async () => {
+  const msg = async (raw) => {
+    const r = await srv.req('POST', '/api/auth/login', { raw, headers: { 'content-type': 'application/json' } });
+    const e = assertError(assert, r, 400, 'VALIDATION_ERROR');
+    assert.equal(e.errors[0].field, 'body');
+    return e.errors[0].message;
+  };
+  assert.match(await msg('null'), /must be a JSON object/);
+  assert.match(await msg('"x"'), /must be a JSON object/);
+  assert.match(await msg('[1]'), /must be a JSON object/);
+  assert.match(await msg('{"email":"a\\u0000b","password":"x"}'), /NUL/);
+  assert.match(await msg('{"email":"a","email":"b","password":"x"}'), /same member twice/);
+  assert.match(await msg('{"email":'), /not valid JSON/);
+});
+
+test('a body sent to an endpoint that takes none must still be JSON', async () => {
+  const u = await srv.session('PRO');
+  let r = await srv.req('POST', '/api/ai-security/assets/ast_missing/scan', { token: u.token, raw: 'notjson', headers: { 'content-type': 'application/json' } });
+  assertError(assert, r, 400, 'VALIDATION_ERROR');
+  r = await srv.req('POST', '/api/ai-security/assets/ast_missing/scan', { token: u.token, raw: 'x', headers: { 'content-type': 'text/plain' } });
+  assertError(assert, r, 415, 'UNSUPPORTED_MEDIA_TYPE');
+  // no body, or an empty object, reaches the endpoint
+  r = await srv.req('POST', '/api/ai-security/assets/ast_missing/scan', { token: u.token });
+  assertError(assert, r, 404, 'NOT_FOUND');
+  r = await srv.req('POST', '/api/ai-security/assets/ast_missing/scan', { token: u.token, body: {} });
+  assertError(assert, r, 404, 'NOT_FOUND');
+});
+
+test('query parameters: each at most once, no %00, at most 32', async () => {
+  const bad = async (q, field, re) => {
+    const r = await srv.req('GET', '/api/ai-security/threat-feed?' + q);
+    const e = assertError(assert, r, 400, 'VALIDATION_ERROR');
+    assert.equal(e.errors[0].field, field);
+    assert.match(e.errors[0].message, re);
+  };
+  await bad('limit=10%00abc', 'limit', /NUL/);
+  await bad('type=ai_cves%00junk', 'type', /NUL/);
+  await bad('limit=5&limit=abc', 'limit', /at most once/);
+  await bad('severity=HIGH&severity=HIGH', 'severity', /at most once/);
+  await bad(Array.from({ length: 33 }, (_, i) => `p${i}=1`).join('&'), 'query', /32/);
+  await bad('%01x=1&%01x=2', 'query', /at most once/);
+  const ok = await srv.req('GET', '/api/ai-security/threat-feed?' + Array.from({ length: 30 }, (_, i) => `p${i}=1`).join('&') + '&limit=2');
+  assert.equal(ok.status, 200);
+  assert.equal(ok.json.feed.length, 2);
+});
+
+test('credential headers are read without surrounding whitespace', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  // raw requests: fetch would trim the values itself
+  const get = async (header) => {
+    const s = await rawSocket(srv.port);
+    s.write(`GET /api/ai-security/assets HTTP/1.1\r\nHost: x\r\n${header}\r\nConnection: close\r\n\r\n`);
+    const r = await readResponse(s);
+    s.destroy();
+    return r.status;
+  };
+  assert.equal(await get(`X-API-Key: ${u.key} `), 200);
+  assert.equal(await get(`X-API-Key: ${u.key}\t \t`), 200);
+  assert.equal(await get(`Authorization: Bearer ${u.token}  `), 200);
+  assert.equal(await get(`X-API-Key: ${u.key}x`), 401);
+  assert.equal(await get(`X-API-Key: ${u.key.slice(0, -1)} `), 401);
+});
+
 test('a non-JSON content type is 415', async () => {
   const r = await srv.req('POST', '/api/auth/login', { raw: 'email=a', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
   assertError(assert, r, 415, 'UNSUPPORTED_MEDIA_TYPE');
