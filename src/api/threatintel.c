@@ -171,6 +171,19 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
     free(text);
 }
 
+/* The playbook computed for this record version, saved nowhere. */
+static void reply_on_demand(struct bw_req *r, const char *doc, int64_t version)
+{
+    char tier[16], id[BW_ID_MAX];
+    char *text = generate(doc, tier);
+    anonymous_id(r->params[0], version, id);
+    if (text)
+        reply_playbook(r, 200, id, r->params[0], false, false, version, NULL, text);
+    else
+        bw_reply_internal(r, "playbook generation failed");
+    free(text);
+}
+
 void api_playbook_get(struct bw_req *r)
 {
     char *doc = NULL;
@@ -178,14 +191,7 @@ void api_playbook_get(struct bw_req *r)
     if (load_record(r, &doc, &version) != 0)
         return;
     if (!account(&r->principal)) {
-        char tier[16], id[BW_ID_MAX];
-        char *text = generate(doc, tier);
-        anonymous_id(r->params[0], version, id);
-        if (text)
-            reply_playbook(r, 200, id, r->params[0], false, false, version, NULL, text);
-        else
-            bw_reply_internal(r, "playbook generation failed");
-        free(text);
+        reply_on_demand(r, doc, version);
         free(doc);
         return;
     }
@@ -195,6 +201,8 @@ void api_playbook_get(struct bw_req *r)
     if (rc == ST_OK)
         reply_playbook(r, 200, pb.id, pb.threat_id, true, pb.current_version > pb.record_version, pb.record_version,
                        pb.generated_at, text);
+    else if (rc == ST_NOTFOUND && r->method == BW_HEAD)
+        reply_on_demand(r, doc, version); /* HEAD is safe (RFC 9110 9.2.1): it saves nothing */
     else if (rc == ST_NOTFOUND)
         save_new(r, 200, doc, version); /* the first GET of an account creates its generation */
     else

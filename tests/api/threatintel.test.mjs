@@ -141,6 +141,10 @@ test('POST and history need an account; the admin key is not one', async () => {
 test('signed in: the first GET saves a generation, later GETs return it; POST saves a new one; history', async () => {
   const u = await srv.session('FREE', { key: true });
   const anon = await playbook('CVE-2023-51449');
+  // HEAD is safe: it answers like GET but saves nothing
+  const head = await srv.req('HEAD', '/api/threat-intel/CVE-2023-51449/playbook', { token: u.token });
+  assert.equal(head.status, 200);
+  assert.equal((await history('', { token: u.token })).json.total, 0);
   const first = await playbook('CVE-2023-51449', { token: u.token });
   assert.equal(first.status, 200, first.text);
   assert.equal(first.json.persisted, true);
