@@ -21,6 +21,8 @@ before(async () => {
   targets.careful = await startTarget({ mode: 'careful' });
   targets.prompt = await startTarget({ mode: 'careless', api: 'prompt' });
   targets.slow = await startTarget({ mode: 'careless', delayMs: 150 });
+  // slower, yet within the attack timeout (a third of the 2 s lease)
+  targets.slower = await startTarget({ mode: 'careless', delayMs: 400 });
 });
 after(async () => {
   for (const t of Object.values(targets)) await t.close();
@@ -196,6 +198,25 @@ test('per-tier cap on active engagements, cancel frees a slot', async () => {
   assert.equal(after2.progress.done, after1.progress.done, 'no attack ran after the cancel settled');
   assert.ok(after2.progress.done < after2.progress.total);
   for (const x of [b, d]) await srv.req('POST', `/api/ai-security/redteam/${x.engagement_id}/cancel`, { key: u.key });
+});
+
+test('cancel is final: the attack in flight at cancel time is not recorded, the report stays as the cancel answered', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const a = await register(srv, u, targets.slower.url);
+  const e = await engage(srv, u, { target_asset_id: a, intensity: 'full' });
+  // right after an attack's row is saved the next one is in flight (400 ms at the target)
+  const mid = await waitFor(srv, u, e.engagement_id, (j) => j.progress.done >= 3 || FINAL.has(j.status));
+  assert.equal(mid.status, 'running', JSON.stringify(mid.progress));
+  const c = await srv.req('POST', `/api/ai-security/redteam/${e.engagement_id}/cancel`, { key: u.key });
+  assert.equal(c.status, 200, c.text);
+  assert.equal(c.json.status, 'cancelled');
+  await new Promise((res) => setTimeout(res, 1500));
+  const later = await srv.req('GET', `/api/ai-security/redteam/${e.engagement_id}/report`, { key: u.key });
+  assert.equal(later.status, 200, later.text);
+  for (const k of ['status', 'progress', 'attacks_succeeded', 'finished_at', 'critical_findings', 'remediation_plan']) {
+    assert.deepEqual(later.json[k], c.json[k], k);
+  }
+  assert.ok(c.json.progress.done < c.json.progress.total);
 });
 
 test('an unreachable target fails the engagement with a clear error', async () => {
