@@ -231,6 +231,17 @@ test('an unreachable target fails the engagement with a clear error', async () =
   assert.ok(rep.finished_at);
 });
 
+test('a secret in the target URL is not repeated in the engagement error', async () => {
+  const u = await srv.session('PRO', { key: true });
+  // no chat API at this path: the error names the URL tried, with the token's value REDACTED
+  const a = await register(srv, u, `${targets.careless.base}/nothing?token=sk-SuperSecretValue123`);
+  const e = await engage(srv, u, { target_asset_id: a, intensity: 'light' });
+  const rep = await waitFor(srv, u, e.engagement_id);
+  assert.equal(rep.status, 'failed');
+  assert.match(rep.error, /no chat API answered .*\?token=REDACTED/);
+  assert.ok(!JSON.stringify(rep).includes('SuperSecretValue'), rep.error);
+});
+
 test('a server killed mid-engagement resumes after restart: every attack once, same result', async () => {
   assert.ok(carelessFull, 'runs after the uninterrupted careless engagement');
   const first = new Server({ env: ENV });
