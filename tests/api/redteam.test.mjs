@@ -152,6 +152,14 @@ test('tier gating, validation and isolation between accounts', async () => {
   assert.equal(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.length, 2);
   r = await srv.req('POST', '/api/ai-security/redteam/engage', { key: pro.key });
   assertError(assert, r, 400, 'VALIDATION_ERROR');
+  // ids are opaque: the bound is the only shape rule (unknown ids are 404 below), and the message says so
+  for (const bad of ['', 'x'.repeat(129)]) {
+    r = await srv.req('POST', '/api/ai-security/redteam/engage', { key: pro.key, body: { target_asset_id: bad } });
+    assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors,
+      [{ field: 'target_asset_id', message: 'must be a non-empty string of at most 128 characters' }]);
+  }
+  // the bound is in characters: 128 of two bytes each is within it
+  assertError(assert, await srv.req('POST', '/api/ai-security/redteam/engage', { key: pro.key, body: { target_asset_id: 'é'.repeat(128) } }), 404, 'NOT_FOUND');
 
   // another account's asset and engagement are 404, like missing ones
   assertError(assert, await srv.req('POST', '/api/ai-security/redteam/engage', { key: other.key, body: { target_asset_id: mine } }), 404, 'NOT_FOUND');
