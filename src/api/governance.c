@@ -7,6 +7,7 @@
 #include "common/ids.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "common/utf8.h"
 #include "engine/governance.h"
 #include "store/store.h"
 #include "store/store_evidence.h"
@@ -233,7 +234,8 @@ void api_governance_assess(struct bw_req *r)
             size_t i;
             json_t *s;
             json_array_foreach(uc, i, s) {
-                if (!json_is_string(s) || json_string_length(s) == 0 || json_string_length(s) > USE_CASE_CHARS * 4) {
+                if (!json_is_string(s) || json_string_length(s) == 0 ||
+                    bw_utf8_chars(json_string_value(s), json_string_length(s)) > USE_CASE_CHARS) {
                     bw_verr_add(&v, "ai_use_cases", "items must be non-empty strings of at most 1000 characters");
                     break;
                 }

@@ -30,6 +30,7 @@
 #define BW_FREE_VISIBLE_FINDINGS 3
 #define BW_NAME_MAX              128
 #define BW_ENDPOINT_MAX          2048
+#define BW_URL_DISPLAY_MAX       2560 /* bytes of a URL as shown in a finding (longer ones are cut) */
 
 #define BW_TOKEN_TTL_S           86400
 #define BW_LIST_LIMIT_DEFAULT    20

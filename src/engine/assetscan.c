@@ -1,5 +1,6 @@
 #include "engine/assetscan.h"
 
+#include "common/limits.h"
 #include "common/rng.h"
 #include "common/timeutil.h"
 #include "engine/detect.h"
@@ -196,10 +197,11 @@ static bool has_version(const char *v)
 
 static void check_first(struct scan *s, const char *endpoint, const struct bw_egress_resp *r)
 {
-    char v[256];
-    if (strncmp(r->final_url[0] ? r->final_url : endpoint, "http://", 7) == 0)
-        add(s, C_PLAINTEXT, S_HIGH, "The endpoint answered over http:// (%s) with status %ld.", r->final_url,
-            r->status);
+    char v[256], shown[BW_URL_DISPLAY_MAX];
+    const char *answered = r->final_url[0] ? r->final_url : endpoint;
+    if (strncmp(answered, "http://", 7) == 0)
+        add(s, C_PLAINTEXT, S_HIGH, "The endpoint answered over http:// (%s) with status %ld.",
+            bw_posture_url_display(answered, shown, sizeof shown), r->status);
     if (r->tls) {
         if (!r->tls_verify_ok)
             add(s, C_CERT_INVALID, S_HIGH, "Certificate verification failed: %s.",
@@ -488,6 +490,7 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
 
         struct llm l = {.model = "default"};
         long auth_status = 0;
+        char shown[BW_URL_DISPLAY_MAX]; /* a URL in a detail: never its credentials */
         if (is_llm)
             auth_status = detect_api(&s, endpoint, &l);
         if (l.api != BW_LLM_NONE) {
@@ -495,7 +498,7 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
             add(&s, C_NO_AUTH_LLM, S_CRITICAL,
                 "%s answered a chat request sent without any credentials: anyone who can reach it can use the "
                 "model.",
-                l.url);
+                bw_posture_url_display(l.url, shown, sizeof shown));
             llm_probes(&s, type, &l);
         } else if (auth_status == 401 || auth_status == 403) {
             llm_api = "auth_required";
@@ -504,7 +507,8 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
             bw_egress_header(&r0, "Content-Type", ct, sizeof ct);
             if (strstr(ct, "json"))
                 add(&s, is_llm ? C_NO_AUTH_LLM : C_NO_AUTH, is_llm ? S_HIGH : S_MEDIUM,
-                    "GET %s answered %ld with a JSON body without any credentials.", endpoint, r0.status);
+                    "GET %s answered %ld with a JSON body without any credentials.",
+                    bw_posture_url_display(endpoint, shown, sizeof shown), r0.status);
         }
         free(l.url);
     }

@@ -91,21 +91,79 @@ static bool is_private_v4(const char *h)
     return false;
 }
 
+/* Query parameters whose value is a credential (names compared without case). */
+static const char *const SECRET_PARAMS[] = {"api_key", "apikey", "key", "token", "access_token", "secret",
+                                            "password", "sig"};
+
+/* Length of the name of the parameter starting at p when it is a SECRET_PARAMS name followed by
+ * '=' (its value is a credential), else 0. */
+static size_t secret_param(const char *p)
+{
+    size_t n = strcspn(p, "=&#");
+    if (p[n] != '=')
+        return 0;
+    for (size_t i = 0; i < sizeof SECRET_PARAMS / sizeof SECRET_PARAMS[0]; i++)
+        if (strlen(SECRET_PARAMS[i]) == n && strncasecmp(p, SECRET_PARAMS[i], n) == 0)
+            return n;
+    return 0;
+}
+
 static bool has_secret_param(const char *url)
 {
     const char *q = strchr(url, '?');
     if (!q)
         return false;
-    static const char *const names[] = {"api_key=", "apikey=", "key=", "token=", "access_token=", "secret=",
-                                        "password=", "sig="};
-    for (const char *p = q; *p; p++) {
-        if (*p != '?' && *p != '&')
-            continue;
-        for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-            if (strncasecmp(p + 1, names[i], strlen(names[i])) == 0)
-                return true;
-    }
+    for (const char *p = q; *p; p++)
+        if ((*p == '?' || *p == '&') && secret_param(p + 1))
+            return true;
     return false;
+}
+
+/* Appends s[0..n) to out (length *len, capacity cap), as much as fits. */
+static void put(char *out, size_t cap, size_t *len, const char *s, size_t n)
+{
+    if (*len + n >= cap)
+        n = cap - 1 - *len;
+    memcpy(out + *len, s, n);
+    *len += n;
+    out[*len] = '\0';
+}
+
+const char *bw_posture_url_display(const char *url, char *out, size_t cap)
+{
+    size_t len = 0;
+    if (!cap)
+        return out;
+    out[0] = '\0';
+    if (!url)
+        return out;
+    const char *sep = strstr(url, "://");
+    const char *p = url;
+    if (sep && (size_t)(sep - url) == strcspn(url, ":/?#")) { /* a scheme, then the authority */
+        put(out, cap, &len, url, (size_t)(sep - url) + 3);
+        p = sep + 3;
+        const char *end = p + strcspn(p, "/?#");
+        for (const char *q = p; q < end; q++)
+            if (*q == '@')
+                p = q + 1; /* userinfo dropped */
+    }
+    size_t path = strcspn(p, "?#");
+    put(out, cap, &len, p, path);
+    p += path;
+    while (*p == '?' || *p == '&') { /* the query, parameter by parameter; the fragment is dropped */
+        put(out, cap, &len, p, 1);
+        p++;
+        size_t name = secret_param(p);
+        size_t all = strcspn(p, "?&#");
+        if (name) {
+            put(out, cap, &len, p, name + 1);
+            put(out, cap, &len, "REDACTED", 8);
+        } else {
+            put(out, cap, &len, p, all);
+        }
+        p += all;
+    }
+    return out;
 }
 
 int bw_posture_score(const char *type, const char *provider, const char *endpoint, const char *env)

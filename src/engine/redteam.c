@@ -4,6 +4,7 @@
 
 #include "common/embedded.h"
 #include "common/log.h"
+#include "common/utf8.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -335,8 +336,9 @@ int bw_rt_engage_parse(const json_t *body, struct bw_rt_engage_req *out, json_t 
         bad += verr(errors, "target_asset_id", "is required");
     else if (!json_is_string(id))
         bad += verr(errors, "target_asset_id", "must be a string");
-    else if (json_string_length(id) == 0 || json_string_length(id) > 128)
-        bad += verr(errors, "target_asset_id", "must be an asset id (ast_...)");
+    else if (json_string_length(id) == 0 || bw_utf8_chars(json_string_value(id), json_string_length(id)) > 128)
+        /* ids are opaque: any other string is looked up (an unknown one is 404) */
+        bad += verr(errors, "target_asset_id", "must be a non-empty string of at most 128 characters");
     else
         r.asset_id = json_string_value(id);
     json_t *cats = json_object_get(body, "attack_categories");

@@ -3,7 +3,9 @@
 #include "engine/assetscan.h"
 #include "engine/detect.h"
 #include "engine/detect_rt.h"
+#include "engine/posture.h"
 #include "engine/redteam.h"
+#include "common/limits.h"
 #include "common/timeutil.h"
 #include "net/egress.h"
 
@@ -312,8 +314,11 @@ int bw_rt_target_detect(const char *endpoint, unsigned egress_allow, long timeou
                      r.error);
         else if (r.status == 401 || r.status == 403)
             snprintf(here, sizeof here, "the target requires credentials (HTTP %ld); bulwark sends none", r.status);
-        else
-            snprintf(here, sizeof here, "no chat API answered (HTTP %ld at %.120s)", r.status, url);
+        else {
+            char shown[BW_URL_DISPLAY_MAX];
+            snprintf(here, sizeof here, "no chat API answered (HTTP %ld at %.120s)", r.status,
+                     bw_posture_url_display(url, shown, sizeof shown));
+        }
         bool final = r.outcome == BW_EG_BLOCKED || r.outcome == BW_EG_BAD_URL || r.outcome == BW_EG_DNS;
         bw_egress_resp_free(&r);
         free(url);

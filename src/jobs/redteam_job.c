@@ -131,7 +131,8 @@ static bool done_already(const struct store_attack_row *rows, size_t n, const ch
 
 static const char *const DETECTOR_NAMES[] = {"canary", "prompt_leak", "comply", "exfil_url", "secret"};
 
-/* Runs one attack (or records that it cannot) and stores its row. */
+/* Runs one attack (or records that it cannot) and stores its row; ST_CONFLICT when the engagement
+ * ended meanwhile (nothing stored). */
 static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, const struct store_engagement *e,
                       const struct bw_rt_target *t, const char *id, int seq)
 {
@@ -200,7 +201,12 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 res = BW_JOB_CANCELLED;
                 break;
             }
-            if (attack_one(ctx, lib, e, &t, id, (int)i) != ST_OK) {
+            int rc = attack_one(ctx, lib, e, &t, id, (int)i);
+            if (rc == ST_CONFLICT) { /* cancelled while the attack ran: its result is dropped */
+                res = BW_JOB_CANCELLED;
+                break;
+            }
+            if (rc != ST_OK) {
                 snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
                 res = BW_JOB_RETRY;
                 break;

@@ -156,6 +156,7 @@ int store_engagement_attack_save(struct db *db, const char *id, const struct sto
     if (!c)
         return ST_ERROR;
     int rc = ST_ERROR;
+    int64_t ch = 0;
     struct db_param ins[] = {DBP_TEXT(id),          DBP_TEXT(a->attack_id), DBP_INT(a->seq),
                              DBP_INT(a->succeeded), DBP_INT(a->errored),    DBP_TEXT(a->severity),
                              DBP_TEXT(a->detector), DBP_TEXT(a->prompt),    DBP_TEXT(a->response_excerpt),
@@ -163,7 +164,10 @@ int store_engagement_attack_save(struct db *db, const char *id, const struct sto
     struct db_param up[] = {DBP_TEXT(id), DBP_TEXT(id), DBP_TEXT(id)};
     if (db_begin(c, true) != DB_OK)
         goto out;
-    /* a row that exists (the attack ran before a crash) wins: nothing is counted twice */
+    /* a row that exists (the attack ran before a crash) wins: nothing is counted twice. The
+     * recompute only touches a running engagement: when a cancel (or any final state) committed
+     * first, nothing changes and the row goes with the rollback. On PostgreSQL the update waits
+     * for a concurrent cancel's row lock and then sees its status; SQLite's write lock orders them. */
     if (db_exec(c,
                 "INSERT INTO engagement_attacks (engagement_id, attack_id, seq, succeeded, errored, severity,"
                 " detector, prompt, response_excerpt, elapsed_ms, created_us)"
@@ -173,9 +177,14 @@ int store_engagement_attack_save(struct db *db, const char *id, const struct sto
                 "UPDATE engagements SET"
                 " attacks_done = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?),"
                 " attacks_succeeded = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?"
-                " AND succeeded = 1) WHERE id = ?",
-                up, 3, NULL) != DB_OK) {
+                " AND succeeded = 1) WHERE id = ? AND status = 'running'",
+                up, 3, &ch) != DB_OK) {
         db_rollback(c);
+        goto out;
+    }
+    if (!ch) {
+        db_rollback(c);
+        rc = ST_CONFLICT;
         goto out;
     }
     rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;

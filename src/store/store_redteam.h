@@ -5,7 +5,8 @@
  * holds under concurrent requests. Each attack's result is one row keyed (engagement_id,
  * attack_id) and inserted with ON CONFLICT DO NOTHING; the engagement's counters are recomputed
  * from the rows in the same transaction, never incremented, so an attack repeated after a crash
- * neither adds a row nor counts twice.
+ * neither adds a row nor counts twice. Rows are only stored while the engagement is running, so
+ * a final engagement (cancelled) keeps the rows and counters it had when it ended.
  *
  * Ownership: struct store_engagement is filled by value except `report`, which is malloc'ed by
  * store_engagement_get (free it); attack rows from store_engagement_attacks are one malloc'ed
@@ -67,7 +68,9 @@ int store_engagement_avg_ms(struct db *db, const char *asset_id, int *ms);
 int store_engagement_start(struct db *db, const char *id, const char *started_at);
 /* The status only (the worker's cancellation check between attacks). */
 int store_engagement_status(struct db *db, const char *id, char status[16]);
-/* Stores one attack result (idempotent) and recomputes the counters. */
+/* Stores one attack result (idempotent) and recomputes the counters, in one transaction and only
+ * while the engagement is running: ST_CONFLICT (nothing stored) once it is final, e.g. cancelled
+ * while the attack was in flight. */
 int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us);
 /* Every attack row, in selection order; *out malloc'ed. */
 int store_engagement_attacks(struct db *db, const char *id, struct store_attack_row **out, size_t *n);

@@ -71,6 +71,31 @@ test('a careless chat endpoint: injection, prompt leakage, credential disclosure
   assert.equal(g.json.last_scanned_at, r.json.scanned_at);
 });
 
+test('secrets in the endpoint URL never reach a finding: userinfo dropped, secret query values REDACTED; a query does not stop the LLM probes', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const SECRET = 'sk-SuperSecretValue123';
+  const base = targets.careless.base;
+  for (const endpoint of [`${base}/v1?token=${SECRET}`, `${base}/v1/chat/completions?api-version=2&API_KEY=${SECRET}#frag`]) {
+    const a = await register(srv, u, endpoint);
+    const r = await scan(srv, u, a.asset_id);
+    assert.equal(r.status, 200, r.text);
+    assert.ok(!r.text.includes('SuperSecretValue'), 'the secret is not echoed: ' + r.text);
+    assert.equal(r.json.llm_api, 'openai', endpoint);
+    for (const id of ['UNAUTHENTICATED_MODEL_ACCESS', 'PLAINTEXT_TRANSPORT', 'PROMPT_INJECTION']) assert.ok(ids(r).includes(id), `${id} in ${ids(r)}`);
+    const byId = Object.fromEntries(r.json.findings.map(f => [f.id, f]));
+    assert.match(byId.UNAUTHENTICATED_MODEL_ACCESS.detail, /\/v1\/chat\/completions\?[^ ]*=REDACTED/);
+    assert.match(byId.PLAINTEXT_TRANSPORT.detail, /=REDACTED/);
+    // what is not a credential stays, the fragment (never sent) goes
+    if (endpoint.includes('api-version')) {
+      assert.match(byId.UNAUTHENTICATED_MODEL_ACCESS.detail, /\?api-version=2&API_KEY=REDACTED/);
+      assert.doesNotMatch(r.text, /#frag/);
+    }
+    // the stored scan is the same document
+    const g = await srv.req('GET', `/api/ai-security/assets/${a.asset_id}`, { key: u.key });
+    assert.ok(!JSON.stringify(g.json?.last_scan ?? {}).includes('SuperSecretValue'));
+  }
+});
+
 test('a careful chat endpoint: none of the model-behaviour findings', async () => {
   const u = await srv.session('PRO', { key: true });
   const a = await register(srv, u, targets.careful.url);

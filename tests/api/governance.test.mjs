@@ -3,7 +3,7 @@
 // test sees only what it did itself.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer } from './lib/server.mjs';
+import { startServer, assertError } from './lib/server.mjs';
 import { startTarget } from './lib/targets.mjs';
 
 let srv;
@@ -148,4 +148,19 @@ test('a careful endpoint: the risks its scan probed and did not find are met by 
   }
   // what the scan did find stays a gap
   for (const r of s.json.owasp_llm_hits) assert.ok(a.evidence.controls_contradicted.includes(r), r);
+});
+
+test('ai_use_cases items are bounded in characters, not bytes: 1001 ASCII is 400, 1000 multibyte is 201', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  const r = await srv.req('POST', '/api/ai-security/governance/assess', { key: u.key, body: { framework_id: 'owasp-llm', ai_use_cases: ['x'.repeat(1001)] } });
+  const err = assertError(assert, r, 400, 'VALIDATION_ERROR');
+  assert.deepEqual(err.errors.map(x => x.field), ['ai_use_cases']);
+  assert.match(err.errors[0].message, /at most 1000 characters/);
+  // 1000 characters of 2, 3 and 4 bytes each (the last beyond the BMP)
+  for (const ch of ['é', '€', '😀']) {
+    const a = await assess(u, 'owasp-llm', { use_cases: ['ok', ch.repeat(1000)] });
+    assert.match(a.assessment_id, /^asm_/);
+  }
+  const more = await srv.req('POST', '/api/ai-security/governance/assess', { key: u.key, body: { framework_id: 'owasp-llm', ai_use_cases: ['€'.repeat(1001)] } });
+  assertError(assert, more, 400, 'VALIDATION_ERROR');
 });

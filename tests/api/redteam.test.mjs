@@ -21,6 +21,8 @@ before(async () => {
   targets.careful = await startTarget({ mode: 'careful' });
   targets.prompt = await startTarget({ mode: 'careless', api: 'prompt' });
   targets.slow = await startTarget({ mode: 'careless', delayMs: 150 });
+  // slower, yet within the attack timeout (a third of the 2 s lease)
+  targets.slower = await startTarget({ mode: 'careless', delayMs: 400 });
 });
 after(async () => {
   for (const t of Object.values(targets)) await t.close();
@@ -150,6 +152,14 @@ test('tier gating, validation and isolation between accounts', async () => {
   assert.equal(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.length, 2);
   r = await srv.req('POST', '/api/ai-security/redteam/engage', { key: pro.key });
   assertError(assert, r, 400, 'VALIDATION_ERROR');
+  // ids are opaque: the bound is the only shape rule (unknown ids are 404 below), and the message says so
+  for (const bad of ['', 'x'.repeat(129)]) {
+    r = await srv.req('POST', '/api/ai-security/redteam/engage', { key: pro.key, body: { target_asset_id: bad } });
+    assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors,
+      [{ field: 'target_asset_id', message: 'must be a non-empty string of at most 128 characters' }]);
+  }
+  // the bound is in characters: 128 of two bytes each is within it
+  assertError(assert, await srv.req('POST', '/api/ai-security/redteam/engage', { key: pro.key, body: { target_asset_id: 'é'.repeat(128) } }), 404, 'NOT_FOUND');
 
   // another account's asset and engagement are 404, like missing ones
   assertError(assert, await srv.req('POST', '/api/ai-security/redteam/engage', { key: other.key, body: { target_asset_id: mine } }), 404, 'NOT_FOUND');
@@ -198,6 +208,25 @@ test('per-tier cap on active engagements, cancel frees a slot', async () => {
   for (const x of [b, d]) await srv.req('POST', `/api/ai-security/redteam/${x.engagement_id}/cancel`, { key: u.key });
 });
 
+test('cancel is final: the attack in flight at cancel time is not recorded, the report stays as the cancel answered', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const a = await register(srv, u, targets.slower.url);
+  const e = await engage(srv, u, { target_asset_id: a, intensity: 'full' });
+  // right after an attack's row is saved the next one is in flight (400 ms at the target)
+  const mid = await waitFor(srv, u, e.engagement_id, (j) => j.progress.done >= 3 || FINAL.has(j.status));
+  assert.equal(mid.status, 'running', JSON.stringify(mid.progress));
+  const c = await srv.req('POST', `/api/ai-security/redteam/${e.engagement_id}/cancel`, { key: u.key });
+  assert.equal(c.status, 200, c.text);
+  assert.equal(c.json.status, 'cancelled');
+  await new Promise((res) => setTimeout(res, 1500));
+  const later = await srv.req('GET', `/api/ai-security/redteam/${e.engagement_id}/report`, { key: u.key });
+  assert.equal(later.status, 200, later.text);
+  for (const k of ['status', 'progress', 'attacks_succeeded', 'finished_at', 'critical_findings', 'remediation_plan']) {
+    assert.deepEqual(later.json[k], c.json[k], k);
+  }
+  assert.ok(c.json.progress.done < c.json.progress.total);
+});
+
 test('an unreachable target fails the engagement with a clear error', async () => {
   const u = await srv.session('PRO', { key: true });
   const port = await closedPort();
@@ -208,6 +237,17 @@ test('an unreachable target fails the engagement with a clear error', async () =
   assert.match(rep.error, /unreachable/);
   assert.equal(rep.overall_risk, null);
   assert.ok(rep.finished_at);
+});
+
+test('a secret in the target URL is not repeated in the engagement error', async () => {
+  const u = await srv.session('PRO', { key: true });
+  // no chat API at this path: the error names the URL tried, with the token's value REDACTED
+  const a = await register(srv, u, `${targets.careless.base}/nothing?token=sk-SuperSecretValue123`);
+  const e = await engage(srv, u, { target_asset_id: a, intensity: 'light' });
+  const rep = await waitFor(srv, u, e.engagement_id);
+  assert.equal(rep.status, 'failed');
+  assert.match(rep.error, /no chat API answered .*\?token=REDACTED/);
+  assert.ok(!JSON.stringify(rep).includes('SuperSecretValue'), rep.error);
 });
 
 test('a server killed mid-engagement resumes after restart: every attack once, same result', async () => {

@@ -38,6 +38,34 @@ static void deductions(void **state)
     assert_int_equal(bw_posture_score("agent", NULL, "http://u:p@203.0.113.5/?token=1", "production"), 0);
 }
 
+/* The display form: no userinfo, credential query values REDACTED, other parameters kept, no
+ * fragment; cut, never overflowing, when the buffer is short. */
+static void display(void **state)
+{
+    (void)state;
+    struct {
+        const char *in, *out;
+    } cases[] = {
+        {"https://api.example.com/v1", "https://api.example.com/v1"},
+        {"http://127.0.0.1:8080/v1?token=sk-SuperSecretValue123", "http://127.0.0.1:8080/v1?token=REDACTED"},
+        {"https://u:p@api.example.com:8443/v1", "https://api.example.com:8443/v1"},
+        {"https://a:b@c@h/x", "https://h/x"},
+        {"https://h/v1?api-version=2&API_KEY=abc&Key=&sig=zz#access_token=t",
+         "https://h/v1?api-version=2&API_KEY=REDACTED&Key=REDACTED&sig=REDACTED"},
+        {"https://h/?keyring=1&monkey=2&secret", "https://h/?keyring=1&monkey=2&secret"},
+        {"https://h/?x=1?password=p&y=2", "https://h/?x=1?password=REDACTED&y=2"},
+        {"https://h/p#frag", "https://h/p"},
+        {"https://h?access_token=a&apikey=b", "https://h?access_token=REDACTED&apikey=REDACTED"},
+    };
+    char out[128];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(bw_posture_url_display(cases[i].in, out, sizeof out), cases[i].out);
+    char small[20];
+    assert_string_equal(bw_posture_url_display("http://h/v1?token=sk-SuperSecretValue123", small, sizeof small),
+                        "http://h/v1?token=R");
+    assert_string_equal(bw_posture_url_display(NULL, out, sizeof out), "");
+}
+
 static void levels(void **state)
 {
     (void)state;
@@ -57,6 +85,7 @@ int main(void)
         cmocka_unit_test(urls),
         cmocka_unit_test(deductions),
         cmocka_unit_test(levels),
+        cmocka_unit_test(display),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -390,6 +390,14 @@ static void test_engage_parse(void **state)
     assert_int_equal(parse(NULL, &q), 1);
     assert_int_equal(parse("{}", &q), 1);
     assert_int_equal(parse("{\"target_asset_id\":\"\"}", &q), 1);
+    /* at most 128 characters, not bytes: 128 two-byte characters pass, 129 ASCII do not */
+    char body[400] = "{\"target_asset_id\":\"";
+    for (int i = 0; i < 128; i++)
+        strcat(body, "\xc3\xa9");
+    strcat(body, "\"}");
+    assert_int_equal(parse(body, &q), 0);
+    snprintf(body, sizeof body, "{\"target_asset_id\":\"%0129d\"}", 0);
+    assert_int_equal(parse(body, &q), 1);
     assert_int_equal(parse("{\"target_asset_id\":7,\"attack_categories\":\"jailbreak\",\"intensity\":\"max\"}", &q), 3);
     assert_int_equal(parse("{\"target_asset_id\":\"a\",\"attack_categories\":[]}", &q), 1);
     assert_int_equal(parse("{\"target_asset_id\":\"a\",\"attack_categories\":[\"jailbreak\",1]}", &q), 1);

@@ -101,7 +101,8 @@ export async function startTarget({ mode = 'careless', api = 'openai', tls = fal
     if (req.method === 'GET') {
       return send(200, { service: 'acme-helpbot', status: 'ok' });
     }
-    if (req.method !== 'POST' || req.url !== chatPath) return send(404, { error: 'not found' });
+    // routed by path: a query string (api-version=..., a token) does not change the route
+    if (req.method !== 'POST' || req.url.split('?')[0] !== chatPath) return send(404, { error: 'not found' });
     const body = await readBody(req, careless ? 16 << 20 : 8192);
     if (body.over) return send(413, { error: 'request too large' });
     let msg;
