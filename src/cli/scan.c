@@ -267,11 +267,14 @@ static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t
                      "unicodeCodePoints", "results", results);
 }
 
+/* truncated_files: the files with more than BW_SCAN_MAX_FINDINGS findings, of which only the
+ * first are listed (the exit status still counts the rest). */
 static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned long bytes, const int counts[5])
 {
-    json_t *arr = json_array();
-    struct bw_findings all = {0};
-    for (size_t i = 0; i < n; i++)
+    json_t *arr = json_array(), *cut = json_array();
+    for (size_t i = 0; i < n; i++) {
+        if (files[i].f.truncated)
+            json_array_append_new(cut, json_string(uri_of(files[i].path)));
         for (size_t k = 0; k < files[i].f.n; k++) {
             const struct bw_finding *x = &files[i].f.v[k];
             json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:s}", "path", uri_of(files[i].path),
@@ -284,10 +287,11 @@ static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned l
             if (o)
                 json_array_append_new(arr, o);
         }
-    (void)all;
-    return json_pack("{s:s,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i}}", "tool", "bulwark " BULWARK_VERSION, "files_scanned",
-                     (json_int_t)scanned, "bytes_scanned", (json_int_t)bytes, "findings", arr, "summary", "critical",
-                     counts[4], "high", counts[3], "medium", counts[2], "low", counts[1]);
+    }
+    return json_pack("{s:s,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:o}", "tool", "bulwark " BULWARK_VERSION,
+                     "files_scanned", (json_int_t)scanned, "bytes_scanned", (json_int_t)bytes, "findings", arr,
+                     "summary", "critical", counts[4], "high", counts[3], "medium", counts[2], "low", counts[1],
+                     "truncated", json_array_size(cut) > 0, "truncated_files", cut);
 }
 
 static void usage(void)
@@ -417,12 +421,13 @@ int bw_cli_scan(int argc, char **argv)
     for (size_t i = 0; i < files.n; i++) {
         scanned += !files.v[i].skipped && !files.v[i].failed;
         failed += files.v[i].failed;
-        for (size_t k = 0; k < files.v[i].f.n; k++) {
-            int s = files.v[i].f.v[k].severity;
-            counts[s]++;
-            if (s > worst)
-                worst = s;
-        }
+        for (size_t k = 0; k < files.v[i].f.n; k++)
+            counts[files.v[i].f.v[k].severity]++;
+        if (files.v[i].f.worst > worst) /* past the cap too: findings not listed still fail the run */
+            worst = files.v[i].f.worst;
+        if (files.v[i].f.truncated)
+            fprintf(stderr, "bulwark scan: %s: more than %d findings, only the first %d are listed\n",
+                    uri_of(files.v[i].path), BW_SCAN_MAX_FINDINGS, BW_SCAN_MAX_FINDINGS);
     }
     if (failed && strcmp(format, "text") != 0)
         fprintf(stderr, "bulwark scan: %d file(s) could not be read\n", failed);

@@ -25,6 +25,21 @@ int64_t bw_mono_us(void)
     return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
+void bw_iso_day(char out[11], const char *s)
+{
+    out[0] = '\0';
+    if (!s || strlen(s) < 10 || s[4] != '-' || s[7] != '-' || (s[10] >= '0' && s[10] <= '9'))
+        return;
+    for (int i = 0; i < 10; i++)
+        if (i != 4 && i != 7 && !(s[i] >= '0' && s[i] <= '9'))
+            return;
+    int month = (s[5] - '0') * 10 + (s[6] - '0'), day = (s[8] - '0') * 10 + (s[9] - '0');
+    if (month < 1 || month > 12 || day < 1 || day > 31)
+        return;
+    memcpy(out, s, 10);
+    out[10] = '\0';
+}
+
 void bw_iso8601(int64_t unix_s, char out[21])
 {
     time_t t = (time_t)unix_s;

@@ -71,7 +71,18 @@ struct tstate {
     size_t nhits, hits_cap;
     size_t *lines; /* offsets of line starts */
     size_t nlines, lines_cap;
+    /* (rule, line) -> index of the finding kept for it, so the cap counts distinct findings.
+     * Open addressing, SEEN_SLOTS entries; an entry is live when its gen is this scan's. */
+    struct seen {
+        uint32_t gen, idx;
+    } *seen;
+    uint32_t seen_gen;
 };
+
+/* At most half full, since it only holds the findings kept (BW_SCAN_MAX_FINDINGS). */
+#define SEEN_BITS 11
+#define SEEN_SLOTS (1u << SEEN_BITS)
+_Static_assert(SEEN_SLOTS >= 2 * BW_SCAN_MAX_FINDINGS, "the findings table must stay at most half full");
 
 const char *bw_sev_name(int s)
 {
@@ -616,6 +627,7 @@ static void tstate_free(void *p)
     free(t->win_end);
     free(t->hits);
     free(t->lines);
+    free(t->seen);
     free(t);
 }
 
@@ -799,7 +811,8 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     t->md = pcre2_match_data_create((uint32_t)sc->max_ovec, NULL);
     t->mctx = pcre2_match_context_create(NULL);
     t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
-    if (!t->win_end || !t->md || !t->mctx || !t->jit) {
+    t->seen = calloc(SEEN_SLOTS, sizeof *t->seen);
+    if (!t->win_end || !t->md || !t->mctx || !t->jit || !t->seen) {
         tstate_free(t);
         return NULL;
     }
@@ -1051,8 +1064,26 @@ static void make_snippet(char *out, size_t cap, const char *s, size_t a, size_t 
     out[k] = '\0';
 }
 
-static int push_finding(struct bw_findings *f, const struct bw_finding *x)
+/* The slot of (r, line) in the table of findings kept: the slot of its finding when this scan
+ * has one (slot->gen == t->seen_gen), else the free slot where it would go. */
+static struct seen *seen_slot(const struct tstate *t, const struct bw_findings *f, const struct bw_rule *r,
+                              uint32_t line)
 {
+    uint64_t k = ((uint64_t)(uintptr_t)r ^ (uint64_t)line * 0x9E3779B97F4A7C15u) * 0xBF58476D1CE4E5B9u;
+    for (uint32_t i = (uint32_t)(k >> (64 - SEEN_BITS));; i = (i + 1) & (SEEN_SLOTS - 1)) {
+        struct seen *e = &t->seen[i];
+        if (e->gen != t->seen_gen || (f->v[e->idx].rule == r && f->v[e->idx].line == line))
+            return e;
+    }
+}
+
+/* Adds a finding for a (rule, line) that has none yet, in the free slot seen_slot gave. Past
+ * BW_SCAN_MAX_FINDINGS distinct findings it is not kept, only counted in f->worst and
+ * f->truncated. 0, or -1 when out of memory. */
+static int push_finding(struct tstate *t, struct seen *slot, struct bw_findings *f, const struct bw_finding *x)
+{
+    if (x->severity > f->worst)
+        f->worst = x->severity;
     if (f->n >= BW_SCAN_MAX_FINDINGS) {
         f->truncated = true;
         return 0;
@@ -1065,6 +1096,7 @@ static int push_finding(struct bw_findings *f, const struct bw_finding *x)
         f->v = nv;
         f->cap = nc;
     }
+    *slot = (struct seen){t->seen_gen, (uint32_t)f->n};
     f->v[f->n++] = *x;
     return 0;
 }
@@ -1079,17 +1111,6 @@ static int cmp_finding(const void *a, const void *b)
     if (x->column != y->column)
         return x->column < y->column ? -1 : 1;
     return strcmp(x->rule->id, y->rule->id);
-}
-
-static int cmp_rule_line(const void *a, const void *b)
-{
-    const struct bw_finding *x = a, *y = b;
-    int c = strcmp(x->rule->id, y->rule->id);
-    if (c)
-        return c;
-    if (x->line != y->line)
-        return x->line < y->line ? -1 : 1;
-    return x->column < y->column ? -1 : x->column > y->column;
 }
 
 bool bw_context_is_test(const char *ctx)
@@ -1133,6 +1154,11 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
 {
     const struct pmap *pm = &sc->pmap[h->id];
     const struct bw_rule *r = &sc->rules[pm->rule];
+    int sev = r->severity;
+    if (test_ctx && strcmp(r->category, "secrets") == 0 && sev > BW_SEV_LOW)
+        sev--;
+    if (out->truncated && sev <= out->worst)
+        return 0; /* past the cap only a more severe finding changes the result (the grade) */
     pcre2_code *code = r->pat[pm->pat];
     ensure_jit(sc, h->id, code);
     PCRE2_SIZE off = h->a;
@@ -1171,8 +1197,16 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
         }
         size_t li = line_of(t, ms);
         size_t la = t->lines[li], lb = line_stop(t, li, len);
+        uint32_t column = column_of(s, la, ms);
+        /* One finding per rule and line, the leftmost match (several patterns of a rule, or
+         * overlapping windows, find the same line again). A line with a finding is neither
+         * excluded nor suppressed: both depend on the line only. */
+        struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
+        struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL;
+        if (prev && prev->column <= column)
+            continue;
         bool excluded = false;
-        for (size_t k = 0; k < r->nnot && !excluded; k++) {
+        for (size_t k = 0; k < r->nnot && !prev && !excluded; k++) {
             /* a separate match data: the ovector of the finding is still needed */
             pcre2_match_data *md2 = pcre2_match_data_create_from_pattern(r->nots[k], NULL);
             if (!md2)
@@ -1180,18 +1214,16 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             excluded = pcre2_match(r->nots[k], (PCRE2_SPTR)(s + la), lb - la, 0, 0, md2, t->mctx) >= 0;
             pcre2_match_data_free(md2);
         }
-        if (excluded || suppressed(t, s, len, li, r->id))
+        if (excluded || (!prev && suppressed(t, s, len, li, r->id)))
             continue;
-        struct bw_finding f = {.rule = r, .severity = r->severity};
-        if (test_ctx && strcmp(r->category, "secrets") == 0 && f.severity > BW_SEV_LOW)
-            f.severity--;
-        f.line = (uint32_t)li + 1;
-        f.column = column_of(s, la, ms);
+        struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column};
         f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
         make_snippet(f.snippet, sizeof f.snippet, s, la, lb, sec_a, sec_b);
-        if (push_finding(out, &f) != 0)
+        if (prev)
+            *prev = f;
+        else if (push_finding(t, slot, out, &f) != 0)
             return -1;
-        if (out->truncated)
+        if (out->truncated && sev <= out->worst)
             break;
     }
     return 0;
@@ -1226,6 +1258,10 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
     }
     memset(t->win_end, 0, sc->npmap * sizeof *t->win_end);
     t->nhits = 0;
+    if (++t->seen_gen == 0) { /* wrapped: entries of 2^32 scans ago would look live */
+        memset(t->seen, 0, SEEN_SLOTS * sizeof *t->seen);
+        t->seen_gen = 1;
+    }
     struct hs_ctx c = {sc, t, s, len, 1u << l};
     if (len > UINT_MAX || hs_scan(sc->db[l], s, (unsigned)len, 0, t->scratch, on_hs_match, &c) != HS_SUCCESS)
         return -1;
@@ -1236,16 +1272,8 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
             return -1;
         }
     }
-    if (out->n > 1) {
-        /* one finding per rule and line (several patterns of a rule may match the same line) */
-        qsort(out->v, out->n, sizeof *out->v, cmp_rule_line);
-        size_t w = 1;
-        for (size_t i = 1; i < out->n; i++)
-            if (out->v[i].rule != out->v[w - 1].rule || out->v[i].line != out->v[w - 1].line)
-                out->v[w++] = out->v[i];
-        out->n = w;
+    if (out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_finding);
-    }
     return 0;
 }
 
@@ -1279,6 +1307,9 @@ void bw_findings_free(struct bw_findings *f)
     memset(f, 0, sizeof *f);
 }
 
+/* Past the cap the findings kept already score 100: the rest cannot change the score. */
+_Static_assert(BW_SCAN_MAX_FINDINGS * 2 >= 100, "the findings kept must reach the top score");
+
 int bw_scan_score(const struct bw_findings *f)
 {
     static const int w[] = {0, 2, 8, 20, 40};
@@ -1290,7 +1321,7 @@ int bw_scan_score(const struct bw_findings *f)
 
 char bw_scan_grade(const struct bw_findings *f)
 {
-    int worst = 0;
+    int worst = f->worst >= 0 && f->worst <= BW_SEV_CRITICAL ? f->worst : 0;
     for (size_t i = 0; i < f->n; i++)
         if (f->v[i].severity > worst)
             worst = f->v[i].severity;

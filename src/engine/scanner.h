@@ -65,10 +65,13 @@ struct bw_finding {
     char snippet[208];
 };
 
+/* At most BW_SCAN_MAX_FINDINGS findings are kept, each a distinct (rule, line). truncated: there
+ * were more; worst: the most severe finding seen, kept or not, so the grade sees past the cap. */
 struct bw_findings {
     struct bw_finding *v;
     size_t n, cap;
-    bool truncated; /* more than BW_SCAN_MAX_FINDINGS */
+    bool truncated;
+    int worst; /* enum bw_sev, 0 without findings */
 };
 
 #define BW_SCAN_MAX_FINDINGS 1000
@@ -89,7 +92,8 @@ struct bw_scan_stats {
 };
 void bw_scanner_stats(const struct bw_scanner *sc, enum bw_lang l, struct bw_scan_stats *out);
 
-/* risk_score 0..100 (higher is riskier) and letter grade from all findings. */
+/* risk_score 0..100 (higher is riskier) and letter grade from all findings, those past the cap
+ * included (the kept ones alone reach the top score when there are more). */
 int bw_scan_score(const struct bw_findings *f);
 char bw_scan_grade(const struct bw_findings *f);
 

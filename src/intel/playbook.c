@@ -10,11 +10,11 @@
 #include "common/jsonx.h"
 
 #include "common/sbuf.h"
+#include "common/timeutil.h"
 
 #include "intel/attack.h"
 
 #include <stdarg.h>
-#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,12 +40,17 @@ enum wclass { W_PATH, W_CMD, W_CODE, W_DESER, W_SSRF, W_XSS, W_SQLI, W_AUTH, W_U
 #define NAME_CAP (BW_PLAYBOOK_MAX_NAME + 1)
 #define MAX_TOKENS 6
 
+/* eco, introduced and fixed are right only whole (they are pasted into commands and compared):
+ * one that does not fit is left out (clip_whole), never cut. A name longer than
+ * BW_PLAYBOOK_MAX_NAME is shown cut, but never pasted into a command or a version query. */
 struct affected {
     char name[NAME_CAP]; /* package, else product */
-    char eco[32];
-    char introduced[48];
-    char fixed[48];
+    bool name_cut;
+    char eco[64];
+    char introduced[96];
+    char fixed[96];
 };
+_Static_assert(sizeof ((struct affected *)0)->fixed <= NAME_CAP, "texts size their buffers for a name");
 
 struct facts {
     enum rtype type;
@@ -62,10 +67,10 @@ struct facts {
     char cvss_version[8];
     bool av_network;
     bool kev, exploit;
-    char kev_added[16], kev_due[16];
+    char kev_added[11], kev_due[11]; /* YYYY-MM-DD (bw_iso_day), or "" */
     char kev_action[320];
     bool kev_ransomware;
-    char published[16];
+    char published[11];
     unsigned impacts;
     unsigned weak;                   /* bit per enum wclass */
     int weak_cwe[W_COUNT];           /* the CWE number that set the class */
@@ -105,6 +110,20 @@ static bool clip(char *dst, size_t n, const char *s)
     while (i > 0 && dst[i - 1] == ' ')
         dst[--i] = '\0';
     return cut;
+}
+
+/* clip() for prose: a cut ends in "..." (n > 4). */
+static void clip_prose(char *dst, size_t n, const char *s)
+{
+    if (clip(dst, n - 4, s))
+        strcat(dst, "...");
+}
+
+/* clip() for a value that is only right whole (a version, an ecosystem): "" when it does not fit. */
+static void clip_whole(char *dst, size_t n, const char *s)
+{
+    if (clip(dst, n, s))
+        dst[0] = '\0';
 }
 
 static const json_t *jarr(const json_t *o, const char *k)
@@ -433,9 +452,8 @@ static void facts_read(struct facts *f, const json_t *r)
     clip(f->id, sizeof f->id, bw_json_str(r, "id"));
     if (!f->id[0])
         strcpy(f->id, "this threat");
-    clip(f->title, sizeof f->title, bw_json_str(r, "title"));
-    if (clip(f->summary, sizeof f->summary - 4, bw_json_str(r, "summary")))
-        strcat(f->summary, "...");
+    clip_prose(f->title, sizeof f->title, bw_json_str(r, "title"));
+    clip_prose(f->summary, sizeof f->summary, bw_json_str(r, "summary"));
 
     f->tier = tier_word(bw_json_str(r, "risk_tier"));
     if (!f->tier)
@@ -470,9 +488,10 @@ static void facts_read(struct facts *f, const json_t *r)
     f->exploit = f->kev || json_is_true(json_object_get(r, "exploit_available"));
     const json_t *kd = json_object_get(r, "kev_details");
     if (json_is_object(kd)) {
-        clip(f->kev_added, sizeof f->kev_added, bw_json_str(kd, "date_added"));
-        clip(f->kev_due, sizeof f->kev_due, bw_json_str(kd, "due_date"));
-        clip(f->kev_action, sizeof f->kev_action, bw_json_str(kd, "required_action"));
+        /* stored as ISO 8601 timestamps ("2025-05-05T00:00:00Z"); text uses the day */
+        bw_iso_day(f->kev_added, bw_json_str(kd, "date_added"));
+        bw_iso_day(f->kev_due, bw_json_str(kd, "due_date"));
+        clip_prose(f->kev_action, sizeof f->kev_action, bw_json_str(kd, "required_action"));
         f->kev_ransomware = ieq(bw_json_str(kd, "ransomware_use"), "known");
         char vendor[NAME_CAP], product[NAME_CAP], both[2 * NAME_CAP + 2];
         clip(vendor, sizeof vendor, bw_json_str(kd, "vendor"));
@@ -487,15 +506,7 @@ static void facts_read(struct facts *f, const json_t *r)
             add_token(f, product);
         }
     }
-    /* dates are ISO 8601; text uses the day */
-    char pub[32];
-    clip(pub, sizeof pub, bw_json_str(r, "published"));
-    /* only a real YYYY-MM-DD prefix: ten arbitrary bytes could end inside a UTF-8 character */
-    bool day = strlen(pub) >= 10 && pub[4] == '-' && pub[7] == '-';
-    for (int i = 0; day && i < 10; i++)
-        day = i == 4 || i == 7 || isdigit((unsigned char)pub[i]);
-    if (day)
-        memcpy(f->published, pub, 10);
+    bw_iso_day(f->published, bw_json_str(r, "published")); /* ISO 8601; text uses the day */
 
     f->cve = jarr(r, "cve");
     f->cwe = jarr(r, "cwe");
@@ -529,13 +540,13 @@ static void facts_read(struct facts *f, const json_t *r)
             continue;
         struct affected *a = &f->aff[f->naff];
         const char *pkg = bw_json_str(v, "package"), *product = bw_json_str(v, "product");
-        clip(a->name, sizeof a->name, *pkg ? pkg : product);
+        a->name_cut = clip(a->name, sizeof a->name, *pkg ? pkg : product);
         if (!a->name[0])
             continue;
-        clip(a->eco, sizeof a->eco, bw_json_str(v, "ecosystem"));
-        clip(a->introduced, sizeof a->introduced, bw_json_str(v, "introduced"));
-        clip(a->fixed, sizeof a->fixed, bw_json_str(v, "fixed"));
-        if (f->pkg < 0 && *pkg && a->eco[0] && safe_token(a->name, "._-@/")) /* npm scopes, Go paths */
+        clip_whole(a->eco, sizeof a->eco, bw_json_str(v, "ecosystem"));
+        clip_whole(a->introduced, sizeof a->introduced, bw_json_str(v, "introduced"));
+        clip_whole(a->fixed, sizeof a->fixed, bw_json_str(v, "fixed"));
+        if (f->pkg < 0 && *pkg && a->eco[0] && !a->name_cut && safe_token(a->name, "._-@/")) /* npm scopes, Go paths */
             f->pkg = (int)f->naff;
         add_token(f, a->name);
         if (*pkg && *product)
@@ -1248,7 +1259,7 @@ static void q_package(struct bw_sb *b, const struct facts *f)
 {
     const struct affected *a = &f->aff[f->pkg];
     bool py = ieq(a->eco, "PyPI"), npm = ieq(a->eco, "npm");
-    char fixed[48];
+    char fixed[sizeof a->fixed]; /* never shorter than the version: a cut number would be another */
     numeric_version(fixed, sizeof fixed, a->fixed);
     kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
     bw_sb_puts(b, "\n| where ProcessCommandLine has ");
@@ -1606,7 +1617,7 @@ static void affected_list(struct bw_sb *b, const struct facts *f, size_t max)
 /* The upgrade command for an ecosystem, when name and version are safe to paste. */
 static void upgrade_command(struct bw_sb *b, const struct affected *a)
 {
-    if (!safe_token(a->fixed, ".+_-"))
+    if (a->name_cut || !safe_token(a->fixed, ".+_-"))
         return;
     if (ieq(a->eco, "PyPI") && safe_token(a->name, "._-"))
         bw_sb_printf(b, " (pip install --upgrade \"%s>=%s\")", a->name, a->fixed);
@@ -1939,7 +1950,7 @@ static json_t *advisory(struct ctx *c)
 {
     const struct facts *f = &c->f;
     struct bw_sb b = {0};
-    char tmp[NAME_CAP + 160];
+    char tmp[2 * NAME_CAP + 160]; /* a name, a version (never longer than a name) and prose */
     bw_sb_puts(&b, f->id);
     if (f->title[0])
         bw_sb_printf(&b, ": %s", f->title);

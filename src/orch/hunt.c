@@ -12,6 +12,7 @@
 #include "common/sbuf.h"
 
 #include "common/limits.h"
+#include "common/timeutil.h"
 #include "intel/attack.h"
 #include "intel/intel.h"
 
@@ -145,23 +146,6 @@ static int cwe_number(const char *s)
         n = n * 10 + (*p - '0');
     }
     return n;
-}
-
-/* A real calendar-shaped YYYY-MM-DD prefix (the Sigma schema's pattern) into out[11], or "".
- * Only ASCII is accepted, so the copy can never end inside a UTF-8 character. */
-static void day_of(char out[11], const char *s)
-{
-    out[0] = '\0';
-    if (strlen(s) < 10 || s[4] != '-' || s[7] != '-')
-        return;
-    for (int i = 0; i < 10; i++)
-        if (i != 4 && i != 7 && !is_digit(s[i]))
-            return;
-    int month = (s[5] - '0') * 10 + (s[6] - '0'), day = (s[8] - '0') * 10 + (s[9] - '0');
-    if (month < 1 || month > 12 || day < 1 || day > 31)
-        return;
-    memcpy(out, s, 10);
-    out[10] = '\0';
 }
 
 /* ---- classes ------------------------------------------------------------------------------ */
@@ -530,8 +514,8 @@ static void facts_read(struct facts *f, const json_t *r)
         if (ok)
             f->refs[f->nref++] = u;
     }
-    day_of(f->date, bw_json_str(r, "published"));
-    day_of(f->modified, bw_json_str(r, "updated"));
+    bw_iso_day(f->date, bw_json_str(r, "published")); /* the Sigma schema's date pattern */
+    bw_iso_day(f->modified, bw_json_str(r, "updated"));
     if (!f->date[0] || strcmp(f->modified, f->date) <= 0)
         f->modified[0] = '\0';
 

@@ -151,6 +151,25 @@ test('--output writes the report to a file', () => {
   } finally { rmSync(p.dir, { recursive: true, force: true }); }
 });
 
+test('more than 1000 findings in a file: reported as truncated, and one past the cap still fails the run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    writeFileSync(join(dir, 'many.py'), 'h = hashlib.md5(x)\n'.repeat(1100) + 'exec(llm_response)\n');
+    writeFileSync(join(dir, 'few.py'), 'h = hashlib.md5(x)\n'.repeat(250) + 'exec(llm_response)\n');
+    const r = run(['scan', '--format', 'json', '--fail-on', 'critical', dir]);
+    assert.equal(r.code, 1, r.err);
+    const doc = JSON.parse(r.out);
+    assert.equal(doc.truncated, true);
+    assert.deepEqual(doc.truncated_files, [join(dir, 'many.py')]);
+    assert.equal(doc.findings.filter(f => f.path.endsWith('many.py')).length, 1000);
+    assert.equal(doc.findings.filter(f => f.path.endsWith('few.py')).length, 251);
+    assert.match(r.err, /many\.py: more than 1000 findings/);
+    const few = run(['scan', '--format', 'json', join(dir, 'few.py')]);
+    assert.equal(JSON.parse(few.out).truncated, false);
+    assert.deepEqual(JSON.parse(few.out).truncated_files, []);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('rules test: every rule of the embedded catalog passes its own examples', () => {
   const r = run(['rules', 'test']);
   assert.equal(r.code, 0, r.out + r.err);

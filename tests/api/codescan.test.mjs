@@ -139,3 +139,25 @@ test('comments and suppressions are honoured over the API', async () => {
   const r2 = await srv.req('POST', '/api/vibe-code/scan', { body: { code: suppressed, language: 'py' } });
   assert.equal(r2.json.findings.length, 0, r2.text);
 });
+
+test('the 1000-finding cap counts distinct findings; a CRITICAL past it still makes the grade F', async () => {
+  // md5 on every line: overlapping confirmation windows find each line several times
+  const code = 'h = hashlib.md5(x)\n'.repeat(250) + 'exec(llm_response)\n';
+  const starter = await srv.session('STARTER', { key: true });
+  let r = await srv.req('POST', '/api/vibe-code/scan', { key: starter.key, body: { code, language: 'py' } });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.total_findings, 251);
+  assert.equal(r.json.findings.length, 251);
+  assert.equal(new Set(r.json.findings.map(f => `${f.rule_id}:${f.line}`)).size, 251, 'one finding per rule and line');
+  assert.equal(r.json.truncated, false);
+  assert.equal(r.json.summary.critical, 1);
+  assert.equal(r.json.risk_grade, 'F');
+  // more than 1000 distinct findings: 1000 listed, truncated, and the CRITICAL past them still counts
+  const over = 'h = hashlib.md5(x)\n'.repeat(1100) + 'exec(llm_response)\n';
+  r = await srv.req('POST', '/api/vibe-code/scan', { key: starter.key, body: { code: over, language: 'py' } });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.total_findings, 1000);
+  assert.equal(r.json.truncated, true);
+  assert.equal(r.json.risk_grade, 'F');
+  assert.equal(r.json.risk_score, 100);
+});

@@ -130,6 +130,17 @@ test('anonymous playbook: on demand, not persisted, deterministic; unknown ids a
   assert.equal(adm.text, a.text);
 });
 
+test('KEV dates in a playbook are whole days, though the store keeps timestamps', async () => {
+  const r = await playbook('CVE-2025-3248'); // in the seed with date_added 2025-05-05T00:00:00Z
+  assert.equal(r.status, 200, r.text);
+  assert.equal(r.json.playbook.supporting_evidence.kev_details.date_added, '2025-05-05T00:00:00Z');
+  const { supporting_evidence, ...rest } = r.json.playbook;
+  const text = JSON.stringify(rest);
+  assert.match(text, /added 2025-05-05[^0-9T]/);
+  assert.doesNotMatch(text, /T00:0/);
+  assert.ok(r.json.playbook.operational_checklist.some(c => c.due.includes('no later than 2025-05-26 (CISA KEV due date)')));
+});
+
 test('POST and history need an account; the admin key is not one', async () => {
   assertError(assert, await regenerate('AML.T0051'), 401, 'AUTH_REQUIRED');
   assertError(assert, await history(), 401, 'AUTH_REQUIRED');

@@ -599,6 +599,86 @@ static void deterministic(void **state)
     }
 }
 
+/* ---- dates and long values ---------------------------------------------------------------------- */
+
+/* The playbook as JSON text without supporting_evidence, which copies the record as it is. */
+static char *prose_of(const json_t *pb)
+{
+    json_t *c = json_deep_copy(pb);
+    assert_non_null(c);
+    json_object_del(c, "supporting_evidence");
+    char *s = json_dumps(c, 0);
+    json_decref(c);
+    assert_non_null(s);
+    return s;
+}
+
+/* The store keeps KEV dates as timestamps ("2025-05-05T00:00:00Z", src/intel/kev.c): the text and
+ * the checklist's due dates name the whole day, never a cut timestamp ("added 2025-05-05T00:0)"). */
+static void kev_dates_are_days(void **state)
+{
+    (void)state;
+    static const char REC[] =
+        "{\"id\":\"CVE-2099-0005\",\"type\":\"ai_cve\",\"kev\":true,\"kev_details\":{\"date_added\":"
+        "\"2025-05-05T00:00:00Z\",\"due_date\":\"2025-05-26T00:00:00Z\",\"required_action\":\"Apply mitigations per "
+        "vendor instructions.\",\"ransomware_use\":\"Unknown\",\"vendor\":\"Acme\",\"product\":\"Widget\"},"
+        "\"published\":\"2025-05-05T00:00:00Z\"}";
+    json_t *pb = build_text(REC);
+    char *text = prose_of(pb);
+    assert_non_null(strstr(text, "added 2025-05-05"));
+    size_t days = 0;
+    for (const char *p = text; (p = strstr(p, "2025-05-")) != NULL; p += 8, days++)
+        assert_true(p[8] >= '0' && p[8] <= '9' && p[9] >= '0' && p[9] <= '9' && !(p[10] >= '0' && p[10] <= '9') &&
+                    p[10] != 'T');
+    assert_true(days >= 3);
+    assert_null(strstr(text, "T00:0"));
+    size_t i, dated = 0;
+    json_t *item;
+    json_array_foreach(json_object_get(pb, "operational_checklist"), i, item)
+        dated += strstr(str_at(item, "due"), "no later than 2025-05-26 (CISA KEV due date)") != NULL;
+    assert_true(dated > 0);
+    free(text);
+    json_decref(pb);
+
+    /* a value that does not start with a real day is left out, not cut */
+    pb = build_text("{\"id\":\"CVE-2099-0006\",\"type\":\"ai_cve\",\"kev\":true,\"kev_details\":{\"date_added\":"
+                    "\"05/05/2025\",\"due_date\":\"2025-05-2600\",\"product\":\"Widget\"},\"published\":\"2025-13-01\"}");
+    text = prose_of(pb);
+    static const char *const absent[] = {"05/05", "2025-05-26", "2025-13"};
+    for (size_t k = 0; k < sizeof absent / sizeof absent[0]; k++)
+        assert_null(strstr(text, absent[k]));
+    free(text);
+    json_decref(pb);
+}
+
+/* Prose too long for its buffer ends in "..."; a version or package name too long is never
+ * pasted cut into a command. */
+static void long_values_are_not_cut_silently(void **state)
+{
+    (void)state;
+    char action[400], name[140], fixed[120], rec[1200];
+    memset(action, 'a', sizeof action - 1);
+    action[sizeof action - 1] = '\0';
+    memcpy(action, "Apply ", 6);
+    memset(name, 'n', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    memset(fixed, '1', sizeof fixed - 1);
+    fixed[sizeof fixed - 1] = '\0';
+    snprintf(rec, sizeof rec,
+             "{\"id\":\"CVE-2099-0007\",\"type\":\"ai_cve\",\"kev\":true,\"kev_details\":{\"required_action\":\"%s\","
+             "\"product\":\"Widget\"},\"affected\":[{\"ecosystem\":\"PyPI\",\"package\":\"%s\",\"fixed\":\"2.0\"},"
+             "{\"ecosystem\":\"PyPI\",\"package\":\"okpkg\",\"fixed\":\"%s\"}]}",
+             action, name, fixed);
+    json_t *pb = build_text(rec);
+    char *text = prose_of(pb);
+    assert_non_null(strstr(text, "CISA's required action: Apply aaa"));
+    assert_non_null(strstr(text, "aaa..."));
+    assert_null(strstr(text, "pip install"));  /* neither the cut name nor the overlong version */
+    assert_null(strstr(text, "1111111111")); /* the version is left out, not cut */
+    free(text);
+    json_decref(pb);
+}
+
 /* ---- odd input ------------------------------------------------------------------------------- */
 
 static void odd_inputs(void **state)
@@ -785,6 +865,8 @@ int main(void)
         cmocka_unit_test(kql_queries),
         cmocka_unit_test(content_follows_the_record),
         cmocka_unit_test(deterministic),
+        cmocka_unit_test(kev_dates_are_days),
+        cmocka_unit_test(long_values_are_not_cut_silently),
         cmocka_unit_test(odd_inputs),
         cmocka_unit_test(fast_enough),
         cmocka_unit_test(golden_files),

@@ -165,9 +165,66 @@ static void ordering_dedupe_and_grade(void **state)
     assert_int_equal(bw_scan_grade(&f), 'F');
     assert_int_equal(bw_scan_score(&f), 80);
     bw_findings_free(&f);
+    /* two matches of one rule on a line: one finding, the leftmost */
+    assert_int_equal(scan(BW_LANG_PY, "y = 1; eval(a); eval(b)\n", &f), 1);
+    assert_int_equal(f.v[0].column, 8);
+    bw_findings_free(&f);
     assert_int_equal(scan(BW_LANG_PY, "x = 1\n", &f), 0);
     assert_int_equal(bw_scan_grade(&f), 'A');
     assert_int_equal(bw_scan_score(&f), 0);
+}
+
+static char *repeat(const char *line, size_t times, const char *tail)
+{
+    size_t ll = strlen(line), tl = strlen(tail);
+    char *s = malloc(ll * times + tl + 1);
+    assert_non_null(s);
+    for (size_t i = 0; i < times; i++)
+        memcpy(s + i * ll, line, ll);
+    memcpy(s + ll * times, tail, tl + 1);
+    return s;
+}
+
+/* The cap counts distinct (rule, line) findings: matches on adjacent lines are confirmed several
+ * times (the windows overlap), which must neither use up the cap nor end the scan early. */
+static void cap_counts_distinct_findings(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    char *code = repeat("eval(x)\n", 250, "c.execute('a' + b)\n");
+    assert_int_equal(scan(BW_LANG_PY, code, &f), 251);
+    assert_false(f.truncated);
+    assert_string_equal(f.v[0].rule->id, "T-SQL");
+    assert_int_equal(f.v[0].line, 251);
+    for (size_t i = 1; i < f.n; i++) {
+        assert_int_equal(f.v[i].line, i); /* each line once, in order */
+        assert_int_equal(f.v[i].column, 1);
+    }
+    assert_int_equal(bw_scan_grade(&f), 'F');
+    bw_findings_free(&f);
+    free(code);
+}
+
+/* Past the cap findings are not kept, but a CRITICAL one there still makes the grade F. */
+static void past_the_cap_still_grades(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    char *code = repeat("eval(x)\n", BW_SCAN_MAX_FINDINGS, "");
+    assert_int_equal(scan(BW_LANG_PY, code, &f), BW_SCAN_MAX_FINDINGS);
+    assert_false(f.truncated); /* exactly at the cap */
+    bw_findings_free(&f);
+    free(code);
+    code = repeat("eval(x)\n", BW_SCAN_MAX_FINDINGS + 100, "c.execute('a' + b)\n");
+    assert_int_equal(scan(BW_LANG_PY, code, &f), BW_SCAN_MAX_FINDINGS);
+    assert_true(f.truncated);
+    for (size_t i = 0; i < f.n; i++)
+        assert_string_equal(f.v[i].rule->id, "T-EVAL");
+    assert_int_equal(f.worst, BW_SEV_CRITICAL);
+    assert_int_equal(bw_scan_grade(&f), 'F');
+    assert_int_equal(bw_scan_score(&f), 100);
+    bw_findings_free(&f);
+    free(code);
 }
 
 static void language_filter_and_empty(void **state)
@@ -215,6 +272,8 @@ int main(void)
         cmocka_unit_test(secrets_need_entropy_and_checksum),
         cmocka_unit_test(test_context_lowers_secrets_only),
         cmocka_unit_test(ordering_dedupe_and_grade),
+        cmocka_unit_test(cap_counts_distinct_findings),
+        cmocka_unit_test(past_the_cap_still_grades),
         cmocka_unit_test(language_filter_and_empty),
         cmocka_unit_test(bad_catalogs_are_refused),
     };
