@@ -5,6 +5,7 @@
 #include "api/app.h"
 
 #include "common/ids.h"
+#include "common/limits.h"
 #include "common/timeutil.h"
 #include "engine/posture.h"
 #include "engine/assetscan.h"
@@ -43,7 +44,8 @@ void api_assets_register(struct bw_req *r)
         bw_verr_add(&v, "type", "is required");
         bw_verr_add(&v, "endpoint", "is required");
     } else {
-        bw_body_string(r, &v, "name", true, 128, &name);
+        if (bw_body_string(r, &v, "name", true, 128, &name) && name && !name[strspn(name, " \t\r\n")])
+            bw_verr_add(&v, "name", "must not be blank");
         if (bw_body_string(r, &v, "type", true, 16, &type) && type &&
             !one_of(type, TYPES, sizeof TYPES / sizeof TYPES[0]))
             bw_verr_add(&v, "type", "must be one of model, agent, rag, api, pipeline");
@@ -82,18 +84,19 @@ void api_assets_list(struct bw_req *r)
 {
     struct bw_verr v = {0};
     const char *type = bw_query(r, "type"), *risk = bw_query(r, "risk");
-    long limit = 20;
+    long limit = 20, offset = 0;
     if (type && !one_of(type, TYPES, sizeof TYPES / sizeof TYPES[0]))
         bw_verr_add(&v, "type", "must be one of model, agent, rag, api, pipeline");
     if (risk && !one_of(risk, RISKS, sizeof RISKS / sizeof RISKS[0]))
         bw_verr_add(&v, "risk", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
-    bw_query_int(r, &v, "limit", 20, 1, 100, &limit);
+    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
+    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
     if (bw_verr_reply(r, &v))
         return;
     struct store_asset *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    if (store_asset_list(r->app->db, r->principal.user_id, type, risk, limit, &list, &n, &total) != ST_OK) {
+    if (store_asset_list(r->app->db, r->principal.user_id, type, risk, limit, offset, &list, &n, &total) != ST_OK) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
     }
@@ -101,7 +104,8 @@ void api_assets_list(struct bw_req *r)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(arr, asset_json(&list[i]));
     free(list);
-    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i}", "assets", arr, "total", (json_int_t)total, "limit", (int)limit));
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i}", "assets", arr, "total", (json_int_t)total, "limit", (int)limit,
+                                    "offset", (int)offset));
 }
 
 /* The {id} path parameter: an asset id of ours, or 404 without a lookup. */

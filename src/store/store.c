@@ -530,7 +530,7 @@ static void asset_row(struct db_rows *r, const char *user_id, struct store_asset
 }
 
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
-                     struct store_asset **out, size_t *n, int64_t *total)
+                     long offset, struct store_asset **out, size_t *n, int64_t *total)
 {
     *out = NULL;
     *n = 0;
@@ -540,7 +540,7 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
         return ST_ERROR;
     /* "? IS NULL OR col = ?" keeps one statement text for every filter combination */
     struct db_param p[] = {DBP_TEXT(user_id), DBP_OPT(type), DBP_OPT(type), DBP_OPT(risk), DBP_OPT(risk),
-                           DBP_INT(limit)};
+                           DBP_INT(limit), DBP_INT(offset)};
     struct db_rows *r = NULL;
     int rc = ST_ERROR;
     if (db_query(c, "SELECT COUNT(*) FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
@@ -554,8 +554,8 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
                  "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us,"
                  " last_scan_id, last_scanned_at"
                  " FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
-                 " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC LIMIT ?",
-                 p, 6, &r) != DB_OK)
+                 " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC LIMIT ? OFFSET ?",
+                 p, 7, &r) != DB_OK)
         goto out;
     size_t cap = 0;
     while (db_rows_next(r)) {

@@ -87,7 +87,7 @@ struct store_asset {
 };
 int store_asset_insert(struct db *db, const struct store_asset *a);
 /* Newest first; type/risk NULL = any; *total counts every match before limit. */
-int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
+int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit, long offset,
                      struct store_asset **out, size_t *n, int64_t *total);
 /* The caller's asset; another account's is ST_NOTFOUND. */
 int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out);

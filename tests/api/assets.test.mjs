@@ -40,6 +40,10 @@ test('registration is validated field by field', async () => {
   assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['name']);
   r = await reg(u, { name: 'a', type: 'model', endpoint: 'https://a.example/' + 'p'.repeat(2050) });
   assertError(assert, r, 400, 'VALIDATION_ERROR');
+  for (const name of ['', '   ', '\t\n']) {
+    r = await reg(u, { name, type: 'model', endpoint: 'https://a.example' });
+    assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['name'], JSON.stringify(name));
+  }
 });
 
 test('list: newest first, filters, total and limit; bad filters and limits are 400', async () => {
@@ -58,6 +62,19 @@ test('list: newest first, filters, total and limit; bad filters and limits are 4
   assert.equal(r.json.assets.length, 2);
   assert.equal(r.json.total, 5);
   assert.equal(r.json.limit, 2);
+  assert.equal(r.json.offset, 0);
+  // offset pages through the rest, newest first
+  const paged = [];
+  for (let off = 0; off < 6; off += 2) {
+    r = await srv.req('GET', `/api/ai-security/assets?limit=2&offset=${off}`, { key: u.key });
+    assert.equal(r.json.offset, off);
+    assert.equal(r.json.total, 5);
+    paged.push(...r.json.assets.map(a => a.asset_id));
+  }
+  assert.deepEqual(paged, [...ids].reverse());
+  r = await srv.req('GET', '/api/ai-security/assets?offset=5', { key: u.key });
+  assert.deepEqual(r.json.assets, []);
+  assert.equal(r.json.total, 5);
   r = await srv.req('GET', '/api/ai-security/assets?type=agent', { key: u.key });
   assert.equal(r.json.total, 2);
   assert.ok(r.json.assets.every(a => a.type === 'agent'));
@@ -65,7 +82,7 @@ test('list: newest first, filters, total and limit; bad filters and limits are 4
   assert.equal(r.json.total, 3);
   r = await srv.req('GET', '/api/ai-security/assets?risk=CRITICAL', { key: u.key });
   assert.deepEqual(r.json.assets, []);
-  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=', 'limit=5.5', 'type=robot', 'risk=low']) {
+  for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=', 'limit=5.5', 'type=robot', 'risk=low', 'offset=-1', 'offset=x']) {
     r = await srv.req('GET', '/api/ai-security/assets?' + q, { key: u.key });
     assertError(assert, r, 400, 'VALIDATION_ERROR');
   }
