@@ -140,9 +140,11 @@ void api_assets_delete(struct bw_req *r)
 {
     if (!asset_id_param(r))
         return;
-    int rc = store_asset_delete(r->app->db, r->principal.user_id, r->params[0]);
+    int64_t cancelled = 0;
+    int rc = store_asset_delete(r->app->db, r->principal.user_id, r->params[0], &cancelled);
     if (rc == ST_OK)
-        bw_reply_json(r, 200, json_pack("{s:b,s:s,s:b}", "success", 1, "asset_id", r->params[0], "deleted", 1));
+        bw_reply_json(r, 200, json_pack("{s:b,s:s,s:b,s:I}", "success", 1, "asset_id", r->params[0], "deleted", 1,
+                                        "engagements_cancelled", (json_int_t)cancelled));
     else if (rc == ST_NOTFOUND)
         bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
     else

@@ -604,20 +604,36 @@ int store_asset_get(struct db *db, const char *user_id, const char *id, struct s
     return rc;
 }
 
-int store_asset_delete(struct db *db, const char *user_id, const char *id)
+int store_asset_delete(struct db *db, const char *user_id, const char *id, int64_t *cancelled)
 {
+    *cancelled = 0;
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
+    char ts[21];
+    int64_t now_s = bw_now_s();
+    bw_iso8601(now_s, ts);
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
+    struct db_param jp[] = {DBP_INT(now_s * 1000), DBP_TEXT(id), DBP_TEXT(user_id)};
+    struct db_param ep[] = {DBP_TEXT(ts), DBP_TEXT(id), DBP_TEXT(user_id)};
     int64_t changes = 0;
     int rc = ST_ERROR;
     /* scans first: the cascade is declared, but SQLite only honours it with foreign_keys on and
-     * being explicit keeps both backends identical */
+     * being explicit keeps both backends identical. Engagements against the asset stop with it
+     * (their reports stay): nothing attacks an endpoint its owner has taken off the register. */
     if (db_begin(c, true) != DB_OK)
         goto out;
     if (db_exec(c, "DELETE FROM asset_scans WHERE asset_id = ? AND user_id = ?", p, 2, NULL) != DB_OK ||
-        db_exec(c, "DELETE FROM assets WHERE id = ? AND user_id = ?", p, 2, &changes) != DB_OK) {
+        db_exec(c, "DELETE FROM assets WHERE id = ? AND user_id = ?", p, 2, &changes) != DB_OK ||
+        (changes &&
+         (db_exec(c,
+                  "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE state = 'queued' AND ref IN"
+                  " (SELECT id FROM engagements WHERE asset_id = ? AND user_id = ? AND status IN ('queued', 'running'))",
+                  jp, 3, NULL) != DB_OK ||
+          db_exec(c,
+                  "UPDATE engagements SET status = 'cancelled', finished_at = ?"
+                  " WHERE asset_id = ? AND user_id = ? AND status IN ('queued', 'running')",
+                  ep, 3, cancelled) != DB_OK))) {
         db_rollback(c);
         goto out;
     }

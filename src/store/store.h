@@ -91,8 +91,9 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
                      struct store_asset **out, size_t *n, int64_t *total);
 /* The caller's asset; another account's is ST_NOTFOUND. */
 int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out);
-/* Deletes the caller's asset and its scans. ST_NOTFOUND when it is not the caller's. */
-int store_asset_delete(struct db *db, const char *user_id, const char *id);
+/* Deletes the caller's asset and its scans, and cancels the engagements still running against it
+ * (*cancelled of them). ST_NOTFOUND when it is not the caller's. */
+int store_asset_delete(struct db *db, const char *user_id, const char *id, int64_t *cancelled);
 /* A finished live scan: stored, and the asset takes its score, level and scan id, in one
  * transaction. ST_NOTFOUND when the asset was deleted meanwhile. */
 struct store_asset_scan {

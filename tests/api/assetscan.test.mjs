@@ -181,7 +181,7 @@ test('scan needs PRO; get and delete need STARTER; other accounts and deleted as
   assertError(assert, await srv.req('GET', '/api/ai-security/assets/not-an-id', { key: s.key }), 404, 'NOT_FOUND');
   const d = await srv.req('DELETE', `/api/ai-security/assets/${a.asset_id}`, { key: s.key });
   assert.equal(d.status, 200);
-  assert.deepEqual(d.json, { success: true, asset_id: a.asset_id, deleted: true });
+  assert.deepEqual(d.json, { success: true, asset_id: a.asset_id, deleted: true, engagements_cancelled: 0 });
   assertError(assert, await srv.req('GET', `/api/ai-security/assets/${a.asset_id}`, { key: s.key }), 404, 'NOT_FOUND');
   assertError(assert, await srv.req('DELETE', `/api/ai-security/assets/${a.asset_id}`, { key: s.key }), 404, 'NOT_FOUND');
   const l = await srv.req('GET', '/api/ai-security/assets', { key: s.key });

@@ -227,6 +227,32 @@ test('cancel is final: the attack in flight at cancel time is not recorded, the 
   assert.ok(c.json.progress.done < c.json.progress.total);
 });
 
+test('deleting the target asset stops its engagements; their reports stay and the cap is freed', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const a = await register(srv, u, targets.slow.url);
+  const keep = await register(srv, u, targets.slow.url);
+  const e1 = await engage(srv, u, { target_asset_id: a, intensity: 'full' });
+  const e2 = await engage(srv, u, { target_asset_id: a, intensity: 'full' }); // queued or running
+  await waitFor(srv, u, e1.engagement_id, (j) => j.progress.done >= 1 || FINAL.has(j.status));
+  const del = await srv.req('DELETE', `/api/ai-security/assets/${a}`, { key: u.key });
+  assert.equal(del.status, 200, del.text);
+  assert.equal(del.json.engagements_cancelled, 2);
+  const r1 = await waitFor(srv, u, e1.engagement_id);
+  assert.equal(r1.status, 'cancelled');
+  assert.ok(r1.progress.done < r1.progress.total);
+  await new Promise((res) => setTimeout(res, 600));
+  const again = (await srv.req('GET', `/api/ai-security/redteam/${e1.engagement_id}/report`, { key: u.key })).json;
+  assert.deepEqual(again.progress, r1.progress, 'nothing attacked the deleted asset afterwards');
+  assert.equal((await waitFor(srv, u, e2.engagement_id)).status, 'cancelled');
+  // both slots are free again
+  const n1 = await engage(srv, u, { target_asset_id: keep, intensity: 'light' });
+  const n2 = await engage(srv, u, { target_asset_id: keep, intensity: 'light' });
+  for (const x of [n1, n2]) await srv.req('POST', `/api/ai-security/redteam/${x.engagement_id}/cancel`, { key: u.key });
+  // deleting an asset with no engagement says so
+  const other = await register(srv, u, targets.slow.url);
+  assert.equal((await srv.req('DELETE', `/api/ai-security/assets/${other}`, { key: u.key })).json.engagements_cancelled, 0);
+});
+
 test('an unreachable target fails the engagement with a clear error', async () => {
   const u = await srv.session('PRO', { key: true });
   const port = await closedPort();
