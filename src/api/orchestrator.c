@@ -6,8 +6,10 @@
 
 #include "audit/audit.h"
 #include "auth/policy.h"
+#include "common/jsonx.h"
 #include "common/timeutil.h"
 #include "jobs/jobs.h"
+#include "orch/compliance.h"
 #include "orch/orch.h"
 #include "store/store.h"
 #include "store/store_intel.h"
@@ -109,8 +111,32 @@ void api_orch_status(struct bw_req *r)
     bw_orch_scope_free(&s);
 }
 
-/* Serves the scope's newest snapshot of a pack, or computes the pipeline on demand. */
-static void serve_pack(struct bw_req *r, enum store_orch_pack pack)
+/* The compliance pack narrowed to one framework: its entry in frameworks, its key in each CVE's
+ * gaps. Takes pack (a new reference) and returns it. */
+static json_t *compliance_only(json_t *pack, const char *fw)
+{
+    json_t *fws = json_object_get(pack, "frameworks"), *keep = json_array();
+    size_t i;
+    json_t *x;
+    json_array_foreach(fws, i, x) {
+        if (strcmp(bw_json_str(x, "id"), fw) == 0)
+            json_array_append(keep, x);
+    }
+    json_object_set_new(pack, "frameworks", keep);
+    json_array_foreach(json_object_get(pack, "cves"), i, x) {
+        json_t *gaps = json_object_get(x, "gaps"), *one = json_object();
+        json_t *g = json_object_get(gaps, fw);
+        if (g)
+            json_object_set(one, fw, g);
+        json_object_set_new(x, "gaps", one);
+    }
+    json_object_set_new(pack, "filter", json_pack("{s:s}", "framework", fw));
+    return pack;
+}
+
+/* Serves the scope's newest snapshot of a pack, or computes the pipeline on demand; fw narrows
+ * the compliance pack to one framework (NULL: the whole pack, sent as stored). */
+static void serve_pack(struct bw_req *r, enum store_orch_pack pack, const char *fw)
 {
     struct bw_orch_scope s;
     if (!scope_for(r, &s))
@@ -120,7 +146,17 @@ static void serve_pack(struct bw_req *r, enum store_orch_pack pack)
     int rc = store_orch_snapshot_latest(r->app->db, s.key, pack, &meta, &text);
     if (rc == ST_OK) {
         bw_orch_scope_free(&s);
-        bw_reply_text(r, 200, JSON_TYPE, text, strlen(text));
+        if (!fw) {
+            bw_reply_text(r, 200, JSON_TYPE, text, strlen(text));
+            return;
+        }
+        json_t *j = json_loads(text, 0, NULL);
+        free(text);
+        if (!j) {
+            bw_reply_internal(r, "stored snapshot is not JSON");
+            return;
+        }
+        bw_reply_json(r, 200, compliance_only(j, fw));
         return;
     }
     if (rc != ST_NOTFOUND) {
@@ -139,14 +175,33 @@ static void serve_pack(struct bw_req *r, enum store_orch_pack pack)
         return;
     }
     json_t *const all[4] = {p.ciso, p.aspm, p.compliance, p.hunt};
-    bw_reply_json(r, 200, json_incref(all[pack]));
+    json_t *out = json_incref(all[pack]);
     bw_orch_packs_free(&p);
+    bw_reply_json(r, 200, fw ? compliance_only(out, fw) : out); /* the packs are freed: ours to change */
 }
 
-void api_orch_ciso(struct bw_req *r) { serve_pack(r, STORE_PACK_CISO); }
-void api_orch_aspm(struct bw_req *r) { serve_pack(r, STORE_PACK_ASPM); }
-void api_orch_compliance(struct bw_req *r) { serve_pack(r, STORE_PACK_COMPLIANCE); }
-void api_orch_hunt(struct bw_req *r) { serve_pack(r, STORE_PACK_HUNT); }
+void api_orch_ciso(struct bw_req *r) { serve_pack(r, STORE_PACK_CISO, NULL); }
+void api_orch_aspm(struct bw_req *r) { serve_pack(r, STORE_PACK_ASPM, NULL); }
+
+void api_orch_compliance(struct bw_req *r)
+{
+    const char *fw = bw_query(r, "framework");
+    if (fw) {
+        bool known = false;
+        for (int i = 0; i < BW_COMPLIANCE_FRAMEWORKS; i++)
+            known |= strcmp(fw, bw_compliance_framework_ids[i]) == 0;
+        if (!known) {
+            struct bw_verr v = {0};
+            bw_verr_add(&v, "framework",
+                        "must be one of iso_27001_2022, soc2_tsc, nist_csf_2.0, gdpr, dpdp_2023, owasp_llm_2025");
+            bw_verr_reply(r, &v);
+            return;
+        }
+    }
+    serve_pack(r, STORE_PACK_COMPLIANCE, fw);
+}
+
+void api_orch_hunt(struct bw_req *r) { serve_pack(r, STORE_PACK_HUNT, NULL); }
 
 void api_orch_run(struct bw_req *r)
 {

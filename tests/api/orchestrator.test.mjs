@@ -159,6 +159,11 @@ test('run: 202 shape, 409 while running, 16 phases, snapshot served afterwards, 
     assert.equal(g.json.snapshot.job_id, latest);
     assert.match(g.json.snapshot.id, /^snp_/);
   }
+  const whole = (await srv.req('GET', `${B}/compliance`, { key: e.key })).json;
+  const narrowed = await srv.req('GET', `${B}/compliance?framework=owasp_llm_2025`, { key: e.key });
+  assert.equal(narrowed.status, 200, narrowed.text);
+  assert.equal(narrowed.json.snapshot.id, whole.snapshot.id);
+  assert.deepEqual(narrowed.json.frameworks, whole.frameworks.filter((f) => f.id === 'owasp_llm_2025'));
   // the other account has no snapshot: computed on demand
   const od = await srv.req('GET', `${B}/ciso`, { key: other.key });
   assert.equal(od.json.snapshot.source, 'on_demand');
@@ -338,6 +343,20 @@ test('compliance posture: six frameworks, gaps traceable to CVEs and reasons', a
   }
   assert.ok(byId.iso_27001_2022.controls.some((k) => /^A\.\d+\.\d+$/.test(k.control_id)));
   assert.ok(byId.gdpr.controls.every((k) => /^Art\. \d+/.test(k.control_id)));
+  // ?framework= narrows the pack to one framework, the same content as in the whole pack
+  const one = await srv.req('GET', `${B}/compliance?framework=gdpr`, { key: e.key });
+  assert.equal(one.status, 200, one.text);
+  assert.deepEqual(one.json.filter, { framework: 'gdpr' });
+  assert.deepEqual(one.json.frameworks, [byId.gdpr]);
+  assert.equal(one.json.cves.length, r.json.cves.length);
+  for (const [i, c] of one.json.cves.entries()) {
+    assert.deepEqual(Object.keys(c.gaps), Object.keys(r.json.cves[i].gaps).includes('gdpr') ? ['gdpr'] : []);
+    if (c.gaps.gdpr) assert.deepEqual(c.gaps.gdpr, r.json.cves[i].gaps.gdpr);
+  }
+  assert.ok(one.text.length < r.text.length / 2);
+  for (const q of ['framework=GDPR', 'framework=', 'framework=iso-27001', 'framework=gdpr&framework=gdpr']) {
+    assertError(assert, await srv.req('GET', `${B}/compliance?${q}`, { key: e.key }), 400, 'VALIDATION_ERROR');
+  }
 });
 
 test('hunt pack: every Sigma rule valid against the schema, every YARA rule compiles, no trivial detection', async () => {
