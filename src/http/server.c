@@ -266,8 +266,7 @@ struct query_scan {
     const char *why;
 };
 
-static bool query_pair(struct query_scan *q, const char *key, size_t key_len, size_t value_len,
-                       bool value_has_nul)
+static bool query_pair(struct query_scan *q, const char *key, size_t key_len, bool value_has_nul)
 {
     if (!key)
         return true;
@@ -276,7 +275,6 @@ static bool query_pair(struct query_scan *q, const char *key, size_t key_len, si
         q->bad = key, q->why = "must not contain NUL bytes (%00)";
         return false;
     }
-    (void)value_len;
     for (size_t i = 0; i < q->n; i++)
         if (strcmp(q->keys[i], key) == 0) {
             q->bad = key, q->why = "must be given at most once";
@@ -294,8 +292,8 @@ static enum MHD_Result query_iter(void *cls, enum MHD_ValueKind kind, const char
                                   const char *value, size_t value_size)
 {
     (void)kind;
-    bool nul = value && strlen(value) != value_size;
-    return query_pair(cls, key, key_size, value_size, nul) ? MHD_YES : MHD_NO;
+    bool nul = value && strlen(value) != value_size; /* no value at all ("?flag") is NULL */
+    return query_pair(cls, key, key_size, nul) ? MHD_YES : MHD_NO;
 }
 
 /* Answers 400 and returns false when the query string is not one a handler can read faithfully. */
@@ -306,8 +304,7 @@ static bool query_ok(struct bw_req *r)
         MHD_get_connection_values_n(r->conn, MHD_GET_ARGUMENT_KIND, query_iter, &q);
     } else {
         for (size_t i = 0; i < r->synth->nquery && !q.bad; i++)
-            query_pair(&q, r->synth->query[i][0], strlen(r->synth->query[i][0]),
-                       strlen(r->synth->query[i][1]), false);
+            query_pair(&q, r->synth->query[i][0], r->synth->query[i][0] ? strlen(r->synth->query[i][0]) : 0, false);
     }
     if (!q.bad)
         return true;
