@@ -5,6 +5,7 @@
 #include "api/app.h"
 #include "common/embedded.h"
 #include "common/ids.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "common/utf8.h"
@@ -18,10 +19,6 @@
 
 /* The order the spec lists them in. */
 static const char *const ORDER[BW_FRAMEWORKS] = {"nist-ai-rmf", "iso-42001", "eu-ai-act", "owasp-llm"};
-
-#define USE_CASES_MAX 50
-#define USE_CASE_CHARS 1000
-#define ORG_CONTEXT_CHARS 8000
 
 static int evidence_map_load(struct bw_app *app)
 {
@@ -228,20 +225,20 @@ void api_governance_assess(struct bw_req *r)
         json_t *uc = json_object_get(r->json, "ai_use_cases");
         if (!uc || json_is_null(uc)) {
             bw_verr_add(&v, "ai_use_cases", "is required");
-        } else if (!json_is_array(uc) || json_array_size(uc) < 1 || json_array_size(uc) > USE_CASES_MAX) {
+        } else if (!json_is_array(uc) || json_array_size(uc) < 1 || json_array_size(uc) > BW_ASSESS_USE_CASES_MAX) {
             bw_verr_add(&v, "ai_use_cases", "must be an array of 1 to 50 strings");
         } else {
             size_t i;
             json_t *s;
             json_array_foreach(uc, i, s) {
                 if (!json_is_string(s) || json_string_length(s) == 0 ||
-                    bw_utf8_chars(json_string_value(s), json_string_length(s)) > USE_CASE_CHARS) {
+                    bw_utf8_chars(json_string_value(s), json_string_length(s)) > BW_ASSESS_USE_CASE_CHARS) {
                     bw_verr_add(&v, "ai_use_cases", "items must be non-empty strings of at most 1000 characters");
                     break;
                 }
             }
         }
-        bw_body_string(r, &v, "org_context", false, ORG_CONTEXT_CHARS, &org);
+        bw_body_string(r, &v, "org_context", false, BW_ASSESS_ORG_CONTEXT_CHARS, &org);
     }
     if (bw_verr_reply(r, &v))
         return;

@@ -4,12 +4,12 @@
 #define BW_AUTH_JWT_H
 #include "common/config.h"
 #include "common/ids.h"
+#include "common/limits.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define BW_JWT_ISSUER "bulwark"
-#define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
 
 struct bw_jwt_claims {
     char sub[BW_ID_MAX];

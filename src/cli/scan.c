@@ -3,6 +3,7 @@
  * scans files in parallel and prints text, JSON or SARIF 2.1.0 in a deterministic order.
  * Exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or I/O error. */
 #include "cli/cli.h"
+#include "common/limits.h"
 #include "engine/scanner.h"
 
 #include <dirent.h>
@@ -17,10 +18,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
-#define MAX_FILES 200000
-#define MAX_DEPTH 64
 
 static const char *const SKIP_DIRS[] = {".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
                                         "bower_components", ".venv", "venv", "__pycache__", ".tox",
@@ -49,7 +46,7 @@ struct list {
 
 static int add_file(struct list *l, const char *path, int lang)
 {
-    if (l->n >= MAX_FILES)
+    if (l->n >= BW_CLI_SCAN_MAX_FILES)
         return -1;
     if (l->n == l->cap) {
         size_t nc = l->cap ? l->cap * 2 : 256;
@@ -78,7 +75,7 @@ static bool skip_dir(const char *name)
 
 static int walk(struct list *l, const char *path, int force_lang, int depth)
 {
-    if (depth > MAX_DEPTH)
+    if (depth > BW_CLI_SCAN_MAX_DEPTH)
         return 0;
     DIR *d = opendir(path);
     if (!d)
@@ -119,7 +116,7 @@ static char *slurp(const char *path, size_t *len, bool *skip)
     if (fd < 0)
         return NULL;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > MAX_FILE_BYTES) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > BW_CLI_SCAN_MAX_FILE_BYTES) {
         close(fd);
         *skip = true;
         return NULL;
@@ -390,7 +387,7 @@ int bw_cli_scan(int argc, char **argv)
             rc = add_file(&files, argv[i], lang);
         }
         if (rc != 0) {
-            fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", MAX_FILES);
+            fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", BW_CLI_SCAN_MAX_FILES);
             return 2;
         }
     }

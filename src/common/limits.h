@@ -64,10 +64,6 @@
 #define BW_INTEL_TREE_NODES      (8u * 1024u * 1024u) /* nodes of one source document, aliases expanded */
 #define BW_INTEL_MAX_ERRORS      50     /* rejected files/positions reported by one import */
 #define BW_INTEL_ID_MAX          64     /* characters of a threat-intelligence record id */
-#define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */
-#define BW_JOB_POLL_MS           1000  /* an idle worker's wait between claims (BULWARK_JOB_POLL_MS) */
-#define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
-#define BW_REDTEAM_MAX_ENTERPRISE 10
 
 /* audit events and zero-trust anomalies (src/audit/audit.h) */
 #define BW_AUDIT_FLUSH_MS            1000  /* the recorder writes its aggregates this often */
@@ -98,5 +94,124 @@
 #define BW_METRICS_ROUTES_MAX    64    /* route table entries with series of their own (checked at start) */
 #define BW_METRICS_SLOTS         16    /* per-thread counter slots; more threads share slots (atomically) */
 #define BW_METRICS_JOB_KINDS_MAX 16    /* job kinds shown in the queue gauges of one scrape */
+
+/* outbound HTTP (src/net/egress.c): defaults of struct bw_egress_req and ceilings on what callers ask */
+#define BW_EGRESS_CONNECT_TIMEOUT_MS  3000L
+#define BW_EGRESS_TIMEOUT_MS          10000L
+#define BW_EGRESS_MAX_RESPONSE        (1024u * 1024u)
+#define BW_EGRESS_MAX_RESPONSE_CEILING (64u * 1024u * 1024u)
+#define BW_EGRESS_MAX_HEADER_BLOCK    (16u * 1024u) /* response header block kept */
+#define BW_EGRESS_MAX_REQ_HEADERS     64            /* request headers a caller may pass */
+#define BW_EGRESS_MAX_REQ_HEADER_LEN  8192
+#define BW_EGRESS_MAX_REDIRECTS       20
+#define BW_EGRESS_URL_MAX             2048          /* == sizeof final_url (src/net/egress.h) */
+
+/* code scanner (src/engine/scanner.h, scanner.c) */
+#define BW_SCAN_MAX_FINDINGS     1000
+/* Backtracking bounds per PCRE2 match: a pathological input costs at most this much work. */
+#define BW_SCAN_MATCH_LIMIT      200000
+#define BW_SCAN_DEPTH_LIMIT      2000
+
+/* `bulwark scan` (src/cli/scan.c) */
+#define BW_CLI_SCAN_MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
+#define BW_CLI_SCAN_MAX_FILES    200000
+#define BW_CLI_SCAN_MAX_DEPTH    64
+
+/* MCP scan (src/engine/mcpscan.h, mcpscan.c) */
+#define BW_MCP_URL_MAX 2048          /* server_url characters */
+#define BW_MCP_TOOLS_MAX 500         /* tools per configuration, and tools read from a live server */
+#define BW_MCP_TOOL_NAME_MAX 256     /* tool name characters */
+#define BW_MCP_DESCRIPTION_MAX 4096  /* tool description characters */
+#define BW_MCP_AUTH_MAX 64           /* auth_method characters */
+#define BW_MCP_MAX_FINDINGS 1000     /* findings listed (the score counts them all; it caps at 100) */
+#define BW_MCP_MAX_ERRORS 32         /* validation errors reported */
+#define BW_MCP_PARAM_TEXTS 64        /* parameter descriptions read per tool */
+
+/* MCP live probe: the wire format (src/engine/mcprpc.h) and the exchanges (src/engine/mcpprobe.h) */
+#define BW_MCP_RPC_DEPTH_MAX 64              /* JSON nesting accepted in a response */
+#define BW_MCP_LIVE_DESCRIPTION_MAX 16384    /* bytes of a live tool's description kept (cut at a
+                                                character boundary): the request limit of 4096
+                                                characters would let a server hide text past it */
+#define BW_MCP_CURSOR_MAX 1024               /* nextCursor bytes; a longer one ends pagination */
+#define BW_MCP_SESSION_ID_MAX 256            /* Mcp-Session-Id bytes; a longer one is not echoed */
+#define BW_MCP_PROBE_EXCHANGE_MS 5000             /* one HTTP exchange */
+#define BW_MCP_PROBE_CONNECT_MS 3000              /* its connect phase */
+#define BW_MCP_PROBE_BUDGET_MS 20000              /* the whole probe */
+#define BW_MCP_PROBE_DELETE_MS 2000               /* the closing DELETE is a courtesy: it gets less time */
+#define BW_MCP_PROBE_RESPONSE_MAX (1024u * 1024u) /* body bytes per response */
+#define BW_MCP_PROBE_PAGES 10                     /* tools/list pages followed */
+
+/* agent scan (src/engine/agentscan.h): request limits (characters are UTF-8 code points, as
+   everywhere in the API) */
+#define BW_AGENT_TOOLS_MAX 200
+#define BW_AGENT_TOOL_CHARS_MAX 256
+#define BW_AGENT_PROMPT_CHARS_MAX 32768
+#define BW_AGENT_SERVERS_MAX 50          /* config.servers items */
+#define BW_AGENT_SERVER_NAME_CHARS_MAX 128
+#define BW_AGENT_URL_CHARS_MAX 2048
+
+/* governance assessments: the request (src/api/governance.c), the engine (src/engine/governance.h)
+   and the evidence gathered (src/store/store_evidence.h) */
+#define BW_ASSESS_USE_CASES_MAX 50
+#define BW_ASSESS_USE_CASE_CHARS 1000
+#define BW_ASSESS_ORG_CONTEXT_CHARS 8000
+#define BW_ASSESS_MAX_RECOMMENDATIONS 5
+#define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
+#define BW_EVIDENCE_MAX_SCANS 1000          /* latest scan documents parsed per gathering */
+#define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger stored document is skipped */
+#define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
+#define BW_EVIDENCE_FINDING_IDS 4           /* finding ids kept per OWASP risk */
+
+/* red team (src/engine/redteam.h, src/store/store_redteam.h) */
+#define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
+#define BW_REDTEAM_MAX_ENTERPRISE 10
+#define BW_RT_ATTACK_TIMEOUT_MS 10000 /* one attack's exchange */
+#define BW_RT_RESPONSE_CAP (256 * 1024)
+#define BW_RT_PROMPT_MAX 600   /* bytes of the prompt kept per attack row */
+#define BW_RT_EXCERPT_MAX 400  /* bytes of the reply kept per attack row */
+
+/* the job queue and its workers (src/jobs/jobs.h) */
+#define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */
+#define BW_JOB_POLL_MS           1000  /* an idle worker's wait between claims (BULWARK_JOB_POLL_MS) */
+#define BW_JOB_MAX_ATTEMPTS 5
+#define BW_JOB_BACKOFF_MAX_MS 60000
+
+/* JWT (src/auth/jwt.h) */
+#define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
+
+/* threat-intelligence playbooks (src/intel/playbook.h): lists taken from a record */
+#define BW_PLAYBOOK_MAX_ITEMS      16 /* CVEs, CWEs, affected entries, ATLAS ids used from a record */
+#define BW_PLAYBOOK_MAX_TECHNIQUES 24 /* ATT&CK techniques considered */
+#define BW_PLAYBOOK_MAX_RECORD_REFS 24 /* record references copied into references */
+#define BW_PLAYBOOK_MAX_NAME       96 /* bytes of a product/package name used in text and queries */
+
+/* orchestrator (src/orch/orch.h) */
+#define BW_ORCH_MAX_ITEMS          1000 /* max_items of a run */
+#define BW_ORCH_MAX_ITEMS_DEFAULT  100  /* on-demand packs and runs without max_items */
+#define BW_ORCH_KEV_MAX            500  /* KEV entries read */
+#define BW_ORCH_ASSETS_MAX         5000 /* assets read per scope */
+#define BW_ORCH_ENGAGEMENTS_MAX    200  /* completed engagements read per scope */
+#define BW_ORCH_ACCOUNTS_MAX       1000 /* managed accounts of an mssp */
+#define BW_ORCH_FINDINGS_LISTED    50   /* critical findings itemised in the ASPM snapshot */
+#define BW_ORCH_RECOMMENDATIONS    20
+#define BW_ORCH_SNAPSHOTS_KEEP     5    /* per scope */
+
+/* hunt content (src/orch/hunt.h): what is taken from a record */
+#define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */
+#define BW_HUNT_MAX_TERMS       4   /* product/package names used in rules */
+#define BW_HUNT_MAX_TERM_LEN    64  /* bytes of one product/package name */
+#define BW_HUNT_MAX_CLASSES     3   /* weakness/behaviour classes turned into selections */
+#define BW_HUNT_MAX_MARKERS     5   /* markers per class */
+#define BW_HUNT_MAX_SELECTIONS  8   /* keyword-pair selections of an application-log rule */
+#define BW_HUNT_MAX_REFERENCES  8   /* record reference URLs copied into the Sigma rule */
+#define BW_HUNT_MAX_URL_LEN     512 /* longer reference URLs are left out */
+#define BW_HUNT_MAX_TECHNIQUES  12  /* ATT&CK techniques tagged */
+#define BW_HUNT_MAX_CWES        8   /* CWE ids read from a record */
+#define BW_HUNT_MAX_ITEMS       32  /* entries read from any one list of the record */
+#define BW_HUNT_MAX_TITLE       160 /* bytes of the record title used in rule titles */
+#define BW_HUNT_MAX_SUMMARY     400 /* bytes of the record summary used in descriptions */
+
+/* compliance packs (src/orch/compliance.h) */
+#define BW_COMPLIANCE_MAX_ITEMS  64 /* entries read from any one list of a record */
 
 #endif

@@ -59,20 +59,15 @@
  * twice) are dropped before scoring. */
 #ifndef BW_ENGINE_AGENTSCAN_H
 #define BW_ENGINE_AGENTSCAN_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
 /* The embedded catalog's name. */
 #define BW_AGENT_CATALOG "data/agents/capabilities.json"
 
-/* Request limits (characters are UTF-8 code points, as everywhere in the API). */
-#define BW_AGENT_TOOLS_MAX 200
-#define BW_AGENT_TOOL_CHARS_MAX 256
-#define BW_AGENT_PROMPT_CHARS_MAX 32768
-#define BW_AGENT_SERVERS_MAX 50          /* config.servers items */
-#define BW_AGENT_SERVER_NAME_CHARS_MAX 128
-#define BW_AGENT_URL_CHARS_MAX 2048
-/* Analysis thresholds. */
+/* Request limits: BW_AGENT_*_MAX in common/limits.h. Analysis thresholds: */
 #define BW_AGENT_TOOLS_EXCESSIVE 20      /* more tools than this: excessive agency */
 #define BW_AGENT_PROMPT_LONG_BYTES 16384 /* a longer prompt: cost and context-window pressure */
 #define BW_AGENT_TOOLS_NAMED 5           /* tools named in one agent-wide message */

@@ -33,12 +33,12 @@
  *   talk to or receive content from the AI), else minimal. */
 #ifndef BW_ENGINE_GOVERNANCE_H
 #define BW_ENGINE_GOVERNANCE_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
-#define BW_ASSESS_MAX_RECOMMENDATIONS 5
 #define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh */
-#define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
 
 /* framework: the catalog document ({id,name,controls:[{id,title,severity,recommendation,
  * keywords}]}); use_cases: array of strings. Returns a new object {score, risk_classification,

@@ -15,7 +15,6 @@
 #endif
 
 #define MIN_EXCHANGE_MS 100 /* below this much budget an exchange is not started */
-#define DELETE_MS 2000      /* the closing DELETE is a courtesy: it gets less time */
 
 struct probe {
     const struct bw_mcp_probe_opts *o;
@@ -278,7 +277,7 @@ void bw_mcp_probe_run(const char *server_url, const struct bw_mcp_probe_opts *o,
     notify_initialized(&p);
     list_tools(&p);
     if (p.session[0]) {
-        exchange(&p, "DELETE", NULL, DELETE_MS, &resp);
+        exchange(&p, "DELETE", NULL, BW_MCP_PROBE_DELETE_MS, &resp);
         bw_egress_resp_free(&resp);
     }
 done:

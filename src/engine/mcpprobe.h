@@ -18,17 +18,12 @@
  * response BW_MCP_PROBE_RESPONSE_MAX bytes, no redirects followed. */
 #ifndef BW_ENGINE_MCPPROBE_H
 #define BW_ENGINE_MCPPROBE_H
+#include "common/limits.h"
 #include "engine/mcprpc.h"
 #include "net/egress.h"
 
 #include <jansson.h>
 #include <stdbool.h>
-
-#define BW_MCP_PROBE_EXCHANGE_MS 5000             /* one HTTP exchange */
-#define BW_MCP_PROBE_CONNECT_MS 3000              /* its connect phase */
-#define BW_MCP_PROBE_BUDGET_MS 20000              /* the whole probe */
-#define BW_MCP_PROBE_RESPONSE_MAX (1024u * 1024u) /* body bytes per response */
-#define BW_MCP_PROBE_PAGES 10                     /* tools/list pages followed */
 
 /* The transport: bw_egress_request, or a stand-in for tests. Same contract as bw_egress_request. */
 typedef int (*bw_mcp_exchange_fn)(void *ctx, unsigned allow, const struct bw_egress_req *rq,

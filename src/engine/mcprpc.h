@@ -8,17 +8,13 @@
  * count they increment (jansson: json_object_set, not _new). */
 #ifndef BW_ENGINE_MCPRPC_H
 #define BW_ENGINE_MCPRPC_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #define BW_MCP_PROTOCOL_VERSION "2025-06-18" /* what the probe asks for in initialize */
-#define BW_MCP_RPC_DEPTH_MAX 64              /* JSON nesting accepted in a response */
-#define BW_MCP_LIVE_DESCRIPTION_MAX 16384    /* bytes of a live tool's description kept (cut at a
-                                                character boundary): the request limit of 4096
-                                                characters would let a server hide text past it */
-#define BW_MCP_CURSOR_MAX 1024               /* nextCursor bytes; a longer one ends pagination */
-#define BW_MCP_SESSION_ID_MAX 256            /* Mcp-Session-Id bytes; a longer one is not echoed */
 
 enum bw_mcp_rpc_rc {
     BW_MCP_RPC_NONE = -1,  /* no response with the id (or not JSON-RPC at all) */

@@ -1432,8 +1432,6 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
 /* ------------------------------------------------------------------------------------------ */
 /* the scan                                                                                    */
 
-#define PARAM_TEXTS 64 /* parameter descriptions read per tool */
-
 /* The texts of a tool that the model reads: description, title, parameter descriptions. */
 static size_t tool_texts(const struct tool *t, const char **out)
 {
@@ -1449,7 +1447,7 @@ static size_t tool_texts(const struct tool *t, const char **out)
         /* iteration order only decides which indicator is quoted when several parameters carry one */
         json_object_foreach((json_t *)props, k, pv) {
             const json_t *d = json_object_get(pv, "description");
-            if (json_is_string(d) && n < PARAM_TEXTS + 2)
+            if (json_is_string(d) && n < BW_MCP_PARAM_TEXTS + 2)
                 out[n++] = json_string_value(d);
         }
     }
@@ -1465,7 +1463,7 @@ static void scan_tools(const struct tool *tools, size_t n, struct findings *f, s
         const struct tool *t = &tools[i];
         size_t ti = i + 1;
         const char *nm = t->name;
-        const char *texts[PARAM_TEXTS + 2];
+        const char *texts[BW_MCP_PARAM_TEXTS + 2];
         size_t nt = tool_texts(t, texts);
 
         /* poisoning: the texts, and invisible characters in the name */

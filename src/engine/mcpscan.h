@@ -58,17 +58,12 @@
  * when it did not, the declared tools are scanned. */
 #ifndef BW_ENGINE_MCPSCAN_H
 #define BW_ENGINE_MCPSCAN_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 
-#define BW_MCP_URL_MAX 2048          /* server_url characters */
-#define BW_MCP_TOOLS_MAX 500         /* tools per configuration, and tools read from a live server */
-#define BW_MCP_TOOL_NAME_MAX 256     /* tool name characters */
-#define BW_MCP_DESCRIPTION_MAX 4096  /* tool description characters */
-#define BW_MCP_AUTH_MAX 64           /* auth_method characters */
 #define BW_MCP_MANY_TOOLS 50         /* above this: MCP-TOOLS-001 */
-#define BW_MCP_MAX_FINDINGS 1000     /* findings listed (the score counts them all; it caps at 100) */
-#define BW_MCP_MAX_ERRORS 32         /* validation errors reported */
 
 struct bw_mcp_live; /* engine/mcpprobe.h */
 

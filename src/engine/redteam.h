@@ -16,6 +16,7 @@
  * lives for the process. bw_rt_target's url is malloc'ed (bw_rt_target_free). */
 #ifndef BW_ENGINE_REDTEAM_H
 #define BW_ENGINE_REDTEAM_H
+#include "common/limits.h"
 #include "engine/detect.h"
 
 #include <jansson.h>
@@ -28,9 +29,7 @@
 #define BW_RT_MAX_DOCS 4
 #define BW_RT_MAX_ATLAS 4
 #define BW_RT_MAX_EXPECT 4
-#define BW_RT_ATTACK_TIMEOUT_MS 10000 /* one attack's exchange */
 #define BW_RT_DEFAULT_ATTACK_MS 2000  /* the estimate before any latency was measured */
-#define BW_RT_RESPONSE_CAP (256 * 1024)
 #define BW_RT_COMPLY_MIN_LEN 40       /* bytes of a reply that counts as a compliant answer */
 
 enum bw_rt_intensity { BW_RT_LIGHT, BW_RT_STANDARD, BW_RT_FULL };

@@ -19,10 +19,6 @@
 #include <string.h>
 #include <strings.h>
 
-/* Backtracking bounds per PCRE2 match: a pathological input costs at most this much work. */
-#define MATCH_LIMIT 200000
-#define DEPTH_LIMIT 2000
-
 static const char *const CATEGORIES[] = {"injection", "auth", "secrets", "crypto", "ssrf", "ai_llm"};
 #define NCATEGORIES (sizeof CATEGORIES / sizeof CATEGORIES[0])
 
@@ -817,8 +813,8 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
         return NULL;
     }
     pcre2_jit_stack_assign(t->mctx, NULL, t->jit);
-    pcre2_set_match_limit(t->mctx, MATCH_LIMIT);
-    pcre2_set_depth_limit(t->mctx, DEPTH_LIMIT);
+    pcre2_set_match_limit(t->mctx, BW_SCAN_MATCH_LIMIT);
+    pcre2_set_depth_limit(t->mctx, BW_SCAN_DEPTH_LIMIT);
     if (pthread_setspecific(sc->tls, t) != 0) {
         tstate_free(t);
         return NULL;

@@ -5,6 +5,7 @@
  * comments suppress findings. Scanning is thread-safe; per-thread scratch is kept in TLS. */
 #ifndef BW_ENGINE_SCANNER_H
 #define BW_ENGINE_SCANNER_H
+#include "common/limits.h"
 #include "engine/lang.h"
 
 #include <jansson.h>
@@ -73,8 +74,6 @@ struct bw_findings {
     bool truncated;
     int worst; /* enum bw_sev, 0 without findings */
 };
-
-#define BW_SCAN_MAX_FINDINGS 1000
 
 /* Context words that mark code as a test or an example: secrets findings drop one level. */
 bool bw_context_is_test(const char *context);

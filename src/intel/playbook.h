@@ -61,17 +61,15 @@
  * supporting_evidence leaves out enriched_at (it can move without the facts changing) and the
  * summary and references (used, but long; the references appear in references).
  *
- * Lists taken from the record are capped (BW_PLAYBOOK_MAX_*) so that a hostile or huge record
- * gives a bounded playbook. */
+ * Lists taken from the record are capped (BW_PLAYBOOK_MAX_*, common/limits.h) so that a hostile
+ * or huge record gives a bounded playbook. */
 #ifndef BW_INTEL_PLAYBOOK_H
 #define BW_INTEL_PLAYBOOK_H
+#include "common/limits.h"
+
 #include <jansson.h>
 
 #define BW_PLAYBOOK_FORMAT         1  /* bumped when the generator's output changes shape or wording */
-#define BW_PLAYBOOK_MAX_ITEMS      16 /* CVEs, CWEs, affected entries, ATLAS ids used from a record */
-#define BW_PLAYBOOK_MAX_TECHNIQUES 24 /* ATT&CK techniques considered */
-#define BW_PLAYBOOK_MAX_RECORD_REFS 24 /* record references copied into references */
-#define BW_PLAYBOOK_MAX_NAME       96 /* bytes of a product/package name used in text and queries */
 
 /* The playbook object of `record` (the stored record document). Returns a new reference (the
  * caller json_decref()s it), or NULL when record is not an object or memory ran out (or, which

@@ -18,6 +18,8 @@
  * into the response (they may carry credentials). */
 #include "net/egress.h"
 
+#include "common/limits.h"
+
 #include <curl/curl.h>
 
 #include <arpa/inet.h>
@@ -34,19 +36,11 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Limits of this module (defaults of struct bw_egress_req and ceilings on what callers ask). */
-#define EG_CONNECT_TIMEOUT_MS 3000L
-#define EG_TIMEOUT_MS 10000L
-#define EG_MAX_RESPONSE (1024u * 1024u)
-#define EG_MAX_RESPONSE_CEILING (64u * 1024u * 1024u)
-#define EG_MAX_HEADER_BLOCK (16u * 1024u) /* response header block kept */
-#define EG_MAX_REQ_HEADERS 64             /* request headers a caller may pass */
-#define EG_MAX_REQ_HEADER_LEN 8192
-#define EG_MAX_REDIRECTS 20
-#define EG_URL_MAX 2048 /* == sizeof final_url */
+/* The limits of this module (timeouts, response and header caps, redirects, URL length) are in
+ * common/limits.h. This is only a buffer: a DNS name has at most 253 bytes. */
 #define EG_HOST_MAX 256
 
-_Static_assert(EG_URL_MAX == sizeof(((struct bw_egress_resp *)0)->final_url), "final_url size");
+_Static_assert(BW_EGRESS_URL_MAX == sizeof(((struct bw_egress_resp *)0)->final_url), "final_url size");
 
 /* ---- init, counters, names ------------------------------------------------------------------ */
 
@@ -148,8 +142,8 @@ static bool is_tchar(unsigned char c)
 /* ---- URL check ------------------------------------------------------------------------------ */
 
 struct eg_target {
-    char url[EG_URL_MAX];         /* normalised, as given to curl */
-    char host[EG_HOST_MAX];       /* the name to resolve, or the literal address (no brackets) */
+    char url[BW_EGRESS_URL_MAX]; /* normalised, as given to curl */
+    char host[EG_HOST_MAX];      /* the name to resolve, or the literal address (no brackets) */
     long port;
     bool https;
     bool literal;
@@ -187,9 +181,9 @@ static enum bw_egress_outcome parse_target(const char *url, unsigned allow, stru
         say(why, cap, "no URL");
         goto out;
     }
-    size_t len = strnlen(url, EG_URL_MAX);
-    if (len >= EG_URL_MAX) {
-        say(why, cap, "URL longer than %d bytes", EG_URL_MAX - 1);
+    size_t len = strnlen(url, BW_EGRESS_URL_MAX);
+    if (len >= BW_EGRESS_URL_MAX) {
+        say(why, cap, "URL longer than %d bytes", BW_EGRESS_URL_MAX - 1);
         goto out;
     }
     for (size_t i = 0; i < len; i++) {
@@ -284,7 +278,7 @@ static enum bw_egress_outcome parse_target(const char *url, unsigned allow, stru
         copy_str(t->host, sizeof t->host, host);
     }
     if (curl_url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK || strlen(full) >= sizeof t->url) {
-        say(why, cap, "URL longer than %d bytes", EG_URL_MAX - 1);
+        say(why, cap, "URL longer than %d bytes", BW_EGRESS_URL_MAX - 1);
         goto out;
     }
     copy_str(t->url, sizeof t->url, full);
@@ -501,7 +495,7 @@ struct eg_xfer {
     long status;
     long verify_result;
     char ip[64];
-    char redirect[EG_URL_MAX];
+    char redirect[BW_EGRESS_URL_MAX];
     bool has_redirect;
     bool redirect_too_long;
     char cert_expires[32];
@@ -568,7 +562,7 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
 }
 
 /* Keeps the header block of the final response: a status line starts a new block (after 1xx
- * interim responses), whole lines are kept until EG_MAX_HEADER_BLOCK, the rest is dropped
+ * interim responses), whole lines are kept until BW_EGRESS_MAX_HEADER_BLOCK, the rest is dropped
  * without failing the transfer. */
 static size_t on_header(char *p, size_t size, size_t n, void *ud)
 {
@@ -581,11 +575,11 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
         if (x->hdr)
             x->hdr[0] = '\0';
     }
-    if (x->hdr_full || x->hdr_len + total > EG_MAX_HEADER_BLOCK) {
+    if (x->hdr_full || x->hdr_len + total > BW_EGRESS_MAX_HEADER_BLOCK) {
         x->hdr_full = true;
         return total;
     }
-    if (!x->hdr && !(x->hdr = malloc(EG_MAX_HEADER_BLOCK + 1))) {
+    if (!x->hdr && !(x->hdr = malloc(BW_EGRESS_MAX_HEADER_BLOCK + 1))) {
         x->oom = true;
         return 0;
     }
@@ -839,16 +833,16 @@ static enum bw_egress_outcome eg_headers(const char *const *in, bool strip, bool
     *out = NULL;
     for (const char *const *p = in; p && *p; p++) {
         const char *h = *p, *q = h;
-        if (++count > EG_MAX_REQ_HEADERS) {
-            say(why, cap, "more than %d request headers", EG_MAX_REQ_HEADERS);
+        if (++count > BW_EGRESS_MAX_REQ_HEADERS) {
+            say(why, cap, "more than %d request headers", BW_EGRESS_MAX_REQ_HEADERS);
             goto bad;
         }
         while (is_tchar((unsigned char)*q))
             q++;
         /* "Name: value", or curl's "Name;" (send empty): CR or LF anywhere would let a caller
          * write extra headers or a second request */
-        if (q == h || (*q != ':' && *q != ';') || strnlen(h, EG_MAX_REQ_HEADER_LEN + 1) > EG_MAX_REQ_HEADER_LEN ||
-            strpbrk(h, "\r\n")) {
+        if (q == h || (*q != ':' && *q != ';') ||
+            strnlen(h, BW_EGRESS_MAX_REQ_HEADER_LEN + 1) > BW_EGRESS_MAX_REQ_HEADER_LEN || strpbrk(h, "\r\n")) {
             say(why, cap, "bad request header #%zu", count);
             goto bad;
         }
@@ -940,18 +934,18 @@ static enum bw_egress_outcome eg_run(unsigned allow, const struct bw_egress_req 
         c.body = NULL, c.body_len = 0; /* a HEAD request carries no body */
     else if (!c.body && !strcmp(c.method, "POST"))
         c.body = ""; /* an explicit empty body: Content-Length: 0 */
-    c.connect_timeout_ms = rq->connect_timeout_ms > 0 ? rq->connect_timeout_ms : EG_CONNECT_TIMEOUT_MS;
-    const long timeout = rq->timeout_ms > 0 ? rq->timeout_ms : EG_TIMEOUT_MS;
+    c.connect_timeout_ms = rq->connect_timeout_ms > 0 ? rq->connect_timeout_ms : BW_EGRESS_CONNECT_TIMEOUT_MS;
+    const long timeout = rq->timeout_ms > 0 ? rq->timeout_ms : BW_EGRESS_TIMEOUT_MS;
     c.deadline = now_ms() + timeout;
-    c.max_response = rq->max_response ? rq->max_response : EG_MAX_RESPONSE;
-    if (c.max_response > EG_MAX_RESPONSE_CEILING)
-        c.max_response = EG_MAX_RESPONSE_CEILING;
-    const int max_redirects = rq->max_redirects < 0                  ? 0
-                              : rq->max_redirects > EG_MAX_REDIRECTS ? EG_MAX_REDIRECTS
-                                                                     : rq->max_redirects;
+    c.max_response = rq->max_response ? rq->max_response : BW_EGRESS_MAX_RESPONSE;
+    if (c.max_response > BW_EGRESS_MAX_RESPONSE_CEILING)
+        c.max_response = BW_EGRESS_MAX_RESPONSE_CEILING;
+    const int max_redirects = rq->max_redirects < 0                         ? 0
+                              : rq->max_redirects > BW_EGRESS_MAX_REDIRECTS ? BW_EGRESS_MAX_REDIRECTS
+                                                                            : rq->max_redirects;
     if ((oc = eg_headers(rq->headers, false, c.body != NULL, &c.headers, out->error, sizeof out->error)))
         return oc;
-    if (!(x = calloc(1, sizeof *x)) || !(next = malloc(EG_URL_MAX))) {
+    if (!(x = calloc(1, sizeof *x)) || !(next = malloc(BW_EGRESS_URL_MAX))) {
         copy_str(out->error, sizeof out->error, "out of memory");
         oc = BW_EG_ERROR;
         goto out;
@@ -1059,7 +1053,7 @@ static enum bw_egress_outcome eg_run(unsigned allow, const struct bw_egress_req 
             c.body = NULL;
             c.body_len = 0;
         }
-        copy_str(next, EG_URL_MAX, x->redirect);
+        copy_str(next, BW_EGRESS_URL_MAX, x->redirect);
         url = next;
     }
 out:

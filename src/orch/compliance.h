@@ -39,12 +39,13 @@
  * the records. */
 #ifndef BW_ORCH_COMPLIANCE_H
 #define BW_ORCH_COMPLIANCE_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
 #define BW_COMPLIANCE_FILE       "data/compliance/mapping.json"
 #define BW_COMPLIANCE_FRAMEWORKS 6
-#define BW_COMPLIANCE_MAX_ITEMS  64 /* entries read from any one list of a record */
 
 /* Framework ids in output order. */
 extern const char *const bw_compliance_framework_ids[BW_COMPLIANCE_FRAMEWORKS];

@@ -43,25 +43,14 @@
  * ATT&CK tables of src/intel/attack.h are loaded on first use). */
 #ifndef BW_ORCH_HUNT_H
 #define BW_ORCH_HUNT_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stddef.h>
 
 #define BW_HUNT_FORMAT          1   /* bumped when the generated content changes shape or wording */
 #define BW_HUNT_LOOKBACK_DAYS   30  /* KQL time window */
-#define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */
-#define BW_HUNT_MAX_TERMS       4   /* product/package names used in rules */
 #define BW_HUNT_MIN_TERM_LEN    3   /* shorter names match too much to be searched for */
-#define BW_HUNT_MAX_TERM_LEN    64  /* bytes of one product/package name */
-#define BW_HUNT_MAX_CLASSES     3   /* weakness/behaviour classes turned into selections */
-#define BW_HUNT_MAX_MARKERS     5   /* markers per class */
-#define BW_HUNT_MAX_SELECTIONS  8   /* keyword-pair selections of an application-log rule */
-#define BW_HUNT_MAX_REFERENCES  8   /* record reference URLs copied into the Sigma rule */
-#define BW_HUNT_MAX_URL_LEN     512 /* longer reference URLs are left out */
-#define BW_HUNT_MAX_TECHNIQUES  12  /* ATT&CK techniques tagged */
-#define BW_HUNT_MAX_CWES        8   /* CWE ids read from a record */
-#define BW_HUNT_MAX_ITEMS       32  /* entries read from any one list of the record */
-#define BW_HUNT_MAX_TITLE       160 /* bytes of the record title used in rule titles */
-#define BW_HUNT_MAX_SUMMARY     400 /* bytes of the record summary used in descriptions */
 
 /* Hunt content for one intel record (the document of src/intel/intel.h). 0 and *out a new
  * object, or -1 with why (e.g. the record has nothing specific to detect). Deterministic: the

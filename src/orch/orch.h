@@ -33,6 +33,7 @@
 #define BW_ORCH_ORCH_H
 #include "auth/auth.h"
 #include "common/ids.h"
+#include "common/limits.h"
 #include "store/db.h"
 #include "store/store_orch.h"
 
@@ -41,15 +42,6 @@
 #include <stdint.h>
 
 #define BW_ORCH_PHASES             16
-#define BW_ORCH_MAX_ITEMS          1000 /* max_items of a run */
-#define BW_ORCH_MAX_ITEMS_DEFAULT  100  /* on-demand packs and runs without max_items */
-#define BW_ORCH_KEV_MAX            500  /* KEV entries read */
-#define BW_ORCH_ASSETS_MAX         5000 /* assets read per scope */
-#define BW_ORCH_ENGAGEMENTS_MAX    200  /* completed engagements read per scope */
-#define BW_ORCH_ACCOUNTS_MAX       1000 /* managed accounts of an mssp */
-#define BW_ORCH_FINDINGS_LISTED    50   /* critical findings itemised in the ASPM snapshot */
-#define BW_ORCH_RECOMMENDATIONS    20
-#define BW_ORCH_SNAPSHOTS_KEEP     5    /* per scope */
 
 extern const char *const bw_orch_phase_names[BW_ORCH_PHASES];
 

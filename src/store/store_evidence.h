@@ -13,17 +13,14 @@
  * Ownership: the struct is filled by value; nothing to free. */
 #ifndef BW_STORE_STORE_EVIDENCE_H
 #define BW_STORE_STORE_EVIDENCE_H
+#include "common/limits.h"
 #include "store/db.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define BW_EVIDENCE_MAX_SCANS 1000          /* latest scan documents parsed per gathering */
-#define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger stored document is skipped */
 #define BW_EVIDENCE_WINDOW_DAYS 90          /* "recent" scans */
-#define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
 #define BW_EVIDENCE_OWASP 10                /* OWASP LLM Top 10 risks, LLM01..LLM10 */
-#define BW_EVIDENCE_FINDING_IDS 4           /* finding ids kept per OWASP risk */
 
 enum { BW_EV_CRITICAL, BW_EV_HIGH, BW_EV_MEDIUM, BW_EV_LOW, BW_EV_SEVERITIES };
 

@@ -14,14 +14,13 @@
 #ifndef BW_STORE_STORE_REDTEAM_H
 #define BW_STORE_STORE_REDTEAM_H
 #include "common/ids.h"
+#include "common/limits.h"
 #include "store/db.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
 #define BW_RT_ATTACK_ID_MAX 48
-#define BW_RT_PROMPT_MAX 600   /* bytes of the prompt kept per attack row */
-#define BW_RT_EXCERPT_MAX 400  /* bytes of the reply kept per attack row */
 
 struct store_engagement {
     char id[BW_ID_MAX], user_id[BW_ID_MAX], asset_id[BW_ID_MAX];
