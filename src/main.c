@@ -75,16 +75,22 @@ static int cmd_serve(struct bw_config *cfg, int nrest)
     }
     sigset_t set;
     take_signals(&set);
+    struct bw_listener l;
+    if (bw_http_listen(cfg, &l) != 0) { /* before storage, migrations and the bootstrap account */
+        bw_log_shutdown();
+        return 1;
+    }
     struct bw_app app;
     int rc = 1;
     if (bw_app_init(&app, cfg) == 0) {
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
-        if ((jobs || cfg->workers == 0) && bw_http_serve(&app) == 0)
+        if ((jobs || cfg->workers == 0) && bw_http_serve(&app, &l) == 0)
             rc = 0;
         bw_jobs_stop(jobs); /* running jobs go back to the queue at their next step */
     }
+    bw_http_listener_close(&l);
     bw_app_free(&app);
     bw_log_shutdown();
     return rc;

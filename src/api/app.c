@@ -16,6 +16,7 @@
 #include "store/store.h"
 
 #include <sodium.h>
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,8 +140,14 @@ static int parse_trusted(struct bw_app *app)
     snprintf(buf, sizeof buf, "%s", app->cfg->trusted_proxies);
     char *save = NULL;
     for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        if (app->ntrusted == 8 || strlen(t) >= sizeof app->trusted[0]) {
+        if (app->ntrusted == 8) {
             bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: at most 8 addresses");
+            return -1;
+        }
+        /* compared as text with the peer address: only an exact IP can ever match */
+        unsigned char a[16];
+        if (strlen(t) >= sizeof app->trusted[0] || (inet_pton(AF_INET, t, a) != 1 && inet_pton(AF_INET6, t, a) != 1)) {
+            bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: '%.64s' is not an IP address", t);
             return -1;
         }
         snprintf(app->trusted[app->ntrusted++], sizeof app->trusted[0], "%s", t);
@@ -154,6 +161,13 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->cfg = cfg;
     app->started_s = bw_now_s();
     char err[256];
+    /* settings first: a bad one stops the start before the database is touched */
+    if (parse_trusted(app) != 0)
+        return -1;
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
+        return -1;
+    }
     int pool = (int)cfg->threads * 2 + (int)cfg->workers + 2;
     if (db_open(cfg->database_url, cfg->data_dir, pool, &app->db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
@@ -161,7 +175,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     }
     unsigned char secret[256], admin_hash[32];
     size_t slen = 0;
-    if (parse_trusted(app) != 0 || load_jwt_secret(app, secret, &slen) != 0 ||
+    if (load_jwt_secret(app, secret, &slen) != 0 ||
         load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
         return -1;
     /* On PostgreSQL other instances may revoke a key or change a tier: unless the operator trades
@@ -186,10 +200,6 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_limiter_share(app->rate, app->db, "rate");
         bw_limiter_share(app->login_email, app->db, "login_email");
         bw_limiter_share(app->login_ip, app->db, "login_ip");
-    }
-    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
-        return -1;
     }
     if (bw_egress_global_init() != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");

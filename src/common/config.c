@@ -68,6 +68,7 @@ static const struct opt opts[] = {
     {"REDTEAM_MAX_ENTERPRISE", K_LONG, OFF(redteam_max[BW_TIER_ENTERPRISE]), 1, 10000},
     {"THREADS", K_LONG, OFF(threads), 1, 256},
     {"CONN_TIMEOUT_S", K_LONG, OFF(conn_timeout_s), 1, 3600},
+    {"SHUTDOWN_GRACE_S", K_LONG, OFF(shutdown_grace_s), 0, 3600},
     {"MAX_CONNECTIONS", K_LONG, OFF(max_connections), 16, 1000000},
     {"MAX_CONN_PER_IP", K_LONG, OFF(max_conn_per_ip), 0, 1000000},
     {"TLS_CERT", K_STR, OFF(tls_cert), 0, 0},
@@ -173,6 +174,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->redteam_max[BW_TIER_ENTERPRISE] = BW_REDTEAM_MAX_ENTERPRISE;
     cfg->threads = cores;
     cfg->conn_timeout_s = BW_CONNECTION_TIMEOUT_S;
+    cfg->shutdown_grace_s = BW_SHUTDOWN_GRACE_S;
     cfg->max_connections = BW_MAX_CONNECTIONS;
     cfg->max_conn_per_ip = BW_MAX_CONNECTIONS_PER_IP;
     cfg->max_body = BW_MAX_BODY_DEFAULT;

@@ -30,6 +30,7 @@ struct bw_config {
     long redteam_max[BW_TIER__COUNT]; /* queued+running engagements per account (PRO, ENTERPRISE) */
     long threads;        /* HTTP threads */
     long conn_timeout_s; /* idle connections, and the time a request has to arrive in full */
+    long shutdown_grace_s; /* how long SIGTERM waits for requests in flight */
     long max_connections;
     long max_conn_per_ip; /* 0: no per-address limit (e.g. behind one reverse proxy) */
     char *tls_cert;      /* PEM paths: native TLS when both are set (neither: plain HTTP) */

@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 struct bw_app;
+struct bw_config;
 struct bw_req;
 struct MHD_Connection;
 
@@ -139,9 +140,35 @@ const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const
 enum bw_method bw_method_parse(const char *m);
 const char *bw_method_name(enum bw_method m);
 
-/* Runs the server until SIGINT/SIGTERM, then drains in-flight requests. Returns 0 on a clean
- * stop. The log line {"msg":"listening","port":N} tells the bound port. */
-int bw_http_serve(struct bw_app *app);
+/* Native TLS (tls.c): the PEM certificate chain and private key, read at start. Both paths NULL:
+ * plain HTTP (0, nothing loaded). Otherwise 0 with both loaded, or -1 after logging why (no TLS in
+ * this libmicrohttpd, unreadable file, not PEM). bw_tls_free wipes the key. */
+struct bw_tls {
+    char *cert;
+    char *key;
+    size_t key_len;
+};
+int bw_tls_load(const char *cert_path, const char *key_path, struct bw_tls *out);
+void bw_tls_free(struct bw_tls *t);
+
+/* The listening socket, bound before anything else starts (storage, migrations, the bootstrap
+ * account, workers): a port in use or a bad address or TLS file stops the start before any side
+ * effect, and connections arriving during the rest of the start wait in the backlog. */
+struct bw_listener {
+    int fd;
+    int port; /* the bound one (BULWARK_LISTEN may say 0) */
+    bool v6;
+    struct bw_tls tls;
+};
+/* Checks the route table, parses cfg->listen, loads the TLS files and binds. 0, or -1 after
+ * logging why. */
+int bw_http_listen(const struct bw_config *cfg, struct bw_listener *out);
+/* Closes a listener bw_http_serve did not take (a start that failed in between). */
+void bw_http_listener_close(struct bw_listener *l);
+
+/* Runs the server on l until SIGINT/SIGTERM, then drains in-flight requests; takes l over in any
+ * case. Returns 0 on a clean stop. The log line {"msg":"listening","port":N} tells the bound port. */
+int bw_http_serve(struct bw_app *app, struct bw_listener *l);
 
 /* The connection guard (guard.c): a deadline for each request to arrive in full, which
  * libmicrohttpd's idle timeout alone does not give (a client trickling bytes restarts it).
@@ -157,16 +184,6 @@ void bw_guard_received(struct MHD_Connection *conn);
 void bw_guard_sweep(int64_t now_us);
 unsigned long bw_guard_cut_total(void); /* connections shut down so far */
 
-/* Native TLS (tls.c): the PEM certificate chain and private key, read at start. Both paths NULL:
- * plain HTTP (0, nothing loaded). Otherwise 0 with both loaded, or -1 after logging why (no TLS in
- * this libmicrohttpd, unreadable file, not PEM). bw_tls_free wipes the key. */
-struct bw_tls {
-    char *cert;
-    char *key;
-    size_t key_len;
-};
-int bw_tls_load(const char *cert_path, const char *key_path, struct bw_tls *out);
-void bw_tls_free(struct bw_tls *t);
 /* TLS 1.2 and 1.3 only, GnuTLS's NORMAL cipher suites otherwise */
 #define BW_TLS_PRIORITIES "NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 

@@ -8,8 +8,10 @@
 #include "http/metrics.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -18,6 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static atomic_long g_inflight;
 static bool g_tls; /* serving TLS natively: responses carry HSTS */
@@ -645,30 +649,64 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
     return 0;
 }
 
-int bw_http_serve(struct bw_app *app)
+int bw_http_listen(const struct bw_config *cfg, struct bw_listener *out)
 {
+    memset(out, 0, sizeof *out);
+    out->fd = -1;
     if (bw_router_init(bw_routes, bw_routes_count) != 0 || bw_routes_count > BW_METRICS_ROUTES_MAX) {
         bw_logf(BW_LOG_ERROR, NULL, "route table is invalid (or longer than BW_METRICS_ROUTES_MAX)");
         return -1;
     }
     struct sockaddr_storage ss;
-    bool v6 = false;
-    if (parse_listen(app->cfg->listen, &ss, &v6) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_LISTEN must be HOST:PORT (got '%s')", app->cfg->listen);
+    if (parse_listen(cfg->listen, &ss, &out->v6) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_LISTEN must be HOST:PORT (got '%s')", cfg->listen);
         return -1;
     }
-    struct bw_tls tls;
-    if (bw_tls_load(app->cfg->tls_cert, app->cfg->tls_key, &tls) != 0)
+    if (bw_tls_load(cfg->tls_cert, cfg->tls_key, &out->tls) != 0)
         return -1;
-    g_tls = tls.cert != NULL;
+    /* SO_REUSEADDR (a restart binds past connections in TIME_WAIT) but never SO_REUSEPORT: a
+     * second server on the port must fail, not silently share the connections */
+    int one = 1;
+    socklen_t len = out->v6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    int fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        (out->v6 && setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one) != 0) ||
+        bind(fd, (struct sockaddr *)&ss, len) != 0 || listen(fd, SOMAXCONN) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s: %s", cfg->listen, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        bw_tls_free(&out->tls);
+        return -1;
+    }
+    struct sockaddr_storage bound;
+    socklen_t blen = sizeof bound;
+    if (getsockname(fd, (struct sockaddr *)&bound, &blen) == 0)
+        out->port = ntohs(bound.ss_family == AF_INET6 ? ((struct sockaddr_in6 *)&bound)->sin6_port
+                                                      : ((struct sockaddr_in *)&bound)->sin_port);
+    out->fd = fd;
+    return 0;
+}
+
+void bw_http_listener_close(struct bw_listener *l)
+{
+    if (l->fd >= 0)
+        close(l->fd);
+    l->fd = -1;
+    bw_tls_free(&l->tls);
+}
+
+int bw_http_serve(struct bw_app *app, struct bw_listener *l)
+{
+    g_tls = l->tls.cert != NULL;
     bw_guard_init(app->cfg->conn_timeout_s);
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0) | (g_tls ? MHD_USE_TLS : 0);
+                     MHD_USE_ERROR_LOG | (l->v6 ? MHD_USE_IPv6 : 0) | (g_tls ? MHD_USE_TLS : 0);
+    struct bw_tls tls = l->tls;
     /* the TLS options go last: without TLS the list ends before them */
     struct MHD_Daemon *d = MHD_start_daemon(
         flags, 0, NULL, NULL, on_access, app,
         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-        MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+        MHD_OPTION_LISTEN_SOCKET, (MHD_socket)l->fd,
         MHD_OPTION_THREAD_POOL_SIZE, (unsigned)app->cfg->threads,
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, app,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
@@ -683,17 +721,17 @@ int bw_http_serve(struct bw_app *app)
     if (!d) {
         bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s%s", app->cfg->listen,
                 g_tls ? " with TLS (is the key the certificate's, both PEM?)" : "");
-        bw_tls_free(&tls);
+        bw_http_listener_close(l);
         return -1;
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    l->fd = -1; /* MHD closes it at MHD_stop_daemon */
     char host[128];
     snprintf(host, sizeof host, "%s", app->cfg->listen);
     char *colon = strrchr(host, ':');
     if (colon)
         *colon = '\0';
     bw_log_json(BW_LOG_INFO, NULL, "listening",
-                json_pack("{s:s,s:i,s:s,s:i,s:s,s:b}", "address", host, "port", di ? (int)di->port : -1,
+                json_pack("{s:s,s:i,s:s,s:i,s:s,s:b}", "address", host, "port", l->port,
                           "backend", db_backend(app->db), "threads", (int)app->cfg->threads,
                           "version", BULWARK_VERSION, "tls", g_tls));
 
@@ -711,15 +749,30 @@ int bw_http_serve(struct bw_app *app)
                 json_pack("{s:s,s:i}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "in_flight",
                           (int)atomic_load(&g_inflight)));
     atomic_store(&app->stopping, true);
-    MHD_quiesce_daemon(d); /* no new connections; open ones finish what they started */
-    int64_t deadline = bw_mono_us() + (int64_t)BW_SHUTDOWN_GRACE_S * 1000000;
+    /* no new connections (the socket is ours again, closed: a balancer's connect fails at once);
+     * open ones finish what they started */
+    MHD_socket ls = MHD_quiesce_daemon(d);
+    if (ls != MHD_INVALID_SOCKET)
+        close(ls);
+    else
+        bw_logf(BW_LOG_WARN, NULL, "could not stop accepting connections before the drain");
+    int64_t deadline = bw_mono_us() + (int64_t)app->cfg->shutdown_grace_s * 1000000;
     while (atomic_load(&g_inflight) > 0 && bw_mono_us() < deadline) {
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
     long left = atomic_load(&g_inflight);
+    if (left > 0) {
+        /* past the grace a request is still running (a suspended connection with work on a pool):
+         * libmicrohttpd aborts when stopped with one, and the work would resume a freed
+         * connection. The process ends here instead; the kernel closes the sockets. */
+        bw_log_json(BW_LOG_WARN, NULL, "stopped", json_pack("{s:i,s:i}", "abandoned", (int)left, "grace_s",
+                                                           (int)app->cfg->shutdown_grace_s));
+        bw_log_shutdown();
+        _exit(0);
+    }
     MHD_stop_daemon(d);
-    bw_tls_free(&tls);
+    bw_http_listener_close(l); /* the TLS key, wiped */
     bw_log_json(BW_LOG_INFO, NULL, "stopped", json_pack("{s:i}", "abandoned", (int)left));
     return 0;
 }

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, Server, assertError, rawSocket, readResponse, ADMIN_PASSWORD } from './lib/server.mjs';
+import { startTarget } from './lib/targets.mjs';
 
 test('anonymous callers are limited per IP with RateLimit headers and Retry-After', async () => {
   const srv = await startServer({ env: { BULWARK_RATE_ANON: '5' } });
@@ -100,7 +101,10 @@ test('a second server on a port in use fails to start; a restart can take the po
     // the port must not be shared silently: connections would be split between two servers
     const b = new Server({ env: { BULWARK_LISTEN: `127.0.0.1:${port}` } });
     await assert.rejects(b.start(), /server exited with [1-9]/);
-    assert.ok(b.logs.some(l => l.obj && /cannot listen/.test(l.obj.msg || '')), 'says why');
+    assert.ok(b.logs.some(l => l.obj && /cannot listen.*in use/.test(l.obj.msg || '')), 'says why');
+    // nothing happened before: no migrations, no bootstrap account or admin key shown and lost
+    assert.ok(!b.logs.some(l => l.obj && /migration applied|admin key generated|bootstrap admin/.test(l.obj.msg || '')),
+      b.logs.map(l => l.raw).join('\n'));
     b.stopping = true;
     await b.stop();
     const r = await a.req('GET', '/healthz');
@@ -117,6 +121,22 @@ test('a second server on a port in use fails to start; a restart can take the po
     assert.equal((await c.req('GET', '/readyz')).status, 200);
   } finally {
     await c.stop();
+  }
+});
+
+test('a bad setting stops the start before the database is touched', async () => {
+  for (const [env, re] of [
+    [{ BULWARK_TRUSTED_PROXIES: '127.0.0.1,notanip' }, /BULWARK_TRUSTED_PROXIES: 'notanip' is not an IP address/],
+    [{ BULWARK_EGRESS_ALLOW: 'everything' }, /BULWARK_EGRESS_ALLOW/],
+    [{ BULWARK_LISTEN: 'nohostport' }, /BULWARK_LISTEN must be HOST:PORT/],
+  ]) {
+    const b = new Server({ env });
+    await assert.rejects(b.start(), /server exited with [1-9]/);
+    const text = b.logs.map(l => l.raw).join('\n');
+    assert.match(text, re);
+    assert.doesNotMatch(text, /migration applied|admin key generated|bootstrap admin/);
+    b.stopping = true;
+    await b.stop();
   }
 });
 
@@ -145,6 +165,34 @@ test('/readyz answers 503 while the server drains after SIGTERM', async () => {
   assert.equal((await readResponse(slow)).status, 503);
   probe.destroy(); slow.destroy();
   assert.equal(await srv.stop(), 0);
+});
+
+test('a request still running past BULWARK_SHUTDOWN_GRACE_S is dropped and the process exits 0, no abort', async () => {
+  const target = await startTarget({ mode: 'careless', delayMs: 4000 });
+  const srv = await startServer({ env: { BULWARK_SHUTDOWN_GRACE_S: '1', BULWARK_EGRESS_ALLOW: 'loopback' } });
+  try {
+    const u = await srv.session('PRO');
+    const a = await srv.req('POST', '/api/ai-security/assets/register', { token: u.token,
+      body: { name: 'slow', type: 'model', endpoint: target.url } });
+    assert.equal(a.status, 201, a.text);
+    // the scan waits on the slow target on the probe pool: its connection is suspended
+    const pending = srv.req('POST', `/api/ai-security/assets/${a.json.asset_id}/scan`, { token: u.token }).catch((e) => e);
+    for (let i = 0; i < 200; i++) {
+      const m = await srv.req('GET', '/metrics', { key: srv.adminKey });
+      if (Number((m.text.match(/^bulwark_http_requests_in_flight (\d+)/m) || [])[1]) >= 2) break;
+      await new Promise(r => setTimeout(r, 5));
+    }
+    const t0 = Date.now();
+    assert.equal(await srv.stop({ keepData: true }), 0);
+    assert.ok(Date.now() - t0 < 3500, 'the grace, not the scan, decided when it stopped');
+    const stopped = srv.logLines().find(l => l.msg === 'stopped');
+    assert.equal(stopped.abandoned, 1);
+    assert.ok(!srv.logs.some(l => /Fatal error|suspended connections/.test(l.raw)));
+    assert.ok((await pending) instanceof Error, 'the dropped request sees its connection close');
+  } finally {
+    await target.close();
+    if (srv.exitCode === undefined) await srv.stop();
+  }
 });
 
 test('SIGTERM finishes in-flight requests, then exits 0', async () => {
