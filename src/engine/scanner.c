@@ -73,6 +73,12 @@ struct tstate {
         uint32_t gen, idx;
     } *seen;
     uint32_t seen_gen;
+    /* per rule, the last line found excluded or suppressed in this scan (gen == seen_gen): its
+     * other matches on that line are skipped without re-reading the line */
+    struct rejected {
+        uint32_t gen;
+        size_t line;
+    } *rejected;
 };
 
 /* At most half full, since it only holds the findings kept (BW_SCAN_MAX_FINDINGS). */
@@ -624,6 +630,7 @@ static void tstate_free(void *p)
     free(t->hits);
     free(t->lines);
     free(t->seen);
+    free(t->rejected);
     free(t);
 }
 
@@ -808,7 +815,8 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     t->mctx = pcre2_match_context_create(NULL);
     t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
     t->seen = calloc(SEEN_SLOTS, sizeof *t->seen);
-    if (!t->win_end || !t->md || !t->mctx || !t->jit || !t->seen) {
+    t->rejected = calloc(sc->nrules ? sc->nrules : 1, sizeof *t->rejected);
+    if (!t->win_end || !t->md || !t->mctx || !t->jit || !t->seen || !t->rejected) {
         tstate_free(t);
         return NULL;
     }
@@ -1192,14 +1200,18 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             *lines_ready = true;
         }
         size_t li = line_of(t, ms);
+        struct rejected *rej = &t->rejected[pm->rule];
+        if (rej->gen == t->seen_gen && rej->line == li)
+            continue;
         size_t la = t->lines[li], lb = line_stop(t, li, len);
-        uint32_t column = column_of(s, la, ms);
         /* One finding per rule and line, the leftmost match (several patterns of a rule, or
          * overlapping windows, find the same line again). A line with a finding is neither
-         * excluded nor suppressed: both depend on the line only. */
+         * excluded nor suppressed: both depend on the line only. Everything that reads the whole
+         * line (exclusions, suppression, the column) runs at most once per rule and line, or a
+         * long line with many matches would cost matches x line length. */
         struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
         struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL;
-        if (prev && prev->column <= column)
+        if (prev && prev->offset <= ms)
             continue;
         bool excluded = false;
         for (size_t k = 0; k < r->nnot && !prev && !excluded; k++) {
@@ -1210,9 +1222,12 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             excluded = pcre2_match(r->nots[k], (PCRE2_SPTR)(s + la), lb - la, 0, 0, md2, t->mctx) >= 0;
             pcre2_match_data_free(md2);
         }
-        if (excluded || (!prev && suppressed(t, s, len, li, r->id)))
+        if (excluded || (!prev && suppressed(t, s, len, li, r->id))) {
+            *rej = (struct rejected){t->seen_gen, li};
             continue;
-        struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column};
+        }
+        struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column_of(s, la, ms),
+                               .offset = ms};
         f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
         make_snippet(f.snippet, sizeof f.snippet, s, la, lb, sec_a, sec_b);
         if (prev)
@@ -1256,6 +1271,7 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
     t->nhits = 0;
     if (++t->seen_gen == 0) { /* wrapped: entries of 2^32 scans ago would look live */
         memset(t->seen, 0, SEEN_SLOTS * sizeof *t->seen);
+        memset(t->rejected, 0, (sc->nrules ? sc->nrules : 1) * sizeof *t->rejected);
         t->seen_gen = 1;
     }
     struct hs_ctx c = {sc, t, s, len, 1u << l};

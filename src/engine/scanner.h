@@ -63,6 +63,7 @@ struct bw_finding {
     const struct bw_rule *rule;
     int severity; /* after context adjustment */
     uint32_t line, column, end_line;
+    size_t offset; /* byte offset of the match in the scanned text */
     char snippet[208];
 };
 

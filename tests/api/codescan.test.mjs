@@ -161,3 +161,19 @@ test('the 1000-finding cap counts distinct findings; a CRITICAL past it still ma
   assert.equal(r.json.risk_grade, 'F');
   assert.equal(r.json.risk_score, 100);
 });
+
+test('one very long line with thousands of matches: one finding per rule, the leftmost, answered promptly', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  const unit = 'result = eval(llm_output) ';
+  const code = 'x = 1\n' + unit.repeat(Math.floor(190000 / unit.length)) + '\n';
+  const r = await srv.req('POST', '/api/vibe-code/scan', { key: u.key, body: { language: 'py', code } });
+  assert.equal(r.status, 200, r.text);
+  const ids = r.json.findings.map((f) => f.rule_id);
+  assert.equal(new Set(ids).size, ids.length, 'one finding per rule on the line');
+  assert.ok(r.json.findings.length > 0);
+  for (const f of r.json.findings) {
+    assert.equal(f.line, 2);
+    assert.ok(f.column <= unit.length, `${f.rule_id} at the first match, column ${f.column}`);
+  }
+  assert.equal(r.json.truncated, false);
+});
