@@ -207,7 +207,7 @@ static json_t *artifact_location(const char *path, const char *cwd)
     if (path[0] == '/' && cl > 1 && strncmp(path, cwd, cl) == 0 && path[cl] == '/')
         return json_pack("{s:s,s:s}", "uri", path + cl + 1, "uriBaseId", "%SRCROOT%");
     if (path[0] == '/')
-        return json_pack("{s:s++}", "uri", "file://", path);
+        return json_pack("{s:s+}", "uri", "file://", path);
     return json_pack("{s:s,s:s}", "uri", uri_of(path), "uriBaseId", "%SRCROOT%");
 }
 
@@ -226,12 +226,17 @@ static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t
         json_t *tags = json_pack("[s,s,s]", "security", r->category, cwe_tag);
         if (r->owasp_llm)
             json_array_append_new(tags, json_sprintf("owasp-llm-2025/%s", r->owasp_llm));
-        json_array_append_new(
-            rules, json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:{s:s},s:{s:o,s:s,s:s}}", "id", r->id, "name",
-                             r->id, "shortDescription", "text", r->title, "fullDescription", "text", r->description,
-                             "help", "text", r->remediation, "markdown", r->remediation, "defaultConfiguration",
-                             "level", sarif_level(r->severity), "properties", "tags", tags, "security-severity", sev,
-                             "precision", "high"));
+        json_t *rule =
+            json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:{s:s},s:{s:o,s:s,s:s}}", "id", r->id, "name", r->id,
+                      "shortDescription", "text", r->title, "fullDescription", "text", r->description, "help", "text",
+                      r->remediation, "markdown", r->remediation, "defaultConfiguration", "level",
+                      sarif_level(r->severity), "properties", "tags", tags, "security-severity", sev, "precision",
+                      "high");
+        if (!rule || json_array_append_new(rules, rule) != 0) { /* ruleIndex would point at the wrong rule */
+            fprintf(stderr, "bulwark scan: rule %s: the SARIF rule cannot be built\n", r->id);
+            json_decref(rules);
+            return NULL;
+        }
     }
     json_t *results = json_array();
     for (size_t i = 0; i < n; i++) {
@@ -253,8 +258,12 @@ static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t
                 "startLine", (json_int_t)x->line, "startColumn", (json_int_t)x->column, "endLine",
                 (json_int_t)x->end_line, "snippet", "text", x->snippet, "partialFingerprints",
                 "primaryLocationLineHash", fp);
-            if (res)
-                json_array_append_new(results, res);
+            if (!res || json_array_append_new(results, res) != 0) {
+                fprintf(stderr, "bulwark scan: %s:%u: the SARIF result cannot be built\n", uri, x->line);
+                json_decref(rules);
+                json_decref(results);
+                return NULL;
+            }
         }
     }
     return json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:s,s:s,s:o}},s:s,s:o}]}", "$schema",
@@ -279,10 +288,15 @@ static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned l
                                   "category", x->rule->category, "cwe", x->rule->cwe, "line", (json_int_t)x->line,
                                   "column", (json_int_t)x->column, "end_line", (json_int_t)x->end_line, "snippet",
                                   x->snippet, "remediation", x->rule->remediation);
-            if (o && x->rule->owasp_llm)
-                json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
-            if (o)
-                json_array_append_new(arr, o);
+            if (o && x->rule->owasp_llm && json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm)) != 0)
+                o = (json_decref(o), NULL);
+            if (!o || json_array_append_new(arr, o) != 0) {
+                fprintf(stderr, "bulwark scan: %s:%u: the JSON finding cannot be built\n", uri_of(files[i].path),
+                        x->line);
+                json_decref(arr);
+                json_decref(cut);
+                return NULL;
+            }
         }
     }
     return json_pack("{s:s,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:o}", "tool", "bulwark " BULWARK_VERSION,
@@ -452,7 +466,9 @@ int bw_cli_scan(int argc, char **argv)
         /* one buffer, one write: json_dumpf goes through stdio token by token */
         char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
         size_t tl = text ? strlen(text) : 0;
-        if (!text || fwrite(text, 1, tl, out) != tl || fputc('\n', out) == EOF) {
+        if (!doc) {
+            worst = -1; /* the reason is on stderr already */
+        } else if (!text || fwrite(text, 1, tl, out) != tl || fputc('\n', out) == EOF) {
             fprintf(stderr, "bulwark scan: cannot write the report\n");
             worst = -1;
         }

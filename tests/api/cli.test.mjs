@@ -140,6 +140,37 @@ test('SARIF 2.1.0 output validates against the OASIS schema and carries what Git
   } finally { rmSync(p.dir, { recursive: true, force: true }); }
 });
 
+function sarifValidator() {
+  const schema = JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url)));
+  const ajv = new Ajv4({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
+test('SARIF for a path outside the working directory: an absolute file URI, every finding listed', () => {
+  const p = project();
+  const elsewhere = mkdtempSync(join(tmpdir(), 'bulwark-cwd-'));
+  try {
+    const r = run(['scan', '--format', 'sarif', join(p.dir, 'src')], { cwd: elsewhere });
+    assert.equal(r.code, 1, r.err);
+    const sarif = JSON.parse(r.out);
+    const validate = sarifValidator();
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
+    const json = JSON.parse(run(['scan', '--format', 'json', join(p.dir, 'src')], { cwd: elsewhere }).out);
+    const results = sarif.runs[0].results;
+    assert.equal(results.length, json.findings.length);
+    assert.ok(results.length >= 3);
+    for (const res of results) {
+      const loc = res.locations[0].physicalLocation.artifactLocation;
+      assert.ok(loc.uri.startsWith('file://' + p.dir + '/src/'), loc.uri);
+      assert.equal(loc.uriBaseId, undefined);
+    }
+  } finally {
+    rmSync(p.dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
 test('--output writes the report to a file', () => {
   const p = project();
   try {
