@@ -16,6 +16,7 @@
 #include "common/config.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
+#include "common/utf8.h"
 #include "intel/ingest.h"
 #include "intel/intel.h"
 #include "intel/sources.h"
@@ -168,8 +169,8 @@ static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_inte
 
 static json_t *reject_json(const struct bw_intel_reject *r)
 {
-    return json_pack("{s:s,s:i,s:i,s:s}", "file", r->file, "line", r->at.line, "column", r->at.column, "message",
-                     r->msg);
+    return json_pack("{s:o,s:i,s:i,s:o}", "file", bw_utf8_json(r->file), "line", r->at.line, "column", r->at.column,
+                     "message", bw_utf8_json(r->msg));
 }
 
 static int parse_format(const char *s, enum fmt *out)

@@ -4,6 +4,7 @@
  * Exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or I/O error. */
 #include "cli/cli.h"
 #include "common/limits.h"
+#include "common/utf8.h"
 #include "engine/scanner.h"
 
 #include <dirent.h>
@@ -205,10 +206,13 @@ static json_t *artifact_location(const char *path, const char *cwd)
 {
     size_t cl = strlen(cwd);
     if (path[0] == '/' && cl > 1 && strncmp(path, cwd, cl) == 0 && path[cl] == '/')
-        return json_pack("{s:s,s:s}", "uri", path + cl + 1, "uriBaseId", "%SRCROOT%");
-    if (path[0] == '/')
-        return json_pack("{s:s+}", "uri", "file://", path);
-    return json_pack("{s:s,s:s}", "uri", uri_of(path), "uriBaseId", "%SRCROOT%");
+        return json_pack("{s:o,s:s}", "uri", bw_utf8_json(path + cl + 1), "uriBaseId", "%SRCROOT%");
+    if (path[0] == '/') {
+        char uri[4096 + 8];
+        snprintf(uri, sizeof uri, "file://%s", path);
+        return json_pack("{s:o}", "uri", bw_utf8_json(uri));
+    }
+    return json_pack("{s:o,s:s}", "uri", bw_utf8_json(uri_of(path)), "uriBaseId", "%SRCROOT%");
 }
 
 static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t n)
@@ -252,11 +256,11 @@ static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t
             char fp[40];
             fingerprint(x->rule->id, uri, x->snippet, occ, fp);
             json_t *res = json_pack(
-                "{s:s,s:i,s:s,s:{s:s},s:[{s:{s:o,s:{s:i,s:i,s:i,s:{s:s}}}}],s:{s:s}}", "ruleId", x->rule->id,
+                "{s:s,s:i,s:s,s:{s:s},s:[{s:{s:o,s:{s:i,s:i,s:i,s:{s:o}}}}],s:{s:s}}", "ruleId", x->rule->id,
                 "ruleIndex", (json_int_t)ri, "level", sarif_level(x->severity), "message", "text", x->rule->title,
                 "locations", "physicalLocation", "artifactLocation", artifact_location(files[i].path, cwd), "region",
                 "startLine", (json_int_t)x->line, "startColumn", (json_int_t)x->column, "endLine",
-                (json_int_t)x->end_line, "snippet", "text", x->snippet, "partialFingerprints",
+                (json_int_t)x->end_line, "snippet", "text", bw_utf8_json(x->snippet), "partialFingerprints",
                 "primaryLocationLineHash", fp);
             if (!res || json_array_append_new(results, res) != 0) {
                 fprintf(stderr, "bulwark scan: %s:%u: the SARIF result cannot be built\n", uri, x->line);
@@ -280,14 +284,15 @@ static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned l
     json_t *arr = json_array(), *cut = json_array();
     for (size_t i = 0; i < n; i++) {
         if (files[i].f.truncated)
-            json_array_append_new(cut, json_string(uri_of(files[i].path)));
+            json_array_append_new(cut, bw_utf8_json(uri_of(files[i].path)));
         for (size_t k = 0; k < files[i].f.n; k++) {
             const struct bw_finding *x = &files[i].f.v[k];
-            json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:s,s:s}", "path", uri_of(files[i].path),
+            json_t *o = json_pack("{s:o,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:o,s:s}", "path",
+                                  bw_utf8_json(uri_of(files[i].path)),
                                   "rule_id", x->rule->id, "title", x->rule->title, "severity", bw_sev_name(x->severity),
                                   "category", x->rule->category, "cwe", x->rule->cwe, "line", (json_int_t)x->line,
                                   "column", (json_int_t)x->column, "end_line", (json_int_t)x->end_line, "snippet",
-                                  x->snippet, "remediation", x->rule->remediation);
+                                  bw_utf8_json(x->snippet), "remediation", x->rule->remediation);
             if (o && x->rule->owasp_llm && json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm)) != 0)
                 o = (json_decref(o), NULL);
             if (!o || json_array_append_new(arr, o) != 0) {

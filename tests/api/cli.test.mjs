@@ -171,6 +171,30 @@ test('SARIF for a path outside the working directory: an absolute file URI, ever
   }
 });
 
+test('Latin-1 file names and lines: every finding in JSON and SARIF, bad bytes as U+FFFD', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    const line = Buffer.concat([Buffer.from('exec(llm_response)  # r'), Buffer.from([0xe9]), Buffer.from('ponse\n')]);
+    writeFileSync(Buffer.from(join(dir, 'caf') + '\xe9.py', 'latin1'), line);
+    writeFileSync(join(dir, 'ok.py'), 'exec(llm_response)\n');
+    const text = run(['scan', dir]);
+    assert.equal(text.code, 1);
+    assert.match(text.out, /2 files scanned, 2 critical/);
+    const json = run(['scan', '--format', 'json', dir]);
+    assert.equal(json.code, 1, json.err);
+    const doc = JSON.parse(json.out);
+    assert.equal(doc.findings.length, 2);
+    const latin = doc.findings.find(f => !f.path.endsWith('ok.py'));
+    assert.equal(latin.path, join(dir, 'caf\ufffd.py'));
+    assert.equal(latin.snippet, 'exec(llm_response)  # r\ufffdponse');
+    const sarif = run(['scan', '--format', 'sarif', dir], { cwd: dir });
+    assert.equal(sarif.code, 1, sarif.err);
+    const s = JSON.parse(sarif.out);
+    assert.equal(s.runs[0].results.length, 2);
+    assert.ok(s.runs[0].results.some(r => r.locations[0].physicalLocation.region.snippet.text.includes('\ufffd')));
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('--output writes the report to a file', () => {
   const p = project();
   try {
