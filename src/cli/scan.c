@@ -7,6 +7,7 @@
 #include "common/utf8.h"
 #include "engine/scanner.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -200,19 +201,43 @@ static void fingerprint(const char *rule, const char *path, const char *snippet,
     snprintf(out, 40, "%s:%u", hex, occurrence);
 }
 
+/* prefix then path percent-encoded as RFC 3986 wants in a URI path: unreserved characters and
+ * '/' stay, every other byte (space, '#', '%', '?', bytes of non-ASCII characters) is %XX. */
+static json_t *uri_json(const char *prefix, const char *path)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t pl = strlen(prefix), n = strlen(path);
+    char *u = malloc(pl + 3 * n + 1);
+    if (!u)
+        return NULL;
+    memcpy(u, prefix, pl);
+    size_t o = pl;
+    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+        if (isalnum(*p) && *p < 0x80)
+            u[o++] = (char)*p;
+        else if (strchr("-._~/", *p)) {
+            u[o++] = (char)*p;
+        } else {
+            u[o++] = '%';
+            u[o++] = hex[*p >> 4];
+            u[o++] = hex[*p & 15];
+        }
+    }
+    json_t *j = json_stringn(u, o);
+    free(u);
+    return j;
+}
+
 /* SARIF locations are relative to %SRCROOT% (the working directory) when the file is under it,
  * which is what GitHub code scanning maps onto the repository; otherwise an absolute file URI. */
 static json_t *artifact_location(const char *path, const char *cwd)
 {
     size_t cl = strlen(cwd);
     if (path[0] == '/' && cl > 1 && strncmp(path, cwd, cl) == 0 && path[cl] == '/')
-        return json_pack("{s:o,s:s}", "uri", bw_utf8_json(path + cl + 1), "uriBaseId", "%SRCROOT%");
-    if (path[0] == '/') {
-        char uri[4096 + 8];
-        snprintf(uri, sizeof uri, "file://%s", path);
-        return json_pack("{s:o}", "uri", bw_utf8_json(uri));
-    }
-    return json_pack("{s:o,s:s}", "uri", bw_utf8_json(uri_of(path)), "uriBaseId", "%SRCROOT%");
+        return json_pack("{s:o,s:s}", "uri", uri_json("", path + cl + 1), "uriBaseId", "%SRCROOT%");
+    if (path[0] == '/')
+        return json_pack("{s:o}", "uri", uri_json("file://", path));
+    return json_pack("{s:o,s:s}", "uri", uri_json("", uri_of(path)), "uriBaseId", "%SRCROOT%");
 }
 
 static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t n)

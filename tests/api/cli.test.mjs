@@ -195,6 +195,32 @@ test('Latin-1 file names and lines: every finding in JSON and SARIF, bad bytes a
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('SARIF URIs are percent-encoded (RFC 3986): spaces, #, %, non-ASCII bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  const elsewhere = mkdtempSync(join(tmpdir(), 'bulwark-cwd-'));
+  try {
+    mkdirSync(join(dir, 'dir with space'));
+    writeFileSync(join(dir, 'dir with space', 'a#b%.py'), 'exec(llm_response)\n');
+    writeFileSync(Buffer.from(join(dir, 'caf') + '\xe9.py', 'latin1'), 'exec(llm_response)\n');
+    writeFileSync(join(dir, 'na\u00efve?.py'), 'exec(llm_response)\n');
+    const validate = sarifValidator();
+    const uris = (cwd) => {
+      const r = run(['scan', '--format', 'sarif', dir], { cwd });
+      assert.equal(r.code, 1, r.err);
+      const s = JSON.parse(r.out);
+      assert.ok(validate(s), JSON.stringify(validate.errors, null, 1));
+      return s.runs[0].results.map(x => x.locations[0].physicalLocation.artifactLocation.uri).sort();
+    };
+    assert.deepEqual(uris(dir), ['caf%E9.py', 'dir%20with%20space/a%23b%25.py', 'na%C3%AFve%3F.py']);
+    const abs = uris(elsewhere);
+    assert.equal(abs.length, 3);
+    for (const u of abs) assert.ok(u.startsWith('file:///') && !/[ #?\u0080-\uffff]/.test(u), u);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
 test('--output writes the report to a file', () => {
   const p = project();
   try {
