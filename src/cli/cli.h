@@ -15,6 +15,17 @@ int bw_cli_rules(int argc, char **argv);
 /* Runs every rule's examples; prints failures to out; returns how many failed. */
 int bw_rules_test_all(const struct bw_scanner *sc, FILE *out, int *nexamples);
 
+/* What a file of st_mode mode is, for messages: "a directory", "a FIFO", ... */
+const char *bw_cli_file_kind(unsigned mode);
+
+enum { BW_READ_OK, BW_READ_FAILED, BW_READ_NOT_REGULAR, BW_READ_TOO_LARGE };
+/* Reads the regular file at path whole into *out (malloc'd, NUL-terminated; *len bytes without
+ * the NUL; the caller frees it). Anything that is not a regular file (directory, FIFO, socket,
+ * device) is refused without blocking: stat first, then open with O_NONBLOCK and fstat again.
+ * Returns BW_READ_OK, or another BW_READ_* with why set (lowercase, e.g. "a FIFO, not a regular
+ * file", "larger than N bytes", strerror) and *out NULL. */
+int bw_cli_read_file(const char *path, size_t max, char **out, size_t *len, char *why, size_t whylen);
+
 /* Pretty-prints j (stolen) on standard output. */
 void bw_cli_print_json(json_t *j);
 

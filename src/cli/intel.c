@@ -106,42 +106,14 @@ static int walk(const char *dir, int depth, struct files *out)
 
 static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The whole file, NUL-terminated; NULL with a message in why. */
-static char *slurp(const char *path, size_t *len, char *why, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0) {
-        snprintf(why, cap, "%s", strerror(errno));
-        if (f)
-            fclose(f);
-        return NULL;
-    }
-    if (st.st_size > (off_t)BW_INTEL_MAX_FILE) {
-        snprintf(why, cap, "larger than %u bytes", BW_INTEL_MAX_FILE);
-        fclose(f);
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    *len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    if (!buf || *len != (size_t)st.st_size) {
-        snprintf(why, cap, "cannot be read");
-        free(buf);
-        return NULL;
-    }
-    buf[*len] = '\0';
-    return buf;
-}
-
 /* Parses and normalises one file; its records are appended to out. 0, or -1 with *rej set. */
 static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_intel_reject *rej)
 {
     memset(rej, 0, sizeof *rej);
     snprintf(rej->file, sizeof rej->file, "%s", path);
     size_t len = 0;
-    char *buf = slurp(path, &len, rej->msg, sizeof rej->msg);
-    if (!buf)
+    char *buf;
+    if (bw_cli_read_file(path, BW_INTEL_MAX_FILE, &buf, &len, rej->msg, sizeof rej->msg) != BW_READ_OK)
         return -1;
     struct bw_tree t;
     struct bw_parse_error pe;
@@ -207,6 +179,10 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
             return EXIT_USAGE;
         }
         qsort(files.v, files.n, sizeof *files.v, cmp_path);
+    } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the import */
+        fprintf(stderr, "bulwark intel import: %s: %s, not a regular file%s\n", path, bw_cli_file_kind(st.st_mode),
+                fmt == F_OSV ? " or directory" : "");
+        return EXIT_USAGE;
     } else if (files_add(&files, path) != 0) {
         return EXIT_USAGE;
     }

@@ -1,39 +1,11 @@
 /* `bulwark rules`: check a rule catalog (every rule's own examples) and list it. */
 #include "cli/cli.h"
+#include "common/limits.h"
 #include "engine/scanner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 /* Runs one rule's examples; prints each failure; returns the number of failures. */
 static int test_rule(const struct bw_scanner *sc, const struct bw_rule *r, FILE *out)
@@ -96,9 +68,10 @@ int bw_cli_rules(int argc, char **argv)
         return 2;
     }
     for (int i = 0; i < nfiles; i++) {
-        bufs[i] = read_file(argv[i + 2], &lens[i]);
-        if (!bufs[i]) {
-            fprintf(stderr, "bulwark rules: cannot read %s\n", argv[i + 2]);
+        char why[128];
+        if (bw_cli_read_file(argv[i + 2], BW_CLI_RULES_MAX_FILE_BYTES, &bufs[i], &lens[i], why, sizeof why) !=
+            BW_READ_OK) {
+            fprintf(stderr, "bulwark rules: %s: %s\n", argv[i + 2], why);
             for (int j = 0; j < i; j++)
                 free(bufs[j]);
             return 2;

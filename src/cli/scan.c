@@ -29,7 +29,9 @@ struct file {
     char *path;
     int lang;
     struct bw_findings f;
+    bool named;          /* named on the command line, not found in a walk */
     bool skipped, failed;
+    char why[96];        /* why it was skipped or failed */
 };
 
 struct job {
@@ -46,7 +48,7 @@ struct list {
     size_t n, cap;
 };
 
-static int add_file(struct list *l, const char *path, int lang)
+static int add_file(struct list *l, const char *path, int lang, bool named)
 {
     if (l->n >= BW_CLI_SCAN_MAX_FILES)
         return -1;
@@ -61,6 +63,7 @@ static int add_file(struct list *l, const char *path, int lang)
     memset(&l->v[l->n], 0, sizeof l->v[0]);
     l->v[l->n].path = strdup(path);
     l->v[l->n].lang = lang;
+    l->v[l->n].named = named;
     if (!l->v[l->n].path)
         return -1;
     l->n++;
@@ -100,7 +103,7 @@ static int walk(struct list *l, const char *path, int force_lang, int depth)
         } else if (S_ISREG(st.st_mode)) {
             int lang = bw_lang_from_path(child);
             if (lang >= 0 && (force_lang < 0 || lang == force_lang))
-                rc = add_file(l, child, lang);
+                rc = add_file(l, child, lang, false);
         }
     }
     closedir(d);
@@ -112,40 +115,23 @@ static int cmp_file(const void *a, const void *b)
     return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
 }
 
-static char *slurp(const char *path, size_t *len, bool *skip)
+/* The file, or NULL: *skip set (with the reason in why) for what is not scanned by design, a
+ * binary or oversized file, or something that stopped being a regular file since the walk. */
+static char *slurp(const char *path, size_t *len, bool *skip, char *why, size_t whylen)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return NULL;
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (size_t)st.st_size > BW_CLI_SCAN_MAX_FILE_BYTES) {
-        close(fd);
-        *skip = true;
+    char *buf = NULL;
+    int rc = bw_cli_read_file(path, BW_CLI_SCAN_MAX_FILE_BYTES, &buf, len, why, whylen);
+    if (rc != BW_READ_OK) {
+        *skip = rc != BW_READ_FAILED;
         return NULL;
     }
-    size_t cap = (size_t)st.st_size + 1, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        ssize_t k = read(fd, buf + n, cap - n);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        n += (size_t)k;
-        if (n == cap) { /* the file grew while reading: stop at the size we planned for */
-            break;
-        }
-    }
-    close(fd);
-    if (!buf)
-        return NULL;
     /* a NUL in the first 8 KiB marks a binary file */
-    if (memchr(buf, '\0', n < 8192 ? n : 8192)) {
+    if (memchr(buf, '\0', *len < 8192 ? *len : 8192)) {
         free(buf);
+        snprintf(why, whylen, "a binary file");
         *skip = true;
         return NULL;
     }
-    *len = n;
     return buf;
 }
 
@@ -158,14 +144,16 @@ static void *worker(void *arg)
             break;
         struct file *f = &j->files[i];
         size_t len = 0;
-        char *buf = slurp(f->path, &len, &f->skipped);
+        char *buf = slurp(f->path, &len, &f->skipped, f->why, sizeof f->why);
         if (!buf) {
             f->failed = !f->skipped;
             continue;
         }
         atomic_fetch_add(&j->bytes, len);
-        if (bw_scan(j->sc, (enum bw_lang)f->lang, buf, len, j->test_ctx, &f->f) != 0)
+        if (bw_scan(j->sc, (enum bw_lang)f->lang, buf, len, j->test_ctx, &f->f) != 0) {
             f->failed = true;
+            snprintf(f->why, sizeof f->why, "the scan failed");
+        }
         free(buf);
     }
     return NULL;
@@ -420,6 +408,10 @@ int bw_cli_scan(int argc, char **argv)
         int rc = 0;
         if (S_ISDIR(st.st_mode)) {
             rc = walk(&files, argv[i], force_lang, 0);
+        } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the scan */
+            fprintf(stderr, "bulwark scan: %s: %s, not a regular file or directory\n", argv[i],
+                    bw_cli_file_kind(st.st_mode));
+            return 2;
         } else {
             int lang = bw_lang_from_path(argv[i]);
             if (force_lang >= 0)
@@ -428,7 +420,7 @@ int bw_cli_scan(int argc, char **argv)
                 fprintf(stderr, "bulwark scan: %s: unknown language (use --lang)\n", argv[i]);
                 return 2;
             }
-            rc = add_file(&files, argv[i], lang);
+            rc = add_file(&files, argv[i], lang, true);
         }
         if (rc != 0) {
             fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", BW_CLI_SCAN_MAX_FILES);
@@ -457,11 +449,10 @@ int bw_cli_scan(int argc, char **argv)
     for (long i = 0; i < started; i++)
         pthread_join(th[i], NULL);
 
-    int counts[5] = {0}, worst = 0, failed = 0;
+    int counts[5] = {0}, worst = 0;
     size_t scanned = 0;
     for (size_t i = 0; i < files.n; i++) {
         scanned += !files.v[i].skipped && !files.v[i].failed;
-        failed += files.v[i].failed;
         for (size_t k = 0; k < files.v[i].f.n; k++)
             counts[files.v[i].f.v[k].severity]++;
         if (files.v[i].f.worst > worst) /* past the cap too: findings not listed still fail the run */
@@ -469,9 +460,11 @@ int bw_cli_scan(int argc, char **argv)
         if (files.v[i].f.truncated)
             fprintf(stderr, "bulwark scan: %s: more than %d findings, only the first %d are listed\n",
                     uri_of(files.v[i].path), BW_SCAN_MAX_FINDINGS, BW_SCAN_MAX_FINDINGS);
+        if (files.v[i].failed)
+            fprintf(stderr, "bulwark scan: %s: %s\n", files.v[i].path, files.v[i].why);
+        else if (files.v[i].skipped && files.v[i].named) /* in a walk, skipping them is the point */
+            fprintf(stderr, "bulwark scan: note: %s: not scanned: %s\n", files.v[i].path, files.v[i].why);
     }
-    if (failed && strcmp(format, "text") != 0)
-        fprintf(stderr, "bulwark scan: %d file(s) could not be read\n", failed);
     FILE *out = stdout;
     if (output && !(out = fopen(output, "w"))) {
         fprintf(stderr, "bulwark scan: %s: %s\n", output, strerror(errno));
@@ -479,8 +472,6 @@ int bw_cli_scan(int argc, char **argv)
     }
     if (out && strcmp(format, "text") == 0) {
         for (size_t i = 0; i < files.n; i++) {
-            if (files.v[i].failed)
-                fprintf(stderr, "bulwark scan: %s: could not be read\n", files.v[i].path);
             for (size_t k = 0; k < files.v[i].f.n; k++) {
                 const struct bw_finding *x = &files.v[i].f.v[k];
                 fprintf(out, "%s:%u:%u: %s %s %s [%s]\n    %s\n", uri_of(files.v[i].path), x->line, x->column,

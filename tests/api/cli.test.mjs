@@ -2,7 +2,7 @@
 // OASIS schema. And `bulwark rules test` on the embedded catalog.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -219,6 +219,52 @@ test('SARIF URIs are percent-encoded (RFC 3986): spaces, #, %, non-ASCII bytes',
     rmSync(dir, { recursive: true, force: true });
     rmSync(elsewhere, { recursive: true, force: true });
   }
+});
+
+// intel commands against a throwaway SQLite database
+function intelEnv(dir) {
+  const env = { ...process.env, BULWARK_DATA_DIR: dir };
+  delete env.BULWARK_DATABASE_URL;
+  return env;
+}
+
+test('a FIFO, socket or device is refused before it is opened (no hang); a named binary file gets a note', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    execFileSync('mkfifo', [join(dir, 'fifo.py'), join(dir, 'kev.json')]);
+    const opts = { timeout: 10000 };
+    let r = run(['scan', join(dir, 'fifo.py')], opts);
+    assert.equal(r.code, 2, 'a FIFO named on the command line');
+    assert.match(r.err, /fifo\.py: a FIFO, not a regular file or directory/);
+    r = run(['scan', '/dev/null'], opts);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /character device/);
+    writeFileSync(join(dir, 'ok.py'), 'x = 1\n');
+    r = run(['scan', dir], opts); // in a walk a FIFO is not a source file: passed over
+    assert.equal(r.code, 0, r.err);
+    r = run(['intel', 'import', '--format', 'kev', join(dir, 'kev.json')], { ...opts, env: intelEnv(dir) });
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /kev\.json: a FIFO, not a regular file/);
+    r = run(['rules', 'test', join(dir, 'kev.json')], opts);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /a FIFO, not a regular file/);
+    writeFileSync(join(dir, 'blob.py'), Buffer.from([0x65, 0x78, 0, 1, 2]));
+    r = run(['scan', join(dir, 'blob.py')], opts);
+    assert.equal(r.code, 0);
+    assert.match(r.err, /note: .*blob\.py: not scanned: a binary file/);
+    assert.match(r.out, /^0 files scanned/m);
+    r = run(['scan', dir], opts); // found in a walk: skipped quietly
+    assert.equal(r.err, '');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('rules test DIR: says it is a directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-rules-'));
+  try {
+    const r = run(['rules', 'test', dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /a directory, not a regular file/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
 test('--output writes the report to a file', () => {
