@@ -267,6 +267,41 @@ test('rules test DIR: says it is a directory', () => {
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('intel import: a minified 20,000-entry KEV file imports (linear), and errors in it name the right column', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-intel-'));
+  try {
+    const vulns = Array.from({ length: 20000 }, (_, i) => ({
+      cveID: `CVE-2020-${String(i).padStart(5, '0')}`, vendorProject: i % 10 === 0 ? 'Langflow' : `Vendör ${i}`,
+      product: `Prödüct ${i}`, vulnerabilityName: `Remote code execution ${i}`, dateAdded: '2024-01-02',
+      shortDescription: `A remote attacker can run code (${i}).`, requiredAction: 'Apply updates.', dueDate: '2024-02-02',
+      knownRansomwareCampaignUse: 'Unknown', notes: `https://example.com/${i}`, cwes: ['CWE-94'],
+    }));
+    const text = JSON.stringify({ title: 'KEV', catalogVersion: '1', count: vulns.length, vulnerabilities: vulns });
+    writeFileSync(join(dir, 'kev.json'), text);
+    const opts = { env: intelEnv(dir), timeout: 120000 };
+    let r = run(['intel', 'import', '--format', 'kev', join(dir, 'kev.json')], opts);
+    assert.equal(r.code, 0, r.err);
+    const rep = JSON.parse(r.out);
+    assert.deepEqual([rep.records, rep.added, rep.skipped], [20000, 2000, 18000]);
+
+    // a bad value near the end: line 1, the column of its opening quote (in characters)
+    const bad = text.replace('"CVE-2020-19990"', '"CVE-BAD"');
+    writeFileSync(join(dir, 'bad.json'), bad);
+    r = run(['intel', 'import', '--format', 'kev', join(dir, 'bad.json')], opts);
+    assert.equal(r.code, 1, r.err);
+    let rej = JSON.parse(r.out).rejected[0];
+    assert.deepEqual([rej.line, rej.column], [1, bad.indexOf('"CVE-BAD"') + 1]);
+    assert.match(rej.message, /vulnerabilities\[19990\]: 'cveID' is not a CVE id/);
+    // a syntax error: jansson's position
+    const broken = text.replace('"CVE-2020-19990"', '"CVE-2020-19990" x');
+    writeFileSync(join(dir, 'broken.json'), broken);
+    r = run(['intel', 'import', '--format', 'kev', join(dir, 'broken.json')], opts);
+    assert.equal(r.code, 1, r.err);
+    rej = JSON.parse(r.out).rejected[0];
+    assert.deepEqual([rej.line, rej.column], [1, broken.indexOf(' x') + 2]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('--output writes the report to a file', () => {
   const p = project();
   try {
