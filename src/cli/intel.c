@@ -200,28 +200,31 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
     return rc;
 }
 
-static int cmd_import(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+static const char IMPORT_USAGE[] =
+    "usage: bulwark intel import --format kev|osv|atlas PATH\n"
+    "PATH: the KEV catalog JSON, ATLAS.yaml, or for osv an advisory (.yaml/.yml/.json) or a directory\n"
+    "searched for them. Prints a JSON report: records (normalised from the input), added, updated,\n"
+    "unchanged, skipped (KEV entries not about AI/ML). Exit: 0 imported, 1 input rejected (nothing\n"
+    "imported), 2 usage error, 3 database failure.\n";
+static const char SEED_USAGE[] =
+    "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
+    "Builds the embedded seed (data/intel/seed.json) from the source files; no database involved.\n";
+
+static int cmd_import(struct bw_config *cfg, int nargs, char **args)
 {
     const char *format = NULL, *path = NULL;
-    int i = 2;
-    while (i < nrest) {
-        const char *a = argv[rest[i++]];
-        if (strcmp(a, "--format") == 0 && i < nrest)
-            format = argv[rest[i++]];
-        else if (strncmp(a, "--format=", 9) == 0)
-            format = a + 9;
-        else if (a[0] != '-' && !path)
-            path = a;
-        else {
-            fprintf(stderr, "bulwark intel import: unexpected argument '%s'\n", a);
-            return EXIT_USAGE;
-        }
-    }
+    const struct bw_opt opts[] = {{"--format", NULL, &format, NULL}, {NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("intel import", IMPORT_USAGE, opts, nargs, args, &path, 1, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     enum fmt fmt;
-    if (!path || parse_format(format, &fmt) != 0) {
-        fprintf(stderr, "usage: bulwark intel import --format kev|osv|atlas PATH\n");
-        return EXIT_USAGE;
-    }
+    if (!format)
+        return bw_cli_usage_error("intel import", "--format is missing");
+    if (parse_format(format, &fmt) != 0)
+        return bw_cli_usage_error("intel import", "--format must be kev, osv or atlas, not '%s'", format);
+    if (!path)
+        return bw_cli_usage_error("intel import", "PATH is missing");
     json_t *records = json_array(), *rejected = json_array();
     size_t nfiles = 0;
     int rc = records && rejected ? collect(fmt, path, records, rejected, &nfiles) : EXIT_DB;
@@ -298,26 +301,22 @@ static int seed_sources(const char *kev, const char *osv, const char *atlas, jso
     return rc;
 }
 
-static int cmd_seed_build(char **argv, const int *rest, int nrest)
+static int cmd_seed_build(int nargs, char **args)
 {
     const char *kev = NULL, *osv = NULL, *atlas = NULL, *at = NULL, *output = NULL;
-    for (int i = 2; i < nrest; i += 2) { /* every option takes a value */
-        const char *a = argv[rest[i]], *next = i + 1 < nrest ? argv[rest[i + 1]] : NULL;
-        const char **slot = strcmp(a, "--kev") == 0 ? &kev : strcmp(a, "--osv") == 0 ? &osv
-                           : strcmp(a, "--atlas") == 0 ? &atlas : strcmp(a, "--at") == 0 ? &at
-                           : strcmp(a, "--output") == 0 ? &output : NULL;
-        if (!slot || !next) {
-            fprintf(stderr, "bulwark intel seed-build: unexpected argument '%s'\n", a);
-            return EXIT_USAGE;
-        }
-        *slot = next;
-    }
+    const struct bw_opt opts[] = {{"--kev", NULL, &kev, NULL},       {"--osv", NULL, &osv, NULL},
+                                  {"--atlas", NULL, &atlas, NULL},   {"--at", NULL, &at, NULL},
+                                  {"--output", NULL, &output, NULL}, {NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("intel seed-build", SEED_USAGE, opts, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     char at_iso[21];
     int64_t at_s = 0;
-    if (!kev || !osv || !atlas || (at && (bw_intel_date(at, at_iso) != 0 || bw_parse_iso8601(at_iso, &at_s) != 0))) {
-        fprintf(stderr, "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n");
-        return EXIT_USAGE;
-    }
+    if (!kev || !osv || !atlas)
+        return bw_cli_usage_error("intel seed-build", "%s is missing", !kev ? "--kev" : !osv ? "--osv" : "--atlas");
+    if (at && (bw_intel_date(at, at_iso) != 0 || bw_parse_iso8601(at_iso, &at_s) != 0))
+        return bw_cli_usage_error("intel seed-build", "--at must be a date or an ISO 8601 time, not '%s'", at);
     json_t *index = json_object();
     if (!index || seed_sources(kev, osv, atlas, index) != 0) {
         json_decref(index);
@@ -346,13 +345,19 @@ static int cmd_seed_build(char **argv, const int *rest, int nrest)
     return rc;
 }
 
-int bw_cli_intel(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+int bw_cli_intel(struct bw_config *cfg, int nargs, char **args)
 {
-    const char *sub = nrest > 1 ? argv[rest[1]] : "";
+    const char *sub = nargs > 1 ? args[1] : "";
     if (strcmp(sub, "import") == 0)
-        return cmd_import(cfg, argv, rest, nrest);
+        return cmd_import(cfg, nargs - 2, args + 2);
     if (strcmp(sub, "seed-build") == 0)
-        return cmd_seed_build(argv, rest, nrest);
-    fprintf(stderr, "bulwark intel: expected import or seed-build (see bulwark --help)\n");
-    return EXIT_USAGE;
+        return cmd_seed_build(nargs - 2, args + 2);
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+        fputs(IMPORT_USAGE, stdout);
+        fputs(SEED_USAGE, stdout);
+        return 0;
+    }
+    if (!sub[0])
+        return bw_cli_usage_error("intel", "expected import or seed-build");
+    return bw_cli_usage_error("intel", "unknown subcommand '%s'; expected import or seed-build", sub);
 }

@@ -323,109 +323,99 @@ static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned l
                      "truncated", json_array_size(cut) > 0, "truncated_files", cut);
 }
 
-static void usage(void)
+/* The files to scan: named files, and the files found walking named directories. 0, or 2
+ * after a message. */
+static int collect(struct list *files, const char *const *paths, int npaths, int force_lang)
 {
-    fputs("usage: bulwark scan [--format text|json|sarif] [--fail-on critical|high|medium|low|none]\n"
-          "                    [--lang js|ts|py|go|java|php|rb|cs|rs] [--context TEXT] [--jobs N]\n"
-          "                    [--output FILE] PATH...\n"
-          "Directories are walked (.git, node_modules, vendor, virtualenvs and binary files skipped).\n"
-          "Exit status: 0 no finding at or above --fail-on (default: low), 1 there is one, 2 usage error.\n",
-          stderr);
-}
-
-int bw_cli_scan(int argc, char **argv)
-{
-    const char *format = "text", *context = NULL, *output = NULL;
-    int fail_on = BW_SEV_LOW, force_lang = -1;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    int first = argc;
-    for (int i = 1; i < argc; i += 2) { /* each option takes one value */
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--") == 0) {
-            first = i + 1;
-            break;
-        }
-        if (a[0] != '-' || a[1] == '\0') {
-            first = i;
-            break;
-        }
-        if (!v && strcmp(a, "--help") != 0 && strcmp(a, "-h") != 0) {
-            fprintf(stderr, "bulwark scan: %s needs a value\n", a);
-            usage();
-            return 2;
-        }
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            usage();
-            return 0;
-        } else if (strcmp(a, "--format") == 0) {
-            format = v;
-            if (strcmp(v, "text") && strcmp(v, "json") && strcmp(v, "sarif")) {
-                fprintf(stderr, "bulwark scan: --format must be text, json or sarif\n");
-                return 2;
-            }
-        } else if (strcmp(a, "--fail-on") == 0) {
-            fail_on = strcasecmp(v, "none") == 0 ? 99 : bw_sev_parse(v);
-            if (!fail_on) {
-                fprintf(stderr, "bulwark scan: --fail-on must be critical, high, medium, low or none\n");
-                return 2;
-            }
-        } else if (strcmp(a, "--lang") == 0) {
-            force_lang = bw_lang_parse(v);
-            if (force_lang < 0) {
-                fprintf(stderr, "bulwark scan: --lang must be one of js ts py go java php rb cs rs\n");
-                return 2;
-            }
-        } else if (strcmp(a, "--context") == 0) {
-            context = v;
-        } else if (strcmp(a, "--output") == 0 || strcmp(a, "-o") == 0) {
-            output = v;
-        } else if (strcmp(a, "--jobs") == 0 || strcmp(a, "-j") == 0) {
-            char *end;
-            jobs = strtol(v, &end, 10);
-            if (*end || jobs < 1 || jobs > 256) {
-                fprintf(stderr, "bulwark scan: --jobs must be 1..256\n");
-                return 2;
-            }
-        } else {
-            fprintf(stderr, "bulwark scan: unknown option %s\n", a);
-            usage();
-            return 2;
-        }
-    }
-    if (first >= argc) {
-        fprintf(stderr, "bulwark scan: no PATH given\n");
-        usage();
-        return 2;
-    }
-    struct list files = {0};
-    for (int i = first; i < argc; i++) {
+    for (int i = 0; i < npaths; i++) {
         struct stat st;
-        if (stat(argv[i], &st) != 0) {
-            fprintf(stderr, "bulwark scan: %s: %s\n", argv[i], strerror(errno));
+        if (stat(paths[i], &st) != 0) {
+            fprintf(stderr, "bulwark scan: %s: %s\n", paths[i], strerror(errno));
             return 2;
         }
         int rc = 0;
         if (S_ISDIR(st.st_mode)) {
-            rc = walk(&files, argv[i], force_lang, 0);
+            rc = walk(files, paths[i], force_lang, 0);
         } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the scan */
-            fprintf(stderr, "bulwark scan: %s: %s, not a regular file or directory\n", argv[i],
+            fprintf(stderr, "bulwark scan: %s: %s, not a regular file or directory\n", paths[i],
                     bw_cli_file_kind(st.st_mode));
             return 2;
         } else {
-            int lang = bw_lang_from_path(argv[i]);
+            int lang = bw_lang_from_path(paths[i]);
             if (force_lang >= 0)
                 lang = force_lang; /* a named file is scanned as --lang says, whatever its name */
             if (lang < 0) {
-                fprintf(stderr, "bulwark scan: %s: unknown language (use --lang)\n", argv[i]);
+                fprintf(stderr, "bulwark scan: %s: unknown language (use --lang)\n", paths[i]);
                 return 2;
             }
-            rc = add_file(&files, argv[i], lang, true);
+            rc = add_file(files, paths[i], lang, true);
         }
         if (rc != 0) {
             fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", BW_CLI_SCAN_MAX_FILES);
             return 2;
         }
+    }
+    return 0;
+}
+
+static void free_files(struct list *files)
+{
+    for (size_t i = 0; i < files->n; i++) {
+        bw_findings_free(&files->v[i].f);
+        free(files->v[i].path);
+    }
+    free(files->v);
+}
+
+static const char USAGE[] =
+    "usage: bulwark scan [--format text|json|sarif] [--fail-on critical|high|medium|low|none]\n"
+    "                    [--lang js|ts|py|go|java|php|rb|cs|rs] [--context TEXT] [--jobs N]\n"
+    "                    [--output FILE] PATH...\n"
+    "Options also take the form --option=VALUE; -o is --output, -j is --jobs.\n"
+    "Directories are walked (.git, node_modules, vendor, virtualenvs and binary files skipped).\n"
+    "Exit status: 0 no finding at or above --fail-on (default: low), 1 there is one, 2 usage error.\n";
+
+int bw_cli_scan(int argc, char **argv)
+{
+    const char *format = "text", *context = NULL, *output = NULL, *fail_s = NULL, *lang_s = NULL, *jobs_s = NULL;
+    int fail_on = BW_SEV_LOW, force_lang = -1;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    const struct bw_opt opts[] = {{"--format", NULL, &format, NULL}, {"--fail-on", NULL, &fail_s, NULL},
+                                  {"--lang", NULL, &lang_s, NULL},   {"--context", NULL, &context, NULL},
+                                  {"--output", "-o", &output, NULL}, {"--jobs", "-j", &jobs_s, NULL},
+                                  {NULL, NULL, NULL, NULL}};
+    const char **paths = calloc((size_t)argc + 1, sizeof *paths);
+    int npaths = 0;
+    int prc = paths ? bw_opts_parse("scan", USAGE, opts, argc - 1, argv + 1, paths, argc, &npaths) : BW_OPTS_USAGE;
+    if (prc != BW_OPTS_OK) {
+        free(paths);
+        return bw_opts_exit(prc);
+    }
+    int urc = 0;
+    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "sarif"))
+        urc = bw_cli_usage_error("scan", "--format must be text, json or sarif, not '%s'", format);
+    else if (fail_s && !(fail_on = strcasecmp(fail_s, "none") == 0 ? 99 : bw_sev_parse(fail_s)))
+        urc = bw_cli_usage_error("scan", "--fail-on must be critical, high, medium, low or none, not '%s'", fail_s);
+    else if (lang_s && (force_lang = bw_lang_parse(lang_s)) < 0)
+        urc = bw_cli_usage_error("scan", "--lang must be one of js ts py go java php rb cs rs, not '%s'", lang_s);
+    else if (npaths == 0)
+        urc = bw_cli_usage_error("scan", "no PATH given");
+    if (jobs_s && !urc) {
+        char *end;
+        jobs = strtol(jobs_s, &end, 10);
+        if (!*jobs_s || *end || jobs < 1 || jobs > 256)
+            urc = bw_cli_usage_error("scan", "--jobs must be 1..256, not '%s'", jobs_s);
+    }
+    if (urc) {
+        free(paths);
+        return urc;
+    }
+    struct list files = {0};
+    urc = collect(&files, paths, npaths, force_lang);
+    free(paths);
+    if (urc) {
+        free_files(&files);
+        return urc;
     }
     if (files.n > 1)
         qsort(files.v, files.n, sizeof *files.v, cmp_file);
@@ -434,6 +424,7 @@ int bw_cli_scan(int argc, char **argv)
     struct bw_scanner *sc = bw_scanner_new_embedded(err, sizeof err);
     if (!sc) {
         fprintf(stderr, "bulwark scan: %s\n", err);
+        free_files(&files);
         return 2;
     }
     struct job j = {.sc = sc, .files = files.v, .nfiles = files.n, .test_ctx = bw_context_is_test(context)};
@@ -498,11 +489,7 @@ int bw_cli_scan(int argc, char **argv)
     }
     if (out && out != stdout)
         fclose(out);
-    for (size_t i = 0; i < files.n; i++) {
-        bw_findings_free(&files.v[i].f);
-        free(files.v[i].path);
-    }
-    free(files.v);
+    free_files(&files);
     bw_scanner_free(sc);
     if (worst < 0)
         return 2;

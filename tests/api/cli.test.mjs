@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -300,6 +300,59 @@ test('intel import: a minified 20,000-entry KEV file imports (linear), and error
     rej = JSON.parse(r.out).rejected[0];
     assert.deepEqual([rej.line, rej.column], [1, broken.indexOf(' x') + 2]);
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('every subcommand takes --help (stdout, exit 0, no side effects); usage errors name the word at fault', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-cli-'));
+  try {
+    const opts = { env: intelEnv(dir), timeout: 30000 };
+    for (const cmd of [['scan'], ['rules'], ['rules', 'test'], ['migrate'], ['serve'], ['worker'], ['user'],
+      ['user', 'add'], ['user', 'list'], ['user', 'set-tier'], ['intel'], ['intel', 'import'], ['intel', 'seed-build']]) {
+      for (const h of ['--help', '-h']) {
+        const r = run([...cmd, h], opts);
+        assert.equal(r.code, 0, `${cmd.join(' ')} ${h}: ${r.err}`);
+        assert.match(r.out, /^usage: bulwark /, cmd.join(' '));
+        assert.equal(r.err, '', cmd.join(' '));
+      }
+    }
+    assert.equal(readdirSync(dir).length, 0, 'no database was created or migrated');
+    for (const [args, re] of [
+      [['migrate', '--bogus'], /unknown option --bogus/], [['migrate', 'extra'], /unexpected argument 'extra'/],
+      [['serve', '--bogus-flag', '1'], /unknown option --bogus-flag/], [['worker', 'x'], /unexpected argument 'x'/],
+      [['scan', '--bogus', '.'], /unknown option --bogus/], [['scan', '--format'], /--format needs a value/],
+      [['scan', '--format=xml', '.'], /--format must be text, json or sarif, not 'xml'/],
+      [['user', 'set-tier', 'a@example.com'], /TIER is missing/], [['user', 'frob'], /unknown subcommand 'frob'/],
+      [['user', 'add', 'a@example.com', '--tier', 'PRO'], /a password .* is missing/],
+      [['user', 'list', 'x'], /unexpected argument 'x'/], [['intel', 'import', '--bogus'], /unknown option --bogus/],
+      [['intel', 'import', 'x.json'], /--format is missing/], [['intel', 'seed-build', '--kev', 'k'], /--osv is missing/],
+      [['rules', 'frob'], /unknown subcommand 'frob'/],
+    ]) {
+      const r = run(args, opts);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, re, args.join(' '));
+    }
+    assert.equal(readdirSync(dir).length, 0, 'usage errors touch no database');
+    const m = run(['migrate'], opts);
+    assert.equal(m.code, 0, m.err);
+    assert.ok(existsSync(join(dir, 'bulwark.db')));
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('--option=VALUE works wherever --option VALUE does', () => {
+  const p = project();
+  try {
+    const a = run(['scan', '--format', 'json', '--fail-on', 'high', '--lang', 'py', '--jobs', '2', p.dir]);
+    const b = run(['scan', '--format=json', '--fail-on=high', '--lang=py', '--jobs=2', p.dir]);
+    assert.equal(b.code, a.code, b.err);
+    assert.equal(b.out, a.out);
+    const out = join(p.dir, 'r.sarif');
+    assert.equal(run(['scan', '--format=sarif', `--output=${out}`, join(p.dir, 'src', 'clean.py')]).code, 0);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).version, '2.1.0');
+    const env = intelEnv(p.dir);
+    const u = run(['user', 'add', 'eq@example.com', '--tier=PRO', '--role=admin', '--password=correct-horse-1'], { env });
+    assert.equal(u.code, 0, u.err);
+    assert.deepEqual([JSON.parse(u.out).tier, JSON.parse(u.out).role], ['PRO', 'admin']);
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
 });
 
 test('--output writes the report to a file', () => {
