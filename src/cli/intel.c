@@ -4,7 +4,7 @@
  *       PATH: the KEV catalog JSON, ATLAS.yaml, or for osv one advisory (.yaml/.yml/.json) or a
  *       directory searched recursively for them. Everything is parsed and checked first; any
  *       malformed file rejects the whole import (nothing is written) with file:line:column.
- *       Prints a JSON report. Exit: 0 imported (also when nothing changed), 1 input rejected,
+ *       Prints a JSON report; its records = added + updated + unchanged + skipped + merged. Exit: 0 imported (also when nothing changed), 1 input rejected,
  *       2 usage error, 3 the database failed.
  *   bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]
  *       Writes data/intel/seed.json from the source files (no database involved): OSV advisories,
@@ -203,9 +203,10 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
 static const char IMPORT_USAGE[] =
     "usage: bulwark intel import --format kev|osv|atlas PATH\n"
     "PATH: the KEV catalog JSON, ATLAS.yaml, or for osv an advisory (.yaml/.yml/.json) or a directory\n"
-    "searched for them. Prints a JSON report: records (normalised from the input), added, updated,\n"
-    "unchanged, skipped (KEV entries not about AI/ML). Exit: 0 imported, 1 input rejected (nothing\n"
-    "imported), 2 usage error, 3 database failure.\n";
+    "searched for them. Prints a JSON report: records (normalised from the input) = added + updated\n"
+    "+ unchanged + skipped (KEV entries not about AI/ML) + merged (folded into another record of the\n"
+    "same id from this import). Exit: 0 imported, 1 input rejected (nothing imported), 2 usage\n"
+    "error, 3 database failure.\n";
 static const char SEED_USAGE[] =
     "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
     "Builds the embedded seed (data/intel/seed.json) from the source files; no database involved.\n";
@@ -229,9 +230,9 @@ static int cmd_import(struct bw_config *cfg, int nargs, char **args)
     size_t nfiles = 0;
     int rc = records && rejected ? collect(fmt, path, records, rejected, &nfiles) : EXIT_DB;
     if (rc == EXIT_REJECTED) {
-        bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:i,s:i,s:i,s:i,s:O}", "imported", 0, "format", format, "files",
-                             (json_int_t)nfiles, "added", 0, "updated", 0, "unchanged", 0, "skipped", 0, "rejected",
-                             rejected));
+        bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:i,s:i,s:i,s:i,s:i,s:O}", "imported", 0, "format", format, "files",
+                             (json_int_t)nfiles, "added", 0, "updated", 0, "unchanged", 0, "skipped", 0, "merged", 0,
+                             "rejected", rejected));
     } else if (rc == 0) {
         struct db *db = NULL;
         char err[256];
@@ -243,10 +244,11 @@ static int cmd_import(struct bw_config *cfg, int nargs, char **args)
             fprintf(stderr, "bulwark intel import: the database refused the import; nothing was written\n");
             rc = EXIT_DB;
         } else {
-            bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:I,s:I,s:I,s:I,s:I}", "imported", 1, "format", format, "files",
-                                 (json_int_t)nfiles, "records", (json_int_t)json_array_size(records), "added",
+            bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "imported", 1, "format", format,
+                                 "files", (json_int_t)nfiles, "records", (json_int_t)json_array_size(records), "added",
                                  (json_int_t)rep.added, "updated", (json_int_t)rep.updated, "unchanged",
-                                 (json_int_t)rep.unchanged, "skipped", (json_int_t)rep.skipped));
+                                 (json_int_t)rep.unchanged, "skipped", (json_int_t)rep.skipped, "merged",
+                                 (json_int_t)rep.merged));
         }
         db_close(db);
     }

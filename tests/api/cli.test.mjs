@@ -355,6 +355,24 @@ test('--option=VALUE works wherever --option VALUE does', () => {
   } finally { rmSync(p.dir, { recursive: true, force: true }); }
 });
 
+test('intel import report adds up: records = added + updated + unchanged + skipped + merged', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-intel-'));
+  try {
+    const osv = join(dir, 'osv');
+    mkdirSync(osv);
+    const fixtures = new URL('../fixtures/intel/osv/', import.meta.url).pathname;
+    const files = readdirSync(fixtures).filter(f => f.endsWith('.yaml')).slice(0, 3);
+    for (const f of files) writeFileSync(join(osv, f), readFileSync(join(fixtures, f)));
+    writeFileSync(join(osv, 'copy-' + files[0]), readFileSync(join(fixtures, files[0]))); // the same advisory twice
+    const r = run(['intel', 'import', '--format', 'osv', osv], { env: intelEnv(join(dir)) });
+    assert.equal(r.code, 0, r.err);
+    const rep = JSON.parse(r.out);
+    assert.equal(rep.records, 4);
+    assert.equal(rep.merged, 1);
+    assert.equal(rep.added + rep.updated + rep.unchanged + rep.skipped + rep.merged, rep.records);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('--output writes the report to a file', () => {
   const p = project();
   try {
