@@ -29,6 +29,8 @@ struct file {
     char *path;
     int lang;
     struct bw_findings f;
+    char *real;          /* realpath: one file named twice (or walked and named) is scanned once */
+    size_t seq;          /* order of collection: of duplicates the first stays */
     bool named;          /* named on the command line, not found in a walk */
     bool skipped, failed;
     char why[96];        /* why it was skipped or failed */
@@ -115,8 +117,38 @@ static int cmp_file(const void *a, const void *b)
     return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
 }
 
-/* The file, or NULL: *skip set (with the reason in why) for what is not scanned by design, a
- * binary or oversized file, or something that stopped being a regular file since the walk. */
+static const char *real_of(const struct file *f) { return f->real ? f->real : f->path; }
+
+static int cmp_real(const void *a, const void *b)
+{
+    const struct file *x = a, *y = b;
+    int c = strcmp(real_of(x), real_of(y));
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* Drops the files that are another one of the list under another name (scan d d/a.py ./d): of
+ * those the first collected stays. */
+static void dedupe(struct list *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        l->v[i].real = realpath(l->v[i].path, NULL); /* NULL (gone meanwhile): compared by path */
+        l->v[i].seq = i;
+    }
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, cmp_real);
+    size_t k = 0;
+    for (size_t i = 0; i < l->n; i++) {
+        if (k > 0 && strcmp(real_of(&l->v[k - 1]), real_of(&l->v[i])) == 0) {
+            l->v[k - 1].named |= l->v[i].named;
+            free(l->v[i].path);
+            free(l->v[i].real);
+        } else {
+            l->v[k++] = l->v[i];
+        }
+    }
+    l->n = k;
+}
+
 static char *slurp(const char *path, size_t *len, bool *skip, char *why, size_t whylen)
 {
     char *buf = NULL;
@@ -363,6 +395,7 @@ static void free_files(struct list *files)
     for (size_t i = 0; i < files->n; i++) {
         bw_findings_free(&files->v[i].f);
         free(files->v[i].path);
+        free(files->v[i].real);
     }
     free(files->v);
 }
@@ -417,6 +450,7 @@ int bw_cli_scan(int argc, char **argv)
         free_files(&files);
         return urc;
     }
+    dedupe(&files);
     if (files.n > 1)
         qsort(files.v, files.n, sizeof *files.v, cmp_file);
 
@@ -469,8 +503,8 @@ int bw_cli_scan(int argc, char **argv)
                         bw_sev_name(x->severity), x->rule->id, x->rule->title, x->rule->cwe, x->snippet);
             }
         }
-        fprintf(out, "%zu files scanned, %d critical, %d high, %d medium, %d low\n", scanned, counts[4], counts[3],
-                counts[2], counts[1]);
+        fprintf(out, "%zu file%s scanned, %d critical, %d high, %d medium, %d low\n", scanned, scanned == 1 ? "" : "s",
+                counts[4], counts[3], counts[2], counts[1]);
     } else if (out) {
         json_t *doc = strcmp(format, "sarif") == 0
                           ? sarif_doc(sc, files.v, files.n)

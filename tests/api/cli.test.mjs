@@ -373,6 +373,22 @@ test('intel import report adds up: records = added + updated + unchanged + skipp
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('a file named twice (or walked and named) is scanned once; "1 file scanned"', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    mkdirSync(join(dir, 'c1'));
+    writeFileSync(join(dir, 'c1', 'a.py'), 'exec(llm_response)\n');
+    const args = ['c1', 'c1/a.py', './c1', join(dir, 'c1', 'a.py')];
+    const text = run(['scan', ...args], { cwd: dir });
+    assert.equal(text.code, 1, text.err);
+    assert.match(text.out, /^1 file scanned, 1 critical,/m);
+    const sarif = JSON.parse(run(['scan', '--format', 'sarif', ...args], { cwd: dir }).out);
+    assert.equal(sarif.runs[0].results.length, 1);
+    const json = JSON.parse(run(['scan', '--format', 'json', ...args], { cwd: dir }).out);
+    assert.deepEqual([json.files_scanned, json.findings.length], [1, 1]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('--output writes the report to a file', () => {
   const p = project();
   try {
