@@ -51,7 +51,8 @@ static void usage(FILE *f)
           "  rules test [CATALOG.json...]   run every rule's own examples\n"
           "  rules list                     print the rule catalog as JSON\n"
           "  version                        print the version\n"
-          "Every BULWARK_X variable has a flag --x (e.g. --listen 127.0.0.1:8080, --data-dir ./var).\n",
+          "Every BULWARK_X variable has a flag --x (e.g. --listen 127.0.0.1:8080, --data-dir ./var).\n"
+          "Every command takes --help; options are --option VALUE or --option=VALUE.\n",
           f);
 }
 
@@ -67,12 +68,20 @@ static void take_signals(sigset_t *set)
     bw_log_start_flusher();
 }
 
-static int cmd_serve(struct bw_config *cfg, int nrest)
+#define CONFIG_FLAGS_HELP                                                                              \
+    "Configuration comes from BULWARK_* environment variables; every BULWARK_X also has a flag --x\n"  \
+    "(--x VALUE or --x=VALUE, e.g. --listen 127.0.0.1:8080, --data-dir ./var, --workers 4).\n"          \
+    "The variables and their ranges: docs/operations.md.\n"
+
+static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
 {
-    if (nrest) {
-        fprintf(stderr, "bulwark serve: unknown option (see bulwark --help)\n");
-        return 2;
-    }
+    int np, prc = bw_opts_parse("serve",
+                                "usage: bulwark serve [--FLAG VALUE]...\n"
+                                "Runs the API server, with BULWARK_WORKERS job workers (red-team engagements),\n"
+                                "until SIGTERM or SIGINT.\n" CONFIG_FLAGS_HELP,
+                                NULL, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     sigset_t set;
     take_signals(&set);
     struct bw_listener l;
@@ -97,12 +106,15 @@ static int cmd_serve(struct bw_config *cfg, int nrest)
 }
 
 /* Job workers without the HTTP server: the same database and egress settings as serve. */
-static int cmd_worker(struct bw_config *cfg, int nrest)
+static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
 {
-    if (nrest) {
-        fprintf(stderr, "bulwark worker: unknown option (see bulwark --help)\n");
-        return 2;
-    }
+    int np, prc = bw_opts_parse("worker",
+                                "usage: bulwark worker [--FLAG VALUE]...\n"
+                                "Runs BULWARK_WORKERS job workers (no HTTP server) against the server's\n"
+                                "database, until SIGTERM or SIGINT.\n" CONFIG_FLAGS_HELP,
+                                NULL, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     unsigned allow = 0;
     if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &allow) != 0) {
         fprintf(stderr, "bulwark: BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone\n");
@@ -169,30 +181,27 @@ static bool email_ok(const char *e)
     return true;
 }
 
-static int user_add(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+static const char USER_USAGE[] =
+    "usage: bulwark user add EMAIL --tier TIER [--role user|mssp|admin] [--managed-by EMAIL]\n"
+    "                        (--password PASSWORD | --password-stdin)\n"
+    "       bulwark user list\n"
+    "       bulwark user set-tier EMAIL TIER\n"
+    "TIER: FREE, STARTER, PRO or ENTERPRISE. Options also take the form --option=VALUE.\n";
+
+static int user_add(struct bw_config *cfg, int nargs, char **args)
 {
     const char *email = NULL, *tier = NULL, *role = "user", *managed = NULL, *password = NULL;
     bool from_stdin = false;
-    for (int i = 2; i < nrest; i++) {
-        const char *a = argv[rest[i]];
-        const char *next = i + 1 < nrest ? argv[rest[i + 1]] : NULL;
-        if (strcmp(a, "--tier") == 0 && next)
-            tier = next, i++;
-        else if (strcmp(a, "--role") == 0 && next)
-            role = next, i++;
-        else if (strcmp(a, "--managed-by") == 0 && next)
-            managed = next, i++;
-        else if (strcmp(a, "--password") == 0 && next)
-            password = next, i++;
-        else if (strcmp(a, "--password-stdin") == 0)
-            from_stdin = true;
-        else if (a[0] != '-' && !email)
-            email = a;
-        else {
-            fprintf(stderr, "bulwark user add: unexpected argument '%s'\n", a);
-            return 2;
-        }
-    }
+    const struct bw_opt opts[] = {{"--tier", NULL, &tier, NULL},
+                                  {"--role", NULL, &role, NULL},
+                                  {"--managed-by", NULL, &managed, NULL},
+                                  {"--password", NULL, &password, NULL},
+                                  {"--password-stdin", NULL, NULL, &from_stdin},
+                                  {NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("user add", USER_USAGE, opts, nargs, args, &email, 1, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     char pwbuf[BW_PASSWORD_MAX + 2];
     if (from_stdin) {
         if (password) {
@@ -206,10 +215,9 @@ static int user_add(struct bw_config *cfg, char **argv, const int *rest, int nre
         pwbuf[strcspn(pwbuf, "\r\n")] = '\0';
         password = pwbuf;
     }
-    if (!email || !tier || !password) {
-        fprintf(stderr, "bulwark user add: EMAIL, --tier and a password are required\n");
-        return 2;
-    }
+    if (!email || !tier || !password)
+        return bw_cli_usage_error("user add", "%s is missing",
+                                  !email ? "EMAIL" : !tier ? "--tier" : "a password (--password or --password-stdin)");
     int t = bw_tier_parse(tier), ro = bw_role_parse(role);
     if (t < 0) {
         fprintf(stderr, "bulwark user add: --tier must be FREE, STARTER, PRO or ENTERPRISE\n");
@@ -271,56 +279,96 @@ out:
     return rc;
 }
 
-static int cmd_user(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+static int user_list(struct bw_config *cfg, int nargs, char **args)
 {
-    const char *sub = nrest > 1 ? argv[rest[1]] : "";
+    int np;
+    int prc = bw_opts_parse("user list", USER_USAGE, NULL, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    struct db *db = open_db(cfg);
+    if (!db)
+        return 1;
+    struct store_user *users = NULL;
+    size_t n = 0;
+    int rc = store_user_list(db, &users, &n) == ST_OK ? 0 : 1;
+    if (rc == 0) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n; i++)
+            json_array_append_new(arr, user_json(&users[i]));
+        bw_cli_print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
+    }
+    free(users);
+    db_close(db);
+    return rc;
+}
+
+static int user_set_tier(struct bw_config *cfg, int nargs, char **args)
+{
+    const char *pos[2];
+    int np;
+    int prc = bw_opts_parse("user set-tier", USER_USAGE, NULL, nargs, args, pos, 2, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    if (np < 2)
+        return bw_cli_usage_error("user set-tier", "%s missing", np == 0 ? "EMAIL and TIER are" : "TIER is");
+    int t = bw_tier_parse(pos[1]);
+    if (t < 0)
+        return bw_cli_usage_error("user set-tier", "TIER must be FREE, STARTER, PRO or ENTERPRISE, not '%s'", pos[1]);
+    struct db *db = open_db(cfg);
+    if (!db)
+        return 1;
+    char email[BW_EMAIL_MAX + 1] = {0};
+    for (size_t i = 0; pos[0][i] && i < BW_EMAIL_MAX; i++)
+        email[i] = (char)tolower((unsigned char)pos[0][i]);
+    int rc = store_user_set_tier(db, email, (enum bw_tier)t);
+    struct store_user u;
+    if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK) {
+        /* running servers on this database drop the account's cached tier at once */
+        char msg[BW_ID_MAX + 8];
+        snprintf(msg, sizeof msg, "user:%s", u.id);
+        (void)db_notify(db, BW_AUTH_CHANNEL, msg);
+        bw_cli_print_json(user_json(&u));
+    }
+    else if (rc == ST_NOTFOUND)
+        fprintf(stderr, "bulwark user set-tier: no account %s\n", email);
+    db_close(db);
+    return rc == ST_OK ? 0 : 1;
+}
+
+/* args[0] is "user" */
+static int cmd_user(struct bw_config *cfg, int nargs, char **args)
+{
+    const char *sub = nargs > 1 ? args[1] : "";
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+        fputs(USER_USAGE, stdout);
+        return 0;
+    }
     if (strcmp(sub, "add") == 0)
-        return user_add(cfg, argv, rest, nrest);
-    if (strcmp(sub, "list") == 0 && nrest == 2) {
-        struct db *db = open_db(cfg);
-        if (!db)
-            return 1;
-        struct store_user *users = NULL;
-        size_t n = 0;
-        int rc = store_user_list(db, &users, &n) == ST_OK ? 0 : 1;
-        if (rc == 0) {
-            json_t *arr = json_array();
-            for (size_t i = 0; i < n; i++)
-                json_array_append_new(arr, user_json(&users[i]));
-            bw_cli_print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
-        }
-        free(users);
-        db_close(db);
-        return rc;
-    }
-    if (strcmp(sub, "set-tier") == 0 && nrest == 4) {
-        int t = bw_tier_parse(argv[rest[3]]);
-        if (t < 0) {
-            fprintf(stderr, "bulwark user set-tier: TIER must be FREE, STARTER, PRO or ENTERPRISE\n");
-            return 2;
-        }
-        struct db *db = open_db(cfg);
-        if (!db)
-            return 1;
-        char email[BW_EMAIL_MAX + 1] = {0};
-        for (size_t i = 0; argv[rest[2]][i] && i < BW_EMAIL_MAX; i++)
-            email[i] = (char)tolower((unsigned char)argv[rest[2]][i]);
-        int rc = store_user_set_tier(db, email, (enum bw_tier)t);
-        struct store_user u;
-        if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK) {
-            /* running servers on this database drop the account's cached tier at once */
-            char msg[BW_ID_MAX + 8];
-            snprintf(msg, sizeof msg, "user:%s", u.id);
-            (void)db_notify(db, BW_AUTH_CHANNEL, msg);
-            bw_cli_print_json(user_json(&u));
-        }
-        else if (rc == ST_NOTFOUND)
-            fprintf(stderr, "bulwark user set-tier: no account %s\n", email);
-        db_close(db);
-        return rc == ST_OK ? 0 : 1;
-    }
-    fprintf(stderr, "bulwark user: expected add, list or set-tier (see bulwark --help)\n");
-    return 2;
+        return user_add(cfg, nargs - 2, args + 2);
+    if (strcmp(sub, "list") == 0)
+        return user_list(cfg, nargs - 2, args + 2);
+    if (strcmp(sub, "set-tier") == 0)
+        return user_set_tier(cfg, nargs - 2, args + 2);
+    if (!sub[0])
+        return bw_cli_usage_error("user", "expected add, list or set-tier");
+    return bw_cli_usage_error("user", "unknown subcommand '%s'; expected add, list or set-tier", sub);
+}
+
+/* Applies the migrations (open_db does) and says so. */
+static int cmd_migrate(struct bw_config *cfg, int nargs, char **args)
+{
+    int np, prc = bw_opts_parse("migrate",
+                                "usage: bulwark migrate [--FLAG VALUE]...\n"
+                                "Applies the database migrations not applied yet and exits (serve does it\n"
+                                "too).\n" CONFIG_FLAGS_HELP,
+                                NULL, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    struct db *db = open_db(cfg);
+    if (db)
+        printf("{\"migrated\":true,\"backend\":\"%s\"}\n", db_backend(db));
+    db_close(db);
+    return db ? 0 : 1;
 }
 
 int main(int argc, char **argv)
@@ -351,27 +399,40 @@ int main(int argc, char **argv)
         return 2;
     }
     bw_log_set_level(cfg.log_level);
-    const char *cmd = argv[rest[0]];
+    if (nrest == 0) { /* configuration flags only */
+        fprintf(stderr, "bulwark: no command\n");
+        usage(stderr);
+        free(rest);
+        bw_config_free(&cfg);
+        return 2;
+    }
+    /* the words that are not configuration flags, the command first */
+    char **args = calloc((size_t)nrest + 1, sizeof *args);
+    if (!args) {
+        free(rest);
+        bw_config_free(&cfg);
+        return 1;
+    }
+    for (int i = 0; i < nrest; i++)
+        args[i] = argv[rest[i]];
+    const char *cmd = args[0];
     int rc;
     if (strcmp(cmd, "serve") == 0)
-        rc = cmd_serve(&cfg, nrest - 1);
+        rc = cmd_serve(&cfg, nrest - 1, args + 1);
     else if (strcmp(cmd, "worker") == 0)
-        rc = cmd_worker(&cfg, nrest - 1);
+        rc = cmd_worker(&cfg, nrest - 1, args + 1);
     else if (strcmp(cmd, "user") == 0)
-        rc = cmd_user(&cfg, argv, rest, nrest);
+        rc = cmd_user(&cfg, nrest, args);
     else if (strcmp(cmd, "intel") == 0)
-        rc = bw_cli_intel(&cfg, argv, rest, nrest);
-    else if (strcmp(cmd, "migrate") == 0) {
-        struct db *db = open_db(&cfg);
-        rc = db ? 0 : 1;
-        if (db)
-            printf("{\"migrated\":true,\"backend\":\"%s\"}\n", db_backend(db));
-        db_close(db);
-    } else {
+        rc = bw_cli_intel(&cfg, nrest, args);
+    else if (strcmp(cmd, "migrate") == 0)
+        rc = cmd_migrate(&cfg, nrest - 1, args + 1);
+    else {
         fprintf(stderr, "bulwark: unknown command '%s'\n", cmd);
         usage(stderr);
         rc = 2;
     }
+    free(args);
     free(rest);
     bw_config_free(&cfg);
     return rc;

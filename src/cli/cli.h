@@ -3,6 +3,7 @@
 #ifndef BW_CLI_CLI_H
 #define BW_CLI_CLI_H
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 struct bw_scanner;
@@ -15,10 +16,44 @@ int bw_cli_rules(int argc, char **argv);
 /* Runs every rule's examples; prints failures to out; returns how many failed. */
 int bw_rules_test_all(const struct bw_scanner *sc, FILE *out, int *nexamples);
 
+/* What a file of st_mode mode is, for messages: "a directory", "a FIFO", ... */
+const char *bw_cli_file_kind(unsigned mode);
+
+enum { BW_READ_OK, BW_READ_FAILED, BW_READ_NOT_REGULAR, BW_READ_TOO_LARGE };
+/* Reads the regular file at path whole into *out (malloc'd, NUL-terminated; *len bytes without
+ * the NUL; the caller frees it). Anything that is not a regular file (directory, FIFO, socket,
+ * device) is refused without blocking: stat first, then open with O_NONBLOCK and fstat again.
+ * Returns BW_READ_OK, or another BW_READ_* with why set (lowercase, e.g. "a FIFO, not a regular
+ * file", "larger than N bytes", strerror) and *out NULL. */
+int bw_cli_read_file(const char *path, size_t max, char **out, size_t *len, char *why, size_t whylen);
+
+/* An option of a subcommand: name "--format", alias "-o" or NULL. value: where the option's
+ * value goes (a pointer into argv), NULL for a flag without a value; set: made true when the
+ * option is given (required for flags, optional otherwise). Arrays end with {NULL}. */
+struct bw_opt {
+    const char *name, *alias;
+    const char **value;
+    bool *set;
+};
+
+enum { BW_OPTS_OK = 0, BW_OPTS_HELP = -1, BW_OPTS_USAGE = 2 };
+/* Parses args[0..n) (what follows the subcommand): --name VALUE, --name=VALUE, -a VALUE,
+ * flags, operands anywhere, "--" ending the options. Operands go to pos[0..maxpos) (*npos of
+ * them). BW_OPTS_OK; BW_OPTS_HELP for --help or -h, after usage went to stdout; BW_OPTS_USAGE
+ * after a message naming the word at fault ("unknown option --x", "--format needs a value",
+ * "unexpected argument 'x'") on stderr. A command returns bw_opts_exit(rc) unless rc is OK. */
+int bw_opts_parse(const char *cmd, const char *usage, const struct bw_opt *opts, int n, char **args, const char **pos,
+                  int maxpos, int *npos);
+/* The exit status after bw_opts_parse returned rc != BW_OPTS_OK: 0 after help, else 2. */
+static inline int bw_opts_exit(int rc) { return rc == BW_OPTS_HELP ? 0 : rc; }
+/* Prints "bulwark CMD: MESSAGE (see bulwark CMD --help)" on stderr; returns BW_OPTS_USAGE (2). */
+int bw_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Pretty-prints j (stolen) on standard output. */
 void bw_cli_print_json(json_t *j);
 
-/* bulwark intel import|seed-build (src/cli/intel.c); argv[rest[1]] is the subcommand. */
-int bw_cli_intel(struct bw_config *cfg, char **argv, const int *rest, int nrest);
+/* bulwark intel import|seed-build (src/cli/intel.c); args[0] is "intel", args[1] the subcommand
+ * (configuration flags are gone already). */
+int bw_cli_intel(struct bw_config *cfg, int nargs, char **args);
 
 #endif

@@ -4,7 +4,7 @@
  *       PATH: the KEV catalog JSON, ATLAS.yaml, or for osv one advisory (.yaml/.yml/.json) or a
  *       directory searched recursively for them. Everything is parsed and checked first; any
  *       malformed file rejects the whole import (nothing is written) with file:line:column.
- *       Prints a JSON report. Exit: 0 imported (also when nothing changed), 1 input rejected,
+ *       Prints a JSON report; its records = added + updated + unchanged + skipped + merged. Exit: 0 imported (also when nothing changed), 1 input rejected,
  *       2 usage error, 3 the database failed.
  *   bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]
  *       Writes data/intel/seed.json from the source files (no database involved): OSV advisories,
@@ -16,6 +16,7 @@
 #include "common/config.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
+#include "common/utf8.h"
 #include "intel/ingest.h"
 #include "intel/intel.h"
 #include "intel/sources.h"
@@ -105,42 +106,14 @@ static int walk(const char *dir, int depth, struct files *out)
 
 static int cmp_path(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The whole file, NUL-terminated; NULL with a message in why. */
-static char *slurp(const char *path, size_t *len, char *why, size_t cap)
-{
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0) {
-        snprintf(why, cap, "%s", strerror(errno));
-        if (f)
-            fclose(f);
-        return NULL;
-    }
-    if (st.st_size > (off_t)BW_INTEL_MAX_FILE) {
-        snprintf(why, cap, "larger than %u bytes", BW_INTEL_MAX_FILE);
-        fclose(f);
-        return NULL;
-    }
-    char *buf = malloc((size_t)st.st_size + 1);
-    *len = buf ? fread(buf, 1, (size_t)st.st_size, f) : 0;
-    fclose(f);
-    if (!buf || *len != (size_t)st.st_size) {
-        snprintf(why, cap, "cannot be read");
-        free(buf);
-        return NULL;
-    }
-    buf[*len] = '\0';
-    return buf;
-}
-
 /* Parses and normalises one file; its records are appended to out. 0, or -1 with *rej set. */
 static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_intel_reject *rej)
 {
     memset(rej, 0, sizeof *rej);
     snprintf(rej->file, sizeof rej->file, "%s", path);
     size_t len = 0;
-    char *buf = slurp(path, &len, rej->msg, sizeof rej->msg);
-    if (!buf)
+    char *buf;
+    if (bw_cli_read_file(path, BW_INTEL_MAX_FILE, &buf, &len, rej->msg, sizeof rej->msg) != BW_READ_OK)
         return -1;
     struct bw_tree t;
     struct bw_parse_error pe;
@@ -168,8 +141,8 @@ static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_inte
 
 static json_t *reject_json(const struct bw_intel_reject *r)
 {
-    return json_pack("{s:s,s:i,s:i,s:s}", "file", r->file, "line", r->at.line, "column", r->at.column, "message",
-                     r->msg);
+    return json_pack("{s:o,s:i,s:i,s:o}", "file", bw_utf8_json(r->file), "line", r->at.line, "column", r->at.column,
+                     "message", bw_utf8_json(r->msg));
 }
 
 static int parse_format(const char *s, enum fmt *out)
@@ -206,6 +179,10 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
             return EXIT_USAGE;
         }
         qsort(files.v, files.n, sizeof *files.v, cmp_path);
+    } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the import */
+        fprintf(stderr, "bulwark intel import: %s: %s, not a regular file%s\n", path, bw_cli_file_kind(st.st_mode),
+                fmt == F_OSV ? " or directory" : "");
+        return EXIT_USAGE;
     } else if (files_add(&files, path) != 0) {
         return EXIT_USAGE;
     }
@@ -223,35 +200,39 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
     return rc;
 }
 
-static int cmd_import(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+static const char IMPORT_USAGE[] =
+    "usage: bulwark intel import --format kev|osv|atlas PATH\n"
+    "PATH: the KEV catalog JSON, ATLAS.yaml, or for osv an advisory (.yaml/.yml/.json) or a directory\n"
+    "searched for them. Prints a JSON report: records (normalised from the input) = added + updated\n"
+    "+ unchanged + skipped (KEV entries not about AI/ML) + merged (folded into another record of the\n"
+    "same id from this import). Exit: 0 imported, 1 input rejected (nothing imported), 2 usage\n"
+    "error, 3 database failure.\n";
+static const char SEED_USAGE[] =
+    "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
+    "Builds the embedded seed (data/intel/seed.json) from the source files; no database involved.\n";
+
+static int cmd_import(struct bw_config *cfg, int nargs, char **args)
 {
     const char *format = NULL, *path = NULL;
-    int i = 2;
-    while (i < nrest) {
-        const char *a = argv[rest[i++]];
-        if (strcmp(a, "--format") == 0 && i < nrest)
-            format = argv[rest[i++]];
-        else if (strncmp(a, "--format=", 9) == 0)
-            format = a + 9;
-        else if (a[0] != '-' && !path)
-            path = a;
-        else {
-            fprintf(stderr, "bulwark intel import: unexpected argument '%s'\n", a);
-            return EXIT_USAGE;
-        }
-    }
+    const struct bw_opt opts[] = {{"--format", NULL, &format, NULL}, {NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("intel import", IMPORT_USAGE, opts, nargs, args, &path, 1, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     enum fmt fmt;
-    if (!path || parse_format(format, &fmt) != 0) {
-        fprintf(stderr, "usage: bulwark intel import --format kev|osv|atlas PATH\n");
-        return EXIT_USAGE;
-    }
+    if (!format)
+        return bw_cli_usage_error("intel import", "--format is missing");
+    if (parse_format(format, &fmt) != 0)
+        return bw_cli_usage_error("intel import", "--format must be kev, osv or atlas, not '%s'", format);
+    if (!path)
+        return bw_cli_usage_error("intel import", "PATH is missing");
     json_t *records = json_array(), *rejected = json_array();
     size_t nfiles = 0;
     int rc = records && rejected ? collect(fmt, path, records, rejected, &nfiles) : EXIT_DB;
     if (rc == EXIT_REJECTED) {
-        bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:i,s:i,s:i,s:i,s:O}", "imported", 0, "format", format, "files",
-                             (json_int_t)nfiles, "added", 0, "updated", 0, "unchanged", 0, "skipped", 0, "rejected",
-                             rejected));
+        bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:i,s:i,s:i,s:i,s:i,s:O}", "imported", 0, "format", format, "files",
+                             (json_int_t)nfiles, "added", 0, "updated", 0, "unchanged", 0, "skipped", 0, "merged", 0,
+                             "rejected", rejected));
     } else if (rc == 0) {
         struct db *db = NULL;
         char err[256];
@@ -263,10 +244,11 @@ static int cmd_import(struct bw_config *cfg, char **argv, const int *rest, int n
             fprintf(stderr, "bulwark intel import: the database refused the import; nothing was written\n");
             rc = EXIT_DB;
         } else {
-            bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:I,s:I,s:I,s:I,s:I}", "imported", 1, "format", format, "files",
-                                 (json_int_t)nfiles, "records", (json_int_t)json_array_size(records), "added",
+            bw_cli_print_json(json_pack("{s:b,s:s,s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "imported", 1, "format", format,
+                                 "files", (json_int_t)nfiles, "records", (json_int_t)json_array_size(records), "added",
                                  (json_int_t)rep.added, "updated", (json_int_t)rep.updated, "unchanged",
-                                 (json_int_t)rep.unchanged, "skipped", (json_int_t)rep.skipped));
+                                 (json_int_t)rep.unchanged, "skipped", (json_int_t)rep.skipped, "merged",
+                                 (json_int_t)rep.merged));
         }
         db_close(db);
     }
@@ -321,26 +303,22 @@ static int seed_sources(const char *kev, const char *osv, const char *atlas, jso
     return rc;
 }
 
-static int cmd_seed_build(char **argv, const int *rest, int nrest)
+static int cmd_seed_build(int nargs, char **args)
 {
     const char *kev = NULL, *osv = NULL, *atlas = NULL, *at = NULL, *output = NULL;
-    for (int i = 2; i < nrest; i += 2) { /* every option takes a value */
-        const char *a = argv[rest[i]], *next = i + 1 < nrest ? argv[rest[i + 1]] : NULL;
-        const char **slot = strcmp(a, "--kev") == 0 ? &kev : strcmp(a, "--osv") == 0 ? &osv
-                           : strcmp(a, "--atlas") == 0 ? &atlas : strcmp(a, "--at") == 0 ? &at
-                           : strcmp(a, "--output") == 0 ? &output : NULL;
-        if (!slot || !next) {
-            fprintf(stderr, "bulwark intel seed-build: unexpected argument '%s'\n", a);
-            return EXIT_USAGE;
-        }
-        *slot = next;
-    }
+    const struct bw_opt opts[] = {{"--kev", NULL, &kev, NULL},       {"--osv", NULL, &osv, NULL},
+                                  {"--atlas", NULL, &atlas, NULL},   {"--at", NULL, &at, NULL},
+                                  {"--output", NULL, &output, NULL}, {NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("intel seed-build", SEED_USAGE, opts, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
     char at_iso[21];
     int64_t at_s = 0;
-    if (!kev || !osv || !atlas || (at && (bw_intel_date(at, at_iso) != 0 || bw_parse_iso8601(at_iso, &at_s) != 0))) {
-        fprintf(stderr, "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n");
-        return EXIT_USAGE;
-    }
+    if (!kev || !osv || !atlas)
+        return bw_cli_usage_error("intel seed-build", "%s is missing", !kev ? "--kev" : !osv ? "--osv" : "--atlas");
+    if (at && (bw_intel_date(at, at_iso) != 0 || bw_parse_iso8601(at_iso, &at_s) != 0))
+        return bw_cli_usage_error("intel seed-build", "--at must be a date or an ISO 8601 time, not '%s'", at);
     json_t *index = json_object();
     if (!index || seed_sources(kev, osv, atlas, index) != 0) {
         json_decref(index);
@@ -369,13 +347,19 @@ static int cmd_seed_build(char **argv, const int *rest, int nrest)
     return rc;
 }
 
-int bw_cli_intel(struct bw_config *cfg, char **argv, const int *rest, int nrest)
+int bw_cli_intel(struct bw_config *cfg, int nargs, char **args)
 {
-    const char *sub = nrest > 1 ? argv[rest[1]] : "";
+    const char *sub = nargs > 1 ? args[1] : "";
     if (strcmp(sub, "import") == 0)
-        return cmd_import(cfg, argv, rest, nrest);
+        return cmd_import(cfg, nargs - 2, args + 2);
     if (strcmp(sub, "seed-build") == 0)
-        return cmd_seed_build(argv, rest, nrest);
-    fprintf(stderr, "bulwark intel: expected import or seed-build (see bulwark --help)\n");
-    return EXIT_USAGE;
+        return cmd_seed_build(nargs - 2, args + 2);
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+        fputs(IMPORT_USAGE, stdout);
+        fputs(SEED_USAGE, stdout);
+        return 0;
+    }
+    if (!sub[0])
+        return bw_cli_usage_error("intel", "expected import or seed-build");
+    return bw_cli_usage_error("intel", "unknown subcommand '%s'; expected import or seed-build", sub);
 }

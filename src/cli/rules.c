@@ -1,39 +1,11 @@
 /* `bulwark rules`: check a rule catalog (every rule's own examples) and list it. */
 #include "cli/cli.h"
+#include "common/limits.h"
 #include "engine/scanner.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 65536;
-            char *nb = realloc(buf, cap + 1);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = n;
-    return buf;
-}
 
 /* Runs one rule's examples; prints each failure; returns the number of failures. */
 static int test_rule(const struct bw_scanner *sc, const struct bw_rule *r, FILE *out)
@@ -79,26 +51,35 @@ int bw_rules_test_all(const struct bw_scanner *sc, FILE *out, int *nexamples)
     return fails;
 }
 
+static const char USAGE[] =
+    "usage: bulwark rules test [CATALOG.json...]   run every rule's examples (default: the embedded catalog)\n"
+    "       bulwark rules list [CATALOG.json...]   the catalog as JSON\n"
+    "Exit status: 0 every example passes, 1 one fails or a catalog is invalid, 2 usage error.\n";
+
 int bw_cli_rules(int argc, char **argv)
 {
-    if (argc < 2 || (strcmp(argv[1], "test") != 0 && strcmp(argv[1], "list") != 0)) {
-        fprintf(stderr, "usage: bulwark rules test [CATALOG.json...]   run every rule's examples\n"
-                        "       bulwark rules list                     the embedded catalog as JSON\n");
-        return 2;
-    }
+    const char *args[66];
+    int nargs = 0;
+    int prc = bw_opts_parse("rules", USAGE, NULL, argc - 1, argv + 1, args, 66, &nargs);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    if (nargs == 0)
+        return bw_cli_usage_error("rules", "expected test or list");
+    if (strcmp(args[0], "test") != 0 && strcmp(args[0], "list") != 0)
+        return bw_cli_usage_error("rules", "unknown subcommand '%s'; expected test or list", args[0]);
+    const char *const *catalogs = args + 1;
     char err[512];
     struct bw_scanner *sc;
     char *bufs[64];
     size_t lens[64];
-    int nfiles = argc - 2;
-    if (nfiles > 64) {
-        fprintf(stderr, "bulwark rules: at most 64 catalog files\n");
-        return 2;
-    }
+    int nfiles = nargs - 1;
+    if (nfiles > 64)
+        return bw_cli_usage_error("rules", "at most 64 catalog files");
     for (int i = 0; i < nfiles; i++) {
-        bufs[i] = read_file(argv[i + 2], &lens[i]);
-        if (!bufs[i]) {
-            fprintf(stderr, "bulwark rules: cannot read %s\n", argv[i + 2]);
+        char why[128];
+        if (bw_cli_read_file(catalogs[i], BW_CLI_RULES_MAX_FILE_BYTES, &bufs[i], &lens[i], why, sizeof why) !=
+            BW_READ_OK) {
+            fprintf(stderr, "bulwark rules: %s: %s\n", catalogs[i], why);
             for (int j = 0; j < i; j++)
                 free(bufs[j]);
             return 2;
@@ -115,7 +96,7 @@ int bw_cli_rules(int argc, char **argv)
         return 1;
     }
     int rc = 0;
-    if (strcmp(argv[1], "list") == 0) {
+    if (strcmp(args[0], "list") == 0) {
         size_t len;
         const char *cat = bw_scanner_catalog_json(sc, &len);
         fwrite(cat, 1, len, stdout);

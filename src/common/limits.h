@@ -116,6 +116,7 @@
 #define BW_CLI_SCAN_MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
 #define BW_CLI_SCAN_MAX_FILES    200000
 #define BW_CLI_SCAN_MAX_DEPTH    64
+#define BW_CLI_RULES_MAX_FILE_BYTES (16u << 20) /* a rule catalog file (`bulwark rules test FILE`) */
 
 /* MCP scan (src/engine/mcpscan.h, mcpscan.c) */
 #define BW_MCP_URL_MAX 2048          /* server_url characters */

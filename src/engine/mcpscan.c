@@ -288,39 +288,6 @@ static int cmp_finding(const void *pa, const void *pb)
 /* ------------------------------------------------------------------------------------------ */
 /* text helpers                                                                                */
 
-/* The length of the well-formed UTF-8 sequence at p (left bytes available), 0 when there is none:
- * as strict as jansson (no overlong forms, surrogates or code points above U+10FFFF). */
-static size_t utf8_seq(const unsigned char *p, size_t left)
-{
-    unsigned char c = p[0];
-    if (c < 0x80)
-        return 1;
-    size_t len;
-    unsigned char lo = 0x80, hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF)
-        len = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        len = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (left < len || p[1] < lo || p[1] > hi)
-        return 0;
-    for (size_t k = 2; k < len; k++)
-        if ((p[k] & 0xC0) != 0x80)
-            return 0;
-    return len;
-}
-
 /* A JSON string of s with every byte that is not well-formed UTF-8 as '?': details and probe
  * texts are assembled with snprintf, which may cut a character, and jansson refuses such text. */
 static json_t *json_text(const char *s)
@@ -330,7 +297,7 @@ static json_t *json_text(const char *s)
     if (!t)
         return NULL;
     for (size_t i = 0; i < n;) {
-        size_t len = utf8_seq((const unsigned char *)s + i, n - i);
+        size_t len = bw_utf8_seq((const unsigned char *)s + i, n - i);
         if (!len) {
             t[i++] = '?';
             continue;
@@ -771,7 +738,7 @@ static bool utf8_text(const unsigned char *b, size_t n)
         unsigned char c = b[i];
         if (c < 0x80 && ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F))
             return false;
-        size_t len = utf8_seq(b + i, n - i);
+        size_t len = bw_utf8_seq(b + i, n - i);
         if (!len)
             return false;
         i += len;

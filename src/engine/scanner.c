@@ -1037,8 +1037,12 @@ static uint32_t column_of(const char *s, size_t line_start, size_t off)
     return col;
 }
 
+static bool cont(char c) { return ((unsigned char)c & 0xC0) == 0x80; }
+
 /* The line's text, leading blanks trimmed, at most ~200 bytes cut on a UTF-8 boundary; a
- * secret's characters after the first four are masked so the response never repeats it. */
+ * secret's bytes after the first four are masked (whole characters, one '*' per byte) so the
+ * response never repeats it. */
+
 static void make_snippet(char *out, size_t cap, const char *s, size_t a, size_t b, size_t sec_a, size_t sec_b)
 {
     while (a < b && (s[a] == ' ' || s[a] == '\t'))
@@ -1048,13 +1052,21 @@ static void make_snippet(char *out, size_t cap, const char *s, size_t a, size_t 
     size_t n = b - a;
     if (n > cap - 4) {
         n = cap - 4;
-        while (n > 0 && ((unsigned char)s[a + n] & 0xC0) == 0x80)
+        while (n > 0 && cont(s[a + n]))
             n--;
+    }
+    /* the mask covers whole characters: a character cut by it would leave bytes that are not UTF-8 */
+    size_t mask_a = sec_a + 4, mask_b = sec_b;
+    if (mask_a < mask_b) {
+        while (mask_a > a && cont(s[mask_a]))
+            mask_a--;
+        while (mask_b < b && cont(s[mask_b]))
+            mask_b++;
     }
     for (size_t i = 0; i < n; i++) {
         size_t o = a + i;
         char c = s[o];
-        if (o >= sec_a + 4 && o < sec_b)
+        if (o >= mask_a && o < mask_b)
             c = '*';
         else if ((unsigned char)c < 0x20 && c != '\t')
             c = ' ';

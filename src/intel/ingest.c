@@ -125,6 +125,7 @@ int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now
             return -1;
         }
     const char **ids = sorted_keys(batch, &n);
+    rep->merged = (long)(json_array_size(records) - n);
     struct store_intel_tx *tx = NULL;
     int rc = ids ? store_intel_begin(db, &tx) : ST_ERROR;
     for (i = 0; rc == ST_OK && i < n; i++)

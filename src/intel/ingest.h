@@ -15,8 +15,11 @@
 
 #define BW_SEED_FILE "data/intel/seed.json"
 
+/* Every record given to bw_ingest is counted once: added + updated + unchanged + skipped +
+ * merged = the number of records. merged: records folded into another record of the same id in
+ * the same import (an advisory in two files, KEV and OSV about one CVE). */
 struct bw_ingest_report {
-    long added, updated, unchanged, skipped;
+    long added, updated, unchanged, skipped, merged;
 };
 
 /* Folds rec (borrowed) into index (object: id -> record): a new id is added; a second record of

@@ -502,6 +502,8 @@ struct scan {
     const char *s;
     size_t n, i, line_start;
     int line;
+    size_t col_at; /* column col is that of byte col_at: positions are counted on from there */
+    int col;
     struct bw_srcpos *pos;
     size_t npos, cap;
 };
@@ -538,10 +540,15 @@ static int push_pos(struct scan *c)
         c->pos = p;
         c->cap = cap;
     }
-    int col = 1;
-    for (size_t k = c->line_start; k < c->i; k++)
-        col += ((unsigned char)c->s[k] & 0xC0) != 0x80;
-    c->pos[c->npos++] = (struct bw_srcpos){c->line, col};
+    /* values come in document order: count on from the previous one (on a minified document
+     * recounting from the start of the line for every value was quadratic) */
+    if (c->col_at < c->line_start || c->col == 0) {
+        c->col_at = c->line_start;
+        c->col = 1;
+    }
+    for (; c->col_at < c->i; c->col_at++)
+        c->col += ((unsigned char)c->s[c->col_at] & 0xC0) != 0x80;
+    c->pos[c->npos++] = (struct bw_srcpos){c->line, c->col};
     return 0;
 }
 

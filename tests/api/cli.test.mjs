@@ -2,8 +2,8 @@
 // OASIS schema. And `bulwark rules test` on the embedded catalog.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { spawnSync, execFileSync } from 'node:child_process';
+import { mkdtempSync, mkdirSync, writeFileSync, readFileSync, readdirSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -138,6 +138,255 @@ test('SARIF 2.1.0 output validates against the OASIS schema and carries what Git
     const again = JSON.parse(run(['scan', '--format', 'sarif', p.dir], { cwd: p.dir }).out);
     assert.deepEqual(again.runs[0].results.map(x => x.partialFingerprints), run0.results.map(x => x.partialFingerprints));
   } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+function sarifValidator() {
+  const schema = JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url)));
+  const ajv = new Ajv4({ allErrors: true, strict: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+
+test('SARIF for a path outside the working directory: an absolute file URI, every finding listed', () => {
+  const p = project();
+  const elsewhere = mkdtempSync(join(tmpdir(), 'bulwark-cwd-'));
+  try {
+    const r = run(['scan', '--format', 'sarif', join(p.dir, 'src')], { cwd: elsewhere });
+    assert.equal(r.code, 1, r.err);
+    const sarif = JSON.parse(r.out);
+    const validate = sarifValidator();
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
+    const json = JSON.parse(run(['scan', '--format', 'json', join(p.dir, 'src')], { cwd: elsewhere }).out);
+    const results = sarif.runs[0].results;
+    assert.equal(results.length, json.findings.length);
+    assert.ok(results.length >= 3);
+    for (const res of results) {
+      const loc = res.locations[0].physicalLocation.artifactLocation;
+      assert.ok(loc.uri.startsWith('file://' + p.dir + '/src/'), loc.uri);
+      assert.equal(loc.uriBaseId, undefined);
+    }
+  } finally {
+    rmSync(p.dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+test('Latin-1 file names and lines: every finding in JSON and SARIF, bad bytes as U+FFFD', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    const line = Buffer.concat([Buffer.from('exec(llm_response)  # r'), Buffer.from([0xe9]), Buffer.from('ponse\n')]);
+    writeFileSync(Buffer.from(join(dir, 'caf') + '\xe9.py', 'latin1'), line);
+    writeFileSync(join(dir, 'ok.py'), 'exec(llm_response)\n');
+    const text = run(['scan', dir]);
+    assert.equal(text.code, 1);
+    assert.match(text.out, /2 files scanned, 2 critical/);
+    const json = run(['scan', '--format', 'json', dir]);
+    assert.equal(json.code, 1, json.err);
+    const doc = JSON.parse(json.out);
+    assert.equal(doc.findings.length, 2);
+    const latin = doc.findings.find(f => !f.path.endsWith('ok.py'));
+    assert.equal(latin.path, join(dir, 'caf\ufffd.py'));
+    assert.equal(latin.snippet, 'exec(llm_response)  # r\ufffdponse');
+    const sarif = run(['scan', '--format', 'sarif', dir], { cwd: dir });
+    assert.equal(sarif.code, 1, sarif.err);
+    const s = JSON.parse(sarif.out);
+    assert.equal(s.runs[0].results.length, 2);
+    assert.ok(s.runs[0].results.some(r => r.locations[0].physicalLocation.region.snippet.text.includes('\ufffd')));
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('SARIF URIs are percent-encoded (RFC 3986): spaces, #, %, non-ASCII bytes', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  const elsewhere = mkdtempSync(join(tmpdir(), 'bulwark-cwd-'));
+  try {
+    mkdirSync(join(dir, 'dir with space'));
+    writeFileSync(join(dir, 'dir with space', 'a#b%.py'), 'exec(llm_response)\n');
+    writeFileSync(Buffer.from(join(dir, 'caf') + '\xe9.py', 'latin1'), 'exec(llm_response)\n');
+    writeFileSync(join(dir, 'na\u00efve?.py'), 'exec(llm_response)\n');
+    const validate = sarifValidator();
+    const uris = (cwd) => {
+      const r = run(['scan', '--format', 'sarif', dir], { cwd });
+      assert.equal(r.code, 1, r.err);
+      const s = JSON.parse(r.out);
+      assert.ok(validate(s), JSON.stringify(validate.errors, null, 1));
+      return s.runs[0].results.map(x => x.locations[0].physicalLocation.artifactLocation.uri).sort();
+    };
+    assert.deepEqual(uris(dir), ['caf%E9.py', 'dir%20with%20space/a%23b%25.py', 'na%C3%AFve%3F.py']);
+    const abs = uris(elsewhere);
+    assert.equal(abs.length, 3);
+    for (const u of abs) assert.ok(u.startsWith('file:///') && !/[ #?\u0080-\uffff]/.test(u), u);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+});
+
+// intel commands against a throwaway SQLite database
+function intelEnv(dir) {
+  const env = { ...process.env, BULWARK_DATA_DIR: dir };
+  delete env.BULWARK_DATABASE_URL;
+  return env;
+}
+
+test('a FIFO, socket or device is refused before it is opened (no hang); a named binary file gets a note', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    execFileSync('mkfifo', [join(dir, 'fifo.py'), join(dir, 'kev.json')]);
+    const opts = { timeout: 10000 };
+    let r = run(['scan', join(dir, 'fifo.py')], opts);
+    assert.equal(r.code, 2, 'a FIFO named on the command line');
+    assert.match(r.err, /fifo\.py: a FIFO, not a regular file or directory/);
+    r = run(['scan', '/dev/null'], opts);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /character device/);
+    writeFileSync(join(dir, 'ok.py'), 'x = 1\n');
+    r = run(['scan', dir], opts); // in a walk a FIFO is not a source file: passed over
+    assert.equal(r.code, 0, r.err);
+    r = run(['intel', 'import', '--format', 'kev', join(dir, 'kev.json')], { ...opts, env: intelEnv(dir) });
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /kev\.json: a FIFO, not a regular file/);
+    r = run(['rules', 'test', join(dir, 'kev.json')], opts);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /a FIFO, not a regular file/);
+    writeFileSync(join(dir, 'blob.py'), Buffer.from([0x65, 0x78, 0, 1, 2]));
+    r = run(['scan', join(dir, 'blob.py')], opts);
+    assert.equal(r.code, 0);
+    assert.match(r.err, /note: .*blob\.py: not scanned: a binary file/);
+    assert.match(r.out, /^0 files scanned/m);
+    r = run(['scan', dir], opts); // found in a walk: skipped quietly
+    assert.equal(r.err, '');
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('rules test DIR: says it is a directory', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-rules-'));
+  try {
+    const r = run(['rules', 'test', dir]);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /a directory, not a regular file/);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('intel import: a minified 20,000-entry KEV file imports (linear), and errors in it name the right column', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-intel-'));
+  try {
+    const vulns = Array.from({ length: 20000 }, (_, i) => ({
+      cveID: `CVE-2020-${String(i).padStart(5, '0')}`, vendorProject: i % 10 === 0 ? 'Langflow' : `Vendör ${i}`,
+      product: `Prödüct ${i}`, vulnerabilityName: `Remote code execution ${i}`, dateAdded: '2024-01-02',
+      shortDescription: `A remote attacker can run code (${i}).`, requiredAction: 'Apply updates.', dueDate: '2024-02-02',
+      knownRansomwareCampaignUse: 'Unknown', notes: `https://example.com/${i}`, cwes: ['CWE-94'],
+    }));
+    const text = JSON.stringify({ title: 'KEV', catalogVersion: '1', count: vulns.length, vulnerabilities: vulns });
+    writeFileSync(join(dir, 'kev.json'), text);
+    const opts = { env: intelEnv(dir), timeout: 120000 };
+    let r = run(['intel', 'import', '--format', 'kev', join(dir, 'kev.json')], opts);
+    assert.equal(r.code, 0, r.err);
+    const rep = JSON.parse(r.out);
+    assert.deepEqual([rep.records, rep.added, rep.skipped], [20000, 2000, 18000]);
+
+    // a bad value near the end: line 1, the column of its opening quote (in characters)
+    const bad = text.replace('"CVE-2020-19990"', '"CVE-BAD"');
+    writeFileSync(join(dir, 'bad.json'), bad);
+    r = run(['intel', 'import', '--format', 'kev', join(dir, 'bad.json')], opts);
+    assert.equal(r.code, 1, r.err);
+    let rej = JSON.parse(r.out).rejected[0];
+    assert.deepEqual([rej.line, rej.column], [1, bad.indexOf('"CVE-BAD"') + 1]);
+    assert.match(rej.message, /vulnerabilities\[19990\]: 'cveID' is not a CVE id/);
+    // a syntax error: jansson's position
+    const broken = text.replace('"CVE-2020-19990"', '"CVE-2020-19990" x');
+    writeFileSync(join(dir, 'broken.json'), broken);
+    r = run(['intel', 'import', '--format', 'kev', join(dir, 'broken.json')], opts);
+    assert.equal(r.code, 1, r.err);
+    rej = JSON.parse(r.out).rejected[0];
+    assert.deepEqual([rej.line, rej.column], [1, broken.indexOf(' x') + 2]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('every subcommand takes --help (stdout, exit 0, no side effects); usage errors name the word at fault', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-cli-'));
+  try {
+    const opts = { env: intelEnv(dir), timeout: 30000 };
+    for (const cmd of [['scan'], ['rules'], ['rules', 'test'], ['migrate'], ['serve'], ['worker'], ['user'],
+      ['user', 'add'], ['user', 'list'], ['user', 'set-tier'], ['intel'], ['intel', 'import'], ['intel', 'seed-build']]) {
+      for (const h of ['--help', '-h']) {
+        const r = run([...cmd, h], opts);
+        assert.equal(r.code, 0, `${cmd.join(' ')} ${h}: ${r.err}`);
+        assert.match(r.out, /^usage: bulwark /, cmd.join(' '));
+        assert.equal(r.err, '', cmd.join(' '));
+      }
+    }
+    assert.equal(readdirSync(dir).length, 0, 'no database was created or migrated');
+    for (const [args, re] of [
+      [['migrate', '--bogus'], /unknown option --bogus/], [['migrate', 'extra'], /unexpected argument 'extra'/],
+      [['serve', '--bogus-flag', '1'], /unknown option --bogus-flag/], [['worker', 'x'], /unexpected argument 'x'/],
+      [['scan', '--bogus', '.'], /unknown option --bogus/], [['scan', '--format'], /--format needs a value/],
+      [['scan', '--format=xml', '.'], /--format must be text, json or sarif, not 'xml'/],
+      [['user', 'set-tier', 'a@example.com'], /TIER is missing/], [['user', 'frob'], /unknown subcommand 'frob'/],
+      [['user', 'add', 'a@example.com', '--tier', 'PRO'], /a password .* is missing/],
+      [['user', 'list', 'x'], /unexpected argument 'x'/], [['intel', 'import', '--bogus'], /unknown option --bogus/],
+      [['intel', 'import', 'x.json'], /--format is missing/], [['intel', 'seed-build', '--kev', 'k'], /--osv is missing/],
+      [['rules', 'frob'], /unknown subcommand 'frob'/],
+    ]) {
+      const r = run(args, opts);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, re, args.join(' '));
+    }
+    assert.equal(readdirSync(dir).length, 0, 'usage errors touch no database');
+    const m = run(['migrate'], opts);
+    assert.equal(m.code, 0, m.err);
+    assert.ok(existsSync(join(dir, 'bulwark.db')));
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('--option=VALUE works wherever --option VALUE does', () => {
+  const p = project();
+  try {
+    const a = run(['scan', '--format', 'json', '--fail-on', 'high', '--lang', 'py', '--jobs', '2', p.dir]);
+    const b = run(['scan', '--format=json', '--fail-on=high', '--lang=py', '--jobs=2', p.dir]);
+    assert.equal(b.code, a.code, b.err);
+    assert.equal(b.out, a.out);
+    const out = join(p.dir, 'r.sarif');
+    assert.equal(run(['scan', '--format=sarif', `--output=${out}`, join(p.dir, 'src', 'clean.py')]).code, 0);
+    assert.equal(JSON.parse(readFileSync(out, 'utf8')).version, '2.1.0');
+    const env = intelEnv(p.dir);
+    const u = run(['user', 'add', 'eq@example.com', '--tier=PRO', '--role=admin', '--password=correct-horse-1'], { env });
+    assert.equal(u.code, 0, u.err);
+    assert.deepEqual([JSON.parse(u.out).tier, JSON.parse(u.out).role], ['PRO', 'admin']);
+  } finally { rmSync(p.dir, { recursive: true, force: true }); }
+});
+
+test('intel import report adds up: records = added + updated + unchanged + skipped + merged', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-intel-'));
+  try {
+    const osv = join(dir, 'osv');
+    mkdirSync(osv);
+    const fixtures = new URL('../fixtures/intel/osv/', import.meta.url).pathname;
+    const files = readdirSync(fixtures).filter(f => f.endsWith('.yaml')).slice(0, 3);
+    for (const f of files) writeFileSync(join(osv, f), readFileSync(join(fixtures, f)));
+    writeFileSync(join(osv, 'copy-' + files[0]), readFileSync(join(fixtures, files[0]))); // the same advisory twice
+    const r = run(['intel', 'import', '--format', 'osv', osv], { env: intelEnv(join(dir)) });
+    assert.equal(r.code, 0, r.err);
+    const rep = JSON.parse(r.out);
+    assert.equal(rep.records, 4);
+    assert.equal(rep.merged, 1);
+    assert.equal(rep.added + rep.updated + rep.unchanged + rep.skipped + rep.merged, rep.records);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a file named twice (or walked and named) is scanned once; "1 file scanned"', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-scan-'));
+  try {
+    mkdirSync(join(dir, 'c1'));
+    writeFileSync(join(dir, 'c1', 'a.py'), 'exec(llm_response)\n');
+    const args = ['c1', 'c1/a.py', './c1', join(dir, 'c1', 'a.py')];
+    const text = run(['scan', ...args], { cwd: dir });
+    assert.equal(text.code, 1, text.err);
+    assert.match(text.out, /^1 file scanned, 1 critical,/m);
+    const sarif = JSON.parse(run(['scan', '--format', 'sarif', ...args], { cwd: dir }).out);
+    assert.equal(sarif.runs[0].results.length, 1);
+    const json = JSON.parse(run(['scan', '--format', 'json', ...args], { cwd: dir }).out);
+    assert.deepEqual([json.files_scanned, json.findings.length], [1, 1]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
 test('--output writes the report to a file', () => {

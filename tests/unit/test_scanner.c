@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "auth/apikey.h"
+#include "common/utf8.h"
 #include "engine/scanner.h"
 
 #include <stdio.h>
@@ -132,6 +133,21 @@ static void secrets_need_entropy_and_checksum(void **state)
     bw_findings_free(&f);
     /* scope any: a secret in a comment is still a leak */
     assert_int_equal(scan(BW_LANG_PY, "# token = 'q8Zr2LmX9vTw4KpB'\n", &f), 1);
+    bw_findings_free(&f);
+}
+
+/* The mask starts four bytes into the secret; where that is inside a character the whole
+ * character is masked, so the snippet stays UTF-8 (JSON replies and reports need it). */
+static void secret_mask_keeps_utf8(void **state)
+{
+    (void)state;
+    struct bw_findings f;
+    /* q8Z then U+00E4 (C3 A4): byte 4 of the secret is A4, inside the character */
+    assert_int_equal(scan(BW_LANG_PY, "token = 'q8Z\xC3\xA4r2LmX9vTw4KpB\xC3\xA4'\n", &f), 1);
+    const char *sn = f.v[0].snippet;
+    assert_true(bw_utf8_valid(sn, strlen(sn)));
+    assert_non_null(strstr(sn, "'q8Z*"));
+    assert_null(strstr(sn, "r2LmX"));
     bw_findings_free(&f);
 }
 
@@ -270,6 +286,7 @@ int main(void)
         cmocka_unit_test(comments_and_strings_are_not_code),
         cmocka_unit_test(not_patterns_and_suppression),
         cmocka_unit_test(secrets_need_entropy_and_checksum),
+        cmocka_unit_test(secret_mask_keeps_utf8),
         cmocka_unit_test(test_context_lowers_secrets_only),
         cmocka_unit_test(ordering_dedupe_and_grade),
         cmocka_unit_test(cap_counts_distinct_findings),
