@@ -79,6 +79,7 @@ static void run_scan(struct bw_req *r)
     json_object_set_new(out, "language", json_string(bw_lang_name((enum bw_lang)lang)));
     json_object_set_new(out, "lines", json_integer(lines));
     json_object_set_new(out, "truncated", json_boolean(f.truncated));
+    json_object_set_new(out, "time_limited", json_boolean(f.time_limited));
     json_object_set_new(out, "scanned_at", json_string(ts));
     bw_findings_free(&f);
     bw_reply_json(r, 200, out);

@@ -108,6 +108,7 @@
 
 /* code scanner (src/engine/scanner.h, scanner.c) */
 #define BW_SCAN_MAX_FINDINGS     1000
+#define BW_SCAN_TIME_BUDGET_MS 5000 /* one scan's confirmation work; past it the scan stops, marked truncated and time_limited (pathological input, e.g. a megabyte line of matches with look-aheads) */
 /* Backtracking bounds per PCRE2 match: a pathological input costs at most this much work. */
 #define BW_SCAN_MATCH_LIMIT      200000
 #define BW_SCAN_DEPTH_LIMIT      2000

@@ -39,6 +39,7 @@ struct bw_scanner {
     size_t max_ovec;
     char *catalog;
     size_t catalog_len;
+    long budget_ms; /* BW_SCAN_TIME_BUDGET_MS unless set (bw_scanner_set_budget) */
     unsigned char digest[32]; /* of the catalog, for prebuilt databases */
     bool prebuilt;            /* databases came from the build, not compiled at start */
     const unsigned char *blob; /* prebuilt databases (static), loaded per language on first use */
@@ -79,6 +80,8 @@ struct tstate {
         uint32_t gen;
         size_t line;
     } *rejected;
+    int64_t deadline_us; /* this scan's time budget (bw_mono_us) */
+    uint32_t ticks;      /* matches confirmed; the clock is read every 64 */
 };
 
 /* At most half full, since it only holds the findings kept (BW_SCAN_MAX_FINDINGS). */
@@ -678,6 +681,8 @@ struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t
                                            const void *blob, size_t blob_len, char *err, size_t errlen)
 {
     struct bw_scanner *sc = calloc(1, sizeof *sc);
+    if (sc)
+        sc->budget_ms = BW_SCAN_TIME_BUDGET_MS;
     if (!sc)
         return NULL;
     sc->max_ovec = 1;
@@ -834,6 +839,7 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
  * e.g. a call whose arguments continue on the next lines). */
 #define WINDOW_LINES_BEFORE 4
 #define LOOKAHEAD_SLACK 1024
+#define CONFIRM_SPAN (16 * 1024) /* match starts tried per PCRE2 call (confirm) */
 
 struct hs_ctx {
     const struct bw_scanner *sc;
@@ -1181,10 +1187,37 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
     /* matches start in the window; look-aheads may see a little past it */
     size_t subject = len - h->b > LOOKAHEAD_SLACK ? h->b + LOOKAHEAD_SLACK : len;
     while (off <= h->b) {
-        int rc = pcre2_match(code, (PCRE2_SPTR)s, subject, off, 0, t->md, t->mctx);
+        if ((++t->ticks & 63) == 0 && bw_mono_us() > t->deadline_us) {
+            out->truncated = out->time_limited = true;
+            return 0;
+        }
+        if (*lines_ready) {
+            /* the rest of a line already decided for this rule (its leftmost finding is before off,
+             * or the line is excluded) is not searched again: windows of one long line would each
+             * pay for a look-ahead or [^\n]* running to the line's end */
+            size_t li = line_of(t, off);
+            const struct rejected *rj = &t->rejected[pm->rule];
+            const struct seen *sl = seen_slot(t, out, r, (uint32_t)li + 1);
+            if ((rj->gen == t->seen_gen && rj->line == li) ||
+                (sl->gen == t->seen_gen && out->v[sl->idx].offset <= off)) {
+                off = line_stop(t, li, len) + 1;
+                continue;
+            }
+        }
+        /* A window can be a whole long line; a pattern with [^\n]* (or such a look-ahead) then costs
+         * the rest of the subject at every start position it tries. Each call may start a match
+         * only in the next CONFIRM_SPAN bytes and sees LOOKAHEAD_SLACK past them, so the cost is
+         * linear in the window; a match starting later is found by the next call. */
+        size_t last = h->b - off > CONFIRM_SPAN ? off + CONFIRM_SPAN : h->b;
+        size_t sub = subject - last > LOOKAHEAD_SLACK ? last + LOOKAHEAD_SLACK : subject;
+        int rc = pcre2_match(code, (PCRE2_SPTR)s, sub, off, 0, t->md, t->mctx);
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->md);
+        if ((rc == PCRE2_ERROR_NOMATCH || (rc >= 0 && ov[0] > last)) && last < h->b) {
+            off = last + 1;
+            continue;
+        }
         if (rc < 0)
             break; /* no match, or a match limit: a pathological input is not a finding */
-        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->md);
         size_t ms = ov[0], me = ov[1];
         if (ms > h->b)
             break;
@@ -1213,9 +1246,11 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
         }
         size_t li = line_of(t, ms);
         struct rejected *rej = &t->rejected[pm->rule];
-        if (rej->gen == t->seen_gen && rej->line == li)
-            continue;
         size_t la = t->lines[li], lb = line_stop(t, li, len);
+        if (rej->gen == t->seen_gen && rej->line == li) {
+            off = off > lb + 1 ? off : lb + 1; /* nothing more on this line for this rule */
+            continue;
+        }
         /* One finding per rule and line, the leftmost match (several patterns of a rule, or
          * overlapping windows, find the same line again). A line with a finding is neither
          * excluded nor suppressed: both depend on the line only. Everything that reads the whole
@@ -1223,8 +1258,10 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
          * long line with many matches would cost matches x line length. */
         struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
         struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL;
-        if (prev && prev->offset <= ms)
+        if (prev && prev->offset <= ms) {
+            off = off > lb + 1 ? off : lb + 1; /* later matches on the line are not leftmost */
             continue;
+        }
         bool excluded = false;
         for (size_t k = 0; k < r->nnot && !prev && !excluded; k++) {
             /* a separate match data: the ovector of the finding is still needed */
@@ -1236,6 +1273,7 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
         }
         if (excluded || (!prev && suppressed(t, s, len, li, r->id))) {
             *rej = (struct rejected){t->seen_gen, li};
+            off = off > lb + 1 ? off : lb + 1;
             continue;
         }
         struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column_of(s, la, ms),
@@ -1290,7 +1328,8 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
     if (len > UINT_MAX || hs_scan(sc->db[l], s, (unsigned)len, 0, t->scratch, on_hs_match, &c) != HS_SUCCESS)
         return -1;
     bool lines_ready = false, regions_ready = false;
-    for (size_t i = 0; i < t->nhits; i++) {
+    t->deadline_us = bw_mono_us() + (int64_t)sc->budget_ms * 1000;
+    for (size_t i = 0; i < t->nhits && !out->time_limited; i++) {
         if (confirm(sc, t, l, s, len, test_ctx, &t->hits[i], &lines_ready, &regions_ready, out) != 0) {
             bw_findings_free(out);
             return -1;
@@ -1300,6 +1339,8 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
         qsort(out->v, out->n, sizeof *out->v, cmp_finding);
     return 0;
 }
+
+void bw_scanner_set_budget(struct bw_scanner *sc, long ms) { sc->budget_ms = ms; }
 
 int bw_scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
             struct bw_findings *out)

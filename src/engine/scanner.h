@@ -53,6 +53,9 @@ int bw_scanner_serialize(const struct bw_scanner *sc, unsigned char **out, size_
 /* Provided by the build: the prebuilt blob for the embedded catalog, or NULL. */
 const void *bw_prebuilt_blob(size_t *len);
 void bw_scanner_free(struct bw_scanner *sc);
+/* The time one bw_scan may spend confirming matches (default BW_SCAN_TIME_BUDGET_MS); past it the
+ * result is marked time_limited and truncated. Set before the scanner is shared. */
+void bw_scanner_set_budget(struct bw_scanner *sc, long ms);
 
 size_t bw_scanner_rule_count(const struct bw_scanner *sc);
 const struct bw_rule *bw_scanner_rule(const struct bw_scanner *sc, size_t i);
@@ -73,6 +76,7 @@ struct bw_findings {
     struct bw_finding *v;
     size_t n, cap;
     bool truncated;
+    bool time_limited; /* confirmation stopped at BW_SCAN_TIME_BUDGET_MS (truncated is set too) */
     int worst; /* enum bw_sev, 0 without findings */
 };
 

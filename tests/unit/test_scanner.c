@@ -279,6 +279,59 @@ static void bad_catalogs_are_refused(void **state)
     }
 }
 
+
+/* A look-ahead that reads to the end of the line makes every match cost the rest of the line: a
+ * long line of matches would be quadratic, so once a rule has its leftmost finding on a line (or
+ * the line is excluded) the rest of the line is skipped. The time budget stops whatever is left
+ * slow and says so. */
+static void long_lines_and_the_time_budget(void **state)
+{
+    (void)state;
+    static const char cat[] =
+        "{\"category\":\"injection\",\"rules\":["
+        "{\"id\":\"T-LOAD\",\"title\":\"load\",\"category\":\"injection\",\"severity\":\"HIGH\",\"cwe\":\"CWE-502\","
+        " \"languages\":[\"py\"],\"scope\":\"any\",\"patterns\":[\"\\\\bload\\\\((?![^\\\\n]*safe)\"],"
+        " \"description\":\"d\",\"remediation\":\"r\","
+        " \"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"load(x)\"}],"
+        "              \"negative\":[{\"lang\":\"py\",\"code\":\"load(x) # safe\"}]}}]}";
+    const char *docs[] = {cat};
+    size_t lens[] = {sizeof cat - 1};
+    char err[512];
+    struct bw_scanner *s2 = bw_scanner_new(docs, lens, 1, err, sizeof err);
+    if (!s2)
+        fail_msg("%s", err);
+    size_t n = 4u << 20;
+    char *code = malloc(n + 1);
+    assert_non_null(code);
+    for (size_t i = 0; i < n; i++)
+        code[i] = "load(x) "[i % 8];
+    code[n] = '\0';
+    struct bw_findings f = {0};
+    /* one 4 MiB line of matches: one finding, at the first, well inside the budget */
+    assert_int_equal(bw_scan(s2, BW_LANG_PY, code, n, false, &f), 0);
+    assert_false(f.time_limited);
+    assert_false(f.truncated);
+    assert_int_equal(f.n, 1);
+    assert_int_equal(f.v[0].column, 1);
+    bw_findings_free(&f);
+    /* many lines with a budget already spent: the scan stops early and says so */
+    for (size_t i = 0; i < n; i++)
+        code[i] = "load(x)\n"[i % 8];
+    bw_scanner_set_budget(s2, 0);
+    assert_int_equal(bw_scan(s2, BW_LANG_PY, code, n, false, &f), 0);
+    assert_true(f.time_limited);
+    assert_true(f.truncated);
+    assert_true(f.n >= 1 && f.n < 1000);
+    bw_findings_free(&f);
+    bw_scanner_set_budget(s2, 60000);
+    assert_int_equal(bw_scan(s2, BW_LANG_PY, "load(x)\nload(y) # safe\n", 24, false, &f), 0);
+    assert_false(f.time_limited);
+    assert_int_equal(f.n, 1);
+    bw_findings_free(&f);
+    free(code);
+    bw_scanner_free(s2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +346,7 @@ int main(void)
         cmocka_unit_test(past_the_cap_still_grades),
         cmocka_unit_test(language_filter_and_empty),
         cmocka_unit_test(bad_catalogs_are_refused),
+        cmocka_unit_test(long_lines_and_the_time_budget),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
