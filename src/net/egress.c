@@ -458,9 +458,8 @@ static enum bw_egress_outcome eg_addresses(const struct eg_target *t, unsigned a
         memset(&ss, 0, sizeof ss);
         memcpy(&ss, ai->ai_addr, ai->ai_addrlen);
         if (!bw_egress_addr_allowed((const struct sockaddr *)&ss, allow, &w)) {
-            char ip[INET6_ADDRSTRLEN];
-            fmt_ip(&ss, ip, sizeof ip);
-            say(why, cap, "refused: %s resolves to %s %s", t->host, w, ip);
+            /* the kind of address, not the address: a caller must not learn this server's DNS view */
+            say(why, cap, "refused: %s resolves to a %s", t->host, w);
             freeaddrinfo(res);
             return BW_EG_BLOCKED;
         }
@@ -522,9 +521,7 @@ static curl_socket_t on_opensocket(void *clientp, curlsocktype purpose, struct c
         if (bw_egress_addr_allowed((const struct sockaddr *)&ss, x->allow, &w))
             return socket(a->family, a->socktype | SOCK_CLOEXEC, a->protocol);
     }
-    char ip[INET6_ADDRSTRLEN];
-    fmt_ip(&ss, ip, sizeof ip);
-    say(x->refused, sizeof x->refused, "refused at connect: %s %s", w, ip);
+    say(x->refused, sizeof x->refused, "refused at connect: the address is now a %s", w);
     return CURL_SOCKET_BAD;
 }
 
