@@ -141,35 +141,57 @@ test('a bad setting stops the start before the database is touched', async () =>
 });
 
 test('/readyz answers 503 while the server drains after SIGTERM', async () => {
-  const srv = await startServer();
-  // a request whose body is still arriving keeps the drain open
-  const slow = await rawSocket(srv.port);
-  const body = JSON.stringify({ email: 'admin@localhost', password: ADMIN_PASSWORD });
-  slow.write(`POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n` +
-    `Content-Length: ${body.length}\r\n\r\n` + body.slice(0, 5));
-  // a balancer's probe connection, already open and idle
-  const probe = await rawSocket(srv.port);
-  probe.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
-  assert.equal((await readResponse(probe)).status, 200);
-  for (let i = 0; i < 200 && !srv.logLines().some(l => l.msg === 'listening'); i++) await new Promise(r => setTimeout(r, 5));
-  srv.proc.kill('SIGTERM');
-  for (let i = 0; i < 400 && !srv.logLines().some(l => l.msg === 'shutting down'); i++) await new Promise(r => setTimeout(r, 5));
-  probe.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
-  const r = await readResponse(probe);
-  assert.equal(r.status, 503);
-  assert.equal(r.json.error.code, 'UNAVAILABLE');
-  assert.equal(r.headers['retry-after'], '1');
-  assert.equal(r.headers.connection, 'close');
-  // the request still arriving gets an answer too (not yet dispatched: 503, try another instance)
-  slow.write(body.slice(5));
-  assert.equal((await readResponse(slow)).status, 503);
-  probe.destroy(); slow.destroy();
-  assert.equal(await srv.stop(), 0);
+  const target = await startTarget({ mode: 'careless', delayMs: 400 });
+  let srv;
+  try {
+    srv = await startServer({ env: { BULWARK_EGRESS_ALLOW: 'loopback' } });
+  } catch (e) {
+    await target.close();
+    throw e;
+  }
+  try {
+    const u = await srv.session('PRO');
+    const a = await srv.req('POST', '/api/ai-security/assets/register', { token: u.token,
+      body: { name: 'slowish', type: 'model', endpoint: target.url } });
+    assert.equal(a.status, 201, a.text);
+    // a balancer's probe connection, already open
+    const probe = await rawSocket(srv.port);
+    probe.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
+    assert.equal((await readResponse(probe)).status, 200);
+    // a live scan of the slow target keeps the drain open
+    const pending = srv.req('POST', `/api/ai-security/assets/${a.json.asset_id}/scan`, { token: u.token });
+    for (let i = 0; i < 400; i++) {
+      const m = await srv.req('GET', '/metrics', { key: srv.adminKey });
+      if (Number((m.text.match(/^bulwark_http_requests_in_flight (\d+)/m) || [])[1]) >= 2) break;
+      await new Promise(r => setTimeout(r, 5));
+    }
+    srv.proc.kill('SIGTERM');
+    for (let i = 0; i < 1000 && !srv.logLines().some(l => l.msg === 'shutting down'); i++) await new Promise(r => setTimeout(r, 5));
+    probe.write('GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n');
+    const r = await readResponse(probe);
+    assert.equal(r.status, 503);
+    assert.equal(r.json.error.code, 'UNAVAILABLE');
+    assert.equal(r.headers['retry-after'], '1');
+    assert.equal(r.headers.connection, 'close');
+    probe.destroy();
+    // the request in flight still completes
+    assert.equal((await pending).status, 200);
+    assert.equal(await srv.stop(), 0);
+  } finally {
+    await target.close();
+    if (srv.exitCode === undefined) await srv.stop();
+  }
 });
 
 test('a request still running past BULWARK_SHUTDOWN_GRACE_S is dropped and the process exits 0, no abort', async () => {
   const target = await startTarget({ mode: 'careless', delayMs: 4000 });
-  const srv = await startServer({ env: { BULWARK_SHUTDOWN_GRACE_S: '1', BULWARK_EGRESS_ALLOW: 'loopback' } });
+  let srv;
+  try {
+    srv = await startServer({ env: { BULWARK_SHUTDOWN_GRACE_S: '1', BULWARK_EGRESS_ALLOW: 'loopback' } });
+  } catch (e) {
+    await target.close();
+    throw e;
+  }
   try {
     const u = await srv.session('PRO');
     const a = await srv.req('POST', '/api/ai-security/assets/register', { token: u.token,
