@@ -140,15 +140,20 @@ test('a bad setting stops the start before the database is touched', async () =>
   }
 });
 
-test('/readyz answers 503 while the server drains after SIGTERM', async () => {
-  const target = await startTarget({ mode: 'careless', delayMs: 400 });
-  let srv;
+// A server allowed to reach a local target that answers after delayMs; the target is closed
+// again if the server cannot start (an open listener would keep the test process alive).
+async function withSlowTarget(delayMs, opts) {
+  const target = await startTarget({ mode: 'careless', delayMs });
   try {
-    srv = await startServer({ env: { BULWARK_EGRESS_ALLOW: 'loopback' } });
+    return { target, srv: await startServer(opts) };
   } catch (e) {
     await target.close();
     throw e;
   }
+}
+
+test('/readyz answers 503 while the server drains after SIGTERM', async () => {
+  const { target, srv } = await withSlowTarget(400, { env: { BULWARK_EGRESS_ALLOW: 'loopback' } });
   try {
     const u = await srv.session('PRO');
     const a = await srv.req('POST', '/api/ai-security/assets/register', { token: u.token,
@@ -184,14 +189,7 @@ test('/readyz answers 503 while the server drains after SIGTERM', async () => {
 });
 
 test('a request still running past BULWARK_SHUTDOWN_GRACE_S is dropped and the process exits 0, no abort', async () => {
-  const target = await startTarget({ mode: 'careless', delayMs: 4000 });
-  let srv;
-  try {
-    srv = await startServer({ env: { BULWARK_SHUTDOWN_GRACE_S: '1', BULWARK_EGRESS_ALLOW: 'loopback' } });
-  } catch (e) {
-    await target.close();
-    throw e;
-  }
+  const { target, srv } = await withSlowTarget(4000, { env: { BULWARK_SHUTDOWN_GRACE_S: '1', BULWARK_EGRESS_ALLOW: 'loopback' } });
   try {
     const u = await srv.session('PRO');
     const a = await srv.req('POST', '/api/ai-security/assets/register', { token: u.token,
