@@ -1171,6 +1171,18 @@ static void ensure_jit(const struct bw_scanner *csc, uint32_t id, pcre2_code *co
     pthread_mutex_unlock(&sc->db_mu);
 }
 
+/* Whether line li needs no more work for rule r (index ri) at or after byte at: the line was
+ * excluded or suppressed, or its finding (the leftmost so far) starts at or before at. */
+static bool line_decided(const struct tstate *t, const struct bw_findings *out, const struct bw_rule *r, size_t ri,
+                         size_t li, size_t at)
+{
+    const struct rejected *rj = &t->rejected[ri];
+    if (rj->gen == t->seen_gen && rj->line == li)
+        return true;
+    const struct seen *sl = seen_slot(t, out, r, (uint32_t)li + 1);
+    return sl->gen == t->seen_gen && out->v[sl->idx].offset <= at;
+}
+
 static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
                    bool test_ctx, const struct hit *h, bool *lines_ready, bool *regions_ready, struct bw_findings *out)
 {
@@ -1192,14 +1204,10 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             return 0;
         }
         if (*lines_ready) {
-            /* the rest of a line already decided for this rule (its leftmost finding is before off,
-             * or the line is excluded) is not searched again: windows of one long line would each
-             * pay for a look-ahead or [^\n]* running to the line's end */
+            /* the rest of a decided line is not searched again: windows of one long line would
+             * each pay for a look-ahead or [^\n]* running to the line's end */
             size_t li = line_of(t, off);
-            const struct rejected *rj = &t->rejected[pm->rule];
-            const struct seen *sl = seen_slot(t, out, r, (uint32_t)li + 1);
-            if ((rj->gen == t->seen_gen && rj->line == li) ||
-                (sl->gen == t->seen_gen && out->v[sl->idx].offset <= off)) {
+            if (line_decided(t, out, r, pm->rule, li, off)) {
                 off = line_stop(t, li, len) + 1;
                 continue;
             }
@@ -1245,23 +1253,18 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             *lines_ready = true;
         }
         size_t li = line_of(t, ms);
-        struct rejected *rej = &t->rejected[pm->rule];
         size_t la = t->lines[li], lb = line_stop(t, li, len);
-        if (rej->gen == t->seen_gen && rej->line == li) {
-            off = off > lb + 1 ? off : lb + 1; /* nothing more on this line for this rule */
-            continue;
-        }
         /* One finding per rule and line, the leftmost match (several patterns of a rule, or
          * overlapping windows, find the same line again). A line with a finding is neither
          * excluded nor suppressed: both depend on the line only. Everything that reads the whole
          * line (exclusions, suppression, the column) runs at most once per rule and line, or a
          * long line with many matches would cost matches x line length. */
-        struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
-        struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL;
-        if (prev && prev->offset <= ms) {
-            off = off > lb + 1 ? off : lb + 1; /* later matches on the line are not leftmost */
+        if (line_decided(t, out, r, pm->rule, li, ms)) {
+            off = off > lb + 1 ? off : lb + 1;
             continue;
         }
+        struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
+        struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL; /* right of ms */
         bool excluded = false;
         for (size_t k = 0; k < r->nnot && !prev && !excluded; k++) {
             /* a separate match data: the ovector of the finding is still needed */
@@ -1272,7 +1275,7 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             pcre2_match_data_free(md2);
         }
         if (excluded || (!prev && suppressed(t, s, len, li, r->id))) {
-            *rej = (struct rejected){t->seen_gen, li};
+            t->rejected[pm->rule] = (struct rejected){t->seen_gen, li};
             off = off > lb + 1 ? off : lb + 1;
             continue;
         }
