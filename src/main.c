@@ -75,11 +75,10 @@ static void take_signals(sigset_t *set)
 
 static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
 {
-    int np, prc = bw_opts_parse("serve",
-                                "usage: bulwark serve [--FLAG VALUE]...\n"
-                                "Runs the API server, with BULWARK_WORKERS job workers (red-team engagements),\n"
-                                "until SIGTERM or SIGINT.\n" CONFIG_FLAGS_HELP,
-                                NULL, nargs, args, NULL, 0, &np);
+    int prc = bw_opts_none("serve",
+                           "usage: bulwark serve [--FLAG VALUE]...\n"
+                           "Runs the API server, with BULWARK_WORKERS job workers (red-team engagements),\n"
+                           "until SIGTERM or SIGINT.\n" CONFIG_FLAGS_HELP, nargs, args);
     if (prc != BW_OPTS_OK)
         return bw_opts_exit(prc);
     sigset_t set;
@@ -108,11 +107,10 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
 /* Job workers without the HTTP server: the same database and egress settings as serve. */
 static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
 {
-    int np, prc = bw_opts_parse("worker",
-                                "usage: bulwark worker [--FLAG VALUE]...\n"
-                                "Runs BULWARK_WORKERS job workers (no HTTP server) against the server's\n"
-                                "database, until SIGTERM or SIGINT.\n" CONFIG_FLAGS_HELP,
-                                NULL, nargs, args, NULL, 0, &np);
+    int prc = bw_opts_none("worker",
+                           "usage: bulwark worker [--FLAG VALUE]...\n"
+                           "Runs BULWARK_WORKERS job workers (no HTTP server) against the server's\n"
+                           "database, until SIGTERM or SIGINT.\n" CONFIG_FLAGS_HELP, nargs, args);
     if (prc != BW_OPTS_OK)
         return bw_opts_exit(prc);
     unsigned allow = 0;
@@ -281,8 +279,7 @@ out:
 
 static int user_list(struct bw_config *cfg, int nargs, char **args)
 {
-    int np;
-    int prc = bw_opts_parse("user list", USER_USAGE, NULL, nargs, args, NULL, 0, &np);
+    int prc = bw_opts_none("user list", USER_USAGE, nargs, args);
     if (prc != BW_OPTS_OK)
         return bw_opts_exit(prc);
     struct db *db = open_db(cfg);
@@ -357,11 +354,10 @@ static int cmd_user(struct bw_config *cfg, int nargs, char **args)
 /* Applies the migrations (open_db does) and says so. */
 static int cmd_migrate(struct bw_config *cfg, int nargs, char **args)
 {
-    int np, prc = bw_opts_parse("migrate",
-                                "usage: bulwark migrate [--FLAG VALUE]...\n"
-                                "Applies the database migrations not applied yet and exits (serve does it\n"
-                                "too).\n" CONFIG_FLAGS_HELP,
-                                NULL, nargs, args, NULL, 0, &np);
+    int prc = bw_opts_none("migrate",
+                           "usage: bulwark migrate [--FLAG VALUE]...\n"
+                           "Applies the database migrations not applied yet and exits (serve does it\n"
+                           "too).\n" CONFIG_FLAGS_HELP, nargs, args);
     if (prc != BW_OPTS_OK)
         return bw_opts_exit(prc);
     struct db *db = open_db(cfg);

@@ -46,6 +46,13 @@ int bw_opts_parse(const char *cmd, const char *usage, const struct bw_opt *opts,
                   int maxpos, int *npos);
 /* The exit status after bw_opts_parse returned rc != BW_OPTS_OK: 0 after help, else 2. */
 static inline int bw_opts_exit(int rc) { return rc == BW_OPTS_HELP ? 0 : rc; }
+/* bw_opts_parse for a command that takes no options or operands of its own (the BULWARK_* flags
+ * were taken before it): BW_OPTS_OK, or the rc to hand to bw_opts_exit. */
+static inline int bw_opts_none(const char *cmd, const char *usage, int n, char **args)
+{
+    int np;
+    return bw_opts_parse(cmd, usage, NULL, n, args, NULL, 0, &np);
+}
 /* Prints "bulwark CMD: MESSAGE (see bulwark CMD --help)" on stderr; returns BW_OPTS_USAGE (2). */
 int bw_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
