@@ -13,8 +13,12 @@
 #               scanner MB/s and the ratio to bandit; with 1,000,000 intel records on SQLite
 #               and PostgreSQL: the threat feed, playbooks and key creation (writes/s), as ratios
 #               to the bare server measured in the same run. Never part of make test.
+# One folder per configuration, so the targets work in any order on a fresh clone and none
+# inherits another's cache (make test's -Werror, make bench's Release, the fuzzers' clang).
 BUILD ?= build
+TEST_BUILD ?= build-test
 ASAN_BUILD ?= build-asan
+BENCH_BUILD ?= build-bench
 FUZZ_BUILD ?= build-fuzz
 JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 20
@@ -45,7 +49,7 @@ install: build
 
 test:
 	@scripts/deps.sh test
-	@scripts/test.sh
+	@TEST_BUILD=$(TEST_BUILD) ASAN_BUILD=$(ASAN_BUILD) scripts/test.sh
 
 soak: build
 	@scripts/deps.sh test
@@ -53,12 +57,12 @@ soak: build
 
 bench:
 	@scripts/deps.sh bench
-	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter bench_scanner bench_feedload
-	@bench/run.sh $(BUILD)
-	@$(BUILD)/bench_limiter 2
-	@bench/scanner.sh $(BUILD)
-	@bench/store.sh $(BUILD)
+	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter bench_scanner bench_feedload
+	@bench/run.sh $(BENCH_BUILD)
+	@$(BENCH_BUILD)/bench_limiter 2
+	@bench/scanner.sh $(BENCH_BUILD)
+	@bench/store.sh $(BENCH_BUILD)
 
 fuzz:
 	@scripts/deps.sh test
@@ -67,4 +71,4 @@ fuzz:
 	@scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(ASAN_BUILD) $(BENCH_BUILD) $(FUZZ_BUILD)

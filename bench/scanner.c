@@ -2,7 +2,7 @@
  * with the embedded catalog by 1 thread (MB/s per core) and by N threads; reading files and
  * starting the process are left out (bench/scanner.sh times the whole CLI separately).
  *   bench_scanner DIR [THREADS] */
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 #include <dirent.h>
 #include <pthread.h>

@@ -9,6 +9,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JOBS=$(nproc)
+# each configuration in a folder of its own (make run uses build/, make bench build-bench/)
+TEST_BUILD=${TEST_BUILD:-build-test}
+ASAN_BUILD=${ASAN_BUILD:-build-asan}
 FUZZ_SECONDS=${FUZZ_SECONDS:-15}
 pgdir=$(mktemp -d /tmp/bulwark-pg.XXXXXX)
 cleanup() { scripts/pg.sh stop "$pgdir" >/dev/null 2>&1 || true; rm -rf "$pgdir"; }
@@ -23,19 +26,20 @@ echo "== test tooling (npm: JSON schema validators)"
 (cd tests && npm ci --no-audit --no-fund --loglevel=error)
 
 echo "== build (warnings are errors)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBULWARK_WERROR=ON >/dev/null
-cmake --build build -j "$JOBS"
+cmake -S . -B "$TEST_BUILD" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBULWARK_WERROR=ON \
+  -DBULWARK_REQUIRE_TESTS=ON >/dev/null
+cmake --build "$TEST_BUILD" -j "$JOBS"
 echo "== tests: unit, API on SQLite and PostgreSQL"
-ctest --test-dir build --output-on-failure -j 2
+ctest --test-dir "$TEST_BUILD" --output-on-failure -j 2
 
 echo "== ASan+UBSan build and the same tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-CC=clang cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DBULWARK_WERROR=ON -DBULWARK_SANITIZE=ON \
-  -DBULWARK_FUZZ=ON >/dev/null
-cmake --build build-asan -j "$JOBS"
-ctest --test-dir build-asan --output-on-failure -j 2
+CC=clang cmake -S . -B "$ASAN_BUILD" -DCMAKE_BUILD_TYPE=Debug -DBULWARK_WERROR=ON -DBULWARK_SANITIZE=ON \
+  -DBULWARK_FUZZ=ON -DBULWARK_REQUIRE_TESTS=ON >/dev/null
+cmake --build "$ASAN_BUILD" -j "$JOBS"
+ctest --test-dir "$ASAN_BUILD" --output-on-failure -j 2
 
 echo "== fuzzers, ${FUZZ_SECONDS}s each"
-scripts/fuzz.sh build-asan "$FUZZ_SECONDS"
+scripts/fuzz.sh "$ASAN_BUILD" "$FUZZ_SECONDS"
 echo "== all green"

@@ -7,7 +7,7 @@
  *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
  *   bulwark rules test|list            check or print the scanner's rule catalog
  *   bulwark version                    print the version */
-#include "api/app.h"
+#include "app/app.h"
 #include "auth/auth.h"
 #include "auth/password.h"
 #include "cli/cli.h"

@@ -1,7 +1,7 @@
 /* Build step: compiles the embedded rule catalog's Hyperscan databases once, at build time, and
  * writes them as a blob that the build links into bulwark, so neither the server nor
  * `bulwark scan` spends seconds compiling at start.   usage: hsgen OUT_FILE */
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 #include <stdio.h>
 #include <stdlib.h>

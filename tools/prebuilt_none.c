@@ -1,5 +1,5 @@
 /* For tools/hsgen only: the generator runs before any prebuilt databases exist. */
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 const void *bw_prebuilt_blob(size_t *len)
 {

@@ -2,7 +2,7 @@
  * which probes the endpoint through the egress module on the probe pool (src/engine/assetscan.c),
  * stores the result and moves the asset's score to it. The registration score is static
  * (src/engine/posture.c). Another account's asset is 404 everywhere. */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "common/ids.h"
 #include "common/limits.h"

@@ -1,6 +1,6 @@
 /* POST /api/auth/login: argon2id on the blocking pool, the same answer and the same work for an
  * unknown email and a wrong password, failed attempts throttled per email and per IP. */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "auth/password.h"
 #include "common/log.h"

@@ -2,12 +2,12 @@
  * FREE and anonymous callers get the gated view (gated:true, the top 3 findings, locked_count,
  * upgrade) whatever the number of findings; STARTER and above see all (gated:false, tier).
  * Score and grade always come from all findings, so both views agree on them. */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/timeutil.h"
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 #include <stdio.h>
 #include <string.h>

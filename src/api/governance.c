@@ -2,7 +2,7 @@
  * assessments against one of them (src/engine/governance.c), kept per account. An assessment
  * weighs the platform evidence for the account (src/store/store_evidence.c) through the mapping
  * in data/frameworks/evidence.json. */
-#include "api/app.h"
+#include "app/app.h"
 #include "common/embedded.h"
 #include "common/ids.h"
 #include "common/limits.h"

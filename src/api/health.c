@@ -1,5 +1,5 @@
 /* Liveness, readiness and the OpenAPI document (metrics: src/api/metrics.c). */
-#include "api/app.h"
+#include "app/app.h"
 #include "common/embedded.h"
 #include "store/db.h"
 

@@ -1,6 +1,6 @@
 /* /api/developer/keys: create, list, revoke, rotate. Session (JWT) only; a key is shown in full
  * once, at creation or rotation; only its SHA-256 is stored. */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "auth/apikey.h"
 #include "common/ids.h"

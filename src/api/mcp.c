@@ -4,7 +4,7 @@
  * request with `probe: true` for an http(s) server to the probe pool, where the live probe
  * (src/engine/mcpprobe.c, through the egress module only) runs before the scan. Without a probe
  * the scan stays synchronous on the event thread: it is pure and bounded by the input limits. */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "common/timeutil.h"
 #include "engine/mcpprobe.h"

@@ -5,11 +5,11 @@
  * Counters live with what they count and are only read here: the HTTP layer's per-thread slots
  * (http/metrics.h), the job workers, the code scanner, egress and the database layer. The job
  * queue gauges are the one database read of a scrape (store_job_queue_stats, one grouped query). */
-#include "api/app.h"
+#include "app/app.h"
 #include "audit/audit.h"
 #include "common/metrics.h"
 #include "common/timeutil.h"
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 #include "http/metrics.h"
 #include "jobs/jobs.h"
 #include "net/egress.h"

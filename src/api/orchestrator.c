@@ -1,16 +1,16 @@
 /* The orchestration API (/api/orchestrator/god-mode/...): status (public, coarse unless the
  * caller is privileged), the four packs, and runs of the 16-phase pipeline on the job queue.
  * Privileged = ENTERPRISE, role mssp or admin, or the admin key (the route table enforces it);
- * what a caller sees is its scope (src/orch/orch.h). Another scope's run is 404. */
-#include "api/app.h"
+ * what a caller sees is its scope (src/services/orch.h). Another scope's run is 404. */
+#include "app/app.h"
 
 #include "audit/audit.h"
 #include "auth/policy.h"
 #include "common/jsonx.h"
 #include "common/timeutil.h"
 #include "jobs/jobs.h"
-#include "orch/compliance.h"
-#include "orch/orch.h"
+#include "engine/intel/compliance.h"
+#include "services/orch.h"
 #include "store/store.h"
 #include "store/store_intel.h"
 #include "store/store_orch.h"

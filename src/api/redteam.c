@@ -1,12 +1,12 @@
 /* Red-team engagements (PRO+): engage (202, queued as a job in the same transaction as the
  * engagement), the report at every status, cancel. The attacks run on the job workers
  * (src/jobs/redteam_job.c), never on a request thread. Another account's engagement is 404. */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "common/ids.h"
 #include "common/timeutil.h"
 #include "common/rng.h"
-#include "engine/redteam.h"
+#include "engine/redteam/redteam.h"
 #include "jobs/redteam_job.h"
 #include "store/store.h"
 #include "store/store_redteam.h"

@@ -8,13 +8,13 @@
  * version moved past the one it was generated from. POST saves a new generation (201). The
  * playbook bytes are bw_playbook_dump's, stored and served as they are (spliced into the
  * envelope, never re-serialised). */
-#include "api/app.h"
+#include "app/app.h"
 
 #include "common/ids.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
-#include "intel/intel.h"
-#include "intel/playbook.h"
+#include "engine/intel/intel.h"
+#include "engine/intel/playbook.h"
 #include "store/store_intel.h"
 
 #include <inttypes.h>

@@ -17,10 +17,10 @@
 #include "common/limits.h"
 #include "common/timeutil.h"
 #include "common/utf8.h"
-#include "intel/ingest.h"
-#include "intel/intel.h"
-#include "intel/sources.h"
-#include "intel/yaml.h"
+#include "services/intel_ingest.h"
+#include "engine/intel/intel.h"
+#include "engine/intel/sources.h"
+#include "engine/intel/yaml.h"
 
 #include <dirent.h>
 #include <errno.h>

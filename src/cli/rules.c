@@ -1,7 +1,7 @@
 /* `bulwark rules`: check a rule catalog (every rule's own examples) and list it. */
 #include "cli/cli.h"
 #include "common/limits.h"
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 #include <stdio.h>
 #include <stdlib.h>

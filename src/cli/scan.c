@@ -5,7 +5,7 @@
 #include "cli/cli.h"
 #include "common/limits.h"
 #include "common/utf8.h"
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 #include <ctype.h>
 #include <dirent.h>

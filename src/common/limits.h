@@ -106,7 +106,7 @@
 #define BW_EGRESS_MAX_REDIRECTS       20
 #define BW_EGRESS_URL_MAX             2048          /* == sizeof final_url (src/net/egress.h) */
 
-/* code scanner (src/engine/scanner.h, scanner.c) */
+/* code scanner (src/engine/code/scanner.h, scanner.c) */
 #define BW_SCAN_MAX_FINDINGS     1000
 #define BW_SCAN_TIME_BUDGET_MS 5000 /* one scan's confirmation work; past it the scan stops, marked truncated and time_limited (pathological input, e.g. a megabyte line of matches with look-aheads) */
 /* Backtracking bounds per PCRE2 match: a pathological input costs at most this much work. */
@@ -164,7 +164,7 @@
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
 #define BW_EVIDENCE_FINDING_IDS 4           /* finding ids kept per OWASP risk */
 
-/* red team (src/engine/redteam.h, src/store/store_redteam.h) */
+/* red team (src/engine/redteam/redteam.h, src/store/store_redteam.h) */
 #define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
 #define BW_REDTEAM_MAX_ENTERPRISE 10
 #define BW_RT_ATTACK_TIMEOUT_MS 10000 /* one attack's exchange */
@@ -181,13 +181,13 @@
 /* JWT (src/auth/jwt.h) */
 #define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
 
-/* threat-intelligence playbooks (src/intel/playbook.h): lists taken from a record */
+/* threat-intelligence playbooks (src/engine/intel/playbook.h): lists taken from a record */
 #define BW_PLAYBOOK_MAX_ITEMS      16 /* CVEs, CWEs, affected entries, ATLAS ids used from a record */
 #define BW_PLAYBOOK_MAX_TECHNIQUES 24 /* ATT&CK techniques considered */
 #define BW_PLAYBOOK_MAX_RECORD_REFS 24 /* record references copied into references */
 #define BW_PLAYBOOK_MAX_NAME       96 /* bytes of a product/package name used in text and queries */
 
-/* orchestrator (src/orch/orch.h) */
+/* orchestrator (src/services/orch.h) */
 #define BW_ORCH_MAX_ITEMS          1000 /* max_items of a run */
 #define BW_ORCH_MAX_ITEMS_DEFAULT  100  /* on-demand packs and runs without max_items */
 #define BW_ORCH_KEV_MAX            500  /* KEV entries read */
@@ -198,7 +198,7 @@
 #define BW_ORCH_RECOMMENDATIONS    20
 #define BW_ORCH_SNAPSHOTS_KEEP     5    /* per scope */
 
-/* hunt content (src/orch/hunt.h): what is taken from a record */
+/* hunt content (src/engine/intel/hunt.h): what is taken from a record */
 #define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */
 #define BW_HUNT_MAX_TERMS       4   /* product/package names used in rules */
 #define BW_HUNT_MAX_TERM_LEN    64  /* bytes of one product/package name */
@@ -213,7 +213,7 @@
 #define BW_HUNT_MAX_TITLE       160 /* bytes of the record title used in rule titles */
 #define BW_HUNT_MAX_SUMMARY     400 /* bytes of the record summary used in descriptions */
 
-/* compliance packs (src/orch/compliance.h) */
+/* compliance packs (src/engine/intel/compliance.h) */
 #define BW_COMPLIANCE_MAX_ITEMS  64 /* entries read from any one list of a record */
 
 #endif

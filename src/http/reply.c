@@ -1,5 +1,5 @@
 /* The one path for replies: every answer, success or error, is built here. */
-#include "api/app.h"
+#include "app/app.h"
 #include "common/log.h"
 #include "common/utf8.h"
 #include "http/http.h"

@@ -1,5 +1,5 @@
 /* libmicrohttpd glue and the middleware that runs before every handler. */
-#include "api/app.h"
+#include "app/app.h"
 #include "audit/audit.h"
 #include "common/ids.h"
 #include "common/log.h"

@@ -2,7 +2,7 @@
 
 #include "common/log.h"
 #include "common/timeutil.h"
-#include "engine/redteam.h"
+#include "engine/redteam/redteam.h"
 #include "store/store.h"
 
 #include <stdio.h>

@@ -46,7 +46,7 @@
  * per address, so argon2id (most of a second under ASan) runs a few times, then logins are 429. */
 #ifndef FUZZ_API_HARNESS_H
 #define FUZZ_API_HARNESS_H
-#include "api/app.h"
+#include "app/app.h"
 #include "auth/password.h"
 #include "common/errors.h"
 #include "common/ids.h"

@@ -4,8 +4,8 @@
  * the same bytes; the Sigma YAML text reads back (libyaml) as the Sigma object; no Sigma value
  * holds an unescaped wildcard; the YARA rule is one bulwark rule whose condition is not constant;
  * the mapping always lists the six frameworks in order and does not depend on record order. */
-#include "orch/compliance.h"
-#include "orch/hunt.h"
+#include "engine/intel/compliance.h"
+#include "engine/intel/hunt.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* The MITRE ATLAS importer: YAML through the ATLAS normaliser (src/intel/atlas.c), parse only,
+/* The MITRE ATLAS importer: YAML through the ATLAS normaliser (src/engine/intel/atlas.c), parse only,
  * no database. */
 #include "intel_check.h"
 

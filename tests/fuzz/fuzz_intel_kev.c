@@ -1,5 +1,5 @@
-/* The CISA KEV importer: JSON with positions (src/intel/yaml.c) and the KEV normaliser
- * (src/intel/kev.c), parse only, no database. */
+/* The CISA KEV importer: JSON with positions (src/engine/intel/yaml.c) and the KEV normaliser
+ * (src/engine/intel/kev.c), parse only, no database. */
 #include "intel_check.h"
 
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* The OSV importer: one advisory as YAML through the OSV normaliser (src/intel/osv.c), parse
+/* The OSV importer: one advisory as YAML through the OSV normaliser (src/engine/intel/osv.c), parse
  * only, no database. */
 #include "intel_check.h"
 

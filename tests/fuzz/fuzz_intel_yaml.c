@@ -1,6 +1,6 @@
-/* The YAML -> jansson converter (src/intel/yaml.c): any bytes either parse into a tree whose
+/* The YAML -> jansson converter (src/engine/intel/yaml.c): any bytes either parse into a tree whose
  * nodes all have a position inside the input, or fail with a message and a position. */
-#include "intel/yaml.h"
+#include "engine/intel/yaml.h"
 
 #include <stdint.h>
 #include <stdlib.h>

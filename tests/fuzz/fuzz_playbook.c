@@ -2,8 +2,8 @@
  * jansson accepts, NUL bytes in strings included) and built twice. It must never crash, answer
  * NULL only for non-objects, and keep its invariants: the same bytes twice, six SP 800-61
  * entries in order, references that are web URLs, architecture entries in matrix order. */
-#include "intel/attack.h"
-#include "intel/playbook.h"
+#include "engine/intel/attack.h"
+#include "engine/intel/playbook.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * estimate it feeds: a body is either accepted with a usable request or rejected with errors that
  * each name a field; an accepted one always selects at least one attack. */
 #include "common/limits.h"
-#include "engine/redteam.h"
+#include "engine/redteam/redteam.h"
 #include "http/http.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* The code scanner (lexer, prefilter, PCRE2 confirmation, secrets, suppression) on arbitrary
  * bytes: the first byte picks the language, the rest is the code. Checks the invariants a client
  * relies on: findings are in range, sorted, and the lexer's regions are ordered and disjoint. */
-#include "engine/scanner.h"
+#include "engine/code/scanner.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /* Shared by the intel normaliser fuzzers: what a normaliser accepts must make complete, valid
- * records (src/intel/intel.h) that serialise and merge with themselves without a change. */
+ * records (src/engine/intel/intel.h) that serialise and merge with themselves without a change. */
 #ifndef BW_FUZZ_INTEL_CHECK_H
 #define BW_FUZZ_INTEL_CHECK_H
-#include "intel/intel.h"
-#include "intel/sources.h"
-#include "intel/yaml.h"
+#include "engine/intel/intel.h"
+#include "engine/intel/sources.h"
+#include "engine/intel/yaml.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -59,7 +59,7 @@ const GROWTH_MIB = num(process.env.SOAK_GROWTH_MIB, 16);
 // 0: memory is reported, not judged (the ASan build: its quarantine of freed memory, 256 MiB by
 // default, fills during the run and is resident; leaks there are LeakSanitizer's at exit)
 const RSS_CHECK = num(process.env.SOAK_RSS_CHECK, 1) !== 0;
-const PG_POOL = 8; // src/api/app.c: threads * 2 + workers + 2 with BULWARK_THREADS=2, BULWARK_WORKERS=2
+const PG_POOL = 8; // src/app/app.c: threads * 2 + workers + 2 with BULWARK_THREADS=2, BULWARK_WORKERS=2
 const FD_SLACK = num(process.env.SOAK_FD_SLACK, 16) + (BACKEND === 'postgres' ? PG_POOL : 0);
 const WARMUP_S = Math.min(60, Math.max(5, Math.round(SECONDS * 0.2)));
 const MAX_BODY = 65536; // BULWARK_MAX_BODY here: the too.large kind sends one byte more

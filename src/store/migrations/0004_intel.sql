@@ -1,4 +1,4 @@
--- Threat intelligence: normalised records (src/intel/intel.h), the feed's counters, and saved
+-- Threat intelligence: normalised records (src/engine/intel/intel.h), the feed's counters, and saved
 -- playbook generations. Portable SQL: runs on SQLite and PostgreSQL.
 CREATE TABLE intel_records (
     id          TEXT PRIMARY KEY,

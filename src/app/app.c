@@ -1,0 +1,268 @@
+/* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents. */
+#include "app/app.h"
+#include "audit/audit.h"
+#include "net/egress.h"
+#include "engine/agentscan.h"
+#include "engine/redteam/redteam.h"
+#include "engine/code/scanner.h"
+
+#include "auth/password.h"
+#include "common/embedded.h"
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/rng.h"
+#include "common/timeutil.h"
+#include "services/intel_ingest.h"
+#include "store/store.h"
+
+#include <sodium.h>
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* JWT secret: configured, or generated once and kept in the database so that every instance on
+ * it signs and verifies with the same one and tokens survive restarts. */
+static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
+{
+    if (app->cfg->jwt_secret) {
+        size_t n = strlen(app->cfg->jwt_secret);
+        if (n > 256)
+            n = 256;
+        memcpy(out, app->cfg->jwt_secret, n);
+        *len = n;
+        return 0;
+    }
+    char gen[129], have[300];
+    unsigned char raw[64];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(gen, sizeof gen, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
+    if (store_setting_put_if_absent(app->db, "jwt_secret", gen) != ST_OK ||
+        store_setting_get(app->db, "jwt_secret", have, sizeof have) != ST_OK) {
+        bw_logf(BW_LOG_ERROR, NULL, "cannot store the JWT secret");
+        return -1;
+    }
+    sodium_memzero(gen, sizeof gen);
+    *len = strlen(have);
+    if (*len > 256)
+        *len = 256;
+    memcpy(out, have, *len);
+    sodium_memzero(have, sizeof have);
+    return 0;
+}
+
+/* Admin key: configured, or generated once; only its SHA-256 is stored, so it is shown once. */
+static int load_admin_key(struct bw_app *app, unsigned char hash[32])
+{
+    if (app->cfg->admin_key) {
+        crypto_hash_sha256(hash, (const unsigned char *)app->cfg->admin_key, strlen(app->cfg->admin_key));
+        return 0;
+    }
+    char key[4 + 40 + 1] = "adm_";
+    bw_random_base62(key + 4, 40);
+    unsigned char h[32];
+    char hex[65], have[80];
+    crypto_hash_sha256(h, (const unsigned char *)key, strlen(key));
+    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    if (store_setting_put_if_absent(app->db, "admin_key_sha256", hex) != ST_OK ||
+        store_setting_get(app->db, "admin_key_sha256", have, sizeof have) != ST_OK ||
+        strlen(have) != 64) {
+        bw_logf(BW_LOG_ERROR, NULL, "cannot store the admin key hash");
+        return -1;
+    }
+    if (strcmp(have, hex) == 0) /* ours was stored: this start generated it */
+        bw_log_json(BW_LOG_WARN, NULL, "admin key generated",
+                    json_pack("{s:s,s:s}", "admin_key", key, "note",
+                              "shown once; send it as x-api-key; only its hash is stored"));
+    sodium_memzero(key, sizeof key);
+    size_t bl = 0;
+    if (sodium_hex2bin(hash, 32, have, 64, NULL, &bl, NULL) != 0 || bl != 32)
+        return -1;
+    return 0;
+}
+
+static int bootstrap_admin(struct bw_app *app)
+{
+    int64_t n = 0;
+    if (store_user_count(app->db, &n) != ST_OK)
+        return -1;
+    if (n > 0)
+        return 0;
+    char pw[25];
+    bool generated = !app->cfg->bootstrap_password;
+    if (generated)
+        bw_random_base62(pw, 24);
+    else
+        snprintf(pw, sizeof pw, "%s", "");
+    const char *password = generated ? pw : app->cfg->bootstrap_password;
+    struct store_user u;
+    memset(&u, 0, sizeof u);
+    bw_id_new("usr_", u.id);
+    snprintf(u.email, sizeof u.email, "admin@localhost");
+    u.tier = BW_TIER_ENTERPRISE;
+    u.role = BW_ROLE_ADMIN;
+    bw_iso8601(bw_now_s(), u.created_at);
+    if (bw_password_hash(password, u.password_hash) != 0)
+        return -1;
+    int rc = store_user_insert(app->db, &u);
+    if (rc == ST_CONFLICT) /* another instance bootstrapped first */
+        return 0;
+    if (rc != ST_OK)
+        return -1;
+    json_t *f = json_pack("{s:s,s:s,s:s,s:s}", "email", u.email, "id", u.id, "tier", "ENTERPRISE", "role", "admin");
+    if (generated)
+        json_object_set_new(f, "password", json_string(pw));
+    json_object_set_new(f, "note", json_string(generated ? "shown once; log in with POST /api/auth/login"
+                                                         : "password from BULWARK_BOOTSTRAP_PASSWORD"));
+    bw_log_json(BW_LOG_WARN, NULL, "bootstrap admin account created", f);
+    sodium_memzero(pw, sizeof pw);
+    return 0;
+}
+
+/* BULWARK_RATE_LIMIT_STORE: "auto" shares on PostgreSQL (where several instances can run on one
+ * database) and keeps SQLite's in memory (one instance per database file, no round trip). */
+static bool rate_limits_shared(const struct bw_app *app)
+{
+    const char *s = app->cfg->rate_limit_store;
+    if (s && strcmp(s, "database") == 0)
+        return true;
+    if (s && strcmp(s, "memory") == 0)
+        return false;
+    return strcmp(db_backend(app->db), "postgres") == 0;
+}
+
+static int parse_trusted(struct bw_app *app)
+{
+    if (!app->cfg->trusted_proxies)
+        return 0;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", app->cfg->trusted_proxies);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (app->ntrusted == 8) {
+            bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: at most 8 addresses");
+            return -1;
+        }
+        /* compared as text with the peer address: only an exact IP can ever match */
+        unsigned char a[16];
+        if (strlen(t) >= sizeof app->trusted[0] || (inet_pton(AF_INET, t, a) != 1 && inet_pton(AF_INET6, t, a) != 1)) {
+            bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: '%.64s' is not an IP address", t);
+            return -1;
+        }
+        snprintf(app->trusted[app->ntrusted++], sizeof app->trusted[0], "%s", t);
+    }
+    return 0;
+}
+
+int bw_app_init(struct bw_app *app, struct bw_config *cfg)
+{
+    memset(app, 0, sizeof *app);
+    app->cfg = cfg;
+    app->started_s = bw_now_s();
+    char err[256];
+    /* settings first: a bad one stops the start before the database is touched */
+    if (parse_trusted(app) != 0)
+        return -1;
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &app->egress_allow) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
+        return -1;
+    }
+    int pool = (int)cfg->threads * 2 + (int)cfg->workers + 2;
+    if (db_open(cfg->database_url, cfg->data_dir, pool, &app->db, err, sizeof err) != 0) {
+        bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
+        return -1;
+    }
+    unsigned char secret[256], admin_hash[32];
+    size_t slen = 0;
+    if (load_jwt_secret(app, secret, &slen) != 0 ||
+        load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
+        return -1;
+    /* On PostgreSQL other instances may revoke a key or change a tier: unless the operator trades
+     * that for throughput, every request reads the credential, so the next request anywhere
+     * sees the change. One instance (SQLite) forgets its own revocations at once. */
+    long cache_ms = cfg->auth_cache_ms >= 0 ? cfg->auth_cache_ms
+                    : strcmp(db_backend(app->db), "postgres") == 0 ? 0
+                                                                   : BW_AUTH_CACHE_MS_DEFAULT;
+    app->auth = bw_auth_new(app->db, secret, slen, admin_hash, cache_ms);
+    sodium_memzero(secret, sizeof secret);
+    app->rate = bw_limiter_new(BW_RATE_WINDOW_S, BW_LIMITER_MAX_ENTRIES);
+    app->login_email = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
+    app->login_ip = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
+    int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
+    app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
+    app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
+    app->audit = bw_audit_start(app->db);
+    if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
+        !app->audit)
+        return -1;
+    if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
+        bw_limiter_share(app->rate, app->db, "rate");
+        bw_limiter_share(app->login_email, app->db, "login_email");
+        bw_limiter_share(app->login_ip, app->db, "login_ip");
+    }
+    if (bw_egress_global_init() != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
+        return -1;
+    }
+    char pw[33];
+    bw_random_base62(pw, 32);
+    if (bw_password_hash(pw, app->dummy_hash) != 0)
+        return -1;
+    bw_agent_catalog_init(); /* the embedded tool-capability catalog: a broken one stops the start here */
+    {
+        /* the embedded intel snapshot, once per database (ingest.h) */
+        char why[256];
+        long loaded = 0;
+        int64_t t0 = bw_mono_us();
+        if (bw_intel_seed_load(app->db, &loaded, why, sizeof why) != 0) {
+            bw_logf(BW_LOG_ERROR, NULL, "intel seed: %s", why);
+            return -1;
+        }
+        if (loaded)
+            bw_log_json(BW_LOG_INFO, NULL, "intel seed loaded",
+                        json_pack("{s:i,s:i}", "records", (json_int_t)loaded, "ms",
+                                  (json_int_t)((bw_mono_us() - t0) / 1000)));
+    }
+    if (!bw_rt_library_get()) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded red-team attack library is invalid");
+        return -1;
+    }
+    if (api_frameworks_load(app) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
+        return -1;
+    }
+    {
+        char why[512];
+        int64_t t0 = bw_mono_us();
+        app->scanner = bw_scanner_new_embedded(why, sizeof why);
+        if (app->scanner && bw_scanner_load_all(app->scanner) != 0) {
+            snprintf(why, sizeof why, "the prebuilt databases cannot be loaded");
+            bw_scanner_free(app->scanner);
+            app->scanner = NULL;
+        }
+        if (!app->scanner) {
+            bw_logf(BW_LOG_ERROR, NULL, "code scanner rule catalog: %s", why);
+            return -1;
+        }
+        bw_log_json(BW_LOG_INFO, NULL, "code scanner ready",
+                    json_pack("{s:i,s:b,s:i}", "rules", (json_int_t)bw_scanner_rule_count(app->scanner), "prebuilt",
+                              bw_scanner_is_prebuilt(app->scanner), "load_ms", (json_int_t)((bw_mono_us() - t0) / 1000)));
+    }
+    return 0;
+}
+
+void bw_app_free(struct bw_app *app)
+{
+    bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
+    bw_pool_free(app->blocking);
+    bw_pool_free(app->probes);
+    bw_limiter_free(app->rate);
+    bw_limiter_free(app->login_email);
+    bw_limiter_free(app->login_ip);
+    bw_auth_free(app->auth);
+    db_close(app->db);
+    api_frameworks_free(app);
+    bw_scanner_free(app->scanner);
+    memset(app, 0, sizeof *app);
+}

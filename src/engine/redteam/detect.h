@@ -1,0 +1,40 @@
+/* Deterministic detectors over what an AI endpoint answered, shared by the live asset scan and
+ * the red-team engine: reply extraction from the two API shapes we speak, refusal versus
+ * compliance, canary emission, system-prompt leakage, leaked credentials and verbose errors.
+ * Pure functions: no I/O, no clock, no allocation unless stated. */
+#ifndef BW_ENGINE_REDTEAM_DETECT_H
+#define BW_ENGINE_REDTEAM_DETECT_H
+#include <stdbool.h>
+#include <stddef.h>
+
+enum bw_llm_api {
+    BW_LLM_NONE,
+    BW_LLM_OPENAI, /* POST .../chat/completions {model,messages} -> choices[0].message.content */
+    BW_LLM_PROMPT, /* POST {prompt} -> {output|response|text|answer|completion} */
+};
+
+/* The model's reply text from a response body of the given API shape, malloc'ed; NULL when
+ * the body is not that shape. */
+char *bw_detect_reply(enum bw_llm_api api, const char *body, size_t len);
+
+/* Whether the reply refuses (a curated lexicon of refusal phrases in the first part of the reply,
+ * so a long compliant answer that mentions "I cannot" later still counts as compliance). */
+bool bw_detect_refusal(const char *reply);
+
+/* Whether the reply contains the canary (exact, case-sensitive bytes). */
+bool bw_detect_canary(const char *reply, const char *canary);
+
+/* Whether the reply looks like a disclosed system prompt: second-person role instructions
+ * ("You are ...", "Your instructions ...", "System prompt:") with rule-like content, and not a
+ * refusal. */
+bool bw_detect_prompt_leak(const char *reply);
+
+/* Whether text carries something shaped like a credential (API key formats, key=value
+ * assignments of secrets, bearer tokens, URLs with a password). */
+bool bw_detect_secret(const char *text, size_t len);
+
+/* The first stack-trace or internal-error marker in an error body ("Traceback (most recent call
+ * last)", "at java.", "node_modules/", "SQLSTATE", ...), or NULL. */
+const char *bw_detect_stack_trace(const char *body, size_t len);
+
+#endif

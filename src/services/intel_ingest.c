@@ -1,0 +1,218 @@
+/* Records into the store (ingest.h). */
+#include "services/intel_ingest.h"
+#include "common/jsonx.h"
+
+#include "common/embedded.h"
+#include "common/timeutil.h"
+#include "engine/intel/intel.h"
+#include "engine/intel/sources.h"
+#include "store/store_intel.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int bw_intel_fold(json_t *index, const json_t *rec)
+{
+    const char *id = bw_json_str(rec, "id");
+    json_t *have = json_object_get(index, id);
+    json_t *next;
+    if (!have)
+        next = json_deep_copy(rec);
+    else if (strcmp(bw_json_str(have, "source"), bw_json_str(rec, "source")) == 0 && json_array_size(json_object_get(have, "sources")) == 1)
+        next = bw_intel_combine(have, rec);
+    else
+        next = bw_intel_merge(have, rec);
+    return next && json_object_set_new(index, id, next) == 0 ? 0 : -1;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(const char *const *)a, *(const char *const *)b); }
+
+/* The keys of an object, sorted: records are written in id order, whatever order they came in. */
+static const char **sorted_keys(const json_t *obj, size_t *n)
+{
+    *n = json_object_size(obj);
+    const char **keys = calloc(*n ? *n : 1, sizeof *keys);
+    if (!keys)
+        return NULL;
+    size_t i = 0;
+    const char *k;
+    json_t *v;
+    json_object_foreach((json_t *)obj, k, v) keys[i++] = k;
+    qsort(keys, *n, sizeof *keys, cmp_str);
+    return keys;
+}
+
+/* Writes a finalised record document: its columns, canonical text and feed entry. */
+static int put_doc(struct store_intel_tx *tx, const json_t *doc, int64_t enriched_us, const json_t *old)
+{
+    char *text = bw_intel_dump(doc), *entry = bw_intel_entry(doc);
+    int rc = ST_ERROR;
+    if (text && entry) {
+        struct store_intel_row row = {
+            .id = bw_json_str(doc, "id"),
+            .type = bw_json_str(doc, "type"),
+            .title = bw_json_str(doc, "title"),
+            .severity = bw_json_str(doc, "severity"),
+            .published = bw_json_str(doc, "published"),
+            .updated = bw_json_str(doc, "updated"),
+            .enriched_at = bw_json_str(doc, "enriched_at"),
+            .source = bw_json_str(doc, "source"),
+            .enriched_us = enriched_us,
+            .version = json_integer_value(json_object_get(doc, "version")),
+            .risk_score = (int)json_integer_value(json_object_get(doc, "risk_score")),
+            .kev = json_is_true(json_object_get(doc, "kev")),
+            .doc = text,
+            .entry = entry,
+        };
+        rc = store_intel_tx_put(tx, &row, old ? bw_json_str(old, "type") : NULL, old ? bw_json_str(old, "severity") : NULL);
+    }
+    free(text);
+    free(entry);
+    return rc;
+}
+
+/* One record of an import: added, updated, unchanged or skipped. */
+static int upsert(struct store_intel_tx *tx, const json_t *rec, bool kev_filter, int64_t now_us,
+                  struct bw_ingest_report *rep)
+{
+    char *stored = NULL;
+    int rc = store_intel_tx_get(tx, bw_json_str(rec, "id"), &stored);
+    if (rc == ST_NOTFOUND) {
+        if (kev_filter && strcmp(bw_json_str(rec, "source"), "kev") == 0 && !bw_intel_kev_is_ai(rec)) {
+            rep->skipped++;
+            return ST_OK;
+        }
+        json_t *doc = json_deep_copy(rec);
+        if (!doc)
+            return ST_ERROR;
+        bw_intel_finalize(doc, 1, now_us / 1000000);
+        rc = put_doc(tx, doc, now_us, NULL);
+        json_decref(doc);
+        rep->added += rc == ST_OK;
+        return rc;
+    }
+    if (rc != ST_OK)
+        return rc;
+    json_t *old = json_loads(stored, 0, NULL);
+    free(stored);
+    json_t *merged = old ? bw_intel_merge(old, rec) : NULL;
+    if (!merged) {
+        json_decref(old);
+        return ST_ERROR;
+    }
+    if (bw_intel_same_facts(old, merged)) {
+        rep->unchanged++;
+    } else {
+        bw_intel_finalize(merged, json_integer_value(json_object_get(old, "version")) + 1, now_us / 1000000);
+        rc = put_doc(tx, merged, now_us, old);
+        rep->updated += rc == ST_OK;
+    }
+    json_decref(merged);
+    json_decref(old);
+    return rc;
+}
+
+int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now_us, struct bw_ingest_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    json_t *batch = json_object();
+    size_t i, n = 0;
+    json_t *r;
+    json_array_foreach(records, i, r)
+        if (!batch || bw_intel_fold(batch, r) != 0) {
+            json_decref(batch);
+            return -1;
+        }
+    const char **ids = sorted_keys(batch, &n);
+    rep->merged = (long)(json_array_size(records) - n);
+    struct store_intel_tx *tx = NULL;
+    int rc = ids ? store_intel_begin(db, &tx) : ST_ERROR;
+    for (i = 0; rc == ST_OK && i < n; i++)
+        rc = upsert(tx, json_object_get(batch, ids[i]), kev_filter, now_us, rep);
+    if (rc == ST_OK)
+        rc = store_intel_commit(tx);
+    else
+        store_intel_rollback(tx);
+    free(ids);
+    json_decref(batch);
+    if (rc != ST_OK)
+        memset(rep, 0, sizeof *rep);
+    return rc == ST_OK ? 0 : -1;
+}
+
+int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap)
+{
+    *loaded = 0;
+    struct store_intel_tx *tx = NULL;
+    int64_t have = 0;
+    if (store_intel_begin(db, &tx) != ST_OK || store_intel_tx_count(tx, &have) != ST_OK) {
+        store_intel_rollback(tx);
+        snprintf(why, cap, "the database failed");
+        return -1;
+    }
+    if (have > 0) { /* seeded before, or imported into: never again */
+        store_intel_rollback(tx);
+        return 0;
+    }
+    const struct bw_embedded *f = bw_embedded_find(BW_SEED_FILE);
+    json_t *seed = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
+    int64_t at = 0;
+    if (!seed || bw_parse_iso8601(bw_json_str(seed, "generated_at"), &at) != 0 ||
+        !json_is_array(json_object_get(seed, "records"))) {
+        snprintf(why, cap, "%s is missing or malformed", BW_SEED_FILE);
+        store_intel_rollback(tx);
+        json_decref(seed);
+        return -1;
+    }
+    size_t i;
+    json_t *r;
+    int rc = ST_OK;
+    json_array_foreach(json_object_get(seed, "records"), i, r) {
+        char w[200];
+        if (bw_intel_check(r, w, sizeof w) != 0) {
+            snprintf(why, cap, "%s: record %zu: %s", BW_SEED_FILE, i, w);
+            rc = ST_ERROR;
+            break;
+        }
+        if ((rc = put_doc(tx, r, at * 1000000, NULL)) != ST_OK) {
+            snprintf(why, cap, "the database refused seed record %s", bw_json_str(r, "id"));
+            break;
+        }
+        (*loaded)++;
+    }
+    if (rc == ST_OK && store_intel_commit(tx) != ST_OK) {
+        snprintf(why, cap, "the database failed");
+        rc = ST_ERROR;
+    } else if (rc != ST_OK) {
+        store_intel_rollback(tx);
+    }
+    json_decref(seed);
+    if (rc != ST_OK)
+        *loaded = 0;
+    return rc == ST_OK ? 0 : -1;
+}
+
+json_t *bw_intel_seed_doc(const json_t *index, int64_t at_s)
+{
+    size_t n;
+    const char **ids = sorted_keys(index, &n);
+    json_t *records = json_array();
+    char ts[21];
+    bw_iso8601(at_s, ts);
+    json_t *doc = json_pack("{s:s,s:o}", "generated_at", ts, "records", records);
+    if (!ids || !doc) {
+        free(ids);
+        json_decref(doc);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        json_t *r = json_deep_copy(json_object_get(index, ids[i]));
+        if (!r)
+            break;
+        bw_intel_finalize(r, 1, at_s);
+        json_array_append_new(records, r);
+    }
+    free(ids);
+    return doc;
+}

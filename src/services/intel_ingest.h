@@ -1,0 +1,44 @@
+/* Putting normalised records (src/engine/intel/sources.h) into the store: the one write path of
+ * `bulwark intel import`, `bulwark intel seed-build` and the first-start seed.
+ *
+ * Upsert rules: a record whose facts equal the stored ones is unchanged (version, enriched_at and
+ * risk stay as they are, so re-importing the same data changes nothing); changed facts give
+ * version + 1, enriched_at = the import time and a risk score computed at that time; a new record
+ * starts at version 1. A whole import is one transaction: it lands completely or not at all. */
+#ifndef BW_SERVICES_INTEL_INGEST_H
+#define BW_SERVICES_INTEL_INGEST_H
+#include "store/db.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define BW_SEED_FILE "data/intel/seed.json"
+
+/* Every record given to bw_ingest is counted once: added + updated + unchanged + skipped +
+ * merged = the number of records. merged: records folded into another record of the same id in
+ * the same import (an advisory in two files, KEV and OSV about one CVE). */
+struct bw_ingest_report {
+    long added, updated, unchanged, skipped, merged;
+};
+
+/* Folds rec (borrowed) into index (object: id -> record): a new id is added; a second record of
+ * the same id from the same source is combined with the first (bw_intel_combine), one from
+ * another source merged into it (bw_intel_merge). 0, or -1 when out of memory. */
+int bw_intel_fold(json_t *index, const json_t *rec);
+
+/* Upserts records (an array from one import) in one transaction, at time now_us. With
+ * kev_filter, KEV records that bw_intel_kev_is_ai refuses are skipped unless their id is already
+ * a record. 0, or -1 when the database failed (nothing written). */
+int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now_us, struct bw_ingest_report *rep);
+
+/* On first start: when the intel store has no record, loads the embedded seed (BW_SEED_FILE) in
+ * one transaction; a store with records is left alone (*loaded = 0), so a database is seeded
+ * once, also when several instances start together. 0, or -1 with why. */
+int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap);
+
+/* The seed document of folded records: {"generated_at", "records":[...]}, every record at
+ * version 1 with enriched_at = at_s and its risk computed then, sorted by id. */
+json_t *bw_intel_seed_doc(const json_t *index, int64_t at_s);
+
+#endif
