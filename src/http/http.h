@@ -220,10 +220,4 @@ int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct 
 /* Requests being processed now, for /metrics (the counters are in http/metrics.h). */
 long bw_http_in_flight(void);
 
-/* Parses a request body into a JSON object with the depth limit. On failure returns NULL and
- * sets *why. Exposed for tests and fuzzing. */
-json_t *bw_json_parse_body(const char *body, size_t len, const char **why);
-/* Whether the nesting of arrays/objects in text stays within max_depth. */
-bool bw_json_depth_ok(const char *s, size_t n, int max_depth);
-
 #endif

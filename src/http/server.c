@@ -2,6 +2,7 @@
 #include "app/app.h"
 #include "audit/audit.h"
 #include "common/ids.h"
+#include "common/jsonx.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
