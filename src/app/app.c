@@ -5,6 +5,7 @@
 #include "engine/agentscan.h"
 #include "engine/redteam/redteam.h"
 #include "engine/code/scanner.h"
+#include "engine/governance.h"
 
 #include "auth/password.h"
 #include "common/embedded.h"
@@ -155,6 +156,29 @@ static int parse_trusted(struct bw_app *app)
     return 0;
 }
 
+/* The framework catalogs and the evidence mapping (data/frameworks), checked, and the documents
+ * the API serves from them. */
+static int governance_load(struct bw_app *app)
+{
+    const struct bw_embedded *fw[BW_FRAMEWORKS];
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "data/frameworks/%s.json", bw_governance_framework_ids[i]);
+        fw[i] = bw_embedded_find(name);
+    }
+    char err[256];
+    if (bw_governance_catalogs_load(fw, bw_embedded_find("data/frameworks/evidence.json"), &app->gov, err,
+                                    sizeof err) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid: %s", err);
+        return -1;
+    }
+    if (api_frameworks_render(app) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the framework documents cannot be rendered");
+        return -1;
+    }
+    return 0;
+}
+
 int bw_app_init(struct bw_app *app, struct bw_config *cfg)
 {
     memset(app, 0, sizeof *app);
@@ -228,10 +252,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_logf(BW_LOG_ERROR, NULL, "the embedded red-team attack library is invalid");
         return -1;
     }
-    if (api_frameworks_load(app) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
+    if (governance_load(app) != 0)
         return -1;
-    }
     {
         char why[512];
         int64_t t0 = bw_mono_us();
@@ -263,6 +285,7 @@ void bw_app_free(struct bw_app *app)
     bw_auth_free(app->auth);
     db_close(app->db);
     api_frameworks_free(app);
+    bw_governance_catalogs_free(&app->gov);
     bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);
 }

@@ -7,13 +7,12 @@
 #include "auth/ratelimit.h"
 #include "common/config.h"
 #include "common/pool.h"
+#include "engine/governance.h"
 #include "http/http.h"
 #include "store/db.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>
-
-#define BW_FRAMEWORKS 4
 
 struct bw_app {
     struct bw_config *cfg;
@@ -32,11 +31,10 @@ struct bw_app {
     char trusted[8][64]; /* trusted proxy addresses */
     int ntrusted;
 
+    struct bw_gov_catalogs gov;          /* the framework catalogs and evidence mapping, for assessments */
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */
-    json_t *framework_docs[BW_FRAMEWORKS]; /* the control catalogs, for assessments */
     char *framework_json[BW_FRAMEWORKS];   /* GET .../frameworks/{id} bodies */
     size_t framework_len[BW_FRAMEWORKS];
-    json_t *evidence_map;                  /* data/frameworks/evidence.json, checked at start */
     struct bw_scanner *scanner; /* the code scanner, compiled once at start */
     size_t frameworks_len;
 };
@@ -65,8 +63,9 @@ void api_keys_rotate(struct bw_req *r);
 void api_governance_frameworks(struct bw_req *r);
 void api_governance_framework_get(struct bw_req *r);
 
-/* Builds the frameworks listing from the embedded catalogs (also used by tests). malloc'ed. */
-int api_frameworks_load(struct bw_app *app);
+/* Renders the frameworks listing and the one-framework documents from app->gov, once at start.
+ * 0 or -1; api_frameworks_free frees them. */
+int api_frameworks_render(struct bw_app *app);
 void api_frameworks_free(struct bw_app *app);
 void api_governance_assess(struct bw_req *r);
 void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
