@@ -1,4 +1,5 @@
 /* Liveness, readiness and the OpenAPI document (metrics: src/api/metrics.c). */
+#include "api/api.h"
 #include "app/app.h"
 #include "common/embedded.h"
 #include "store/db.h"
@@ -20,11 +21,11 @@ void api_readyz(struct bw_req *r)
         bw_reply_error(r, BW_E_UNAVAILABLE, "shutting down", NULL);
         return;
     }
-    if (!db_ping(r->app->db)) {
+    if (!db_ping(api_ctx(r)->db)) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unreachable", NULL);
         return;
     }
-    bw_reply_json(r, 200, json_pack("{s:s,s:s}", "status", "ready", "database", db_backend(r->app->db)));
+    bw_reply_json(r, 200, json_pack("{s:s,s:s}", "status", "ready", "database", db_backend(api_ctx(r)->db)));
 }
 
 void api_openapi(struct bw_req *r)

@@ -1,6 +1,6 @@
 /* The route table: it reads like the spec's endpoint tables. Every route here is in
  * docs/openapi.json and back (tests/unit/api/test_openapi.c checks both ways). */
-#include "app/app.h"
+#include "api/api.h"
 
 const struct bw_route bw_routes[] = {
     /* platform */

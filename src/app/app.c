@@ -156,8 +156,7 @@ static int parse_trusted(struct bw_app *app)
     return 0;
 }
 
-/* The framework catalogs and the evidence mapping (data/frameworks), checked, and the documents
- * the API serves from them. */
+/* The framework catalogs and the evidence mapping (data/frameworks), checked. */
 static int governance_load(struct bw_app *app)
 {
     const struct bw_embedded *fw[BW_FRAMEWORKS];
@@ -172,11 +171,26 @@ static int governance_load(struct bw_app *app)
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid: %s", err);
         return -1;
     }
-    if (api_frameworks_render(app) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "the framework documents cannot be rendered");
-        return -1;
-    }
     return 0;
+}
+
+/* The handlers' context: borrowed pointers to what the app owns. */
+static void api_fill(struct bw_app *app)
+{
+    struct api_ctx *c = &app->api;
+    c->cfg = app->cfg;
+    c->db = app->db;
+    c->auth = app->auth;
+    c->rate = app->rate;
+    c->login_email = app->login_email;
+    c->login_ip = app->login_ip;
+    c->probes = app->probes;
+    c->audit = app->audit;
+    c->scanner = app->scanner;
+    c->egress_allow = app->egress_allow;
+    c->dummy_hash = app->dummy_hash;
+    c->started_s = app->started_s;
+    c->gov = &app->gov;
 }
 
 int bw_app_init(struct bw_app *app, struct bw_config *cfg)
@@ -271,6 +285,11 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
                     json_pack("{s:i,s:b,s:i}", "rules", (json_int_t)bw_scanner_rule_count(app->scanner), "prebuilt",
                               bw_scanner_is_prebuilt(app->scanner), "load_ms", (json_int_t)((bw_mono_us() - t0) / 1000)));
     }
+    api_fill(app);
+    if (api_frameworks_render(&app->api) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the framework documents cannot be rendered");
+        return -1;
+    }
     return 0;
 }
 
@@ -284,7 +303,7 @@ void bw_app_free(struct bw_app *app)
     bw_limiter_free(app->login_ip);
     bw_auth_free(app->auth);
     db_close(app->db);
-    api_frameworks_free(app);
+    api_frameworks_free(&app->api);
     bw_governance_catalogs_free(&app->gov);
     bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);

@@ -49,6 +49,7 @@ struct bw_req {
     struct MHD_Connection *conn;       /* NULL for a synthetic request (bw_http_synthetic) */
     const struct bw_synth_req *synth;  /* its headers and query, when conn is NULL */
     struct bw_app *app;
+    void *ctx; /* the handlers' context (src/api/api.h); never dereferenced here */
     const struct bw_route *route;
     enum bw_method method;
     const char *method_str;

@@ -413,6 +413,7 @@ static void req_start(struct bw_req *r, struct bw_app *app, const char *url, con
 {
     atomic_fetch_add(&g_inflight, 1);
     r->app = app;
+    r->ctx = &app->api;
     r->start_us = bw_mono_us();
     r->method = bw_method_parse(method);
     r->method_str = r->method == BW_OTHER ? "OTHER" : bw_method_name(r->method);
