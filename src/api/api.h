@@ -56,7 +56,6 @@ extern const size_t bw_routes_count;
 
 /* Handlers, one file per resource group. */
 void api_healthz(struct bw_req *r);
-void api_readyz(struct bw_req *r);
 void api_openapi(struct bw_req *r);
 void api_metrics(struct bw_req *r);
 void api_vibe_scan(struct bw_req *r);

@@ -1,6 +1,9 @@
-/* The composition root shared by every handler: configuration, storage, principals, limiters,
- * pools and the documents computed once at start. Built by bw_app_init (serve), freed by
- * bw_app_free. Read-only after start except for the thread-safe members. */
+/* The composition root: it owns what the server is made of (configuration, storage, principals,
+ * limiters, pools, the audit recorder, the scanner, the framework catalogs) and hands each layer
+ * the narrow context it serves from: the HTTP layer a struct bw_http_ctx (with the audit and
+ * readiness hooks), the handlers a struct api_ctx (src/api/api.h), reached through the request.
+ * Built by bw_app_init (serve), freed by bw_app_free. Read-only after start except for the
+ * thread-safe members. */
 #ifndef BW_APP_APP_H
 #define BW_APP_APP_H
 #include "api/api.h"
@@ -12,8 +15,7 @@
 #include "http/http.h"
 #include "store/db.h"
 
-#include <stdatomic.h>
-#include <stdbool.h>
+#include <stdint.h>
 
 struct bw_app {
     struct bw_config *cfg;
@@ -24,16 +26,13 @@ struct bw_app {
     struct bw_limiter *login_ip;    /* failed logins per IP */
     struct bw_pool *blocking;       /* argon2id and other slow work */
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
-    struct bw_audit *audit;         /* audit events of the middleware (src/audit/audit.h) */
+    struct bw_audit *audit;         /* audit events, the HTTP layer's response hook (src/audit/audit.h) */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
     char dummy_hash[160];           /* verified for unknown emails: same time as a real one */
     int64_t started_s;
-    atomic_bool stopping;
-    char trusted[8][64]; /* trusted proxy addresses */
-    int ntrusted;
-
     struct bw_gov_catalogs gov; /* the framework catalogs and evidence mapping, for assessments */
     struct bw_scanner *scanner; /* the code scanner, compiled once at start */
+    struct bw_http_ctx http;    /* what the HTTP layer is handed (bw_http_serve, bw_http_synthetic) */
     struct api_ctx api;         /* what the handlers are handed (api_ctx(r)) */
 };
 

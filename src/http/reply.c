@@ -1,5 +1,4 @@
 /* The one path for replies: every answer, success or error, is built here. */
-#include "app/app.h"
 #include "common/log.h"
 #include "common/utf8.h"
 #include "http/http.h"
