@@ -84,8 +84,8 @@ struct bw_synth_req;
 struct bw_req {
     struct MHD_Connection *conn;       /* NULL for a synthetic request (bw_http_synthetic) */
     const struct bw_synth_req *synth;  /* its headers and query, when conn is NULL */
-    struct bw_http_ctx *http;
-    void *ctx; /* the handlers' context (ctx->handler_ctx); never dereferenced here */
+    struct bw_http_ctx *http;          /* what the server was handed */
+    void *ctx; /* the handlers' context (http->handler_ctx); never dereferenced by this layer */
     const struct bw_route *route;
     enum bw_method method;
     const char *method_str;
