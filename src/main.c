@@ -7,6 +7,7 @@
  *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
  *   bulwark rules test|list            check or print the scanner's rule catalog
  *   bulwark version                    print the version */
+#include "api/api.h"
 #include "app/app.h"
 #include "auth/auth.h"
 #include "auth/password.h"
@@ -84,7 +85,7 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
     sigset_t set;
     take_signals(&set);
     struct bw_listener l;
-    if (bw_http_listen(cfg, &l) != 0) { /* before storage, migrations and the bootstrap account */
+    if (bw_http_listen(cfg, bw_routes, bw_routes_count, &l) != 0) { /* before storage, migrations and the bootstrap account */
         bw_log_shutdown();
         return 1;
     }
@@ -94,7 +95,7 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
-        if ((jobs || cfg->workers == 0) && bw_http_serve(&app, &l) == 0)
+        if ((jobs || cfg->workers == 0) && bw_http_serve(&app.http, &l) == 0)
             rc = 0;
         bw_jobs_stop(jobs); /* running jobs go back to the queue at their next step */
     }

@@ -1,7 +1,7 @@
 /* Agent configuration scan: POST /api/ai-security/agents/scan (STARTER+; the router enforces the
  * tier and a JSON object body). Validation and analysis both live in the pure engine
  * (src/engine/agentscan.c), so the fuzzer exercises exactly the path this handler takes. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "common/timeutil.h"
 #include "engine/agentscan.h"

@@ -2,7 +2,7 @@
  * which probes the endpoint through the egress module on the probe pool (src/engine/assetscan.c),
  * stores the result and moves the asset's score to it. The registration score is static
  * (src/engine/posture.c). Another account's asset is 404 everywhere. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "common/ids.h"
 #include "common/limits.h"
@@ -72,7 +72,7 @@ void api_assets_register(struct bw_req *r)
     snprintf(a->risk_level, sizeof a->risk_level, "%s", bw_posture_level(a->security_score));
     a->created_us = bw_now_us();
     bw_iso8601(a->created_us / 1000000, a->created_at);
-    int rc = store_asset_insert(r->app->db, a);
+    int rc = store_asset_insert(api_ctx(r)->db, a);
     if (rc == ST_OK)
         bw_reply_json(r, 201, asset_json(a));
     else
@@ -96,7 +96,7 @@ void api_assets_list(struct bw_req *r)
     struct store_asset *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    if (store_asset_list(r->app->db, r->principal.user_id, type, risk, limit, offset, &list, &n, &total) != ST_OK) {
+    if (store_asset_list(api_ctx(r)->db, r->principal.user_id, type, risk, limit, offset, &list, &n, &total) != ST_OK) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
     }
@@ -126,7 +126,7 @@ void api_assets_get(struct bw_req *r)
         bw_reply_internal(r, "out of memory");
         return;
     }
-    int rc = store_asset_get(r->app->db, r->principal.user_id, r->params[0], a);
+    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, r->params[0], a);
     if (rc == ST_OK)
         bw_reply_json(r, 200, asset_json(a));
     else if (rc == ST_NOTFOUND)
@@ -141,7 +141,7 @@ void api_assets_delete(struct bw_req *r)
     if (!asset_id_param(r))
         return;
     int64_t cancelled = 0;
-    int rc = store_asset_delete(r->app->db, r->principal.user_id, r->params[0], &cancelled);
+    int rc = store_asset_delete(api_ctx(r)->db, r->principal.user_id, r->params[0], &cancelled);
     if (rc == ST_OK)
         bw_reply_json(r, 200, json_pack("{s:b,s:s,s:b,s:I}", "success", 1, "asset_id", r->params[0], "deleted", 1,
                                         "engagements_cancelled", (json_int_t)cancelled));
@@ -159,7 +159,7 @@ static void scan_work(struct bw_req *r)
         bw_reply_internal(r, "out of memory");
         return;
     }
-    int rc = store_asset_get(r->app->db, r->principal.user_id, r->params[0], a);
+    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, r->params[0], a);
     if (rc != ST_OK) {
         if (rc == ST_NOTFOUND)
             bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
@@ -168,7 +168,7 @@ static void scan_work(struct bw_req *r)
         free(a);
         return;
     }
-    struct bw_assetscan_opts o = {.egress_allow = r->app->egress_allow,
+    struct bw_assetscan_opts o = {.egress_allow = api_ctx(r)->egress_allow,
                                   .static_score = bw_posture_score(a->type, a->provider, a->endpoint, a->env),
                                   .now_s = bw_now_s()};
     json_t *res = bw_assetscan_run(a->type, a->endpoint, &o);
@@ -191,7 +191,7 @@ static void scan_work(struct bw_req *r)
     free(a);
     char *body = json_dumps(res, JSON_COMPACT);
     sc.body = body;
-    rc = body ? store_asset_scan_save(r->app->db, &sc) : ST_ERROR;
+    rc = body ? store_asset_scan_save(api_ctx(r)->db, &sc) : ST_ERROR;
     free(body);
     if (rc == ST_OK)
         bw_reply_json(r, 200, res);
@@ -208,5 +208,5 @@ void api_assets_scan(struct bw_req *r)
 {
     if (!asset_id_param(r))
         return;
-    bw_req_defer_on(r, r->app->probes, scan_work);
+    bw_req_defer_on(r, api_ctx(r)->probes, scan_work);
 }

@@ -1,6 +1,6 @@
 /* POST /api/auth/login: argon2id on the blocking pool, the same answer and the same work for an
  * unknown email and a wrong password, failed attempts throttled per email and per IP. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "auth/password.h"
 #include "common/log.h"
@@ -35,7 +35,7 @@ static void too_many(struct bw_req *r, long retry)
 
 static void login_work(struct bw_req *r)
 {
-    struct bw_app *app = r->app;
+    struct api_ctx *app = api_ctx(r);
     char email[BW_EMAIL_MAX + 1], ek[300], ik[80];
     lower_email(json_string_value(json_object_get(r->json, "email")), email);
     const char *pw = json_string_value(json_object_get(r->json, "password"));
@@ -91,8 +91,8 @@ void api_auth_login(struct bw_req *r)
     throttle_keys(r, lower, ek, ik);
     long retry = 0;
     int64_t now = bw_mono_us();
-    if (bw_limiter_exhausted(r->app->login_email, ek, r->app->cfg->login_max_failures, now, &retry) ||
-        bw_limiter_exhausted(r->app->login_ip, ik, r->app->cfg->login_max_failures * 5, now, &retry)) {
+    if (bw_limiter_exhausted(api_ctx(r)->login_email, ek, api_ctx(r)->cfg->login_max_failures, now, &retry) ||
+        bw_limiter_exhausted(api_ctx(r)->login_ip, ik, api_ctx(r)->cfg->login_max_failures * 5, now, &retry)) {
         too_many(r, retry);
         return;
     }

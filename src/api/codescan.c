@@ -2,7 +2,7 @@
  * FREE and anonymous callers get the gated view (gated:true, the top 3 findings, locked_count,
  * upgrade) whatever the number of findings; STARTER and above see all (gated:false, tier).
  * Score and grade always come from all findings, so both views agree on them. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "common/limits.h"
 #include "common/log.h"
@@ -15,7 +15,7 @@
 void api_vibe_patterns(struct bw_req *r)
 {
     size_t len;
-    const char *body = bw_scanner_catalog_json(r->app->scanner, &len);
+    const char *body = bw_scanner_catalog_json(api_ctx(r)->scanner, &len);
     bw_reply_static(r, 200, body, len);
 }
 
@@ -45,7 +45,7 @@ static void run_scan(struct bw_req *r)
     int lang = bw_lang_parse(json_string_value(json_object_get(r->json, "language")));
     const char *context = json_string_value(json_object_get(r->json, "context"));
     struct bw_findings f;
-    if (bw_scan(r->app->scanner, (enum bw_lang)lang, code, len, bw_context_is_test(context), &f) != 0) {
+    if (bw_scan(api_ctx(r)->scanner, (enum bw_lang)lang, code, len, bw_context_is_test(context), &f) != 0) {
         bw_reply_internal(r, "scan failed");
         return;
     }
@@ -69,9 +69,10 @@ static void run_scan(struct bw_req *r)
         json_object_set_new(out, "tier", json_string(tier));
     } else {
         json_object_set_new(out, "locked_count", json_integer((json_int_t)(f.n - shown)));
+        const struct bw_config *cfg = api_ctx(r)->cfg;
         json_object_set_new(out, "upgrade", json_pack("{s:s,s:s,s:s}", "tier", "STARTER", "price",
-                                                      r->app->cfg->upgrade_price ? r->app->cfg->upgrade_price : "",
-                                                      "url", r->app->cfg->upgrade_url ? r->app->cfg->upgrade_url : ""));
+                                                      cfg->upgrade_price ? cfg->upgrade_price : "",
+                                                      "url", cfg->upgrade_url ? cfg->upgrade_url : ""));
     }
     json_object_set_new(out, "total_findings", json_integer((json_int_t)f.n));
     json_object_set_new(out, "summary", json_pack("{s:i,s:i,s:i,s:i}", "critical", counts[4], "high", counts[3],
@@ -104,10 +105,11 @@ void api_vibe_scan(struct bw_req *r)
         bw_body_string(r, &v, "context", false, BW_CONTEXT_MAX, &context);
     if (bw_verr_reply(r, &v))
         return;
-    if (json_string_length(jc) > (size_t)r->app->cfg->max_code) {
+    long max_code = api_ctx(r)->cfg->max_code;
+    if (json_string_length(jc) > (size_t)max_code) {
         char msg[96];
-        snprintf(msg, sizeof msg, "code exceeds %ld bytes", r->app->cfg->max_code);
-        bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, json_pack("{s:i}", "max_bytes", (json_int_t)r->app->cfg->max_code));
+        snprintf(msg, sizeof msg, "code exceeds %ld bytes", max_code);
+        bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, json_pack("{s:i}", "max_bytes", (json_int_t)max_code));
         return;
     }
     /* small inputs scan in microseconds on the event thread; large ones go to the pool */

@@ -2,11 +2,9 @@
  * assessments against one of them (src/engine/governance.c), kept per account. An assessment
  * weighs the platform evidence for the account (src/store/store_evidence.c) through the mapping
  * in data/frameworks/evidence.json. */
-#include "app/app.h"
-#include "common/embedded.h"
+#include "api/api.h"
 #include "common/ids.h"
 #include "common/limits.h"
-#include "common/log.h"
 #include "common/timeutil.h"
 #include "common/utf8.h"
 #include "engine/governance.h"
@@ -18,44 +16,15 @@
 #include <string.h>
 
 /* The order the spec lists them in. */
-static const char *const ORDER[BW_FRAMEWORKS] = {"nist-ai-rmf", "iso-42001", "eu-ai-act", "owasp-llm"};
+static const char *const *const ORDER = bw_governance_framework_ids;
 
-static int evidence_map_load(struct bw_app *app)
-{
-    static const char NAME[] = "data/frameworks/evidence.json";
-    const struct bw_embedded *f = bw_embedded_find(NAME);
-    json_t *doc = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
-    char err[256] = "missing or not JSON";
-    if (!doc || bw_governance_evidence_check(doc, (const json_t *const *)app->framework_docs, BW_FRAMEWORKS, err,
-                                             sizeof err) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "%s: %s", NAME, err);
-        json_decref(doc);
-        return -1;
-    }
-    json_decref(app->evidence_map);
-    app->evidence_map = doc;
-    return 0;
-}
-
-int api_frameworks_load(struct bw_app *app)
+int api_frameworks_render(struct api_ctx *c)
 {
     json_t *list = json_array();
     for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
-        char name[96];
-        snprintf(name, sizeof name, "data/frameworks/%s.json", ORDER[i]);
-        const struct bw_embedded *f = bw_embedded_find(name);
-        json_t *doc = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
+        const json_t *doc = c->gov->framework[i]; /* checked by bw_governance_catalogs_load */
         json_t *controls = json_object_get(doc, "controls");
-        json_t *title = json_object_get(doc, "name");
-        json_t *id = json_object_get(doc, "id");
-        if (!json_is_array(controls) || !json_is_string(title) || !json_is_string(id) ||
-            strcmp(json_string_value(id), ORDER[i]) != 0 || json_array_size(controls) == 0) {
-            bw_logf(BW_LOG_ERROR, NULL, "framework catalog %s is missing or malformed", name);
-            json_decref(doc);
-            json_decref(list);
-            return -1;
-        }
-        json_t *item = json_pack("{s:s,s:O,s:I}", "id", ORDER[i], "name", title, "controls",
+        json_t *item = json_pack("{s:s,s:O,s:I}", "id", ORDER[i], "name", json_object_get(doc, "name"), "controls",
                                  (json_int_t)json_array_size(controls));
         json_t *ver = json_object_get(doc, "version");
         if (json_is_string(ver))
@@ -70,51 +39,45 @@ int api_frameworks_load(struct bw_app *app)
         json_t *src = json_object_get(doc, "source");
         if (json_is_string(src))
             json_object_set(one, "source", src);
-        app->framework_json[i] = json_dumps(one, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        c->framework_json[i] = json_dumps(one, JSON_COMPACT | JSON_PRESERVE_ORDER);
         json_decref(one);
-        if (!app->framework_json[i]) {
+        if (!c->framework_json[i]) {
             json_decref(item);
-            json_decref(doc);
             json_decref(list);
             return -1;
         }
-        app->framework_len[i] = strlen(app->framework_json[i]);
+        c->framework_len[i] = strlen(c->framework_json[i]);
         json_array_append_new(list, item);
-        app->framework_docs[i] = doc; /* kept for assessments */
     }
     json_t *out = json_pack("{s:o}", "frameworks", list);
-    app->frameworks_json = json_dumps(out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    c->frameworks_json = json_dumps(out, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(out);
-    if (!app->frameworks_json)
+    if (!c->frameworks_json)
         return -1;
-    app->frameworks_len = strlen(app->frameworks_json);
-    return evidence_map_load(app);
+    c->frameworks_len = strlen(c->frameworks_json);
+    return 0;
 }
 
-void api_frameworks_free(struct bw_app *app)
+void api_frameworks_free(struct api_ctx *c)
 {
     for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
-        json_decref(app->framework_docs[i]);
-        app->framework_docs[i] = NULL;
-        free(app->framework_json[i]);
-        app->framework_json[i] = NULL;
+        free(c->framework_json[i]);
+        c->framework_json[i] = NULL;
     }
-    free(app->frameworks_json);
-    app->frameworks_json = NULL;
-    json_decref(app->evidence_map);
-    app->evidence_map = NULL;
+    free(c->frameworks_json);
+    c->frameworks_json = NULL;
 }
 
 void api_governance_frameworks(struct bw_req *r)
 {
-    bw_reply_static(r, 200, r->app->frameworks_json, r->app->frameworks_len);
+    bw_reply_static(r, 200, api_ctx(r)->frameworks_json, api_ctx(r)->frameworks_len);
 }
 
 void api_governance_framework_get(struct bw_req *r)
 {
     for (size_t i = 0; i < BW_FRAMEWORKS; i++)
         if (strcmp(r->params[0], ORDER[i]) == 0) {
-            bw_reply_static(r, 200, r->app->framework_json[i], r->app->framework_len[i]);
+            bw_reply_static(r, 200, api_ctx(r)->framework_json[i], api_ctx(r)->framework_len[i]);
             return;
         }
     bw_reply_error(r, BW_E_NOT_FOUND, "no such framework; known: nist-ai-rmf, iso-42001, eu-ai-act, owasp-llm",
@@ -172,16 +135,16 @@ static void assess_work(struct bw_req *r)
         bw_reply_internal(r, "out of memory");
         return;
     }
-    int rc = store_evidence_gather(r->app->db, r->principal.user_id, now, ev);
+    int rc = store_evidence_gather(api_ctx(r)->db, r->principal.user_id, now, ev);
     json_t *evidence = rc == ST_OK ? evidence_json(ev) : NULL;
     free(ev);
     if (rc != ST_OK) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
     }
-    json_t *result = evidence ? bw_governance_assess_evidence(r->app->framework_docs[fwi], org ? org : "",
+    json_t *result = evidence ? bw_governance_assess_evidence(api_ctx(r)->gov->framework[fwi], org ? org : "",
                                                               json_object_get(r->json, "ai_use_cases"),
-                                                              r->app->evidence_map, evidence)
+                                                              api_ctx(r)->gov->evidence_map, evidence)
                               : NULL;
     json_decref(evidence);
     if (!result) {
@@ -196,7 +159,7 @@ static void assess_work(struct bw_req *r)
     json_decref(result);
     json_object_set_new(doc, "created_at", json_string(ts));
     char *body = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    rc = body ? store_assessment_insert(r->app->db, id, r->principal.user_id, ORDER[fwi], body, ts) : ST_ERROR;
+    rc = body ? store_assessment_insert(api_ctx(r)->db, id, r->principal.user_id, ORDER[fwi], body, ts) : ST_ERROR;
     free(body);
     if (rc != ST_OK) {
         json_decref(doc);
@@ -249,7 +212,8 @@ void api_governance_assessment_get(struct bw_req *r)
 {
     const char *id = r->params[0];
     char *body = NULL;
-    int rc = bw_id_valid(id, "asm_") ? store_assessment_get(r->app->db, r->principal.user_id, id, &body) : ST_NOTFOUND;
+    int rc = bw_id_valid(id, "asm_") ? store_assessment_get(api_ctx(r)->db, r->principal.user_id, id, &body)
+                                     : ST_NOTFOUND;
     if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such assessment", NULL);
     } else if (rc != ST_OK) {

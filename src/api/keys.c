@@ -1,6 +1,6 @@
 /* /api/developer/keys: create, list, revoke, rotate. Session (JWT) only; a key is shown in full
  * once, at creation or rotation; only its SHA-256 is stored. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "auth/apikey.h"
 #include "common/ids.h"
@@ -48,8 +48,8 @@ void api_keys_create(struct bw_req *r)
     new_key(&k, secret);
     snprintf(k.user_id, sizeof k.user_id, "%s", r->principal.user_id);
     snprintf(k.label, sizeof k.label, "%s", label);
-    long max = r->app->cfg->max_keys[r->principal.tier];
-    int rc = store_key_create(r->app->db, &k, max);
+    long max = api_ctx(r)->cfg->max_keys[r->principal.tier];
+    int rc = store_key_create(api_ctx(r)->db, &k, max);
     if (rc == ST_LIMIT) {
         char msg[128];
         snprintf(msg, sizeof msg, "the %s plan allows at most %ld active key(s); revoke one first",
@@ -76,7 +76,7 @@ void api_keys_list(struct bw_req *r)
 {
     struct store_key *keys = NULL;
     size_t n = 0;
-    if (store_key_list(r->app->db, r->principal.user_id, &keys, &n) != ST_OK) {
+    if (store_key_list(api_ctx(r)->db, r->principal.user_id, &keys, &n) != ST_OK) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
     }
@@ -89,13 +89,13 @@ void api_keys_list(struct bw_req *r)
     free(keys);
     bw_reply_json(r, 200, json_pack("{s:o,s:i,s:i,s:i}", "keys", arr, "count", (json_int_t)n, "active_count",
                                     (json_int_t)active, "max_keys",
-                                    (json_int_t)r->app->cfg->max_keys[r->principal.tier]));
+                                    (json_int_t)api_ctx(r)->cfg->max_keys[r->principal.tier]));
 }
 
 void api_keys_revoke(struct bw_req *r)
 {
     struct store_key k;
-    int rc = store_key_revoke(r->app->db, r->principal.user_id, r->params[0], &k);
+    int rc = store_key_revoke(api_ctx(r)->db, r->principal.user_id, r->params[0], &k);
     if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such key", NULL);
         return;
@@ -104,7 +104,7 @@ void api_keys_revoke(struct bw_req *r)
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
     }
-    bw_auth_forget_key(r->app->auth, k.id);
+    bw_auth_forget_key(api_ctx(r)->auth, k.id);
     bw_reply_json(r, 200, json_pack("{s:b,s:s,s:s,s:b}", "success", 1, "id", k.id, "key_prefix", k.prefix,
                                     "active", 0));
 }
@@ -114,9 +114,9 @@ void api_keys_rotate(struct bw_req *r)
     struct store_key nk, old;
     char secret[BW_KEY_LEN + 1];
     new_key(&nk, secret);
-    int rc = store_key_get(r->app->db, r->principal.user_id, r->params[0], &old);
+    int rc = store_key_get(api_ctx(r)->db, r->principal.user_id, r->params[0], &old);
     if (rc == ST_OK)
-        rc = store_key_rotate(r->app->db, r->principal.user_id, r->params[0], &nk);
+        rc = store_key_rotate(api_ctx(r)->db, r->principal.user_id, r->params[0], &nk);
     if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such key", NULL);
     } else if (rc == ST_CONFLICT) {
@@ -124,7 +124,7 @@ void api_keys_rotate(struct bw_req *r)
     } else if (rc != ST_OK) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
     } else {
-        bw_auth_forget_key(r->app->auth, old.id);
+        bw_auth_forget_key(api_ctx(r)->auth, old.id);
         json_t *body = created_body(&nk, secret, nk.tier);
         json_object_set_new(body, "rotated_from", json_string(nk.rotated_from));
         bw_reply_json(r, 201, body);

@@ -4,7 +4,7 @@
  * request with `probe: true` for an http(s) server to the probe pool, where the live probe
  * (src/engine/mcpprobe.c, through the egress module only) runs before the scan. Without a probe
  * the scan stays synchronous on the event thread: it is pure and bounded by the input limits. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "common/timeutil.h"
 #include "engine/mcpprobe.h"
@@ -38,7 +38,7 @@ static void probe_work(struct bw_req *r)
         reply_scan(r, NULL); /* cannot happen: the body was checked before deferring */
         return;
     }
-    struct bw_mcp_probe_opts o = {.egress_allow = r->app->egress_allow};
+    struct bw_mcp_probe_opts o = {.egress_allow = api_ctx(r)->egress_allow};
     struct bw_mcp_live live;
     bw_mcp_probe_run(url, &o, &live);
     reply_scan(r, &live);
@@ -48,7 +48,7 @@ static void probe_work(struct bw_req *r)
 void api_mcp_scan(struct bw_req *r)
 {
     if (bw_mcp_probe_target(r->json)) {
-        bw_req_defer_on(r, r->app->probes, probe_work); /* answers 503 itself when the pool is full */
+        bw_req_defer_on(r, api_ctx(r)->probes, probe_work); /* answers 503 itself when the pool is full */
         return;
     }
     reply_scan(r, NULL);

@@ -5,7 +5,7 @@
  * Counters live with what they count and are only read here: the HTTP layer's per-thread slots
  * (http/metrics.h), the job workers, the code scanner, egress and the database layer. The job
  * queue gauges are the one database read of a scrape (store_job_queue_stats, one grouped query). */
-#include "app/app.h"
+#include "api/api.h"
 #include "audit/audit.h"
 #include "common/metrics.h"
 #include "common/timeutil.h"
@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void write_process(FILE *f, struct bw_app *app)
+static void write_process(FILE *f, struct api_ctx *app)
 {
     bw_prom_family(f, "bulwark_build_info", "gauge", "Version and storage backend.");
     bw_prom_sample_u(f, "bulwark_build_info", BW_PROM_L2("version", BULWARK_VERSION, "backend", db_backend(app->db)), 1);
@@ -62,7 +62,7 @@ static const struct store_job_queue *queue_of(const struct store_job_queue *q, s
     return NULL;
 }
 
-static void write_jobs(FILE *f, struct bw_app *app)
+static void write_jobs(FILE *f, struct api_ctx *app)
 {
     struct store_job_queue q[BW_METRICS_JOB_KINDS_MAX];
     size_t nq = 0;
@@ -113,7 +113,7 @@ static void write_jobs(FILE *f, struct bw_app *app)
     }
 }
 
-static void write_codescan(FILE *f, struct bw_app *app)
+static void write_codescan(FILE *f, struct api_ctx *app)
 {
     struct bw_scan_stats st[BW_LANG_COUNT];
     for (int l = 0; l < BW_LANG_COUNT; l++)
@@ -132,7 +132,7 @@ static void write_codescan(FILE *f, struct bw_app *app)
                          (double)st[l].us / 1e6);
 }
 
-static void write_egress_db(FILE *f, struct bw_app *app)
+static void write_egress_db(FILE *f, struct api_ctx *app)
 {
     unsigned long eg[BW_EG__COUNT];
     bw_egress_stats(eg);
@@ -160,11 +160,11 @@ void api_metrics(struct bw_req *r)
         bw_reply_internal(r, "open_memstream failed");
         return;
     }
-    write_process(f, r->app);
+    write_process(f, api_ctx(r));
     bw_http_metrics_write(f, bw_routes, bw_routes_count);
-    write_jobs(f, r->app);
-    write_codescan(f, r->app);
-    write_egress_db(f, r->app);
+    write_jobs(f, api_ctx(r));
+    write_codescan(f, api_ctx(r));
+    write_egress_db(f, api_ctx(r));
     if (fclose(f) != 0 || !buf) {
         free(buf);
         bw_reply_internal(r, "metrics serialisation failed");

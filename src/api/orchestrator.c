@@ -2,7 +2,7 @@
  * caller is privileged), the four packs, and runs of the 16-phase pipeline on the job queue.
  * Privileged = ENTERPRISE, role mssp or admin, or the admin key (the route table enforces it);
  * what a caller sees is its scope (src/services/orch.h). Another scope's run is 404. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "audit/audit.h"
 #include "auth/policy.h"
@@ -30,7 +30,7 @@ static void reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE
 /* The caller's scope; false after replying. */
 static bool scope_for(struct bw_req *r, struct bw_orch_scope *s)
 {
-    if (bw_orch_scope_of(r->app->db, &r->principal, s) == ST_OK)
+    if (bw_orch_scope_of(api_ctx(r)->db, &r->principal, s) == ST_OK)
         return true;
     reply_storage(r);
     return false;
@@ -72,7 +72,7 @@ void api_orch_status(struct bw_req *r)
     struct bw_orch_scope s;
     if (!scope_for(r, &s))
         return;
-    struct db *db = r->app->db;
+    struct db *db = api_ctx(r)->db;
     int64_t runs = 0, intel = 0, assets = 0;
     struct store_orch_run last, cur;
     int rc_last = store_orch_run_latest(db, s.all ? NULL : s.key, &last);
@@ -106,7 +106,7 @@ void api_orch_status(struct bw_req *r)
                             bw_orch_scope_json(&s), "last_run", rc_last == ST_OK ? run_json(&last) : json_null(),
                             "current_run", rc_cur == ST_OK ? run_json(&cur) : json_null(), "runs_total",
                             (json_int_t)runs, "intel_records", (json_int_t)intel, "assets", (json_int_t)assets,
-                            "uptime_s", (json_int_t)(bw_now_s() - r->app->started_s), "version", BULWARK_VERSION,
+                            "uptime_s", (json_int_t)(bw_now_s() - api_ctx(r)->started_s), "version", BULWARK_VERSION,
                             "phases", phases));
     bw_orch_scope_free(&s);
 }
@@ -143,7 +143,7 @@ static void serve_pack(struct bw_req *r, enum store_orch_pack pack, const char *
         return;
     struct store_orch_snapshot meta;
     char *text = NULL;
-    int rc = store_orch_snapshot_latest(r->app->db, s.key, pack, &meta, &text);
+    int rc = store_orch_snapshot_latest(api_ctx(r)->db, s.key, pack, &meta, &text);
     if (rc == ST_OK) {
         bw_orch_scope_free(&s);
         if (!fw) {
@@ -164,11 +164,11 @@ static void serve_pack(struct bw_req *r, enum store_orch_pack pack, const char *
         reply_storage(r);
         return;
     }
-    bw_audit_flush(r->app->audit); /* this instance's latest events count too */
+    bw_audit_flush(api_ctx(r)->audit); /* this instance's latest events count too */
     struct bw_orch_opts o = {.max_items = BW_ORCH_MAX_ITEMS_DEFAULT, .now_s = bw_now_s()};
     struct bw_orch_packs p;
     char why[256] = "";
-    rc = bw_orch_compute(r->app->db, &s, &o, &p, why, sizeof why);
+    rc = bw_orch_compute(api_ctx(r)->db, &s, &o, &p, why, sizeof why);
     bw_orch_scope_free(&s);
     if (rc != 0) {
         reply_storage(r);
@@ -232,7 +232,7 @@ void api_orch_run(struct bw_req *r)
     int64_t now_us = bw_now_us();
     bw_iso8601(now_us / 1000000, run.accepted_at);
     char active[BW_ID_MAX];
-    int rc = store_orch_run_create(r->app->db, &run, now_us, BW_JOB_MAX_ATTEMPTS, now_us / 1000, active);
+    int rc = store_orch_run_create(api_ctx(r)->db, &run, now_us, BW_JOB_MAX_ATTEMPTS, now_us / 1000, active);
     bw_orch_scope_free(&s);
     if (rc == ST_CONFLICT) {
         char msg[160];
@@ -260,7 +260,7 @@ void api_orch_run_get(struct bw_req *r)
     if (!scope_for(r, &s))
         return;
     struct store_orch_run run;
-    int rc = store_orch_run_get(r->app->db, id, &run);
+    int rc = store_orch_run_get(api_ctx(r)->db, id, &run);
     bool visible = rc == ST_OK && (s.all || strcmp(run.scope_key, s.key) == 0);
     bw_orch_scope_free(&s);
     if (rc == ST_ERROR)

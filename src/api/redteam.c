@@ -1,7 +1,7 @@
 /* Red-team engagements (PRO+): engage (202, queued as a job in the same transaction as the
  * engagement), the report at every status, cancel. The attacks run on the job workers
  * (src/jobs/redteam_job.c), never on a request thread. Another account's engagement is 404. */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "common/ids.h"
 #include "common/timeutil.h"
@@ -59,9 +59,9 @@ static bool build(struct bw_req *r, const struct bw_rt_library *lib, const struc
     e->attack_ids = ids_text;
     e->attack_count = (int)n;
     int avg = 0;
-    if (store_engagement_avg_ms(r->app->db, a->id, &avg) != ST_OK)
+    if (store_engagement_avg_ms(api_ctx(r)->db, a->id, &avg) != ST_OK)
         avg = 0;
-    e->eta_seconds = bw_rt_eta_seconds(n, avg, bw_redteam_attack_timeout(r->app->cfg->job_lease_ms));
+    e->eta_seconds = bw_rt_eta_seconds(n, avg, bw_redteam_attack_timeout(api_ctx(r)->cfg->job_lease_ms));
     e->created_us = bw_now_us();
     bw_iso8601(e->created_us / 1000000, e->created_at);
     return true;
@@ -99,7 +99,7 @@ void api_redteam_engage(struct bw_req *r)
         bw_reply_internal(r, "out of memory");
         return;
     }
-    int rc = store_asset_get(r->app->db, r->principal.user_id, q.asset_id, a);
+    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, q.asset_id, a);
     if (rc != ST_OK) {
         if (rc == ST_NOTFOUND)
             bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
@@ -111,9 +111,9 @@ void api_redteam_engage(struct bw_req *r)
         goto out;
     char job_id[BW_ID_MAX];
     bw_id_new("job_", job_id);
-    long max = r->app->cfg->redteam_max[r->principal.tier];
+    long max = api_ctx(r)->cfg->redteam_max[r->principal.tier];
     int64_t active = 0;
-    rc = store_engagement_create(r->app->db, e, job_id, BW_JOB_MAX_ATTEMPTS, max, e->created_us / 1000, &active);
+    rc = store_engagement_create(api_ctx(r)->db, e, job_id, BW_JOB_MAX_ATTEMPTS, max, e->created_us / 1000, &active);
     if (rc == ST_LIMIT) {
         char msg[160];
         snprintf(msg, sizeof msg, "your tier allows %ld active red-team engagements; wait for one to finish or cancel one",
@@ -151,7 +151,7 @@ static struct store_engagement *engagement_for(struct bw_req *r)
 
 static void reply_report(struct bw_req *r, unsigned status, const struct store_engagement *e)
 {
-    json_t *doc = bw_redteam_report(r->app->db, e);
+    json_t *doc = bw_redteam_report(api_ctx(r)->db, e);
     if (doc)
         bw_reply_json(r, status, doc);
     else
@@ -163,7 +163,7 @@ void api_redteam_report(struct bw_req *r)
     struct store_engagement *e = engagement_for(r);
     if (!e)
         return;
-    int rc = store_engagement_get(r->app->db, r->principal.user_id, r->params[0], e);
+    int rc = store_engagement_get(api_ctx(r)->db, r->principal.user_id, r->params[0], e);
     if (rc == ST_OK)
         reply_report(r, 200, e);
     else if (rc == ST_NOTFOUND)
@@ -181,7 +181,7 @@ void api_redteam_cancel(struct bw_req *r)
         return;
     char ts[21];
     bw_iso8601(bw_now_s(), ts);
-    int rc = store_engagement_cancel(r->app->db, r->principal.user_id, r->params[0], ts, bw_now_us() / 1000, e);
+    int rc = store_engagement_cancel(api_ctx(r)->db, r->principal.user_id, r->params[0], ts, bw_now_us() / 1000, e);
     if (rc == ST_OK) {
         reply_report(r, 200, e);
     } else if (rc == ST_CONFLICT) {

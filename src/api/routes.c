@@ -1,11 +1,11 @@
 /* The route table: it reads like the spec's endpoint tables. Every route here is in
  * docs/openapi.json and back (tests/unit/api/test_openapi.c checks both ways). */
-#include "app/app.h"
+#include "api/api.h"
 
 const struct bw_route bw_routes[] = {
     /* platform */
     {BW_GET, "/healthz", BW_ACCESS_OPEN, api_healthz, 0},
-    {BW_GET, "/readyz", BW_ACCESS_OPEN, api_readyz, 0},
+    {BW_GET, "/readyz", BW_ACCESS_OPEN, bw_http_readyz, 0},
     {BW_GET, "/api/openapi.json", BW_ACCESS_PUBLIC, api_openapi, 0},
     {BW_GET, "/metrics", BW_ACCESS_ADMIN, api_metrics, BW_ROUTE_UNLIMITED | BW_ROUTE_METRICS},
 

@@ -8,7 +8,7 @@
  * version moved past the one it was generated from. POST saves a new generation (201). The
  * playbook bytes are bw_playbook_dump's, stored and served as they are (spliced into the
  * envelope, never re-serialised). */
-#include "app/app.h"
+#include "api/api.h"
 
 #include "common/ids.h"
 #include "common/limits.h"
@@ -62,7 +62,7 @@ void api_threat_feed(struct bw_req *r)
     struct store_buf b = {malloc((size_t)limit * 2048 + 256), 0, (size_t)limit * 2048 + 256};
     int64_t total = 0, updated_us = 0;
     if (!b.p || !put(&b, "{\"feed\":[") ||
-        store_intel_feed(r->app->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
+        store_intel_feed(api_ctx(r)->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
@@ -91,7 +91,7 @@ static bool account(const struct bw_principal *p)
 static int load_record(struct bw_req *r, char **doc, int64_t *version)
 {
     const char *id = r->params[0];
-    int rc = bw_intel_id_valid(id) ? store_intel_get(r->app->db, id, doc, version) : ST_NOTFOUND;
+    int rc = bw_intel_id_valid(id) ? store_intel_get(api_ctx(r)->db, id, doc, version) : ST_NOTFOUND;
     if (rc == ST_OK)
         return 0;
     if (rc == ST_NOTFOUND)
@@ -164,7 +164,7 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
     pb.record_version = version;
     pb.generated_us = bw_now_us();
     bw_iso8601(pb.generated_us / 1000000, pb.generated_at);
-    if (store_playbook_insert(r->app->db, &pb, text) != ST_OK)
+    if (store_playbook_insert(api_ctx(r)->db, &pb, text) != ST_OK)
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
     else
         reply_playbook(r, status, pb.id, pb.threat_id, true, false, version, pb.generated_at, text);
@@ -197,7 +197,7 @@ void api_playbook_get(struct bw_req *r)
     }
     struct store_playbook pb;
     char *text = NULL;
-    int rc = store_playbook_latest(r->app->db, r->principal.user_id, r->params[0], &pb, &text);
+    int rc = store_playbook_latest(api_ctx(r)->db, r->principal.user_id, r->params[0], &pb, &text);
     if (rc == ST_OK)
         reply_playbook(r, 200, pb.id, pb.threat_id, true, pb.current_version > pb.record_version, pb.record_version,
                        pb.generated_at, text);
@@ -232,7 +232,7 @@ void api_playbook_history(struct bw_req *r)
     struct store_playbook *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    if (store_playbook_history(r->app->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
+    if (store_playbook_history(api_ctx(r)->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
         return;
     }

@@ -1,10 +1,12 @@
-/* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents. */
+/* Composition root: storage, secrets, bootstrap account, limiters, precomputed documents, and
+ * the contexts of the HTTP layer and of the handlers. */
 #include "app/app.h"
 #include "audit/audit.h"
 #include "net/egress.h"
 #include "engine/agentscan.h"
 #include "engine/redteam/redteam.h"
 #include "engine/code/scanner.h"
+#include "engine/governance.h"
 
 #include "auth/password.h"
 #include "common/embedded.h"
@@ -136,23 +138,83 @@ static int parse_trusted(struct bw_app *app)
 {
     if (!app->cfg->trusted_proxies)
         return 0;
+    struct bw_http_ctx *h = &app->http;
     char buf[1024];
     snprintf(buf, sizeof buf, "%s", app->cfg->trusted_proxies);
     char *save = NULL;
     for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        if (app->ntrusted == 8) {
-            bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: at most 8 addresses");
+        if (h->ntrusted == BW_MAX_TRUSTED_PROXIES) {
+            bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: at most %d addresses", BW_MAX_TRUSTED_PROXIES);
             return -1;
         }
         /* compared as text with the peer address: only an exact IP can ever match */
         unsigned char a[16];
-        if (strlen(t) >= sizeof app->trusted[0] || (inet_pton(AF_INET, t, a) != 1 && inet_pton(AF_INET6, t, a) != 1)) {
+        if (strlen(t) >= sizeof h->trusted[0] || (inet_pton(AF_INET, t, a) != 1 && inet_pton(AF_INET6, t, a) != 1)) {
             bw_logf(BW_LOG_ERROR, NULL, "BULWARK_TRUSTED_PROXIES: '%.64s' is not an IP address", t);
             return -1;
         }
-        snprintf(app->trusted[app->ntrusted++], sizeof app->trusted[0], "%s", t);
+        snprintf(h->trusted[h->ntrusted++], sizeof h->trusted[0], "%s", t);
     }
     return 0;
+}
+
+/* The framework catalogs and the evidence mapping (data/frameworks), checked. */
+static int governance_load(struct bw_app *app)
+{
+    const struct bw_embedded *fw[BW_FRAMEWORKS];
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
+        char name[96];
+        snprintf(name, sizeof name, "data/frameworks/%s.json", bw_governance_framework_ids[i]);
+        fw[i] = bw_embedded_find(name);
+    }
+    char err[256];
+    if (bw_governance_catalogs_load(fw, bw_embedded_find("data/frameworks/evidence.json"), &app->gov, err,
+                                    sizeof err) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* Readiness (/readyz): storage answers. */
+static const char *storage_ready(void *arg)
+{
+    struct bw_app *app = arg;
+    return db_ping(app->db) ? NULL : "storage unreachable";
+}
+
+/* What the HTTP layer is handed: borrowed pointers to what the app owns, and the hooks. */
+static void http_fill(struct bw_app *app)
+{
+    struct bw_http_ctx *h = &app->http; /* the trusted proxies are in already (parse_trusted) */
+    h->cfg = app->cfg;
+    h->auth = app->auth;
+    h->rate = app->rate;
+    h->blocking = app->blocking;
+    h->backend = db_backend(app->db);
+    h->ready.fn = storage_ready;
+    h->ready.arg = app;
+    h->handler_ctx = &app->api;
+    bw_audit_register(app->audit, h);
+}
+
+/* The handlers' context: borrowed pointers to what the app owns. */
+static void api_fill(struct bw_app *app)
+{
+    struct api_ctx *c = &app->api;
+    c->cfg = app->cfg;
+    c->db = app->db;
+    c->auth = app->auth;
+    c->rate = app->rate;
+    c->login_email = app->login_email;
+    c->login_ip = app->login_ip;
+    c->probes = app->probes;
+    c->audit = app->audit;
+    c->scanner = app->scanner;
+    c->egress_allow = app->egress_allow;
+    c->dummy_hash = app->dummy_hash;
+    c->started_s = app->started_s;
+    c->gov = &app->gov;
 }
 
 int bw_app_init(struct bw_app *app, struct bw_config *cfg)
@@ -228,10 +290,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_logf(BW_LOG_ERROR, NULL, "the embedded red-team attack library is invalid");
         return -1;
     }
-    if (api_frameworks_load(app) != 0) {
-        bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid");
+    if (governance_load(app) != 0)
         return -1;
-    }
     {
         char why[512];
         int64_t t0 = bw_mono_us();
@@ -249,6 +309,12 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
                     json_pack("{s:i,s:b,s:i}", "rules", (json_int_t)bw_scanner_rule_count(app->scanner), "prebuilt",
                               bw_scanner_is_prebuilt(app->scanner), "load_ms", (json_int_t)((bw_mono_us() - t0) / 1000)));
     }
+    http_fill(app);
+    api_fill(app);
+    if (api_frameworks_render(&app->api) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the framework documents cannot be rendered");
+        return -1;
+    }
     return 0;
 }
 
@@ -262,7 +328,8 @@ void bw_app_free(struct bw_app *app)
     bw_limiter_free(app->login_ip);
     bw_auth_free(app->auth);
     db_close(app->db);
-    api_frameworks_free(app);
+    api_frameworks_free(&app->api);
+    bw_governance_catalogs_free(&app->gov);
     bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);
 }

@@ -253,6 +253,14 @@ void bw_audit_record(struct bw_audit *a, const struct bw_req *r, unsigned status
         bw_audit_record_event(a, BW_AUDIT_KEY_USE, p->key_prefix, BW_AUDIT_P_API_KEY, account, ip, now);
 }
 
+static void on_response(void *arg, const struct bw_req *r, unsigned status) { bw_audit_record(arg, r, status); }
+
+void bw_audit_register(struct bw_audit *a, struct bw_http_ctx *h)
+{
+    h->on_response.fn = on_response;
+    h->on_response.arg = a;
+}
+
 uint64_t bw_audit_dropped(const struct bw_audit *a)
 {
     return a ? (uint64_t)atomic_load_explicit(&a->dropped, memory_order_relaxed) : 0;

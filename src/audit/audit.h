@@ -1,6 +1,7 @@
 /* The service's own audit events and the zero-trust anomalies computed from them.
  *
- * Recording: the middleware calls bw_audit_record once per finished request. Most requests are
+ * Recording: bw_audit_register makes bw_audit_record the HTTP layer's response hook, called once
+ * per finished request with its final status (src/http/http.h). Most requests are
  * not events and return at once. An event is counted in memory per (kind, principal, minute
  * bucket[, sub]) in one of 64 mutex-guarded shards (no global lock, no database call on the
  * request path); a background thread writes the aggregates every BW_AUDIT_FLUSH_MS as upserts
@@ -50,6 +51,7 @@
 #include <stdint.h>
 
 struct bw_audit;
+struct bw_http_ctx;
 struct bw_req;
 
 enum bw_audit_kind { BW_AUDIT_AUTH_FAILURE, BW_AUDIT_RATE_LIMITED, BW_AUDIT_PRIVILEGED_DENIED, BW_AUDIT_KEY_USE };
@@ -59,8 +61,11 @@ struct bw_audit *bw_audit_start(struct db *db); /* NULL on failure (logged) */
 void bw_audit_stop(struct bw_audit *a);         /* flushes, joins, frees; NULL ok */
 void bw_audit_flush(struct bw_audit *a);        /* synchronous: pending events are in the DB on return; NULL ok */
 
-/* Called by the middleware once per finished request, with the status answered. */
+/* Records the events of one finished request, with the status answered. */
 void bw_audit_record(struct bw_audit *a, const struct bw_req *r, unsigned status);
+/* Registers a as h's response hook (bw_audit_record on every answered request); a must outlive
+ * the server. */
+void bw_audit_register(struct bw_audit *a, struct bw_http_ctx *h);
 
 /* Records one event at now_ms (what bw_audit_record does per event; tests call it directly).
  * principal is taken as given (cut to BW_AUDIT_PRINCIPAL_MAX - 1 bytes); account_id and detail

@@ -1,7 +1,10 @@
-/* Reading members of parsed JSON documents whose shape was checked elsewhere. */
+/* Reading members of parsed JSON documents whose shape was checked elsewhere, and parsing
+ * request bodies with the depth limit (json.c). */
 #ifndef BW_COMMON_JSONX_H
 #define BW_COMMON_JSONX_H
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 /* The string member k of o, or "" when it is missing or not a string. */
 static inline const char *bw_json_str(const json_t *o, const char *k)
@@ -9,5 +12,11 @@ static inline const char *bw_json_str(const json_t *o, const char *k)
     const char *s = json_string_value(json_object_get(o, k));
     return s ? s : "";
 }
+
+/* Parses a request body into a JSON object with the depth limit (BW_JSON_MAX_DEPTH). On failure
+ * returns NULL and sets *why (a literal). The caller owns the object. */
+json_t *bw_json_parse_body(const char *body, size_t len, const char **why);
+/* Whether the nesting of arrays/objects in text stays within max_depth (strings skipped). */
+bool bw_json_depth_ok(const char *s, size_t n, int max_depth);
 
 #endif

@@ -17,6 +17,7 @@
 #define BW_TLS_FILE_MAX          (1u * 1024u * 1024u) /* bytes of a PEM file (BULWARK_TLS_CERT/KEY) */
 #define BW_SHUTDOWN_GRACE_S      30    /* default of BULWARK_SHUTDOWN_GRACE_S: how long SIGTERM waits for in-flight requests */
 #define BW_REQUEST_ID_MAX        64
+#define BW_MAX_TRUSTED_PROXIES   8     /* addresses in BULWARK_TRUSTED_PROXIES */
 #define BW_MAX_TOKEN_LEN         4096  /* a bearer token longer than this is invalid */
 #define BW_MAX_ERRORS            32    /* validation errors reported per response */
 

@@ -477,6 +477,56 @@ int bw_governance_evidence_check(const json_t *mapping, const json_t *const *fra
     return 0;
 }
 
+/* ---- the catalogs ------------------------------------------------------------------------------- */
+
+const char *const bw_governance_framework_ids[BW_FRAMEWORKS] = {"nist-ai-rmf", "iso-42001", "eu-ai-act",
+                                                                "owasp-llm"};
+
+static json_t *parse(const struct bw_embedded *f)
+{
+    return f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
+}
+
+int bw_governance_catalogs_load(const struct bw_embedded *const framework[BW_FRAMEWORKS],
+                                const struct bw_embedded *evidence_map, struct bw_gov_catalogs *out, char *err,
+                                size_t errlen)
+{
+    struct bw_gov_catalogs c = {.evidence_map = NULL};
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
+        json_t *doc = c.framework[i] = parse(framework[i]);
+        json_t *controls = json_object_get(doc, "controls");
+        if (!json_is_array(controls) || json_array_size(controls) == 0 ||
+            !json_is_string(json_object_get(doc, "name")) ||
+            strcmp(str_or(json_object_get(doc, "id")), bw_governance_framework_ids[i]) != 0) {
+            snprintf(err, errlen, "framework catalog %s is missing or malformed", bw_governance_framework_ids[i]);
+            goto fail;
+        }
+    }
+    c.evidence_map = parse(evidence_map);
+    if (!c.evidence_map) {
+        snprintf(err, errlen, "evidence mapping: missing or not JSON");
+        goto fail;
+    }
+    if (bw_governance_evidence_check(c.evidence_map, (const json_t *const *)c.framework, BW_FRAMEWORKS, err,
+                                     errlen) != 0)
+        goto fail;
+    *out = c;
+    return 0;
+fail:
+    bw_governance_catalogs_free(&c);
+    return -1;
+}
+
+void bw_governance_catalogs_free(struct bw_gov_catalogs *c)
+{
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
+        json_decref(c->framework[i]);
+        c->framework[i] = NULL;
+    }
+    json_decref(c->evidence_map);
+    c->evidence_map = NULL;
+}
+
 /* ---- the assessment ---------------------------------------------------------------------------- */
 
 struct gap {

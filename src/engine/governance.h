@@ -2,7 +2,9 @@
  * use cases and the evidence the platform holds for the account, measured against one
  * framework's control catalog (data/frameworks). Pure and deterministic: the same input always
  * gives the same result. The API layer gathers the evidence (src/store/store_evidence.c); this
- * engine decides what it means, through the mapping in data/frameworks/evidence.json.
+ * engine decides what it means, through the mapping in data/frameworks/evidence.json. The
+ * catalogs and the mapping are parsed and checked here too, from the bytes the caller hands over
+ * (bw_governance_catalogs_load).
  *
  * - org_context meets a control when it names its subject: at least half (and at least one) of
  *   the significant words of its title appear in it, or one of them when the title has a single one.
@@ -33,12 +35,34 @@
  *   talk to or receive content from the AI), else minimal. */
 #ifndef BW_ENGINE_GOVERNANCE_H
 #define BW_ENGINE_GOVERNANCE_H
+#include "common/embedded.h"
 #include "common/limits.h"
 
 #include <jansson.h>
 #include <stddef.h>
 
 #define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh */
+#define BW_FRAMEWORKS 4
+
+/* The frameworks' ids in the order the spec lists them; catalog i is data/frameworks/<id>.json. */
+extern const char *const bw_governance_framework_ids[BW_FRAMEWORKS];
+
+/* The control catalogs and the evidence mapping, checked; read-only once loaded, so threads share
+ * them. Freed with bw_governance_catalogs_free. */
+struct bw_gov_catalogs {
+    json_t *framework[BW_FRAMEWORKS]; /* in bw_governance_framework_ids order */
+    json_t *evidence_map;             /* data/frameworks/evidence.json */
+};
+
+/* Parses and checks the catalogs (framework[i]: the file of bw_governance_framework_ids[i], NULL
+ * when missing) and the evidence mapping: each catalog an object with its own "id", a "name" and
+ * a non-empty "controls" array; the mapping as bw_governance_evidence_check. 0 with *out filled,
+ * or -1 with a message in err and nothing held. Borrows the files. */
+int bw_governance_catalogs_load(const struct bw_embedded *const framework[BW_FRAMEWORKS],
+                                const struct bw_embedded *evidence_map, struct bw_gov_catalogs *out, char *err,
+                                size_t errlen);
+/* Releases what bw_governance_catalogs_load filled; c is left empty (a second call is harmless). */
+void bw_governance_catalogs_free(struct bw_gov_catalogs *c);
 
 /* framework: the catalog document ({id,name,controls:[{id,title,severity,recommendation,
  * keywords}]}); use_cases: array of strings. Returns a new object {score, risk_classification,

@@ -4,7 +4,7 @@
 
 #include "common/utf8.h"
 #include "engine/mcpscan.h"
-#include "http/http.h" /* bw_json_depth_ok */
+#include "common/jsonx.h"
 
 #include <ctype.h>
 #include <stdio.h>

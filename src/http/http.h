@@ -5,7 +5,12 @@
  * early 413), then once per body chunk (accumulated up to the configured limit), then a last
  * time; only then the middleware runs (credentials, rate limit, access level, media type, JSON)
  * and the route's handler. A handler answers with one of the bw_reply_* calls, or hands the
- * request to the blocking pool with bw_req_defer and answers from there. */
+ * request to the blocking pool with bw_req_defer and answers from there.
+ *
+ * The layer serves what it is handed and includes nothing of the application: a context
+ * (struct bw_http_ctx: configuration, credentials, the rate limiter, the blocking pool, trusted
+ * proxies, hooks), the route table (bw_http_listen, bw_router_init), and an opaque pointer it
+ * passes to the handlers (r->ctx) without reading it. */
 #ifndef BW_HTTP_HTTP_H
 #define BW_HTTP_HTTP_H
 #include "auth/auth.h"
@@ -15,12 +20,13 @@
 #include "common/limits.h"
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct bw_app;
 struct bw_config;
+struct bw_pool;
 struct bw_req;
 struct MHD_Connection;
 
@@ -43,12 +49,43 @@ struct bw_route {
     unsigned flags;
 };
 
+/* Called once per answered request where its final status is known: before the response is
+ * queued (a synthetic request: once its work is done). Runs on the request's thread, on every
+ * request: it must neither block nor take long. */
+typedef void (*bw_http_response_fn)(void *arg, const struct bw_req *r, unsigned status);
+/* Readiness (GET /readyz, bw_http_readyz): NULL when what the application needs to serve
+ * answers, else why not (a literal: the 503's message). */
+typedef const char *(*bw_http_ready_fn)(void *arg);
+
+/* What the HTTP layer is handed by the composition root: filled before bw_http_serve (or the
+ * first bw_http_synthetic) and read-only after, except `stopping`. Every pointer is borrowed. */
+struct bw_http_ctx {
+    const struct bw_config *cfg; /* limits, rate budgets, timeouts, threads, the listen address */
+    struct bw_auth *auth;        /* resolves credentials */
+    struct bw_limiter *rate;     /* the per-hour budget per account / anonymous IP */
+    struct bw_pool *blocking;    /* bw_req_defer's pool */
+    char trusted[BW_MAX_TRUSTED_PROXIES][64]; /* trusted proxy addresses (exact IPs) */
+    int ntrusted;
+    const char *backend; /* the storage backend's name: the "listening" line, /readyz */
+    struct {
+        bw_http_response_fn fn; /* NULL: none */
+        void *arg;
+    } on_response; /* audit events (src/audit/audit.h bw_audit_register) */
+    struct {
+        bw_http_ready_fn fn; /* NULL: always ready */
+        void *arg;
+    } ready;
+    void *handler_ctx;    /* given to every handler as r->ctx */
+    atomic_bool stopping; /* set by bw_http_serve on SIGINT/SIGTERM: draining */
+};
+
 struct bw_synth_req;
 
 struct bw_req {
     struct MHD_Connection *conn;       /* NULL for a synthetic request (bw_http_synthetic) */
     const struct bw_synth_req *synth;  /* its headers and query, when conn is NULL */
-    struct bw_app *app;
+    struct bw_http_ctx *http;          /* what the server was handed */
+    void *ctx; /* the handlers' context (http->handler_ctx); never dereferenced by this layer */
     const struct bw_route *route;
     enum bw_method method;
     const char *method_str;
@@ -126,7 +163,6 @@ bool bw_query_int(struct bw_req *r, struct bw_verr *v, const char *name, long de
  * (after answering 503) when the pool is full. */
 bool bw_req_defer(struct bw_req *r, bw_handler_fn fn);
 /* The same on a given pool (outbound probes have their own, so a slow target cannot delay logins). */
-struct bw_pool;
 bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn);
 
 /* ---- the server ---- */
@@ -137,6 +173,8 @@ int bw_router_init(const struct bw_route *routes, size_t n);
  * the path ("GET, POST") or "" when no route has this path. Captures go to r->params. */
 const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const char *path,
                                        char *allow, size_t allow_cap);
+/* The position in the table of a route bw_router_match returned (metrics are kept by it). */
+size_t bw_router_index(const struct bw_route *route);
 enum bw_method bw_method_parse(const char *m);
 const char *bw_method_name(enum bw_method m);
 
@@ -160,15 +198,20 @@ struct bw_listener {
     bool v6;
     struct bw_tls tls;
 };
-/* Checks the route table, parses cfg->listen, loads the TLS files and binds. 0, or -1 after
- * logging why. */
-int bw_http_listen(const struct bw_config *cfg, struct bw_listener *out);
+/* Checks and compiles the route table (routes, borrowed for the life of the process), parses
+ * cfg->listen, loads the TLS files and binds. 0, or -1 after logging why. */
+int bw_http_listen(const struct bw_config *cfg, const struct bw_route *routes, size_t nroutes,
+                   struct bw_listener *out);
 /* Closes a listener bw_http_serve did not take (a start that failed in between). */
 void bw_http_listener_close(struct bw_listener *l);
 
 /* Runs the server on l until SIGINT/SIGTERM, then drains in-flight requests; takes l over in any
  * case. Returns 0 on a clean stop. The log line {"msg":"listening","port":N} tells the bound port. */
-int bw_http_serve(struct bw_app *app, struct bw_listener *l);
+int bw_http_serve(struct bw_http_ctx *h, struct bw_listener *l);
+
+/* GET /readyz, a handler for the route table: 503 while draining (so a balancer stops sending new
+ * work), 503 when the readiness hook says why not, else 200 {"status":"ready","database":backend}. */
+void bw_http_readyz(struct bw_req *r);
 
 /* The connection guard (guard.c): a deadline for each request to arrive in full, which
  * libmicrohttpd's idle timeout alone does not give (a client trickling bytes restarts it).
@@ -190,7 +233,7 @@ unsigned long bw_guard_cut_total(void); /* connections shut down so far */
 /* A request without a socket, for fuzzers and tests: bw_http_synthetic runs it through exactly
  * the steps a request from a connection takes once it has arrived in full (routing, body limit,
  * credentials, rate limit, access level, media type, JSON, the handler, work handed to a pool,
- * the audit event, metrics and the access log) and returns the reply. Work on a pool is waited
+ * the response hook, metrics and the access log) and returns the reply. Work on a pool is waited
  * for, so the request is over when it returns. Query values are as libmicrohttpd would hand them
  * over (already decoded); header names match case-insensitively. Everything in the request is
  * borrowed; the reply's body is malloc'ed (NUL-terminated) and the caller frees it. */
@@ -215,15 +258,9 @@ struct bw_synth_resp {
 };
 /* 0, or -1 when out of memory (*out then holds no body). The route table must be initialised
  * (bw_router_init). */
-int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct bw_synth_resp *out);
+int bw_http_synthetic(struct bw_http_ctx *h, const struct bw_synth_req *in, struct bw_synth_resp *out);
 
 /* Requests being processed now, for /metrics (the counters are in http/metrics.h). */
 long bw_http_in_flight(void);
-
-/* Parses a request body into a JSON object with the depth limit. On failure returns NULL and
- * sets *why. Exposed for tests and fuzzing. */
-json_t *bw_json_parse_body(const char *body, size_t len, const char **why);
-/* Whether the nesting of arrays/objects in text stays within max_depth. */
-bool bw_json_depth_ok(const char *s, size_t n, int max_depth);
 
 #endif

@@ -142,6 +142,8 @@ static bool literal_path(const char *path)
     return false;
 }
 
+size_t bw_router_index(const struct bw_route *route) { return (size_t)(route - g_routes[0].r); }
+
 const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const char *path,
                                        char *allow, size_t cap)
 {

@@ -1,8 +1,9 @@
 /* libmicrohttpd glue and the middleware that runs before every handler. */
-#include "app/app.h"
-#include "audit/audit.h"
+#include "common/config.h"
 #include "common/ids.h"
+#include "common/jsonx.h"
 #include "common/log.h"
+#include "common/pool.h"
 #include "common/timeutil.h"
 #include "http/http.h"
 #include "http/metrics.h"
@@ -65,10 +66,18 @@ const char *bw_req_header_in(const struct bw_req *r, const char *name)
 
 /* ---- responses ---------------------------------------------------------------------------------- */
 
+/* The response hook (audit events), where the status is final and the request headers are still
+ * readable. */
+static void responded(const struct bw_req *r)
+{
+    const struct bw_http_ctx *h = r->http;
+    if (h->on_response.fn)
+        h->on_response.fn(h->on_response.arg, r, r->status);
+}
+
 static enum MHD_Result queue(struct bw_req *r)
 {
-    /* the status is final here and the request headers are still readable: audit events */
-    bw_audit_record(r->app->audit, r, r->status);
+    responded(r);
     struct MHD_Response *resp;
     if (r->resp_static)
         resp = MHD_create_response_from_buffer(r->resp_len, r->resp, MHD_RESPMEM_PERSISTENT);
@@ -87,7 +96,7 @@ static enum MHD_Result queue(struct bw_req *r)
         MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
     for (int i = 0; i < r->nhdrs; i++)
         MHD_add_response_header(resp, r->hdrs[i].name, r->hdrs[i].value);
-    if (r->body_too_large || atomic_load_explicit(&r->app->stopping, memory_order_relaxed))
+    if (r->body_too_large || atomic_load_explicit(&r->http->stopping, memory_order_relaxed))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, r->status, resp);
     MHD_destroy_response(resp);
@@ -137,7 +146,7 @@ static void run_deferred(void *arg)
 
 bool bw_req_defer(struct bw_req *r, bw_handler_fn fn)
 {
-    return bw_req_defer_on(r, r->app->blocking, fn);
+    return bw_req_defer_on(r, r->http->blocking, fn);
 }
 
 bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn)
@@ -171,11 +180,12 @@ static void client_ip(struct bw_req *r)
         else if (sa->sa_family == AF_INET6)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, r->ip, sizeof r->ip);
     }
-    if (!r->app->ntrusted)
+    const struct bw_http_ctx *h = r->http;
+    if (!h->ntrusted)
         return;
     bool trusted = false;
-    for (int i = 0; i < r->app->ntrusted; i++)
-        if (strcmp(r->ip, r->app->trusted[i]) == 0)
+    for (int i = 0; i < h->ntrusted; i++)
+        if (strcmp(r->ip, h->trusted[i]) == 0)
             trusted = true;
     const char *xff = trusted ? bw_req_header_in(r, "X-Forwarded-For") : NULL;
     if (!xff)
@@ -186,8 +196,8 @@ static void client_ip(struct bw_req *r)
     char *save = NULL, *best = NULL;
     for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
         bool is_proxy = false;
-        for (int i = 0; i < r->app->ntrusted; i++)
-            if (strcmp(t, r->app->trusted[i]) == 0)
+        for (int i = 0; i < h->ntrusted; i++)
+            if (strcmp(t, h->trusted[i]) == 0)
                 is_proxy = true;
         if (!is_proxy)
             best = t;
@@ -197,22 +207,22 @@ static void client_ip(struct bw_req *r)
         snprintf(r->ip, sizeof r->ip, "%s", best);
 }
 
-static long limit_for(const struct bw_app *app, const struct bw_principal *p)
+static long limit_for(const struct bw_config *cfg, const struct bw_principal *p)
 {
     switch (p->kind) {
     case BW_AUTH_ANON:
-        return app->cfg->rate_anon;
+        return cfg->rate_anon;
     case BW_AUTH_ADMINKEY:
         return 0;
     default:
-        return app->cfg->rate_tier[p->tier];
+        return cfg->rate_tier[p->tier];
     }
 }
 
 /* Counts the request against the caller's budget; false after answering 429. */
 static bool rate_limit(struct bw_req *r)
 {
-    long limit = limit_for(r->app, &r->principal);
+    long limit = limit_for(r->http->cfg, &r->principal);
     if (limit <= 0)
         return true;
     char key[96];
@@ -221,7 +231,7 @@ static bool rate_limit(struct bw_req *r)
     else
         snprintf(key, sizeof key, "u:%s", r->principal.user_id);
     struct bw_limit_result lr;
-    bw_limiter_take(r->app->rate, key, limit, bw_mono_us(), &lr);
+    bw_limiter_take(r->http->rate, key, limit, bw_mono_us(), &lr);
     bw_req_header(r, "RateLimit-Limit", "%ld", lr.limit);
     bw_req_header(r, "RateLimit-Remaining", "%ld", lr.remaining);
     bw_req_header(r, "RateLimit-Reset", "%ld", lr.reset_s);
@@ -326,7 +336,7 @@ static bool query_ok(struct bw_req *r)
 /* Everything between "the request is complete" and the handler. */
 static void process(struct bw_req *r)
 {
-    struct bw_app *app = r->app;
+    struct bw_http_ctx *h = r->http;
     if (r->method == BW_OTHER) { /* RFC 9110 9.1: an unrecognised method is 501, whatever the path */
         bw_reply_error(r, BW_E_NOT_IMPLEMENTED,
                        "method not implemented; this server knows GET, HEAD, POST, PUT, PATCH, DELETE, "
@@ -349,14 +359,14 @@ static void process(struct bw_req *r)
     }
     if (r->body_too_large) {
         char msg[96];
-        snprintf(msg, sizeof msg, "request body exceeds %ld bytes", app->cfg->max_body);
+        snprintf(msg, sizeof msg, "request body exceeds %ld bytes", h->cfg->max_body);
         bw_reply_error(r, BW_E_PAYLOAD_TOO_LARGE, msg, NULL);
         return;
     }
     enum bw_access access = r->route->access;
-    if ((r->route->flags & BW_ROUTE_METRICS) && app->cfg->metrics_public)
+    if ((r->route->flags & BW_ROUTE_METRICS) && h->cfg->metrics_public)
         access = BW_ACCESS_OPEN;
-    if (atomic_load_explicit(&app->stopping, memory_order_relaxed) && access != BW_ACCESS_OPEN) {
+    if (atomic_load_explicit(&h->stopping, memory_order_relaxed) && access != BW_ACCESS_OPEN) {
         bw_req_header(r, "Retry-After", "1");
         bw_reply_error(r, BW_E_UNAVAILABLE, "shutting down", NULL);
         return;
@@ -364,7 +374,7 @@ static void process(struct bw_req *r)
     if (access != BW_ACCESS_OPEN) {
         const char *why = NULL;
         enum bw_auth_fail fail = BW_AUTH_FAIL_INVALID;
-        enum bw_err e = bw_auth_resolve(app->auth, bw_req_header_in(r, MHD_HTTP_HEADER_AUTHORIZATION),
+        enum bw_err e = bw_auth_resolve(h->auth, bw_req_header_in(r, MHD_HTTP_HEADER_AUTHORIZATION),
                                         bw_req_header_in(r, "X-API-Key"), &r->principal, &why, &fail);
         if (e == BW_E_UNAVAILABLE) {
             bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
@@ -408,10 +418,11 @@ static void process(struct bw_req *r)
 
 /* What the first call knows: method, target, request id, client address, route. r->conn or
  * r->synth is set. */
-static void req_start(struct bw_req *r, struct bw_app *app, const char *url, const char *method)
+static void req_start(struct bw_req *r, struct bw_http_ctx *h, const char *url, const char *method)
 {
     atomic_fetch_add(&g_inflight, 1);
-    r->app = app;
+    r->http = h;
+    r->ctx = h->handler_ctx;
     r->start_us = bw_mono_us();
     r->method = bw_method_parse(method);
     r->method_str = r->method == BW_OTHER ? "OTHER" : bw_method_name(r->method);
@@ -426,7 +437,7 @@ static void req_start(struct bw_req *r, struct bw_app *app, const char *url, con
  * far too much body past the limit). */
 static int req_body(struct bw_req *r, const char *upload, size_t n)
 {
-    size_t max = (size_t)r->app->cfg->max_body;
+    size_t max = (size_t)r->http->cfg->max_body;
     if (r->body_too_large || r->body_len + n > max) {
         /* a chunked body past the limit: MHD cannot answer mid-body, so the rest is read and
          * dropped (413 at the end), up to 4x the limit; past that the connection is cut */
@@ -456,7 +467,7 @@ static int req_body(struct bw_req *r, const char *upload, size_t n)
 static void req_end(struct bw_req *r, bool aborted)
 {
     uint64_t dur_us = (uint64_t)(bw_mono_us() - r->start_us);
-    bw_http_metrics_request(r->route ? (size_t)(r->route - bw_routes) : BW_HTTP_ROUTE_UNMATCHED, r->method,
+    bw_http_metrics_request(r->route ? bw_router_index(r->route) : BW_HTTP_ROUTE_UNMATCHED, r->method,
                             r->status, dur_us);
     if (bw_log_enabled(BW_LOG_INFO)) {
         /* built by hand: this runs for every request. The principal is a label that is never a
@@ -495,7 +506,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
                                  size_t *upload_size, void **con_cls)
 {
     (void)version;
-    struct bw_app *app = cls;
+    struct bw_http_ctx *h = cls;
     struct bw_req *r = *con_cls;
     if (!r) {
         r = calloc(1, sizeof *r);
@@ -503,13 +514,13 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
             return MHD_NO;
         *con_cls = r;
         r->conn = conn;
-        req_start(r, app, url, method);
+        req_start(r, h, url, method);
         bw_guard_await(conn); /* headers are in; a body, if any, has the timeout to follow */
         const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
         if (cl) {
             char *end;
             unsigned long long n = strtoull(cl, &end, 10);
-            if (*end == '\0' && n > (unsigned long long)app->cfg->max_body) {
+            if (*end == '\0' && n > (unsigned long long)h->cfg->max_body) {
                 /* answer before reading the body; MHD closes the connection afterwards */
                 r->body_too_large = true;
                 process(r);
@@ -549,7 +560,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 
 /* ---- requests without a connection -------------------------------------------------------------- */
 
-int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct bw_synth_resp *out)
+int bw_http_synthetic(struct bw_http_ctx *h, const struct bw_synth_req *in, struct bw_synth_resp *out)
 {
     memset(out, 0, sizeof *out);
     struct synth *s = calloc(1, sizeof *s);
@@ -559,7 +570,7 @@ int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct 
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     r->synth = in;
-    req_start(r, app, in->url, in->method);
+    req_start(r, h, in->url, in->method);
     int rc = in->body_len ? req_body(r, in->body, in->body_len) : 0;
     if (rc == 0) {
         process(r);
@@ -569,7 +580,7 @@ int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct 
                 pthread_cond_wait(&s->cv, &s->mu);
             pthread_mutex_unlock(&s->mu);
         }
-        bw_audit_record(app->audit, r, r->status); /* as queue() does */
+        responded(r); /* as queue() does */
         out->status = r->status;
         out->content_type = r->content_type ? r->content_type : "application/json; charset=utf-8";
         out->body = malloc(r->resp_len + 1);
@@ -590,6 +601,25 @@ int bw_http_synthetic(struct bw_app *app, const struct bw_synth_req *in, struct 
     pthread_mutex_destroy(&s->mu);
     free(s);
     return rc;
+}
+
+/* ---- readiness ----------------------------------------------------------------------------------- */
+
+void bw_http_readyz(struct bw_req *r)
+{
+    const struct bw_http_ctx *h = r->http;
+    /* a draining instance says so, so that a balancer stops sending it new work */
+    if (atomic_load_explicit(&h->stopping, memory_order_relaxed)) {
+        bw_req_header(r, "Retry-After", "1");
+        bw_reply_error(r, BW_E_UNAVAILABLE, "shutting down", NULL);
+        return;
+    }
+    const char *why = h->ready.fn ? h->ready.fn(h->ready.arg) : NULL;
+    if (why) {
+        bw_reply_error(r, BW_E_UNAVAILABLE, why, NULL);
+        return;
+    }
+    bw_reply_json(r, 200, json_pack("{s:s,s:s}", "status", "ready", "database", h->backend ? h->backend : ""));
 }
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
@@ -649,11 +679,12 @@ static int parse_listen(const char *s, struct sockaddr_storage *ss, bool *v6)
     return 0;
 }
 
-int bw_http_listen(const struct bw_config *cfg, struct bw_listener *out)
+int bw_http_listen(const struct bw_config *cfg, const struct bw_route *routes, size_t nroutes,
+                   struct bw_listener *out)
 {
     memset(out, 0, sizeof *out);
     out->fd = -1;
-    if (bw_router_init(bw_routes, bw_routes_count) != 0 || bw_routes_count > BW_METRICS_ROUTES_MAX) {
+    if (bw_router_init(routes, nroutes) != 0 || nroutes > BW_METRICS_ROUTES_MAX) {
         bw_logf(BW_LOG_ERROR, NULL, "route table is invalid (or longer than BW_METRICS_ROUTES_MAX)");
         return -1;
     }
@@ -695,44 +726,45 @@ void bw_http_listener_close(struct bw_listener *l)
     bw_tls_free(&l->tls);
 }
 
-int bw_http_serve(struct bw_app *app, struct bw_listener *l)
+int bw_http_serve(struct bw_http_ctx *h, struct bw_listener *l)
 {
+    const struct bw_config *cfg = h->cfg;
     g_tls = l->tls.cert != NULL;
-    bw_guard_init(app->cfg->conn_timeout_s);
+    bw_guard_init(cfg->conn_timeout_s);
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_TURBO | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG | (l->v6 ? MHD_USE_IPv6 : 0) | (g_tls ? MHD_USE_TLS : 0);
     struct bw_tls tls = l->tls;
     /* the TLS options go last: without TLS the list ends before them */
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, 0, NULL, NULL, on_access, app,
+        flags, 0, NULL, NULL, on_access, h,
         MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
         MHD_OPTION_LISTEN_SOCKET, (MHD_socket)l->fd,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)app->cfg->threads,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, app,
+        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)cfg->threads,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, h,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, NULL,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)app->cfg->conn_timeout_s,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)app->cfg->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)app->cfg->max_conn_per_ip,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)cfg->conn_timeout_s,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conn_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
         g_tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls.cert,
         MHD_OPTION_HTTPS_MEM_KEY, tls.key,
         MHD_OPTION_HTTPS_PRIORITIES, BW_TLS_PRIORITIES,
         MHD_OPTION_END);
     if (!d) {
-        bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s%s", app->cfg->listen,
+        bw_logf(BW_LOG_ERROR, NULL, "cannot listen on %s%s", cfg->listen,
                 g_tls ? " with TLS (is the key the certificate's, both PEM?)" : "");
         bw_http_listener_close(l);
         return -1;
     }
     l->fd = -1; /* MHD closes it at MHD_stop_daemon */
     char host[128];
-    snprintf(host, sizeof host, "%s", app->cfg->listen);
+    snprintf(host, sizeof host, "%s", cfg->listen);
     char *colon = strrchr(host, ':');
     if (colon)
         *colon = '\0';
     bw_log_json(BW_LOG_INFO, NULL, "listening",
                 json_pack("{s:s,s:i,s:s,s:i,s:s,s:b}", "address", host, "port", l->port,
-                          "backend", db_backend(app->db), "threads", (int)app->cfg->threads,
+                          "backend", h->backend, "threads", (int)cfg->threads,
                           "version", BULWARK_VERSION, "tls", g_tls));
 
     sigset_t set;
@@ -748,7 +780,7 @@ int bw_http_serve(struct bw_app *app, struct bw_listener *l)
     bw_log_json(BW_LOG_INFO, NULL, "shutting down",
                 json_pack("{s:s,s:i}", "signal", sig == SIGINT ? "SIGINT" : "SIGTERM", "in_flight",
                           (int)atomic_load(&g_inflight)));
-    atomic_store(&app->stopping, true);
+    atomic_store(&h->stopping, true);
     /* no new connections (the socket is ours again, closed: a balancer's connect fails at once);
      * open ones finish what they started */
     MHD_socket ls = MHD_quiesce_daemon(d);
@@ -756,7 +788,7 @@ int bw_http_serve(struct bw_app *app, struct bw_listener *l)
         close(ls);
     else
         bw_logf(BW_LOG_WARN, NULL, "could not stop accepting connections before the drain");
-    int64_t deadline = bw_mono_us() + (int64_t)app->cfg->shutdown_grace_s * 1000000;
+    int64_t deadline = bw_mono_us() + (int64_t)cfg->shutdown_grace_s * 1000000;
     while (atomic_load(&g_inflight) > 0 && bw_mono_us() < deadline) {
         struct timespec ts = {0, 5 * 1000 * 1000};
         nanosleep(&ts, NULL);
@@ -767,7 +799,7 @@ int bw_http_serve(struct bw_app *app, struct bw_listener *l)
          * libmicrohttpd aborts when stopped with one, and the work would resume a freed
          * connection. The process ends here instead; the kernel closes the sockets. */
         bw_log_json(BW_LOG_WARN, NULL, "stopped", json_pack("{s:i,s:i}", "abandoned", (int)left, "grace_s",
-                                                           (int)app->cfg->shutdown_grace_s));
+                                                           (int)cfg->shutdown_grace_s));
         bw_log_shutdown();
         _exit(0);
     }

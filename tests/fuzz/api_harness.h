@@ -46,6 +46,7 @@
  * per address, so argon2id (most of a second under ASan) runs a few times, then logins are 429. */
 #ifndef FUZZ_API_HARNESS_H
 #define FUZZ_API_HARNESS_H
+#include "api/api.h"
 #include "app/app.h"
 #include "auth/password.h"
 #include "common/errors.h"
@@ -150,7 +151,7 @@ static json_t *fz_call(const char *method, const char *url, const char *const (*
     struct bw_synth_req in = {.method = method, .url = url, .headers = hdrs, .nheaders = nh, .body = body,
                               .body_len = body ? strlen(body) : 0};
     struct bw_synth_resp out;
-    if (bw_http_synthetic(&fz.app, &in, &out) != 0)
+    if (bw_http_synthetic(&fz.app.http, &in, &out) != 0)
         fz_die("request");
     json_t *j = out.status == want ? json_loads(out.body, 0, NULL) : NULL;
     if (!j)
@@ -503,7 +504,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct bw_synth_req in = {.method = method, .url = target, .headers = hdrs, .nheaders = nh, .query = q,
                               .nquery = nq, .ip = "203.0.113.7", .body = body, .body_len = bn};
     struct bw_synth_resp res;
-    if (bw_http_synthetic(&fz.app, &in, &res) != 0)
+    if (bw_http_synthetic(&fz.app.http, &in, &res) != 0)
         abort(); /* out of memory */
     fz_check(&in, &res);
     if (fz.verbose) /* FUZZ_API_VERBOSE=1: what each input did, for writing seeds */

@@ -1,8 +1,8 @@
 /* The agent scan request path: the fuzzer's bytes are a request body, parsed as the server parses
  * bodies and then validated and scanned by the same engine call the handler makes (including the
  * framework options in config and the capability catalog, loaded on first use). */
+#include "common/jsonx.h"
 #include "engine/agentscan.h"
-#include "http/http.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Request body parsing: bw_json_parse_body and the nesting pre-check it relies on. */
+#include "common/jsonx.h"
 #include "common/limits.h"
-#include "http/http.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* The MCP scanner: the fuzzer's bytes are a request body, parsed as the server parses bodies and
  * fed to the same validation+engine function the handler calls. */
+#include "common/jsonx.h"
 #include "common/limits.h"
 #include "engine/mcpscan.h"
-#include "http/http.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* The engage request's validation (bw_rt_engage_parse) on any JSON body, and the selection and
  * estimate it feeds: a body is either accepted with a usable request or rejected with errors that
  * each name a field; an accepted one always selects at least one attack. */
+#include "common/jsonx.h"
 #include "common/limits.h"
 #include "engine/redteam/redteam.h"
-#include "http/http.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "app/app.h"
+#include "api/api.h"
 #include "auth/policy.h"
 #include "common/embedded.h"
 

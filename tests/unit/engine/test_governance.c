@@ -1,6 +1,6 @@
 /* The governance assessment engine: met/gap logic, ordering, score and risk classification; the
  * platform evidence (met by evidence, contradicted, gaps_only) against the real catalogs and
- * mapping; the mapping's control ids against the catalogs. */
+ * mapping; the mapping's control ids against the catalogs; loading and checking the catalogs. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -208,6 +208,65 @@ static void mapping_ids_exist(void **state)
     json_decref(map);
     for (size_t f = 0; f < 4; f++)
         json_decref(fws[f]);
+}
+
+/* The loader the server runs at start: the embedded files load; a missing, misplaced or empty
+ * catalog and a broken mapping are refused with a message naming what is wrong. */
+static int load_with(const struct bw_embedded *const fw[BW_FRAMEWORKS], const struct bw_embedded *map, char *err,
+                     size_t errlen)
+{
+    struct bw_gov_catalogs c;
+    int rc = bw_governance_catalogs_load(fw, map, &c, err, errlen);
+    if (rc == 0)
+        bw_governance_catalogs_free(&c);
+    return rc;
+}
+
+static void catalogs_load(void **state)
+{
+    (void)state;
+    const struct bw_embedded *fw[BW_FRAMEWORKS];
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
+        char name[96];
+        assert_string_equal(bw_governance_framework_ids[i], FRAMEWORK_IDS[i]);
+        snprintf(name, sizeof name, "data/frameworks/%s.json", bw_governance_framework_ids[i]);
+        fw[i] = bw_embedded_find(name);
+        assert_non_null(fw[i]);
+    }
+    const struct bw_embedded *map = bw_embedded_find("data/frameworks/evidence.json");
+    struct bw_gov_catalogs c;
+    char err[256] = "";
+    assert_int_equal(bw_governance_catalogs_load(fw, map, &c, err, sizeof err), 0);
+    for (size_t i = 0; i < BW_FRAMEWORKS; i++)
+        assert_string_equal(json_string_value(json_object_get(c.framework[i], "id")), FRAMEWORK_IDS[i]);
+    assert_non_null(json_object_get(c.evidence_map, "kinds"));
+    bw_governance_catalogs_free(&c);
+    assert_null(c.framework[0]);
+    assert_null(c.evidence_map);
+    bw_governance_catalogs_free(&c); /* twice is harmless */
+
+    const struct bw_embedded *misplaced[BW_FRAMEWORKS] = {fw[1], fw[1], fw[2], fw[3]};
+    assert_int_equal(load_with(misplaced, map, err, sizeof err), -1);
+    assert_string_equal(err, "framework catalog nist-ai-rmf is missing or malformed");
+    const struct bw_embedded *missing[BW_FRAMEWORKS] = {fw[0], fw[1], fw[2], NULL};
+    assert_int_equal(load_with(missing, map, err, sizeof err), -1);
+    assert_string_equal(err, "framework catalog owasp-llm is missing or malformed");
+    static const char EMPTY[] = "{\"id\":\"iso-42001\",\"name\":\"ISO\",\"controls\":[]}";
+    const struct bw_embedded empty = {"empty", (const unsigned char *)EMPTY, sizeof EMPTY - 1};
+    const struct bw_embedded *no_controls[BW_FRAMEWORKS] = {fw[0], &empty, fw[2], fw[3]};
+    assert_int_equal(load_with(no_controls, map, err, sizeof err), -1);
+    assert_string_equal(err, "framework catalog iso-42001 is missing or malformed");
+
+    static const char JUNK[] = "{\"kinds\":";
+    const struct bw_embedded junk = {"junk", (const unsigned char *)JUNK, sizeof JUNK - 1};
+    assert_int_equal(load_with(fw, &junk, err, sizeof err), -1);
+    assert_string_equal(err, "evidence mapping: missing or not JSON");
+    assert_int_equal(load_with(fw, NULL, err, sizeof err), -1);
+    static const char UNKNOWN[] = "{\"kinds\":[{\"kind\":\"asset_inventory\",\"condition\":\"c\",\"controls\":"
+                                  "{\"nist-ai-rmf\":[{\"id\":\"NOPE\",\"reason\":\"r\"}]}}]}";
+    const struct bw_embedded unknown = {"unknown", (const unsigned char *)UNKNOWN, sizeof UNKNOWN - 1};
+    assert_int_equal(load_with(fw, &unknown, err, sizeof err), -1);
+    assert_string_equal(err, "evidence mapping: asset_inventory: nist-ai-rmf has no control \"NOPE\"");
 }
 
 static void evidence_satisfies(void **state)
@@ -421,6 +480,7 @@ int main(void)
         cmocka_unit_test(risk_classes),
         cmocka_unit_test(malformed_catalog),
         cmocka_unit_test(mapping_ids_exist),
+        cmocka_unit_test(catalogs_load),
         cmocka_unit_test(evidence_satisfies),
         cmocka_unit_test(evidence_contradicts),
         cmocka_unit_test(evidence_gaps_only),

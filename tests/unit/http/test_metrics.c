@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "app/app.h"
+#include "api/api.h"
 #include "common/metrics.h"
 #include "http/metrics.h"
 

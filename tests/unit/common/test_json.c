@@ -1,12 +1,12 @@
-/* Request body parsing: the nesting pre-check and the object-only parse (src/http/reply.c). */
+/* Request body parsing: the nesting pre-check and the object-only parse (src/common/json.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "common/jsonx.h"
 #include "common/limits.h"
-#include "http/http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
