@@ -1,7 +1,7 @@
 /* Governance assessment: an organisation's description of its practices (org_context), its AI
  * use cases and the evidence the platform holds for the account, measured against one
  * framework's control catalog (data/frameworks). Pure and deterministic: the same input always
- * gives the same result. The API layer gathers the evidence (src/store/store_evidence.c); this
+ * gives the same result. The API layer gathers the evidence (src/services/evidence.c); this
  * engine decides what it means, through the mapping in data/frameworks/evidence.json.
  *
  * - org_context meets a control when it names its subject: at least half (and at least one) of
