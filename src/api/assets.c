@@ -9,6 +9,7 @@
 #include "common/timeutil.h"
 #include "engine/posture.h"
 #include "engine/assetscan.h"
+#include "services/evidence.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -191,7 +192,7 @@ static void scan_work(struct bw_req *r)
     free(a);
     char *body = json_dumps(res, JSON_COMPACT);
     sc.body = body;
-    rc = body ? store_asset_scan_save(api_ctx(r)->db, &sc) : ST_ERROR;
+    rc = body ? bw_evidence_scan_save(api_ctx(r)->db, &sc, res) : ST_ERROR;
     free(body);
     if (rc == ST_OK)
         bw_reply_json(r, 200, res);

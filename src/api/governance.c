@@ -1,6 +1,6 @@
 /* Governance: the framework catalog listing (the control catalogs live in data/frameworks) and
  * assessments against one of them (src/engine/governance.c), kept per account. An assessment
- * weighs the platform evidence for the account (src/store/store_evidence.c) through the mapping
+ * weighs the platform evidence for the account (src/services/evidence.c) through the mapping
  * in data/frameworks/evidence.json. */
 #include "api/api.h"
 #include "common/ids.h"
@@ -8,8 +8,8 @@
 #include "common/timeutil.h"
 #include "common/utf8.h"
 #include "engine/governance.h"
+#include "services/evidence.h"
 #include "store/store.h"
-#include "store/store_evidence.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,8 +84,8 @@ void api_governance_framework_get(struct bw_req *r)
                    NULL);
 }
 
-/* The engine's evidence object (src/engine/governance.h) from what the store counted. */
-static json_t *evidence_json(const struct store_evidence *e)
+/* The engine's evidence object (src/engine/governance.h) from what the service gathered. */
+static json_t *evidence_json(const struct bw_evidence *e)
 {
     json_t *types = json_object();
     for (int i = 0; i < e->ntypes; i++)
@@ -115,7 +115,7 @@ static json_t *evidence_json(const struct store_evidence *e)
                      (json_int_t)e->redteam_high_successes_90d);
 }
 
-/* On the blocking pool: the evidence query reads up to BW_EVIDENCE_MAX_SCANS scan documents,
+/* On the blocking pool: the evidence query reads up to BW_EVIDENCE_MAX_SCANS scan rows,
  * milliseconds of work that must not hold an HTTP thread. The body was validated already. */
 static void assess_work(struct bw_req *r)
 {
@@ -130,12 +130,12 @@ static void assess_work(struct bw_req *r)
         return;
     }
     int64_t now = bw_now_s();
-    struct store_evidence *ev = malloc(sizeof *ev);
+    struct bw_evidence *ev = malloc(sizeof *ev);
     if (!ev) {
         bw_reply_internal(r, "out of memory");
         return;
     }
-    int rc = store_evidence_gather(api_ctx(r)->db, r->principal.user_id, now, ev);
+    int rc = bw_evidence_gather(api_ctx(r)->db, r->principal.user_id, now, ev);
     json_t *evidence = rc == ST_OK ? evidence_json(ev) : NULL;
     free(ev);
     if (rc != ST_OK) {

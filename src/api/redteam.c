@@ -8,6 +8,7 @@
 #include "common/rng.h"
 #include "engine/redteam/redteam.h"
 #include "jobs/redteam_job.h"
+#include "services/redteam.h"
 #include "store/store.h"
 #include "store/store_redteam.h"
 

@@ -154,14 +154,14 @@
 #define BW_AGENT_URL_CHARS_MAX 2048
 
 /* governance assessments: the request (src/api/governance.c), the engine (src/engine/governance.h)
-   and the evidence gathered (src/store/store_evidence.h) */
+   and the evidence gathered (src/services/evidence.h) */
 #define BW_ASSESS_USE_CASES_MAX 50
 #define BW_ASSESS_USE_CASE_CHARS 1000
 #define BW_ASSESS_ORG_CONTEXT_CHARS 8000
 #define BW_ASSESS_MAX_RECOMMENDATIONS 5
 #define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
-#define BW_EVIDENCE_MAX_SCANS 1000          /* latest scan documents parsed per gathering */
-#define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger stored document is skipped */
+#define BW_EVIDENCE_MAX_SCANS 1000          /* latest scans read per gathering */
+#define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger document of a scan stored before 0010 is skipped */
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
 #define BW_EVIDENCE_FINDING_IDS 4           /* finding ids kept per OWASP risk */
 

@@ -559,3 +559,152 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
                      "requests", s.requests,
                      "duration_ms", (json_int_t)((bw_mono_us() - t0) / 1000), "incomplete", s.incomplete);
 }
+
+/* ---- evidence ---- */
+
+/* "LLM01".."LLM10" -> 0..9, else -1. */
+static int owasp_index(const char *s)
+{
+    if (!s || strncmp(s, "LLM", 3) != 0 || s[3] < '0' || s[3] > '9' || s[4] < '0' || s[4] > '9' || s[5])
+        return -1;
+    int n = (s[3] - '0') * 10 + (s[4] - '0');
+    return n >= 1 && n <= BW_EVIDENCE_OWASP ? n - 1 : -1;
+}
+
+void bw_assetscan_evidence_add_id(char ids[BW_EVIDENCE_FINDING_IDS][BW_EVIDENCE_ID_MAX], const char *id)
+{
+    if (!id || !*id || strlen(id) >= BW_EVIDENCE_ID_MAX)
+        return;
+    int n = 0, at = 0;
+    while (n < BW_EVIDENCE_FINDING_IDS && ids[n][0])
+        n++;
+    while (at < n && strcmp(ids[at], id) < 0)
+        at++;
+    if (at < n && strcmp(ids[at], id) == 0)
+        return;
+    if (at == BW_EVIDENCE_FINDING_IDS)
+        return; /* larger than every kept id and no room */
+    int last = n < BW_EVIDENCE_FINDING_IDS ? n : BW_EVIDENCE_FINDING_IDS - 1;
+    for (int k = last; k > at; k--)
+        memcpy(ids[k], ids[k - 1], BW_EVIDENCE_ID_MAX);
+    snprintf(ids[at], BW_EVIDENCE_ID_MAX, "%s", id);
+}
+
+bool bw_assetscan_evidence(const json_t *doc, struct bw_scan_evidence *out)
+{
+    memset(out, 0, sizeof *out);
+    json_t *findings = json_object_get(doc, "findings");
+    if (!json_is_array(findings))
+        return false;
+    size_t i;
+    json_t *f;
+    json_array_foreach(findings, i, f) {
+        const char *sev = json_string_value(json_object_get(f, "severity"));
+        for (int k = S_LOW; k <= S_CRITICAL; k++)
+            if (sev && strcmp(sev, SEV_NAME[k]) == 0)
+                out->open_findings[S_CRITICAL - k]++; /* BW_EV_CRITICAL first */
+        int r = owasp_index(json_string_value(json_object_get(f, "owasp_llm")));
+        if (r >= 0) {
+            out->owasp_hit |= 1u << r;
+            bw_assetscan_evidence_add_id(out->owasp_findings[r], json_string_value(json_object_get(f, "id")));
+        }
+    }
+    out->owasp_tested = out->owasp_hit;
+    json_t *declared = json_object_get(doc, "owasp_llm_tested");
+    if (json_is_array(declared)) {
+        json_t *t;
+        json_array_foreach(declared, i, t) {
+            int r = owasp_index(json_string_value(t));
+            if (r >= 0)
+                out->owasp_tested |= 1u << r;
+        }
+    } else {
+        const char *api = json_string_value(json_object_get(doc, "llm_api"));
+        bool probed = api && (strcmp(api, "openai") == 0 || strcmp(api, "prompt") == 0);
+        if (probed && !json_is_true(json_object_get(doc, "incomplete"))) /* a cut-short scan proves only what it found */
+            for (size_t p = 0; p < sizeof PROBED / sizeof PROBED[0]; p++)
+                out->owasp_tested |= 1u << owasp_index(PROBED[p]);
+    }
+    return true;
+}
+
+static bool id_plain(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+           c == '-';
+}
+
+void bw_assetscan_evidence_ids(const struct bw_scan_evidence *ev, char out[BW_EVIDENCE_IDS_TEXT])
+{
+    static const char HEX[] = "0123456789ABCDEF";
+    size_t n = 0;
+    for (int r = 0; r < BW_EVIDENCE_OWASP; r++) {
+        if (!ev->owasp_findings[r][0][0])
+            continue;
+        n += (size_t)snprintf(out + n, BW_EVIDENCE_IDS_TEXT - n, "%s%02d:", n ? ";" : "", r + 1);
+        for (int j = 0; j < BW_EVIDENCE_FINDING_IDS && ev->owasp_findings[r][j][0]; j++) {
+            if (j)
+                out[n++] = ',';
+            for (const unsigned char *p = (const unsigned char *)ev->owasp_findings[r][j]; *p; p++)
+                if (id_plain(*p)) {
+                    out[n++] = (char)*p;
+                } else {
+                    out[n++] = '%';
+                    out[n++] = HEX[*p >> 4];
+                    out[n++] = HEX[*p & 15];
+                }
+        }
+    }
+    out[n] = '\0';
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+bool bw_assetscan_evidence_ids_parse(const char *text, struct bw_scan_evidence *ev)
+{
+    memset(ev->owasp_findings, 0, sizeof ev->owasp_findings);
+    const char *p = text;
+    while (*p) {
+        if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]) || p[2] != ':')
+            return false;
+        int r = (p[0] - '0') * 10 + (p[1] - '0') - 1;
+        if (r < 0 || r >= BW_EVIDENCE_OWASP)
+            return false;
+        p += 3;
+        for (;;) {
+            char id[BW_EVIDENCE_ID_MAX];
+            size_t n = 0;
+            for (; *p && *p != ',' && *p != ';'; n++) {
+                int c = (unsigned char)*p, hi, lo;
+                if (c == '%') {
+                    if ((hi = hex_value(p[1])) < 0 || (lo = hex_value(p[2])) < 0)
+                        return false;
+                    c = hi << 4 | lo;
+                    p += 3;
+                } else {
+                    p++;
+                }
+                if (n + 1 >= sizeof id || c == 0)
+                    return false;
+                id[n] = (char)c;
+            }
+            id[n] = '\0';
+            if (n == 0)
+                return false;
+            bw_assetscan_evidence_add_id(ev->owasp_findings[r], id);
+            if (*p != ',')
+                break;
+            p++;
+        }
+        if (*p == ';' && *++p == '\0')
+            return false;
+    }
+    return true;
+}

@@ -24,7 +24,11 @@
  * >=60 MEDIUM, >=40 HIGH, else CRITICAL). Findings are ordered by severity, then by check order. */
 #ifndef BW_ENGINE_ASSETSCAN_H
 #define BW_ENGINE_ASSETSCAN_H
+#include "common/limits.h"
+
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct bw_assetscan_opts {
@@ -46,5 +50,45 @@ char *bw_assetscan_chat_url(const char *endpoint);
 
 /* Score of a findings array (see above) before the ceiling. */
 int bw_assetscan_score(const json_t *findings);
+
+/* ---- what one scan is evidence of, for governance (src/services/evidence.c) ---- */
+
+#define BW_EVIDENCE_OWASP 10 /* OWASP LLM Top 10 risks, LLM01..LLM10 */
+#define BW_EVIDENCE_ID_MAX 40 /* bytes of a finding id kept, NUL included; longer ids are ignored */
+/* The text of bw_assetscan_evidence_ids: per risk "NN:" and its ids (each byte escaped as %XX at
+ * worst), ',' between ids, ';' between risks, and the NUL. */
+#define BW_EVIDENCE_IDS_TEXT \
+    (BW_EVIDENCE_OWASP * (4 + BW_EVIDENCE_FINDING_IDS * ((BW_EVIDENCE_ID_MAX - 1) * 3 + 1)) + 1)
+
+enum { BW_EV_CRITICAL, BW_EV_HIGH, BW_EV_MEDIUM, BW_EV_LOW, BW_EV_SEVERITIES };
+
+struct bw_scan_evidence {
+    int64_t open_findings[BW_EV_SEVERITIES]; /* findings by severity */
+    unsigned owasp_hit;    /* bit k: a finding reported LLM(k+1) */
+    unsigned owasp_tested; /* bit k: the scan probed LLM(k+1), found or not */
+    /* per risk (index 0 = LLM01), up to BW_EVIDENCE_FINDING_IDS distinct finding ids that reported
+     * it, ascending, the smallest kept; "" after the last */
+    char owasp_findings[BW_EVIDENCE_OWASP][BW_EVIDENCE_FINDING_IDS][BW_EVIDENCE_ID_MAX];
+};
+
+/* What a scan result document (bw_assetscan_run's, as answered and stored) is evidence of, into
+ * *out (zeroed first). Which risks it probed: the document's owasp_llm_tested when it has one;
+ * otherwise (documents from before that member) the scanner's contract of step 6: when its chat
+ * probes ran (llm_api "openai" or "prompt") and the scan was not cut short, LLM01, LLM02, LLM07
+ * and LLM10. A risk a finding reported was tested too. false when doc is not a scan document (no
+ * findings array). */
+bool bw_assetscan_evidence(const json_t *doc, struct bw_scan_evidence *out);
+
+/* Adds id to a risk's list (distinct, ascending, the smallest BW_EVIDENCE_FINDING_IDS kept, so the
+ * result does not depend on the order ids come in); empty and too long ids are ignored. */
+void bw_assetscan_evidence_add_id(char ids[BW_EVIDENCE_FINDING_IDS][BW_EVIDENCE_ID_MAX], const char *id);
+
+/* The finding ids of ev as one text for a column: "NN:id,id;NN:id" by ascending risk number, risks
+ * without ids left out, bytes other than [A-Za-z0-9_.-] in an id as %XX; "" when none. out holds
+ * BW_EVIDENCE_IDS_TEXT bytes. */
+void bw_assetscan_evidence_ids(const struct bw_scan_evidence *ev, char out[BW_EVIDENCE_IDS_TEXT]);
+/* Reads such a text back into ev->owasp_findings (other members untouched); false when it is not
+ * one (ev's lists then hold what was read before the fault). */
+bool bw_assetscan_evidence_ids_parse(const char *text, struct bw_scan_evidence *ev);
 
 #endif

@@ -1,7 +1,7 @@
 /* Governance assessment: an organisation's description of its practices (org_context), its AI
  * use cases and the evidence the platform holds for the account, measured against one
  * framework's control catalog (data/frameworks). Pure and deterministic: the same input always
- * gives the same result. The API layer gathers the evidence (src/store/store_evidence.c); this
+ * gives the same result. The API layer gathers the evidence (src/services/evidence.c); this
  * engine decides what it means, through the mapping in data/frameworks/evidence.json. The
  * catalogs and the mapping are parsed and checked here too, from the bytes the caller hands over
  * (bw_governance_catalogs_load).

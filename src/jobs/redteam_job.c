@@ -3,7 +3,10 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "engine/redteam/redteam.h"
+#include "engine/redteam/report.h"
+#include "services/redteam.h"
 #include "store/store.h"
+#include "store/store_redteam.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,59 +21,6 @@ long bw_redteam_attack_timeout(int64_t lease_ms)
 
 static void now_iso(char out[21]) { bw_iso8601(bw_now_s(), out); }
 
-/* Rows as the engine's outcomes (pointers into rows). malloc'ed; NULL only when out of memory. */
-static struct bw_rt_outcome *outcomes_of(const struct store_attack_row *rows, size_t n)
-{
-    struct bw_rt_outcome *o = calloc(n ? n : 1, sizeof *o);
-    for (size_t i = 0; o && i < n; i++)
-        o[i] = (struct bw_rt_outcome){rows[i].attack_id, rows[i].succeeded != 0, rows[i].errored != 0, rows[i].prompt,
-                                      rows[i].response_excerpt};
-    return o;
-}
-
-json_t *bw_redteam_report(struct db *db, const struct store_engagement *e)
-{
-    const struct bw_rt_library *lib = bw_rt_library_get();
-    bool completed = strcmp(e->status, "completed") == 0;
-    json_t *doc = completed && e->report ? json_loads(e->report, 0, NULL) : NULL;
-    if (!doc) {
-        struct store_attack_row *rows = NULL;
-        size_t n = 0;
-        if (!lib || store_engagement_attacks(db, e->id, &rows, &n) != ST_OK)
-            return NULL;
-        struct bw_rt_outcome *o = outcomes_of(rows, n);
-        doc = o ? bw_rt_report(lib, o, n) : NULL;
-        free(o);
-        free(rows);
-        if (!doc)
-            return NULL;
-    }
-    if (!completed) { /* the plan so far: say so rather than judge a partial run */
-        char summary[160];
-        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.", e->status,
-                 e->attacks_done, e->attack_count, e->attacks_succeeded);
-        json_object_set_new(json_object_get(doc, "remediation_plan"), "summary", json_string(summary));
-    }
-    json_t *cats = json_loads(e->categories, 0, NULL);
-    json_object_set_new(doc, "engagement_id", json_string(e->id));
-    json_object_set_new(doc, "target_asset_id", json_string(e->asset_id));
-    json_object_set_new(doc, "status", json_string(e->status));
-    json_object_set_new(doc, "intensity", json_string(e->intensity));
-    json_object_set_new(doc, "attack_categories", cats ? cats : json_array());
-    json_object_set_new(doc, "attack_count", json_integer(e->attack_count));
-    json_object_set_new(doc, "eta_seconds", json_integer(e->eta_seconds));
-    json_object_set_new(doc, "progress", json_pack("{s:i,s:i}", "done", e->attacks_done, "total", e->attack_count));
-    json_object_set_new(doc, "attacks_total", json_integer(e->attack_count));
-    /* the counter of record is the engagement row's (recomputed from the rows on every save) */
-    json_object_set_new(doc, "attacks_succeeded", json_integer(e->attacks_succeeded));
-    json_object_set_new(doc, "overall_risk", completed && e->overall_risk[0] ? json_string(e->overall_risk) : json_null());
-    json_object_set_new(doc, "error", e->error[0] ? json_string(e->error) : json_null());
-    json_object_set_new(doc, "created_at", json_string(e->created_at));
-    json_object_set_new(doc, "started_at", e->started_at[0] ? json_string(e->started_at) : json_null());
-    json_object_set_new(doc, "finished_at", e->finished_at[0] ? json_string(e->finished_at) : json_null());
-    return doc;
-}
-
 /* Scores the stored rows and ends the engagement completed (or failed when no attack got an
  * answer). */
 static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_library *lib,
@@ -82,8 +32,9 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
         snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
         return BW_JOB_RETRY;
     }
-    struct bw_rt_outcome *o = outcomes_of(rows, n);
-    json_t *doc = o ? bw_rt_report(lib, o, n) : NULL;
+    struct bw_rt_outcome *o = bw_redteam_outcomes(rows, n);
+    const char *risk = NULL;
+    json_t *doc = o ? bw_rt_report_final(lib, o, n, &risk) : NULL;
     int evaluated = 0;
     long ms = 0;
     for (size_t i = 0; i < n; i++)
@@ -102,8 +53,6 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
                  n ? rows[0].response_excerpt : "nothing ran");
         rc = store_engagement_finish(ctx->db, e->id, "failed", NULL, err, NULL, -1, ts);
     } else {
-        const char *risk = bw_rt_overall_risk(lib, o, n, NULL);
-        json_object_set_new(doc, "overall_risk", json_string(risk));
         char *text = json_dumps(doc, JSON_COMPACT);
         rc = text ? store_engagement_finish(ctx->db, e->id, "completed", risk, NULL, text, (int)(ms / evaluated), ts)
                   : ST_ERROR;

@@ -652,9 +652,13 @@ int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
     int64_t changes = 0;
     struct db_param up[] = {DBP_INT(s->score), DBP_TEXT(s->risk_level), DBP_TEXT(s->id), DBP_TEXT(s->created_at),
                             DBP_TEXT(s->asset_id), DBP_TEXT(s->user_id)};
-    struct db_param ins[] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
-                             DBP_INT(s->score),       DBP_TEXT(s->risk_level), DBP_TEXT(s->body),
-                             DBP_TEXT(s->created_at), DBP_INT(s->created_us)};
+    struct db_param ins[15] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
+                               DBP_INT(s->score),       DBP_TEXT(s->risk_level), DBP_TEXT(s->body),
+                               DBP_TEXT(s->created_at), DBP_INT(s->created_us)};
+    const int64_t ev[] = {s->open_critical, s->open_high, s->open_medium, s->open_low, s->owasp_hit, s->owasp_tested};
+    for (int i = 0; i < 6; i++)
+        ins[8 + i] = s->has_evidence ? DBP_INT(ev[i]) : DBP_NULL;
+    ins[14] = s->has_evidence ? DBP_OPT(s->owasp_findings) : DBP_NULL;
     if (db_begin(c, true) != DB_OK)
         goto out;
     if (db_exec(c,
@@ -670,9 +674,10 @@ int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
         goto out;
     }
     if (db_exec(c,
-                "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at, created_us)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                ins, 8, NULL) != DB_OK) {
+                "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at, created_us,"
+                " open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested, owasp_findings)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                ins, 15, NULL) != DB_OK) {
         db_rollback(c);
         goto out;
     }

@@ -102,6 +102,11 @@ struct store_asset_scan {
     char risk_level[16], created_at[24];
     int64_t created_us;
     const char *body; /* the result document (JSON text) */
+    /* the evidence columns (migration 0010), computed by the caller; NULL when has_evidence is
+     * false */
+    bool has_evidence;
+    int64_t open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested;
+    const char *owasp_findings;
 };
 int store_asset_scan_save(struct db *db, const struct store_asset_scan *s);
 

@@ -1,16 +1,13 @@
-/* Platform evidence for governance assessments: what the database holds about one account's AI
- * security work (assets registered and scanned, findings open in the latest live scans, API key
- * hygiene), gathered with portable SQL on either backend. The engine decides what it means
- * (src/engine/governance.c); this file only counts.
+/* The rows behind governance evidence for one account: counts over assets, API keys and red-team
+ * engagements, and each asset's latest scan with the evidence columns written with it (migration
+ * 0010). Portable SQL on either backend; no document is parsed here: what a scan means is decided
+ * by src/engine/assetscan.c, gathered by src/services/evidence.c.
  *
- * Bounded work: one query per table and at most BW_EVIDENCE_MAX_SCANS latest scan documents
- * parsed (those of the most recently registered assets). Only each asset's latest scan counts:
- * its findings are the open ones, since a rescan replaces them.
+ * Bounded work: one query per table, at most max_scans scan rows (those of the most recently
+ * registered assets).
  *
- * Red-team engagements count when completed inside the window: how many, and how many of their
- * HIGH or CRITICAL attacks succeeded.
- *
- * Ownership: the struct is filled by value; nothing to free. */
+ * Ownership: the counts are filled by value; the strings of a scan row are borrowed for the
+ * duration of the callback. */
 #ifndef BW_STORE_STORE_EVIDENCE_H
 #define BW_STORE_STORE_EVIDENCE_H
 #include "common/limits.h"
@@ -19,42 +16,38 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define BW_EVIDENCE_WINDOW_DAYS 90          /* "recent" scans */
-#define BW_EVIDENCE_OWASP 10                /* OWASP LLM Top 10 risks, LLM01..LLM10 */
-
-enum { BW_EV_CRITICAL, BW_EV_HIGH, BW_EV_MEDIUM, BW_EV_LOW, BW_EV_SEVERITIES };
-
-struct store_evidence {
-    int64_t assets_registered;
-    struct {
-        char type[16];
-        int64_t n;
-    } by_type[BW_EVIDENCE_MAX_TYPES]; /* by type name, ascending */
-    int ntypes;
-    int64_t assets_scanned;     /* assets with at least one live scan */
-    int64_t assets_scanned_90d; /* ... whose latest scan is at most BW_EVIDENCE_WINDOW_DAYS old */
-    int64_t scans_read;         /* latest scan documents parsed */
-    bool scans_truncated;       /* more scanned assets than BW_EVIDENCE_MAX_SCANS */
-    int64_t open_findings[BW_EV_SEVERITIES]; /* findings in the latest scans, by severity */
-    /* per OWASP risk (index 0 = LLM01): assets whose latest scan found it, assets whose latest
-     * scan from the window probed for it (found or not), and up to BW_EVIDENCE_FINDING_IDS
-     * distinct finding ids that reported it, ascending */
-    int64_t owasp_hit[BW_EVIDENCE_OWASP];
-    int64_t owasp_tested[BW_EVIDENCE_OWASP];
-    char owasp_findings[BW_EVIDENCE_OWASP][BW_EVIDENCE_FINDING_IDS][40];
-    int64_t keys_active;
-    int64_t keys_rotated;           /* keys created by rotating another (rotated_from set) */
-    int64_t oldest_active_key_days; /* -1 when no key is active */
-    int64_t redteam_completed_90d;      /* engagements completed inside the window */
-    int64_t redteam_high_successes_90d; /* their HIGH/CRITICAL attacks that succeeded */
+struct store_type_count {
+    char type[16];
+    int64_t n;
 };
 
-/* Fills *out for user_id as of now_s (Unix seconds). ST_OK (store.h) or ST_ERROR when the
- * database failed (logged by the db layer); *out is zeroed first either way. */
-int store_evidence_gather(struct db *db, const char *user_id, int64_t now_s, struct store_evidence *out);
+struct store_evidence_counts {
+    int64_t assets_registered;
+    struct store_type_count by_type[BW_EVIDENCE_MAX_TYPES]; /* by type name, ascending */
+    int ntypes;
+    int64_t assets_scanned;       /* assets with at least one live scan */
+    int64_t assets_scanned_since; /* ... whose latest scan is at or after `since` */
+    int64_t keys_active;
+    int64_t keys_rotated;             /* keys created by rotating another (rotated_from set) */
+    char oldest_active_key_at[24];    /* created_at of the oldest active key; "" when none */
+    int64_t redteam_completed;        /* engagements completed at or after `since` */
+    int64_t redteam_high_successes;   /* their HIGH/CRITICAL attacks that succeeded */
+};
 
-/* Counts one latest-scan document (the JSON text stored in asset_scans.body) into *ev; recent:
- * whether the scan is inside the window. Exposed for tests; false when it is not a scan document. */
-bool store_evidence_add_scan(struct store_evidence *ev, const char *body, size_t len, bool recent);
+/* One asset's latest scan. */
+struct store_evidence_scan {
+    const char *created_at;
+    bool has_evidence; /* the evidence columns are set; false for scans stored before 0010 */
+    int64_t open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested;
+    const char *owasp_findings; /* "" when NULL */
+    const char *body;           /* without evidence columns only: the stored document; else NULL */
+};
+typedef void (*store_evidence_scan_fn)(void *arg, const struct store_evidence_scan *s);
+
+/* Fills *out for user_id and calls fn for each asset's latest scan, newest assets first, at most
+ * max_scans; since: ISO 8601 UTC text, the start of the window. ST_OK (store.h) or ST_ERROR when
+ * the database failed (logged by the db layer); *out is zeroed first either way. */
+int store_evidence_read(struct db *db, const char *user_id, const char *since, long max_scans,
+                        store_evidence_scan_fn fn, void *arg, struct store_evidence_counts *out);
 
 #endif

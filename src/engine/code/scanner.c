@@ -1,8 +1,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "engine/code/scanner.h"
 
-#include "auth/apikey.h"
 #include "common/embedded.h"
+#include "common/keyformat.h"
 #include "common/timeutil.h"
 
 #include <ctype.h>

@@ -1,7 +1,8 @@
-/* The platform evidence query (src/store/store_evidence.c) against a real SQLite database in a
- * temp directory and, when BULWARK_TEST_PG_HOST/BULWARK_TEST_PG_PORT name a PostgreSQL cluster
- * (user postgres, trust auth), against a fresh randomly named database on it; and the counting
- * of one scan document on its own. */
+/* Governance evidence (src/services/evidence.c over src/store/store_evidence.c) against a real
+ * SQLite database in a temp directory and, when BULWARK_TEST_PG_HOST/BULWARK_TEST_PG_PORT name a
+ * PostgreSQL cluster (user postgres, trust auth), against a fresh randomly named database on it;
+ * scans saved with their evidence columns and scans stored before them (columns NULL, read from
+ * the document) give the same evidence; and the counting of one scan document on its own. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,7 +16,7 @@
 #include "store/db.h"
 #include "store/store.h"
 #include "db_fixture.h"
-#include "store/store_evidence.h"
+#include "services/evidence.h"
 
 #include <sodium.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include <string.h>
 
 static struct db_fixture g_fx;
+static bool g_legacy; /* add_scan stores rows as before migration 0010: evidence columns NULL */
 
 static int64_t at(const char *iso)
 {
@@ -75,7 +77,13 @@ static void add_scan(struct db *db, const char *user_id, const char *asset_id, c
     snprintf(s.created_at, sizeof s.created_at, "%s", when);
     s.created_us = at(when) * 1000000;
     s.body = body;
-    assert_int_equal(store_asset_scan_save(db, &s), ST_OK);
+    if (g_legacy) {
+        assert_int_equal(store_asset_scan_save(db, &s), ST_OK);
+        return;
+    }
+    json_t *doc = json_loads(body, 0, NULL);
+    assert_int_equal(bw_evidence_scan_save(db, &s, doc), ST_OK);
+    json_decref(doc);
 }
 
 static void add_key(struct db *db, const char *user_id, const char *when, char id[BW_ID_MAX])
@@ -99,8 +107,8 @@ static void test_empty_account(void **state)
     struct db_fixture *fx = *state;
     char uid[BW_ID_MAX];
     add_user(fx->db, uid);
-    struct store_evidence ev;
-    assert_int_equal(store_evidence_gather(fx->db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
+    struct bw_evidence ev;
+    assert_int_equal(bw_evidence_gather(fx->db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
     assert_int_equal(ev.assets_registered, 0);
     assert_int_equal(ev.assets_scanned, 0);
     assert_int_equal(ev.assets_scanned_90d, 0);
@@ -113,10 +121,8 @@ static void test_empty_account(void **state)
         assert_int_equal(ev.owasp_hit[k] + ev.owasp_tested[k], 0);
 }
 
-static void test_assets_scans_keys(void **state)
+static void assets_scans_keys(struct db *db)
 {
-    struct db_fixture *fx = *state;
-    struct db *db = fx->db;
     char uid[BW_ID_MAX], other[BW_ID_MAX], a1[48], a2[48], a3[48], o1[48];
     add_user(db, uid);
     add_user(db, other);
@@ -153,8 +159,8 @@ static void test_assets_scans_keys(void **state)
     assert_int_equal(store_key_rotate(db, uid, k2, &nk), ST_OK);
     assert_int_equal(store_key_revoke(db, uid, k3, &out), ST_OK);
 
-    struct store_evidence ev;
-    assert_int_equal(store_evidence_gather(db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
+    struct bw_evidence ev;
+    assert_int_equal(bw_evidence_gather(db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
     assert_int_equal(ev.assets_registered, 3);
     assert_int_equal(ev.ntypes, 2);
     assert_string_equal(ev.by_type[0].type, "api");
@@ -186,7 +192,7 @@ static void test_assets_scans_keys(void **state)
     assert_int_equal(ev.oldest_active_key_days, 151); /* 2025-10-01 .. 2026-03-01 */
 
     /* the other account sees only its own */
-    assert_int_equal(store_evidence_gather(db, other, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
+    assert_int_equal(bw_evidence_gather(db, other, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
     assert_int_equal(ev.assets_registered, 1);
     assert_int_equal(ev.open_findings[BW_EV_CRITICAL], 1);
     assert_int_equal(ev.owasp_hit[5], 1);
@@ -194,17 +200,122 @@ static void test_assets_scans_keys(void **state)
     assert_int_equal(ev.oldest_active_key_days, -1);
 }
 
+static void test_assets_scans_keys(void **state)
+{
+    g_legacy = false;
+    assets_scans_keys(((struct db_fixture *)*state)->db);
+}
+
+/* the same rows stored before migration 0010: the same evidence, from the documents */
+static void test_assets_scans_keys_legacy(void **state)
+{
+    g_legacy = true;
+    assets_scans_keys(((struct db_fixture *)*state)->db);
+    g_legacy = false;
+}
+
+static void assert_same(const struct bw_evidence *a, const struct bw_evidence *b)
+{
+    assert_int_equal(a->assets_registered, b->assets_registered);
+    assert_int_equal(a->ntypes, b->ntypes);
+    for (int i = 0; i < a->ntypes; i++) {
+        assert_string_equal(a->by_type[i].type, b->by_type[i].type);
+        assert_int_equal(a->by_type[i].n, b->by_type[i].n);
+    }
+    assert_int_equal(a->assets_scanned, b->assets_scanned);
+    assert_int_equal(a->assets_scanned_90d, b->assets_scanned_90d);
+    assert_int_equal(a->scans_read, b->scans_read);
+    assert_int_equal(a->scans_truncated, b->scans_truncated);
+    for (int s = 0; s < BW_EV_SEVERITIES; s++)
+        assert_int_equal(a->open_findings[s], b->open_findings[s]);
+    for (int k = 0; k < BW_EVIDENCE_OWASP; k++) {
+        assert_int_equal(a->owasp_hit[k], b->owasp_hit[k]);
+        assert_int_equal(a->owasp_tested[k], b->owasp_tested[k]);
+        for (int j = 0; j < BW_EVIDENCE_FINDING_IDS; j++)
+            assert_string_equal(a->owasp_findings[k][j], b->owasp_findings[k][j]);
+    }
+    assert_int_equal(a->keys_active, b->keys_active);
+    assert_int_equal(a->keys_rotated, b->keys_rotated);
+    assert_int_equal(a->oldest_active_key_days, b->oldest_active_key_days);
+    assert_int_equal(a->redteam_completed_90d, b->redteam_completed_90d);
+    assert_int_equal(a->redteam_high_successes_90d, b->redteam_high_successes_90d);
+}
+
+/* One account's scans saved as before migration 0010 (legacy), one's saved now and one's mixed:
+ * the same evidence for each, documents of every shape included. */
+static void test_legacy_rows_same_evidence(void **state)
+{
+    struct db_fixture *fx = *state;
+    static const struct {
+        const char *when, *body;
+    } SCANS[] = {
+        {"2026-02-20T10:00:00Z",
+         "{\"findings\":[{\"id\":\"PROMPT_INJECTION\",\"severity\":\"CRITICAL\",\"owasp_llm\":\"LLM01\"},"
+         "{\"id\":\"SERVER_BANNER\",\"severity\":\"MEDIUM\",\"owasp_llm\":null}],"
+         "\"owasp_llm_hits\":[\"LLM01\"],\"owasp_llm_tested\":[\"LLM01\",\"LLM07\"],\"llm_api\":\"openai\","
+         "\"incomplete\":false}"},
+        /* before owasp_llm_tested existed: the probes' contract */
+        {"2026-02-21T00:00:00Z",
+         "{\"findings\":[{\"id\":\"PLAINTEXT_TRANSPORT\",\"severity\":\"HIGH\",\"owasp_llm\":\"LLM02\"}],"
+         "\"llm_api\":\"prompt\",\"incomplete\":false}"},
+        /* cut short; outside the window */
+        {"2025-06-01T00:00:00Z",
+         "{\"findings\":[{\"id\":\"UNBOUNDED_CONSUMPTION\",\"severity\":\"HIGH\",\"owasp_llm\":\"LLM10\"}],"
+         "\"llm_api\":\"openai\",\"incomplete\":true}"},
+        /* ids that need escaping in the column, one too long to keep, more than four for a risk */
+        {"2026-02-22T00:00:00Z",
+         "{\"findings\":[{\"id\":\"A,B;C:D%E\",\"severity\":\"LOW\",\"owasp_llm\":\"LLM04\"},"
+         "{\"id\":\"B\xc3\xa9 \\u0001\",\"severity\":\"LOW\",\"owasp_llm\":\"LLM04\"},"
+         "{\"id\":\"0123456789012345678901234567890123456789\",\"owasp_llm\":\"LLM04\"},"
+         "{\"id\":\"Z\",\"owasp_llm\":\"LLM04\"},{\"id\":\"Y\",\"owasp_llm\":\"LLM04\"},"
+         "{\"id\":\"X\",\"owasp_llm\":\"LLM04\"},{\"id\":\"\",\"owasp_llm\":\"LLM05\"}]}"},
+        /* not a scan document: counted by neither */
+        {"2026-02-23T00:00:00Z", "{\"score\":3}"},
+    };
+    const size_t n = sizeof SCANS / sizeof SCANS[0];
+    struct bw_evidence ev[3];
+    for (int mode = 0; mode < 3; mode++) { /* 0 legacy, 1 new, 2 mixed */
+        char uid[BW_ID_MAX];
+        add_user(fx->db, uid);
+        for (size_t i = 0; i < n; i++) {
+            char aid[48];
+            add_asset(fx->db, uid, i % 2 ? "agent" : "model", (int64_t)i + 1, aid);
+            g_legacy = mode == 0 || (mode == 2 && i % 2);
+            add_scan(fx->db, uid, aid, SCANS[i].when, SCANS[i].body);
+        }
+        g_legacy = false;
+        assert_int_equal(bw_evidence_gather(fx->db, uid, at("2026-03-01T00:00:00Z"), &ev[mode]), ST_OK);
+    }
+    assert_same(&ev[0], &ev[1]);
+    assert_same(&ev[0], &ev[2]);
+    /* and it is not the evidence of nothing */
+    assert_int_equal(ev[1].scans_read, 4);
+    assert_int_equal(ev[1].open_findings[BW_EV_CRITICAL], 1);
+    assert_int_equal(ev[1].open_findings[BW_EV_HIGH], 2);
+    assert_int_equal(ev[1].open_findings[BW_EV_LOW], 2);
+    assert_int_equal(ev[1].owasp_tested[0], 2); /* declared, and by the probes' contract */
+    assert_int_equal(ev[1].owasp_tested[1], 1);
+    assert_int_equal(ev[1].owasp_tested[6], 2);
+    assert_int_equal(ev[1].owasp_tested[9], 1); /* the cut-short scan is outside the window */
+    assert_int_equal(ev[1].owasp_hit[9], 1);
+    assert_int_equal(ev[1].owasp_hit[4], 1);
+    assert_string_equal(ev[1].owasp_findings[4][0], "");
+    const char *want[] = {"A,B;C:D%E", "B\xc3\xa9 \x01", "X", "Y"};
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(ev[1].owasp_findings[3][i], want[i]);
+}
+
 /* ---- one scan document ----------------------------------------------------------------------- */
 
-static bool add_doc(struct store_evidence *ev, const char *body, bool recent)
+static bool add_doc(struct bw_evidence *ev, const char *body, bool recent)
 {
-    return store_evidence_add_scan(ev, body, strlen(body), recent);
+    return bw_evidence_add_document(ev, body, strlen(body), recent);
 }
 
 static void test_scan_document(void **state)
 {
     (void)state;
-    struct store_evidence ev;
+    struct bw_evidence ev;
     memset(&ev, 0, sizeof ev);
     assert_false(add_doc(&ev, "not json", true));
     assert_false(add_doc(&ev, "{\"score\":3}", true));
@@ -246,6 +357,8 @@ static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
 
 PG_TEST(test_empty_account)
 PG_TEST(test_assets_scans_keys)
+PG_TEST(test_assets_scans_keys_legacy)
+PG_TEST(test_legacy_rows_same_evidence)
 
 int main(void)
 {
@@ -258,10 +371,14 @@ int main(void)
     const struct CMUnitTest sqlite[] = {
         cmocka_unit_test(test_empty_account),
         cmocka_unit_test(test_assets_scans_keys),
+        cmocka_unit_test(test_assets_scans_keys_legacy),
+        cmocka_unit_test(test_legacy_rows_same_evidence),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_empty_account),
         cmocka_unit_test(pg_test_assets_scans_keys),
+        cmocka_unit_test(pg_test_assets_scans_keys_legacy),
+        cmocka_unit_test(pg_test_legacy_rows_same_evidence),
     };
     int failed = cmocka_run_group_tests_name("evidence_document", common, NULL, NULL);
     failed += cmocka_run_group_tests_name("evidence_sqlite", sqlite, sqlite_setup, sqlite_teardown);
