@@ -3,6 +3,7 @@
 #include "common/embedded.h"
 #include "common/limits.h"
 #include "common/utf8.h"
+#include "common/vec.h"
 #include "engine/risk.h"
 
 #include <ctype.h>
@@ -1135,16 +1136,8 @@ static struct issue *add(struct ctx *c, enum bw_agent_check check, enum sev sev,
 {
     if (b->oom || !b->p)
         c->oom = true;
-    if (!c->oom && c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 16;
-        struct issue *nv = realloc(c->v, cap * sizeof *nv);
-        if (nv) {
-            c->v = nv;
-            c->cap = cap;
-        } else {
-            c->oom = true;
-        }
-    }
+    if (!c->oom && !BW_VEC_RESERVE(c->v, c->cap, c->n + 1, BW_VEC_UNBOUNDED))
+        c->oom = true;
     if (c->oom) {
         free(b->p);
         *b = (struct sb){0};
