@@ -12,6 +12,7 @@
 
 #include "common/ids.h"
 #include "common/limits.h"
+#include "common/sbuf.h"
 #include "common/timeutil.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/playbook.h"
@@ -37,13 +38,17 @@ static bool pick(const char *v, const char *const *names, const char *const *sto
     return false;
 }
 
-static void reply_buf(struct bw_req *r, unsigned status, struct store_buf *b)
+static void reply_buf(struct bw_req *r, unsigned status, struct bw_sb *b)
 {
     bw_reply_text(r, status, JSON_TYPE, b->p, b->len); /* the buffer is the reply's now */
     memset(b, 0, sizeof *b);
 }
 
-static bool put(struct store_buf *b, const char *s) { return store_buf_put(b, s, strlen(s)) == 0; }
+static bool put(struct bw_sb *b, const char *s)
+{
+    bw_sb_puts(b, s);
+    return !b->oom;
+}
 
 void api_threat_feed(struct bw_req *r)
 {
@@ -59,9 +64,9 @@ void api_threat_feed(struct bw_req *r)
     if (bw_verr_reply(r, &v))
         return;
     /* one buffer for the whole body, sized for a typical page so it rarely grows */
-    struct store_buf b = {malloc((size_t)limit * 2048 + 256), 0, (size_t)limit * 2048 + 256};
+    struct bw_sb b = {0};
     int64_t total = 0, updated_us = 0;
-    if (!b.p || !put(&b, "{\"feed\":[") ||
+    if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256) || !put(&b, "{\"feed\":[") ||
         store_intel_feed(r->app->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
         bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
@@ -139,7 +144,7 @@ static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id
              "\"record_version\":%" PRId64 ",\"generated_at\":%s%s%s,\"playbook\":",
              pbk_id, threat, persisted ? "true" : "false", stale ? "true" : "false", record_version,
              generated_at ? "\"" : "", generated_at ? generated_at : "null", generated_at ? "\"" : "");
-    struct store_buf b = {0};
+    struct bw_sb b = {0};
     if (!put(&b, head) || !put(&b, text) || !put(&b, "}")) {
         free(b.p);
         bw_reply_internal(r, "out of memory");

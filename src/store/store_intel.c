@@ -7,24 +7,6 @@
 
 #define TXT(dst, src) snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
 
-int store_buf_put(struct store_buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-    return 0;
-}
-
 /* ---- writing ----------------------------------------------------------------------------------- */
 
 struct store_intel_tx {
@@ -215,7 +197,7 @@ static int feed_params(const char *type, const char *sev, long limit, long offse
 }
 
 int store_intel_feed(struct db *db, const char *type, const char *sev, long limit, long offset,
-                     struct store_buf *out, int64_t *total, int64_t *updated_us)
+                     struct bw_sb *out, int64_t *total, int64_t *updated_us)
 {
     *total = 0;
     *updated_us = 0;
@@ -239,7 +221,10 @@ int store_intel_feed(struct db *db, const char *type, const char *sev, long limi
         const char *e = db_rows_text(r, 0);
         if (!e)
             continue;
-        if ((!first && store_buf_put(out, ",", 1) != 0) || store_buf_put(out, e, strlen(e)) != 0)
+        if (!first)
+            bw_sb_putc(out, ',');
+        bw_sb_puts(out, e);
+        if (out->oom)
             goto out;
         first = false;
     }
