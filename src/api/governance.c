@@ -2,6 +2,7 @@
  * assessments against one of them (src/engine/governance.c), kept per account. An assessment
  * weighs the platform evidence for the account (src/store/store_evidence.c) through the mapping
  * in data/frameworks/evidence.json. */
+#include "api/api_util.h"
 #include "app/app.h"
 #include "common/embedded.h"
 #include "common/ids.h"
@@ -176,7 +177,7 @@ static void assess_work(struct bw_req *r)
     json_t *evidence = rc == ST_OK ? evidence_json(ev) : NULL;
     free(ev);
     if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     json_t *result = evidence ? bw_governance_assess_evidence(r->app->framework_docs[fwi], org ? org : "",
@@ -200,7 +201,7 @@ static void assess_work(struct bw_req *r)
     free(body);
     if (rc != ST_OK) {
         json_decref(doc);
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     bw_reply_json(r, 201, doc);
@@ -253,7 +254,7 @@ void api_governance_assessment_get(struct bw_req *r)
     if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such assessment", NULL);
     } else if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     } else {
         bw_reply_text(r, 200, "application/json; charset=utf-8", body, strlen(body));
     }

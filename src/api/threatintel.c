@@ -10,6 +10,7 @@
  * envelope, never re-serialised). */
 #include "app/app.h"
 
+#include "api/api_util.h"
 #include "common/ids.h"
 #include "common/limits.h"
 #include "common/sbuf.h"
@@ -69,7 +70,7 @@ void api_threat_feed(struct bw_req *r)
     if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256) || !put(&b, "{\"feed\":[") ||
         store_intel_feed(r->app->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     char tail[160], ts[21];
@@ -102,7 +103,7 @@ static int load_record(struct bw_req *r, char **doc, int64_t *version)
     if (rc == ST_NOTFOUND)
         bw_reply_error(r, BW_E_NOT_FOUND, "no threat-intelligence record with this id", NULL);
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     return -1;
 }
 
@@ -170,7 +171,7 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
     pb.generated_us = bw_now_us();
     bw_iso8601(pb.generated_us / 1000000, pb.generated_at);
     if (store_playbook_insert(r->app->db, &pb, text) != ST_OK)
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     else
         reply_playbook(r, status, pb.id, pb.threat_id, true, false, version, pb.generated_at, text);
     free(text);
@@ -211,7 +212,7 @@ void api_playbook_get(struct bw_req *r)
     else if (rc == ST_NOTFOUND)
         save_new(r, 200, doc, version); /* the first GET of an account creates its generation */
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     free(text);
     free(doc);
 }
@@ -238,7 +239,7 @@ void api_playbook_history(struct bw_req *r)
     size_t n = 0;
     int64_t total = 0;
     if (store_playbook_history(r->app->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     json_t *arr = json_array();
