@@ -3,7 +3,7 @@
  * stores the result and moves the asset's score to it. The registration score is static
  * (src/engine/posture.c). Another account's asset is 404 everywhere. */
 #include "api/api.h"
-
+#include "api/api_util.h"
 #include "common/ids.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
@@ -77,7 +77,7 @@ void api_assets_register(struct bw_req *r)
     if (rc == ST_OK)
         bw_reply_json(r, 201, asset_json(a));
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     free(a);
 }
 
@@ -98,7 +98,7 @@ void api_assets_list(struct bw_req *r)
     size_t n = 0;
     int64_t total = 0;
     if (store_asset_list(api_ctx(r)->db, r->principal.user_id, type, risk, limit, offset, &list, &n, &total) != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     json_t *arr = json_array();
@@ -133,7 +133,7 @@ void api_assets_get(struct bw_req *r)
     else if (rc == ST_NOTFOUND)
         bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     free(a);
 }
 
@@ -149,7 +149,7 @@ void api_assets_delete(struct bw_req *r)
     else if (rc == ST_NOTFOUND)
         bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
 }
 
 /* Runs on the probe pool: the asset is read here too, so a delete racing the scan is a 404. */
@@ -165,7 +165,7 @@ static void scan_work(struct bw_req *r)
         if (rc == ST_NOTFOUND)
             bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
         else
-            bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+            api_reply_storage(r);
         free(a);
         return;
     }
@@ -201,7 +201,7 @@ static void scan_work(struct bw_req *r)
         if (rc == ST_NOTFOUND)
             bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
         else
-            bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+            api_reply_storage(r);
     }
 }
 

@@ -1,7 +1,7 @@
 /* POST /api/auth/login: argon2id on the blocking pool, the same answer and the same work for an
  * unknown email and a wrong password, failed attempts throttled per email and per IP. */
 #include "api/api.h"
-
+#include "api/api_util.h"
 #include "auth/password.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -44,7 +44,7 @@ static void login_work(struct bw_req *r)
     struct store_user u;
     int rc = store_user_by_email(app->db, email, &u);
     if (rc == ST_ERROR) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     /* an unknown email still costs one argon2id verification, against a throwaway hash */

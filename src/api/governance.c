@@ -3,6 +3,7 @@
  * weighs the platform evidence for the account (src/services/evidence.c) through the mapping
  * in data/frameworks/evidence.json. */
 #include "api/api.h"
+#include "api/api_util.h"
 #include "common/ids.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
@@ -139,7 +140,7 @@ static void assess_work(struct bw_req *r)
     json_t *evidence = rc == ST_OK ? evidence_json(ev) : NULL;
     free(ev);
     if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     json_t *result = evidence ? bw_governance_assess_evidence(api_ctx(r)->gov->framework[fwi], org ? org : "",
@@ -163,7 +164,7 @@ static void assess_work(struct bw_req *r)
     free(body);
     if (rc != ST_OK) {
         json_decref(doc);
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     bw_reply_json(r, 201, doc);
@@ -217,7 +218,7 @@ void api_governance_assessment_get(struct bw_req *r)
     if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such assessment", NULL);
     } else if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     } else {
         bw_reply_text(r, 200, "application/json; charset=utf-8", body, strlen(body));
     }

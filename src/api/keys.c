@@ -1,7 +1,7 @@
 /* /api/developer/keys: create, list, revoke, rotate. Session (JWT) only; a key is shown in full
  * once, at creation or rotation; only its SHA-256 is stored. */
 #include "api/api.h"
-
+#include "api/api_util.h"
 #include "auth/apikey.h"
 #include "common/ids.h"
 #include "common/timeutil.h"
@@ -58,7 +58,7 @@ void api_keys_create(struct bw_req *r)
     } else if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_AUTH_REQUIRED, "the token's account does not exist", NULL);
     } else if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     } else {
         bw_reply_json(r, 201, created_body(&k, secret, r->principal.tier));
     }
@@ -77,7 +77,7 @@ void api_keys_list(struct bw_req *r)
     struct store_key *keys = NULL;
     size_t n = 0;
     if (store_key_list(api_ctx(r)->db, r->principal.user_id, &keys, &n) != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     json_t *arr = json_array();
@@ -101,7 +101,7 @@ void api_keys_revoke(struct bw_req *r)
         return;
     }
     if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     bw_auth_forget_key(api_ctx(r)->auth, k.id);
@@ -122,7 +122,7 @@ void api_keys_rotate(struct bw_req *r)
     } else if (rc == ST_CONFLICT) {
         bw_reply_error(r, BW_E_CONFLICT, "the key is revoked; create a new key instead", NULL);
     } else if (rc != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     } else {
         bw_auth_forget_key(api_ctx(r)->auth, old.id);
         json_t *body = created_body(&nk, secret, nk.tier);

@@ -3,7 +3,7 @@
  * Privileged = ENTERPRISE, role mssp or admin, or the admin key (the route table enforces it);
  * what a caller sees is its scope (src/services/orch.h). Another scope's run is 404. */
 #include "api/api.h"
-
+#include "api/api_util.h"
 #include "audit/audit.h"
 #include "auth/policy.h"
 #include "common/jsonx.h"
@@ -25,14 +25,12 @@
 
 static const char JSON_TYPE[] = "application/json; charset=utf-8";
 
-static void reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
-
 /* The caller's scope; false after replying. */
 static bool scope_for(struct bw_req *r, struct bw_orch_scope *s)
 {
     if (bw_orch_scope_of(api_ctx(r)->db, &r->principal, s) == ST_OK)
         return true;
-    reply_storage(r);
+    api_reply_storage(r);
     return false;
 }
 
@@ -95,7 +93,7 @@ void api_orch_status(struct bw_req *r)
     }
     if (!ok) {
         bw_orch_scope_free(&s);
-        reply_storage(r);
+        api_reply_storage(r);
         return;
     }
     json_t *phases = json_array();
@@ -161,7 +159,7 @@ static void serve_pack(struct bw_req *r, enum store_orch_pack pack, const char *
     }
     if (rc != ST_NOTFOUND) {
         bw_orch_scope_free(&s);
-        reply_storage(r);
+        api_reply_storage(r);
         return;
     }
     bw_audit_flush(api_ctx(r)->audit); /* this instance's latest events count too */
@@ -171,7 +169,7 @@ static void serve_pack(struct bw_req *r, enum store_orch_pack pack, const char *
     rc = bw_orch_compute(api_ctx(r)->db, &s, &o, &p, why, sizeof why);
     bw_orch_scope_free(&s);
     if (rc != 0) {
-        reply_storage(r);
+        api_reply_storage(r);
         return;
     }
     json_t *const all[4] = {p.ciso, p.aspm, p.compliance, p.hunt};
@@ -241,7 +239,7 @@ void api_orch_run(struct bw_req *r)
         return;
     }
     if (rc != ST_OK) {
-        reply_storage(r);
+        api_reply_storage(r);
         return;
     }
     bw_reply_json(r, 202,
@@ -264,7 +262,7 @@ void api_orch_run_get(struct bw_req *r)
     bool visible = rc == ST_OK && (s.all || strcmp(run.scope_key, s.key) == 0);
     bw_orch_scope_free(&s);
     if (rc == ST_ERROR)
-        reply_storage(r);
+        api_reply_storage(r);
     else if (!visible)
         bw_reply_error(r, BW_E_NOT_FOUND, "no such run", NULL);
     else

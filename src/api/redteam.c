@@ -2,7 +2,7 @@
  * engagement), the report at every status, cancel. The attacks run on the job workers
  * (src/jobs/redteam_job.c), never on a request thread. Another account's engagement is 404. */
 #include "api/api.h"
-
+#include "api/api_util.h"
 #include "common/ids.h"
 #include "common/timeutil.h"
 #include "common/rng.h"
@@ -15,8 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
 
 static json_t *categories_json(unsigned mask)
 {
@@ -105,7 +103,7 @@ void api_redteam_engage(struct bw_req *r)
         if (rc == ST_NOTFOUND)
             bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
         else
-            reply_storage(r);
+            api_reply_storage(r);
         goto out;
     }
     if (!build(r, lib, &q, a, e))
@@ -122,7 +120,7 @@ void api_redteam_engage(struct bw_req *r)
         bw_reply_error(r, BW_E_ENGAGEMENT_LIMIT_REACHED, msg,
                        json_pack("{s:I,s:I}", "max_active", (json_int_t)max, "active", (json_int_t)active));
     } else if (rc != ST_OK) {
-        reply_storage(r);
+        api_reply_storage(r);
     } else {
         bw_reply_json(r, 202,
                       json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:o}", "engagement_id", e->id, "status", e->status,
@@ -156,7 +154,7 @@ static void reply_report(struct bw_req *r, unsigned status, const struct store_e
     if (doc)
         bw_reply_json(r, status, doc);
     else
-        reply_storage(r);
+        api_reply_storage(r);
 }
 
 void api_redteam_report(struct bw_req *r)
@@ -170,7 +168,7 @@ void api_redteam_report(struct bw_req *r)
     else if (rc == ST_NOTFOUND)
         bw_reply_error(r, BW_E_NOT_FOUND, "no such engagement", NULL);
     else
-        reply_storage(r);
+        api_reply_storage(r);
     store_engagement_clear(e);
     free(e);
 }
@@ -192,7 +190,7 @@ void api_redteam_cancel(struct bw_req *r)
     } else if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such engagement", NULL);
     } else {
-        reply_storage(r);
+        api_reply_storage(r);
     }
     store_engagement_clear(e);
     free(e);

@@ -9,9 +9,10 @@
  * playbook bytes are bw_playbook_dump's, stored and served as they are (spliced into the
  * envelope, never re-serialised). */
 #include "api/api.h"
-
+#include "api/api_util.h"
 #include "common/ids.h"
 #include "common/limits.h"
+#include "common/sbuf.h"
 #include "common/timeutil.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/playbook.h"
@@ -37,13 +38,17 @@ static bool pick(const char *v, const char *const *names, const char *const *sto
     return false;
 }
 
-static void reply_buf(struct bw_req *r, unsigned status, struct store_buf *b)
+static void reply_buf(struct bw_req *r, unsigned status, struct bw_sb *b)
 {
     bw_reply_text(r, status, JSON_TYPE, b->p, b->len); /* the buffer is the reply's now */
     memset(b, 0, sizeof *b);
 }
 
-static bool put(struct store_buf *b, const char *s) { return store_buf_put(b, s, strlen(s)) == 0; }
+static bool put(struct bw_sb *b, const char *s)
+{
+    bw_sb_puts(b, s);
+    return !b->oom;
+}
 
 void api_threat_feed(struct bw_req *r)
 {
@@ -59,12 +64,12 @@ void api_threat_feed(struct bw_req *r)
     if (bw_verr_reply(r, &v))
         return;
     /* one buffer for the whole body, sized for a typical page so it rarely grows */
-    struct store_buf b = {malloc((size_t)limit * 2048 + 256), 0, (size_t)limit * 2048 + 256};
+    struct bw_sb b = {0};
     int64_t total = 0, updated_us = 0;
-    if (!b.p || !put(&b, "{\"feed\":[") ||
+    if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256) || !put(&b, "{\"feed\":[") ||
         store_intel_feed(api_ctx(r)->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     char tail[160], ts[21];
@@ -97,7 +102,7 @@ static int load_record(struct bw_req *r, char **doc, int64_t *version)
     if (rc == ST_NOTFOUND)
         bw_reply_error(r, BW_E_NOT_FOUND, "no threat-intelligence record with this id", NULL);
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     return -1;
 }
 
@@ -139,7 +144,7 @@ static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id
              "\"record_version\":%" PRId64 ",\"generated_at\":%s%s%s,\"playbook\":",
              pbk_id, threat, persisted ? "true" : "false", stale ? "true" : "false", record_version,
              generated_at ? "\"" : "", generated_at ? generated_at : "null", generated_at ? "\"" : "");
-    struct store_buf b = {0};
+    struct bw_sb b = {0};
     if (!put(&b, head) || !put(&b, text) || !put(&b, "}")) {
         free(b.p);
         bw_reply_internal(r, "out of memory");
@@ -165,7 +170,7 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
     pb.generated_us = bw_now_us();
     bw_iso8601(pb.generated_us / 1000000, pb.generated_at);
     if (store_playbook_insert(api_ctx(r)->db, &pb, text) != ST_OK)
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     else
         reply_playbook(r, status, pb.id, pb.threat_id, true, false, version, pb.generated_at, text);
     free(text);
@@ -206,7 +211,7 @@ void api_playbook_get(struct bw_req *r)
     else if (rc == ST_NOTFOUND)
         save_new(r, 200, doc, version); /* the first GET of an account creates its generation */
     else
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
     free(text);
     free(doc);
 }
@@ -233,7 +238,7 @@ void api_playbook_history(struct bw_req *r)
     size_t n = 0;
     int64_t total = 0;
     if (store_playbook_history(api_ctx(r)->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
-        bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+        api_reply_storage(r);
         return;
     }
     json_t *arr = json_array();

@@ -17,6 +17,7 @@
 #include "common/limits.h"
 #include "common/timeutil.h"
 #include "common/utf8.h"
+#include "common/vec.h"
 #include "services/intel_ingest.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
@@ -39,14 +40,8 @@ struct files {
 
 static int files_add(struct files *f, const char *path)
 {
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 64;
-        char **v = realloc(f->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        f->v = v;
-        f->cap = cap;
-    }
+    if (!BW_VEC_RESERVE(f->v, f->cap, f->n + 1, BW_VEC_UNBOUNDED)) /* walk() stops past BW_INTEL_MAX_FILES */
+        return -1;
     f->v[f->n] = strdup(path);
     if (!f->v[f->n])
         return -1;

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "common/limits.h"
 #include "common/utf8.h"
+#include "common/vec.h"
 #include "engine/code/scanner.h"
 
 #include <ctype.h>
@@ -52,16 +53,8 @@ struct list {
 
 static int add_file(struct list *l, const char *path, int lang, bool named)
 {
-    if (l->n >= BW_CLI_SCAN_MAX_FILES)
+    if (!BW_VEC_RESERVE(l->v, l->cap, l->n + 1, BW_CLI_SCAN_MAX_FILES))
         return -1;
-    if (l->n == l->cap) {
-        size_t nc = l->cap ? l->cap * 2 : 256;
-        struct file *nv = realloc(l->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        l->v = nv;
-        l->cap = nc;
-    }
     memset(&l->v[l->n], 0, sizeof l->v[0]);
     l->v[l->n].path = strdup(path);
     l->v[l->n].lang = lang;

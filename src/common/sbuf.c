@@ -1,6 +1,9 @@
 #include "common/sbuf.h"
 
+#include "common/vec.h"
+
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,18 +12,10 @@ bool bw_sb_grow(struct bw_sb *b, size_t more)
 {
     if (b->oom)
         return false;
-    if (b->len + more + 1 <= b->cap)
-        return true;
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap < b->len + more + 1)
-        cap *= 2;
-    char *p = realloc(b->p, cap);
-    if (!p) {
+    if (more > SIZE_MAX - 1 - b->len || !BW_VEC_RESERVE(b->p, b->cap, b->len + more + 1, BW_VEC_UNBOUNDED)) {
         b->oom = true;
         return false;
     }
-    b->p = p;
-    b->cap = cap;
     return true;
 }
 
@@ -59,3 +54,12 @@ void bw_sb_reset(struct bw_sb *b)
 }
 
 const char *bw_sb_str(const struct bw_sb *b) { return b->p && !b->oom ? b->p : ""; }
+
+char *bw_sb_take(struct bw_sb *b)
+{
+    char *s = b->oom ? NULL : b->p ? b->p : strdup("");
+    if (b->oom)
+        free(b->p);
+    *b = (struct bw_sb){0};
+    return s;
+}

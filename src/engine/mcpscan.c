@@ -3,6 +3,7 @@
 #include "engine/mcpscan.h"
 
 #include "common/utf8.h"
+#include "common/vec.h"
 #include "engine/mcpprobe.h"
 #include "engine/risk.h"
 
@@ -252,15 +253,9 @@ struct findings {
 
 static struct finding *add(struct findings *f, enum check c, size_t tool, const char *name)
 {
-    if (f->n == f->cap) {
-        size_t cap = f->cap ? f->cap * 2 : 16;
-        struct finding *nv = realloc(f->v, cap * sizeof *nv);
-        if (!nv) {
-            f->oom = true;
-            return NULL;
-        }
-        f->v = nv;
-        f->cap = cap;
+    if (!BW_VEC_RESERVE(f->v, f->cap, f->n + 1, BW_VEC_UNBOUNDED)) {
+        f->oom = true;
+        return NULL;
     }
     struct finding *x = &f->v[f->n];
     x->c = c;

@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "common/pool.h"
 #include "common/timeutil.h"
+#include "common/vec.h"
 #include "http/http.h"
 #include "http/metrics.h"
 
@@ -445,18 +446,8 @@ static int req_body(struct bw_req *r, const char *upload, size_t n)
         r->body_discarded += n;
         return r->body_discarded > 4 * max ? -1 : 0;
     }
-    if (r->body_len + n + 1 > r->body_cap) {
-        size_t cap = r->body_cap ? r->body_cap : 1024;
-        while (cap < r->body_len + n + 1)
-            cap *= 2;
-        if (cap > max + 1)
-            cap = max + 1;
-        char *nb = realloc(r->body, cap);
-        if (!nb)
-            return -1;
-        r->body = nb;
-        r->body_cap = cap;
-    }
+    if (!BW_VEC_RESERVE(r->body, r->body_cap, r->body_len + n + 1, max + 1))
+        return -1;
     memcpy(r->body + r->body_len, upload, n);
     r->body_len += n;
     r->body[r->body_len] = '\0';

@@ -19,6 +19,7 @@
 #include "net/egress.h"
 
 #include "common/limits.h"
+#include "common/vec.h"
 
 #include <curl/curl.h>
 
@@ -534,19 +535,9 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
     const size_t room = x->body_max - x->body_len;
     const size_t take = total < room ? total : room;
 
-    if (x->body_len + take + 1 > x->body_cap) {
-        size_t cap = x->body_cap ? x->body_cap : 16384;
-        while (cap < x->body_len + take + 1)
-            cap *= 2;
-        if (cap > x->body_max + 1)
-            cap = x->body_max + 1;
-        char *nb = realloc(x->body, cap);
-        if (!nb) {
-            x->oom = true;
-            return 0;
-        }
-        x->body = nb;
-        x->body_cap = cap;
+    if (!BW_VEC_RESERVE(x->body, x->body_cap, x->body_len + take + 1, x->body_max + 1)) {
+        x->oom = true;
+        return 0;
     }
     memcpy(x->body + x->body_len, p, take);
     x->body_len += take;

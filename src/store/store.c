@@ -8,75 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void store_copy(char *dst, size_t cap, const char *src)
-{
-    if (!src)
-        src = "";
-    size_t n = strlen(src);
-    if (n >= cap)
-        n = cap - 1;
-    memcpy(dst, src, n);
-    dst[n] = '\0';
-}
-
-int store_exec_changed(struct db *db, const char *sql, const struct db_param *p, int np, int none)
-{
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int64_t ch = 0;
-    int rc = db_exec(c, sql, p, np, &ch);
-    db_release(c);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    return ch ? ST_OK : none;
-}
-
-int store_query_list(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
-                     void (*read)(struct db_rows *r, void *item), void **out, size_t *n)
-{
-    *out = NULL;
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = db_query(c, sql, p, np, &r);
-    size_t cap = 0;
-    char *items = NULL;
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            if (*n == cap) {
-                cap = cap ? cap * 2 : 16;
-                char *g = realloc(items, cap * elem);
-                if (!g) {
-                    rc = DB_ERROR;
-                    break;
-                }
-                items = g;
-            }
-            void *it = items + (*n)++ * elem;
-            memset(it, 0, elem);
-            read(r, it);
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    if (rc != DB_OK) {
-        free(items);
-        *n = 0;
-        return ST_ERROR;
-    }
-    *out = items;
-    return ST_OK;
-}
-
 /* ---- users ------------------------------------------------------------------------------------- */
 
 #define USER_COLS "id, email, password_hash, tier, role, managed_by, created_at"
 
-static void read_user(struct db_rows *r, struct store_user *u)
+static int read_user(struct db_rows *r, void *item)
 {
+    struct store_user *u = item;
     COPY(u->id, db_rows_text(r, 0));
     COPY(u->email, db_rows_text(r, 1));
     COPY(u->password_hash, db_rows_text(r, 2));
@@ -86,13 +24,11 @@ static void read_user(struct db_rows *r, struct store_user *u)
     u->role = ro < 0 ? BW_ROLE_USER : (enum bw_role)ro;
     COPY(u->managed_by, db_rows_text(r, 5));
     COPY(u->created_at, db_rows_text(r, 6));
+    return ST_OK;
 }
 
 int store_user_insert(struct db *db, const struct store_user *u)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(u->id),
                            DBP_TEXT(u->email),
                            DBP_TEXT(u->password_hash),
@@ -100,32 +36,13 @@ int store_user_insert(struct db *db, const struct store_user *u)
                            DBP_TEXT(bw_role_name(u->role)),
                            DBP_OPT(u->managed_by[0] ? u->managed_by : NULL),
                            DBP_TEXT(u->created_at)};
-    int rc = db_exec(c, "INSERT INTO users (" USER_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7, NULL);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return store_exec(db, "INSERT INTO users (" USER_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7, NULL);
 }
 
 static int user_one(struct db *db, const char *sql, const char *arg, struct store_user *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(arg)};
-    int rc = db_query(c, sql, p, 1, &r);
-    if (rc == DB_OK) {
-        if (db_rows_next(r)) {
-            read_user(r, out);
-            rc = ST_OK;
-        } else {
-            rc = ST_NOTFOUND;
-        }
-    } else {
-        rc = ST_ERROR;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_one(db, sql, p, 1, read_user, out);
 }
 
 int store_user_by_email(struct db *db, const char *email, struct store_user *out)
@@ -140,45 +57,22 @@ int store_user_by_id(struct db *db, const char *id, struct store_user *out)
 
 int store_user_count(struct db *db, int64_t *n)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = db_query(c, "SELECT COUNT(*) FROM users", NULL, 0, &r);
-    if (rc == DB_OK && db_rows_next(r)) {
-        *n = db_rows_int(r, 0);
-        rc = ST_OK;
-    } else {
-        rc = ST_ERROR;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_int(db, "SELECT COUNT(*) FROM users", NULL, 0, n);
 }
-
-static void read_user_item(struct db_rows *r, void *item) { read_user(r, item); }
 
 int store_user_list(struct db *db, struct store_user **out, size_t *n)
 {
     void *items = NULL;
     int rc = store_query_list(db, "SELECT " USER_COLS " FROM users ORDER BY created_at, email", NULL, 0, sizeof **out,
-                              read_user_item, &items, n);
+                              read_user, &items, n);
     *out = items;
     return rc;
 }
 
 int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int64_t ch = 0;
     struct db_param p[] = {DBP_TEXT(bw_tier_name(tier)), DBP_TEXT(email)};
-    int rc = db_exec(c, "UPDATE users SET tier = ? WHERE email = ?", p, 2, &ch);
-    db_release(c);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    return ch ? ST_OK : ST_NOTFOUND;
+    return store_exec_changed(db, "UPDATE users SET tier = ? WHERE email = ?", p, 2, ST_NOTFOUND);
 }
 
 /* ---- API keys ---------------------------------------------------------------------------------- */
@@ -187,8 +81,9 @@ int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier)
     "k.id, k.user_id, k.key_prefix, k.label, k.active, k.created_at, k.last_used_at, "             \
     "k.rotated_from, u.tier, u.role"
 
-static void read_key(struct db_rows *r, struct store_key *k)
+static int read_key(struct db_rows *r, void *item)
 {
+    struct store_key *k = item;
     COPY(k->id, db_rows_text(r, 0));
     COPY(k->user_id, db_rows_text(r, 1));
     COPY(k->prefix, db_rows_text(r, 2));
@@ -201,6 +96,7 @@ static void read_key(struct db_rows *r, struct store_key *k)
     k->tier = t < 0 ? BW_TIER_FREE : (enum bw_tier)t;
     int ro = bw_role_parse(db_rows_text(r, 9));
     k->role = ro < 0 ? BW_ROLE_USER : (enum bw_role)ro;
+    return ST_OK;
 }
 
 static int insert_key(struct db_conn *c, const struct store_key *k)
@@ -237,14 +133,10 @@ int store_begin_capped(struct db_conn *c, const char *user_id, const char *count
         return ST_ERROR;
     int rc = store_lock_user(c, user_id);
     if (rc == ST_OK) {
-        struct db_rows *r = NULL;
         struct db_param p[] = {DBP_TEXT(user_id)};
-        rc = ST_ERROR;
-        if (db_query(c, count_sql, p, 1, &r) == DB_OK && db_rows_next(r)) {
-            *count = db_rows_int(r, 0);
-            rc = *count >= max ? ST_LIMIT : ST_OK;
-        }
-        db_rows_free(r);
+        rc = store_conn_int(c, count_sql, p, 1, count);
+        if (rc == ST_OK && *count >= max)
+            rc = ST_LIMIT;
     }
     if (rc != ST_OK)
         db_rollback(c);
@@ -279,24 +171,12 @@ out:
 
 static int key_find(struct db_conn *c, const char *user_id, const char *idp, struct store_key *out)
 {
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(idp), DBP_TEXT(idp)};
-    int rc = db_query(c,
-                      "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
-                      "WHERE k.user_id = ? AND (k.id = ? OR k.key_prefix = ?) "
-                      "ORDER BY k.created_at DESC LIMIT 1",
-                      p, 3, &r);
-    if (rc != DB_OK) {
-        db_rows_free(r);
-        return ST_ERROR;
-    }
-    rc = ST_NOTFOUND;
-    if (db_rows_next(r)) {
-        read_key(r, out);
-        rc = ST_OK;
-    }
-    db_rows_free(r);
-    return rc;
+    return store_conn_one(c,
+                          "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
+                          "WHERE k.user_id = ? AND (k.id = ? OR k.key_prefix = ?) "
+                          "ORDER BY k.created_at DESC LIMIT 1",
+                          p, 3, read_key, out);
 }
 
 int store_key_get(struct db *db, const char *user_id, const char *idp, struct store_key *out)
@@ -373,8 +253,6 @@ out:
     return rc;
 }
 
-static void read_key_item(struct db_rows *r, void *item) { read_key(r, item); }
-
 int store_key_list(struct db *db, const char *user_id, struct store_key **out, size_t *n)
 {
     struct db_param p[] = {DBP_TEXT(user_id)};
@@ -382,7 +260,7 @@ int store_key_list(struct db *db, const char *user_id, struct store_key **out, s
     int rc = store_query_list(db,
                               "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
                               "WHERE k.user_id = ? ORDER BY k.created_at DESC, k.id",
-                              p, 1, sizeof **out, read_key_item, &items, n);
+                              p, 1, sizeof **out, read_key, &items, n);
     *out = items;
     return rc;
 }
@@ -395,127 +273,83 @@ int store_key_by_hash(struct db *db, const char *hash, struct store_key *out)
 
 int store_key_by_hash_any(struct db *db, const char *hash, struct store_key *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(hash)};
-    int rc = db_query(c, "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?",
-                      p, 1, &r);
-    if (rc == DB_OK)
-        rc = db_rows_next(r) ? (read_key(r, out), ST_OK) : ST_NOTFOUND;
-    else
-        rc = ST_ERROR;
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_one(db,
+                           "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id WHERE k.key_hash = ?",
+                           p, 1, read_key, out);
 }
 
 int store_key_touch(struct db *db, const char *key_id, const char *ts)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(key_id)};
-    int rc = db_exec(c, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", p, 2, NULL);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    return store_exec(db, "UPDATE api_keys SET last_used_at = ? WHERE id = ?", p, 2, NULL);
 }
 
 /* ---- settings ---------------------------------------------------------------------------------- */
 
+struct text_out {
+    char *s;
+    size_t cap;
+};
+
+static int read_setting(struct db_rows *r, void *arg)
+{
+    struct text_out *o = arg;
+    store_copy(o->s, o->cap, db_rows_text(r, 0));
+    return ST_OK;
+}
+
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(name)};
-    int rc = db_query(c, "SELECT value FROM settings WHERE name = ?", p, 1, &r);
-    if (rc == DB_OK)
-        rc = db_rows_next(r) ? (store_copy(out, cap, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
-    else
-        rc = ST_ERROR;
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_one(db, "SELECT value FROM settings WHERE name = ?", p, 1, read_setting,
+                           &(struct text_out){out, cap});
 }
 
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(name), DBP_TEXT(value)};
-    int rc = db_exec(c, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                     p, 2, NULL);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    return store_exec(db, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", p, 2,
+                      NULL);
 }
 
 int store_assessment_insert(struct db *db, const char *id, const char *user_id, const char *framework_id,
                             const char *body, const char *created_at)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id), DBP_TEXT(framework_id), DBP_TEXT(body),
                            DBP_TEXT(created_at)};
-    int rc = db_exec(c, "INSERT INTO assessments (id, user_id, framework_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                     p, 5, NULL);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return store_exec(db,
+                      "INSERT INTO assessments (id, user_id, framework_id, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                      p, 5, NULL);
 }
 
 int store_assessment_get(struct db *db, const char *user_id, const char *id, char **body)
 {
     *body = NULL;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
-    int rc = db_query(c, "SELECT body FROM assessments WHERE id = ? AND user_id = ?", p, 2, &r);
-    if (rc == DB_OK) {
-        if (db_rows_next(r)) {
-            const char *b = db_rows_text(r, 0);
-            *body = b ? strdup(b) : NULL;
-            rc = *body ? ST_OK : ST_ERROR;
-        } else {
-            rc = ST_NOTFOUND;
-        }
-    } else {
-        rc = ST_ERROR;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_one(db, "SELECT body FROM assessments WHERE id = ? AND user_id = ?", p, 2, store_row_text,
+                           body);
 }
 
 int store_asset_insert(struct db *db, const struct store_asset *a)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(a->id),       DBP_TEXT(a->user_id),     DBP_TEXT(a->name),
                            DBP_TEXT(a->type),     DBP_OPT(a->provider[0] ? a->provider : NULL),
                            DBP_TEXT(a->endpoint), DBP_TEXT(a->env),         DBP_INT(a->security_score),
                            DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us)};
-    int rc = db_exec(c,
-                     "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
-                     "risk_level, created_at, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                     p, 11, NULL);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return store_exec(db,
+                      "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
+                      "risk_level, created_at, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      p, 11, NULL);
 }
 
 /* Columns: id, name, type, provider, endpoint, env, security_score, risk_level, created_at,
- * created_us, last_scan_id, last_scanned_at. */
-static void asset_row(struct db_rows *r, const char *user_id, struct store_asset *a)
+ * created_us, last_scan_id, last_scanned_at. The caller fills user_id: its queries are per user. */
+static int asset_row(struct db_rows *r, void *item)
 {
+    struct store_asset *a = item;
     memset(a, 0, sizeof *a);
     store_copy(a->id, sizeof a->id, db_rows_text(r, 0));
-    store_copy(a->user_id, sizeof a->user_id, user_id);
     store_copy(a->name, sizeof a->name, db_rows_text(r, 1));
     store_copy(a->type, sizeof a->type, db_rows_text(r, 2));
     store_copy(a->provider, sizeof a->provider, db_rows_text(r, 3));
@@ -527,6 +361,7 @@ static void asset_row(struct db_rows *r, const char *user_id, struct store_asset
     a->created_us = db_rows_int(r, 9);
     store_copy(a->last_scan_id, sizeof a->last_scan_id, db_rows_text(r, 10));
     store_copy(a->last_scanned_at, sizeof a->last_scanned_at, db_rows_text(r, 11));
+    return ST_OK;
 }
 
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
@@ -541,66 +376,35 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
     /* "? IS NULL OR col = ?" keeps one statement text for every filter combination */
     struct db_param p[] = {DBP_TEXT(user_id), DBP_OPT(type), DBP_OPT(type), DBP_OPT(risk), DBP_OPT(risk),
                            DBP_INT(limit), DBP_INT(offset)};
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c, "SELECT COUNT(*) FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
-                    " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?)",
-                 p, 5, &r) != DB_OK || !db_rows_next(r))
-        goto out;
-    *total = db_rows_int(r, 0);
-    db_rows_free(r);
-    r = NULL;
-    if (db_query(c,
-                 "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us,"
-                 " last_scan_id, last_scanned_at"
-                 " FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
-                 " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC LIMIT ? OFFSET ?",
-                 p, 7, &r) != DB_OK)
-        goto out;
-    size_t cap = 0;
-    while (db_rows_next(r)) {
-        if (*n == cap) {
-            cap = cap ? cap * 2 : 16;
-            struct store_asset *nv = realloc(*out, cap * sizeof **out);
-            if (!nv)
-                goto out;
-            *out = nv;
-        }
-        asset_row(r, user_id, &(*out)[(*n)++]);
-    }
-    rc = ST_OK;
-out:
-    db_rows_free(r);
+    void *items = NULL;
+    int rc = store_conn_int(c,
+                            "SELECT COUNT(*) FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
+                            " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?)",
+                            p, 5, total);
+    if (rc == ST_OK)
+        rc = store_conn_list(c,
+                             "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at,"
+                             " created_us, last_scan_id, last_scanned_at"
+                             " FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
+                             " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC"
+                             " LIMIT ? OFFSET ?",
+                             p, 7, sizeof **out, asset_row, &items, n);
     db_release(c);
-    if (rc != ST_OK) {
-        free(*out);
-        *out = NULL;
-        *n = 0;
-    }
+    *out = items;
+    for (size_t i = 0; i < *n; i++)
+        COPY((*out)[i].user_id, user_id);
     return rc;
 }
 
 int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c,
-                 "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us,"
-                 " last_scan_id, last_scanned_at FROM assets WHERE id = ? AND user_id = ?",
-                 p, 2, &r) == DB_OK) {
-        if (db_rows_next(r)) {
-            asset_row(r, user_id, out);
-            rc = ST_OK;
-        } else {
-            rc = ST_NOTFOUND;
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
+    int rc = store_query_one(db,
+                             "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at,"
+                             " created_us, last_scan_id, last_scanned_at FROM assets WHERE id = ? AND user_id = ?",
+                             p, 2, asset_row, out);
+    if (rc == ST_OK)
+        COPY(out->user_id, user_id);
     return rc;
 }
 

@@ -79,22 +79,12 @@ int store_audit_purge(struct db *db, const char *kind, int64_t before_ms, long b
 {
     if (deleted)
         *deleted = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(kind), DBP_TEXT(kind), DBP_INT(before_ms), DBP_INT(batch)};
-    int64_t ch = 0;
     /* by key, a batch at a time: a long backlog never holds the write lock for long */
-    int rc = db_exec(c,
-                     "DELETE FROM audit_counts WHERE kind = ? AND (principal, bucket_ms, sub) IN"
-                     " (SELECT principal, bucket_ms, sub FROM audit_counts WHERE kind = ? AND bucket_ms < ? LIMIT ?)",
-                     p, 4, &ch);
-    db_release(c);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    if (deleted)
-        *deleted = ch;
-    return ST_OK;
+    return store_exec(db,
+                      "DELETE FROM audit_counts WHERE kind = ? AND (principal, bucket_ms, sub) IN"
+                      " (SELECT principal, bucket_ms, sub FROM audit_counts WHERE kind = ? AND bucket_ms < ? LIMIT ?)",
+                      p, 4, deleted);
 }
 
 /* The candidate queries: the newest `scan` rows of the kind in the period (everyone's, or one
@@ -112,14 +102,30 @@ int store_audit_purge(struct db *db, const char *kind, int64_t before_ms, long b
     "SELECT principal, MAX(account_id), COUNT(DISTINCT sub) FROM " rows " GROUP BY principal"           \
     " HAVING COUNT(DISTINCT sub) >= ? ORDER BY 3 DESC, principal LIMIT ?"
 
+/* Rows into a caller's array of cap items; the rest are read and dropped (SQLite finishes the
+ * statement as it steps). */
+struct capped {
+    void *out;
+    size_t cap, n;
+};
+
+static int read_cand(struct db_rows *r, void *arg)
+{
+    struct capped *k = arg;
+    if (k->n == k->cap)
+        return ST_OK;
+    struct store_audit_cand *o = (struct store_audit_cand *)k->out + k->n++;
+    COPY(o->principal, db_rows_text(r, 0));
+    COPY(o->account_id, db_rows_text(r, 1));
+    o->total = db_rows_int(r, 2);
+    return ST_OK;
+}
+
 int store_audit_candidates(struct db *db, const char *kind, const char *account_id, bool distinct_sub,
                            int64_t from_ms, int64_t to_ms, int64_t min_total, long scan_rows,
                            struct store_audit_cand *out, size_t cap, size_t *n)
 {
     *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[8];
     int np = 0;
     if (account_id)
@@ -132,24 +138,40 @@ int store_audit_candidates(struct db *db, const char *kind, const char *account_
     p[np++] = DBP_INT((int64_t)cap);
     const char *sql = account_id ? (distinct_sub ? CAND_DISTINCT(CAND_ROWS_ACCOUNT) : CAND_SUM(CAND_ROWS_ACCOUNT))
                                  : (distinct_sub ? CAND_DISTINCT(CAND_ROWS_ALL) : CAND_SUM(CAND_ROWS_ALL));
-    struct db_rows *r = NULL;
-    int rc = db_query(c, sql, p, np, &r);
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            if (*n == cap)
-                continue; /* read to the end: SQLite finishes the statement as it steps */
-            struct store_audit_cand *o = &out[(*n)++];
-            COPY(o->principal, db_rows_text(r, 0));
-            COPY(o->account_id, db_rows_text(r, 1));
-            o->total = db_rows_int(r, 2);
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    struct capped k = {out, cap, 0};
+    int rc = store_query_each(db, sql, p, np, read_cand, &k);
+    *n = k.n;
+    return rc;
 }
 
 #define BUCKET_COLS "bucket_ms, sub, n, first_ms, last_ms, principal_type, detail"
+
+/* The buckets, and the principal type of the first row and the detail of the newest event. */
+struct buckets {
+    struct capped k;
+    char *ptype, *detail;
+    int64_t newest;
+};
+
+static int read_bucket(struct db_rows *r, void *arg)
+{
+    struct buckets *s = arg;
+    if (s->k.n == s->k.cap)
+        return ST_OK;
+    struct store_audit_bucket *b = (struct store_audit_bucket *)s->k.out + s->k.n++;
+    b->bucket_ms = db_rows_int(r, 0);
+    COPY(b->sub, db_rows_text(r, 1));
+    b->n = db_rows_int(r, 2);
+    b->first_ms = db_rows_int(r, 3);
+    b->last_ms = db_rows_int(r, 4);
+    if (!s->ptype[0])
+        store_copy(s->ptype, 16, db_rows_text(r, 5));
+    if (b->last_ms > s->newest) {
+        s->newest = b->last_ms;
+        store_copy(s->detail, BW_AUDIT_DETAIL_MAX, db_rows_text(r, 6));
+    }
+    return ST_OK;
+}
 
 int store_audit_buckets(struct db *db, const char *kind, const char *principal, const char *account_id,
                         int64_t from_ms, int64_t to_ms, struct store_audit_bucket *out, size_t cap, size_t *n,
@@ -157,9 +179,6 @@ int store_audit_buckets(struct db *db, const char *kind, const char *principal, 
 {
     *n = 0;
     ptype[0] = detail[0] = '\0';
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[6];
     int np = 0;
     p[np++] = DBP_TEXT(kind);
@@ -175,33 +194,10 @@ int store_audit_buckets(struct db *db, const char *kind, const char *principal, 
                                    " ORDER BY bucket_ms DESC, sub LIMIT ?"
                                  : "SELECT " BUCKET_COLS " FROM audit_counts WHERE kind = ? AND principal = ?"
                                    " AND bucket_ms >= ? AND bucket_ms <= ? ORDER BY bucket_ms DESC, sub LIMIT ?";
-    struct db_rows *r = NULL;
-    int rc = db_query(c, sql, p, np, &r);
-    int64_t newest = INT64_MIN;
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            if (*n == cap)
-                continue;
-            struct store_audit_bucket *b = &out[(*n)++];
-            b->bucket_ms = db_rows_int(r, 0);
-            COPY(b->sub, db_rows_text(r, 1));
-            b->n = db_rows_int(r, 2);
-            b->first_ms = db_rows_int(r, 3);
-            b->last_ms = db_rows_int(r, 4);
-            if (!ptype[0])
-                store_copy(ptype, 16, db_rows_text(r, 5));
-            if (b->last_ms > newest) {
-                newest = b->last_ms;
-                store_copy(detail, BW_AUDIT_DETAIL_MAX, db_rows_text(r, 6));
-            }
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    if (rc != DB_OK) {
-        *n = 0;
+    struct buckets s = {{out, cap, 0}, ptype, detail, INT64_MIN};
+    if (store_query_each(db, sql, p, np, read_bucket, &s) != ST_OK)
         return ST_ERROR;
-    }
+    *n = s.k.n;
     for (size_t i = 0, j = *n ? *n - 1 : 0; i < j; i++, j--) {
         struct store_audit_bucket t = out[i];
         out[i] = out[j];

@@ -1,29 +1,13 @@
 /* Threat-intelligence records, the feed and saved playbooks (store_intel.h). */
 #include "store/store_intel.h"
 
+#include "store/store_internal.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TXT(dst, src) snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
-
-int store_buf_put(struct store_buf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p)
-            return -1;
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = '\0';
-    return 0;
-}
 
 /* ---- writing ----------------------------------------------------------------------------------- */
 
@@ -75,31 +59,11 @@ void store_intel_rollback(struct store_intel_tx *tx)
     free(tx);
 }
 
-static int one_text(struct db_conn *c, const char *sql, const char *arg, char **out, int64_t *num)
-{
-    struct db_rows *r = NULL;
-    struct db_param p[] = {DBP_TEXT(arg)};
-    int rc = db_query(c, sql, p, 1, &r);
-    if (rc != DB_OK) {
-        db_rows_free(r);
-        return ST_ERROR;
-    }
-    rc = ST_NOTFOUND;
-    if (db_rows_next(r)) {
-        const char *t = db_rows_text(r, 0);
-        *out = t ? strdup(t) : NULL;
-        if (num)
-            *num = db_rows_int(r, 1);
-        rc = *out ? ST_OK : ST_ERROR;
-    }
-    db_rows_free(r);
-    return rc;
-}
-
 int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc)
 {
     *doc = NULL;
-    return one_text(tx->c, "SELECT doc FROM intel_records WHERE id = ?", id, doc, NULL);
+    struct db_param p[] = {DBP_TEXT(id)};
+    return store_conn_one(tx->c, "SELECT doc FROM intel_records WHERE id = ?", p, 1, store_row_text, doc);
 }
 
 static int count_add(struct db_conn *c, const char *type, const char *sev, int64_t delta)
@@ -148,42 +112,37 @@ int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *
     return count_add(tx->c, w->type, w->severity, 1);
 }
 
-static int count_rows(struct db_conn *c, int64_t *n)
+/* One array, so both counts share the statement (prepared per connection by its address). */
+static const char COUNT_SQL[] = "SELECT COALESCE(SUM(n), 0) FROM intel_counts";
+
+int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n)
 {
-    struct db_rows *r = NULL;
-    int rc = db_query(c, "SELECT COALESCE(SUM(n), 0) FROM intel_counts", NULL, 0, &r) == DB_OK && db_rows_next(r)
-                 ? ST_OK
-                 : ST_ERROR;
-    if (rc == ST_OK)
-        *n = db_rows_int(r, 0);
-    db_rows_free(r);
-    return rc;
+    return store_conn_int(tx->c, COUNT_SQL, NULL, 0, n);
 }
 
-int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n) { return count_rows(tx->c, n); }
-
 /* ---- reading ----------------------------------------------------------------------------------- */
+
+struct doc_out {
+    char **doc;
+    int64_t *version;
+};
+
+static int read_doc(struct db_rows *r, void *arg)
+{
+    struct doc_out *o = arg;
+    *o->version = db_rows_int(r, 1);
+    return store_row_text(r, o->doc);
+}
 
 int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version)
 {
     *doc = NULL;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = one_text(c, "SELECT doc, version FROM intel_records WHERE id = ?", id, doc, version);
-    db_release(c);
-    return rc;
+    struct db_param p[] = {DBP_TEXT(id)};
+    return store_query_one(db, "SELECT doc, version FROM intel_records WHERE id = ?", p, 1, read_doc,
+                           &(struct doc_out){doc, version});
 }
 
-int store_intel_count(struct db *db, int64_t *n)
-{
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = count_rows(c, n);
-    db_release(c);
-    return rc;
-}
+int store_intel_count(struct db *db, int64_t *n) { return store_query_int(db, COUNT_SQL, NULL, 0, n); }
 
 /* One statement text per filter combination, each answered by its own index (migration 0004).
  * String literals, because the SQLite statement cache is keyed by the text's address. */
@@ -214,8 +173,39 @@ static int feed_params(const char *type, const char *sev, long limit, long offse
     return n;
 }
 
+struct feed_total {
+    int64_t *total, *updated_us;
+};
+
+static int read_total(struct db_rows *r, void *arg)
+{
+    struct feed_total *t = arg;
+    *t->total = db_rows_int(r, 0);
+    *t->updated_us = db_rows_int(r, 1);
+    return ST_OK;
+}
+
+struct page {
+    struct bw_sb *out;
+    bool first;
+};
+
+/* Appends an entry to the page, after a comma unless it is the first. */
+static int add_entry(struct db_rows *r, void *arg)
+{
+    struct page *pg = arg;
+    const char *e = db_rows_text(r, 0);
+    if (!e)
+        return ST_OK;
+    if (!pg->first)
+        bw_sb_putc(pg->out, ',');
+    bw_sb_puts(pg->out, e);
+    pg->first = false;
+    return pg->out->oom ? ST_ERROR : ST_OK;
+}
+
 int store_intel_feed(struct db *db, const char *type, const char *sev, long limit, long offset,
-                     struct store_buf *out, int64_t *total, int64_t *updated_us)
+                     struct bw_sb *out, int64_t *total, int64_t *updated_us)
 {
     *total = 0;
     *updated_us = 0;
@@ -224,115 +214,96 @@ int store_intel_feed(struct db *db, const char *type, const char *sev, long limi
         return ST_ERROR;
     struct db_param p[4];
     int which, np = feed_params(type, sev, limit, offset, p, &which);
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c, total_sql[which], p, np - 2, &r) != DB_OK || !db_rows_next(r))
-        goto out;
-    *total = db_rows_int(r, 0);
-    *updated_us = db_rows_int(r, 1);
-    db_rows_free(r);
-    r = NULL;
-    if (db_query(c, page_sql[which], p, np, &r) != DB_OK)
-        goto out;
-    bool first = true;
-    while (db_rows_next(r)) {
-        const char *e = db_rows_text(r, 0);
-        if (!e)
-            continue;
-        if ((!first && store_buf_put(out, ",", 1) != 0) || store_buf_put(out, e, strlen(e)) != 0)
-            goto out;
-        first = false;
-    }
-    rc = ST_OK;
-out:
-    db_rows_free(r);
+    int rc = store_conn_one(c, total_sql[which], p, np - 2, read_total, &(struct feed_total){total, updated_us});
+    if (rc == ST_OK)
+        rc = store_conn_each(c, page_sql[which], p, np, add_entry, &(struct page){out, true});
     db_release(c);
-    return rc;
+    return rc == ST_NOTFOUND ? ST_ERROR : rc;
+}
+
+struct plan_out {
+    char *out;
+    size_t cap, len;
+    int col;
+};
+
+static int add_plan_line(struct db_rows *r, void *arg)
+{
+    struct plan_out *o = arg;
+    const char *line = db_rows_text(r, o->col);
+    if (line && o->len < o->cap)
+        o->len += (size_t)snprintf(o->out + o->len, o->cap - o->len, "%s\n", line);
+    return ST_OK;
 }
 
 int store_intel_feed_plan(struct db *db, bool by_type, bool by_sev, char *out, size_t cap)
 {
     out[0] = '\0';
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     bool pg = strcmp(db_backend(db), "postgres") == 0;
     struct db_param p[4];
     int which, np = feed_params(by_type ? "ai_cve" : NULL, by_sev ? "HIGH" : NULL, 20, 0, p, &which);
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c, (pg ? plan_pg : plan_sqlite)[which], p, np, &r) == DB_OK) {
-        size_t len = 0;
-        while (db_rows_next(r)) {
-            const char *line = db_rows_text(r, pg ? 0 : 3); /* SQLite: id, parent, notused, detail */
-            if (line && len < cap)
-                len += (size_t)snprintf(out + len, cap - len, "%s\n", line);
-        }
-        rc = ST_OK;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    /* SQLite's plan rows are id, parent, notused, detail */
+    return store_query_each(db, (pg ? plan_pg : plan_sqlite)[which], p, np, add_plan_line,
+                            &(struct plan_out){out, cap, 0, pg ? 0 : 3});
 }
 
 /* ---- playbooks --------------------------------------------------------------------------------- */
 
 int store_playbook_insert(struct db *db, const struct store_playbook *pb, const char *text)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(pb->id),        DBP_TEXT(pb->user_id),      DBP_TEXT(pb->threat_id),
                            DBP_INT(pb->record_version), DBP_TEXT(pb->risk_tier), DBP_TEXT(text),
                            DBP_TEXT(pb->generated_at), DBP_INT(pb->generated_us)};
-    int rc = db_exec(c,
-                     "INSERT INTO playbooks (id, user_id, threat_id, record_version, risk_tier, playbook, generated_at, "
-                     "generated_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                     p, 8, NULL);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return store_exec(db,
+                      "INSERT INTO playbooks (id, user_id, threat_id, record_version, risk_tier, playbook, "
+                      "generated_at, generated_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                      p, 8, NULL);
 }
 
-/* columns: id, threat_id, record_version, risk_tier, generated_at, generated_us, r.version */
-static void read_playbook(struct db_rows *r, const char *user_id, struct store_playbook *pb)
+/* columns: id, threat_id, record_version, risk_tier, generated_at, generated_us, r.version. The
+ * caller fills user_id: its queries are per user. */
+static int read_playbook(struct db_rows *r, void *item)
 {
+    struct store_playbook *pb = item;
     memset(pb, 0, sizeof *pb);
     TXT(pb->id, db_rows_text(r, 0));
-    TXT(pb->user_id, user_id);
     TXT(pb->threat_id, db_rows_text(r, 1));
     pb->record_version = db_rows_int(r, 2);
     TXT(pb->risk_tier, db_rows_text(r, 3));
     TXT(pb->generated_at, db_rows_text(r, 4));
     pb->generated_us = db_rows_int(r, 5);
     pb->current_version = db_rows_int(r, 6);
+    return ST_OK;
 }
 
 #define PB_COLS "p.id, p.threat_id, p.record_version, p.risk_tier, p.generated_at, p.generated_us, r.version"
+
+struct latest_out {
+    struct store_playbook *pb;
+    char **text;
+};
+
+static int read_latest(struct db_rows *r, void *arg)
+{
+    struct latest_out *o = arg;
+    read_playbook(r, o->pb);
+    const char *t = db_rows_text(r, 7);
+    *o->text = t ? strdup(t) : NULL;
+    return *o->text ? ST_OK : ST_ERROR;
+}
 
 int store_playbook_latest(struct db *db, const char *user_id, const char *threat_id, struct store_playbook *out,
                           char **text)
 {
     *text = NULL;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(threat_id)};
-    int rc = ST_ERROR;
-    if (db_query(c,
-                 "SELECT " PB_COLS ", p.playbook FROM playbooks p JOIN intel_records r ON r.id = p.threat_id "
-                 "WHERE p.user_id = ? AND p.threat_id = ? ORDER BY p.generated_us DESC, p.id DESC LIMIT 1",
-                 p, 2, &r) == DB_OK) {
-        rc = ST_NOTFOUND;
-        if (db_rows_next(r)) {
-            read_playbook(r, user_id, out);
-            const char *t = db_rows_text(r, 7);
-            *text = t ? strdup(t) : NULL;
-            rc = *text ? ST_OK : ST_ERROR;
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
+    int rc = store_query_one(db,
+                             "SELECT " PB_COLS ", p.playbook FROM playbooks p JOIN intel_records r "
+                             "ON r.id = p.threat_id WHERE p.user_id = ? AND p.threat_id = ? "
+                             "ORDER BY p.generated_us DESC, p.id DESC LIMIT 1",
+                             p, 2, read_latest, &(struct latest_out){out, text});
+    if (rc == ST_OK)
+        TXT(out->user_id, user_id);
     return rc;
 }
 
@@ -346,27 +317,16 @@ int store_playbook_history(struct db *db, const char *user_id, long limit, long 
     if (!c)
         return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(user_id), DBP_INT(limit), DBP_INT(offset)};
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c, "SELECT COUNT(*) FROM playbooks WHERE user_id = ?", p, 1, &r) != DB_OK || !db_rows_next(r))
-        goto out;
-    *total = db_rows_int(r, 0);
-    db_rows_free(r);
-    r = NULL;
-    if (db_query(c,
-                 "SELECT " PB_COLS " FROM playbooks p JOIN intel_records r ON r.id = p.threat_id "
-                 "WHERE p.user_id = ? ORDER BY p.generated_us DESC, p.id DESC LIMIT ? OFFSET ?",
-                 p, 3, &r) != DB_OK)
-        goto out;
-    struct store_playbook *v = calloc((size_t)(limit > 0 ? limit : 1), sizeof *v);
-    if (!v)
-        goto out;
-    while ((long)*n < limit && db_rows_next(r))
-        read_playbook(r, user_id, &v[(*n)++]);
-    *out = v;
-    rc = ST_OK;
-out:
-    db_rows_free(r);
+    void *items = NULL;
+    int rc = store_conn_int(c, "SELECT COUNT(*) FROM playbooks WHERE user_id = ?", p, 1, total);
+    if (rc == ST_OK)
+        rc = store_conn_list(c,
+                             "SELECT " PB_COLS " FROM playbooks p JOIN intel_records r ON r.id = p.threat_id "
+                             "WHERE p.user_id = ? ORDER BY p.generated_us DESC, p.id DESC LIMIT ? OFFSET ?",
+                             p, 3, sizeof **out, read_playbook, &items, n);
     db_release(c);
+    *out = items;
+    for (size_t i = 0; i < *n; i++)
+        TXT((*out)[i].user_id, user_id);
     return rc;
 }

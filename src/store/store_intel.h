@@ -7,23 +7,17 @@
  * in step inside the same transaction, which is what lets the feed answer `total` without
  * counting.
  *
- * Ownership: char ** results are malloc'ed (free them); store_buf memory belongs to the caller. */
+ * Ownership: char ** results are malloc'ed (free them); the feed's bw_sb belongs to the caller. */
 #ifndef BW_STORE_STORE_INTEL_H
 #define BW_STORE_STORE_INTEL_H
 #include "common/limits.h"
+#include "common/sbuf.h"
 #include "store/db.h"
 #include "store/store.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-/* A growing byte buffer, NUL-terminated after every append. */
-struct store_buf {
-    char *p;
-    size_t len, cap;
-};
-int store_buf_put(struct store_buf *b, const char *s, size_t n); /* 0 or -1 (out of memory) */
 
 /* ---- writing records ---- */
 
@@ -58,9 +52,9 @@ int store_intel_count(struct db *db, int64_t *n);
 /* One feed page, newest first (published, then id): the entries' JSON texts appended to out,
  * separated by commas; *total counts every match; *updated_us is the newest change of any record
  * (0 when the store is empty). type/severity NULL = any. One query on intel_counts and one on the
- * index of the filter combination. */
+ * index of the filter combination. ST_ERROR also when out runs out of memory. */
 int store_intel_feed(struct db *db, const char *type, const char *severity, long limit, long offset,
-                     struct store_buf *out, int64_t *total, int64_t *updated_us);
+                     struct bw_sb *out, int64_t *total, int64_t *updated_us);
 /* The backend's plan of the feed's page query for a filter combination (EXPLAIN QUERY PLAN on
  * SQLite, EXPLAIN on PostgreSQL), one line per plan row, for tests. */
 int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, char *out, size_t cap);

@@ -1,24 +1,61 @@
-/* Helpers shared by the store's files (store.c, store_jobs.c, store_redteam.c); nothing outside
- * src/store includes this. */
+/* Helpers shared by the store's files; nothing outside src/store includes this.
+ *
+ * Most store functions are one statement on a connection of their own: acquire, run, read,
+ * release, map the outcome to ST_*. The helpers below are those shapes, so a store function says
+ * only its SQL, its parameters and how a row is read:
+ *   store_exec / store_exec_changed   one statement (INSERT, UPDATE, DELETE)
+ *   store_query_one                   the first row, to a row reader (ST_NOTFOUND when none)
+ *   store_query_each                  every row, to a row reader
+ *   store_query_int                   the one row's first column (COUNT, SUM)
+ *   store_query_list                  every row into a malloc'ed array
+ * store_conn_* do the same on a connection the caller holds (inside a transaction, or several
+ * statements on one connection). sql is passed through unchanged: pass string literals (or
+ * pointers to them), which is what the backends key their prepared statements by. Failures are
+ * logged and counted by the db layer (ST_ERROR: "already logged"). */
 #ifndef BW_STORE_STORE_INTERNAL_H
 #define BW_STORE_STORE_INTERNAL_H
 #include "store/db.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Copies src (NULL = "") into dst of cap bytes, cut to fit, always NUL-terminated. */
 void store_copy(char *dst, size_t cap, const char *src);
 #define COPY(dst, src) store_copy((dst), sizeof(dst), (src))
 
-/* Runs one statement on its own connection: ST_OK when it changed a row, `none` when it changed
- * nothing, ST_ERROR when the database failed. */
+/* A row reader: called with the cursor on a row, fills what arg points to. ST_OK, or ST_ERROR
+ * (out of memory), which stops the read and is what the helper answers. */
+typedef int (*store_row_fn)(struct db_rows *r, void *arg);
+/* Readers of column 0: into an int64_t, and as malloc'ed text into a char * (SQL NULL or out of
+ * memory: ST_ERROR). */
+int store_row_int(struct db_rows *r, void *out);
+int store_row_text(struct db_rows *r, void *out);
+
+/* Runs one statement: ST_OK, ST_CONFLICT (a unique or foreign key violation) or ST_ERROR;
+ * *changes (optional) gets the number of rows changed. */
+int store_exec(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *changes);
+/* Runs one statement: ST_OK when it changed a row, `none` when it changed nothing, ST_ERROR when
+ * it failed (a constraint violation included). */
 int store_exec_changed(struct db *db, const char *sql, const struct db_param *p, int np, int none);
 
-/* Runs a query on its own connection and reads every row into a malloc'ed array of elem-byte
- * items (each zeroed, then filled by read). ST_OK with *out (free it; NULL when no rows) and *n,
- * or ST_ERROR with nothing to free. */
+/* Hands the query's first row to read(r, arg): ST_OK, ST_NOTFOUND (no row) or ST_ERROR. */
+int store_query_one(struct db *db, const char *sql, const struct db_param *p, int np, store_row_fn read, void *arg);
+/* Hands every row to fn(r, arg) until it answers ST_ERROR: ST_OK or ST_ERROR. A reader that keeps
+ * only some rows still sees them all (SQLite runs a RETURNING statement as it steps). */
+int store_query_each(struct db *db, const char *sql, const struct db_param *p, int np, store_row_fn fn, void *arg);
+/* The first column of the one row of an aggregate into *out: ST_OK or ST_ERROR (no row too). */
+int store_query_int(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *out);
+/* Reads every row into a malloc'ed array of elem-byte items (each zeroed, then filled by read).
+ * ST_OK with *out (free it; NULL when no rows) and *n, or ST_ERROR with nothing to free. */
 int store_query_list(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
-                     void (*read)(struct db_rows *r, void *item), void **out, size_t *n);
+                     store_row_fn read, void **out, size_t *n);
+
+/* The same on the caller's connection c. */
+int store_conn_one(struct db_conn *c, const char *sql, const struct db_param *p, int np, store_row_fn read, void *arg);
+int store_conn_each(struct db_conn *c, const char *sql, const struct db_param *p, int np, store_row_fn fn, void *arg);
+int store_conn_int(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *out);
+int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
+                    store_row_fn read, void **out, size_t *n);
 
 /* Takes the per-user write lock inside an open write transaction: the UPDATE locks the user's row
  * on PostgreSQL and the database on SQLite, so per-account limits are counted one request after

@@ -8,8 +8,9 @@
 
 #define JOB_COLS "id, kind, ref, state, attempts, max_attempts, lease_until, run_after, lease_owner, last_error"
 
-static void read_job(struct db_rows *r, struct store_job *j)
+static int read_job(struct db_rows *r, void *item)
 {
+    struct store_job *j = item;
     COPY(j->id, db_rows_text(r, 0));
     COPY(j->kind, db_rows_text(r, 1));
     COPY(j->ref, db_rows_text(r, 2));
@@ -20,6 +21,7 @@ static void read_job(struct db_rows *r, struct store_job *j)
     j->run_after = db_rows_int(r, 7);
     COPY(j->lease_owner, db_rows_text(r, 8));
     COPY(j->last_error, db_rows_text(r, 9));
+    return ST_OK;
 }
 
 int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, const char *ref, int max_attempts,
@@ -200,18 +202,8 @@ int store_job_cancel_ref_conn(struct db_conn *c, const char *ref, int64_t now_ms
 
 int store_job_get(struct db *db, const char *id, struct store_job *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(id)};
-    struct db_rows *r = NULL;
-    int rc = db_query(c, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", p, 1, &r);
-    int st = ST_ERROR;
-    if (rc == DB_OK)
-        st = db_rows_next(r) ? (read_job(r, out), ST_OK) : ST_NOTFOUND;
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    return store_query_one(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", p, 1, read_job, out);
 }
 
 int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap, size_t *n)

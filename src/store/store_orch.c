@@ -12,7 +12,7 @@
     "job_id, scope_key, requested_by, status, max_items, phase, phases_done, accepted_at, started_at," \
     " finished_at, error"
 
-static void read_run(struct db_rows *r, void *item)
+static int read_run(struct db_rows *r, void *item)
 {
     struct store_orch_run *o = item;
     COPY(o->job_id, db_rows_text(r, 0));
@@ -26,20 +26,13 @@ static void read_run(struct db_rows *r, void *item)
     COPY(o->started_at, db_rows_text(r, 8));
     COPY(o->finished_at, db_rows_text(r, 9));
     COPY(o->error, db_rows_text(r, 10));
+    return ST_OK;
 }
 
 /* One row of a query into out: ST_OK, ST_NOTFOUND or ST_ERROR. */
 static int one_run(struct db *db, const char *sql, const struct db_param *p, int np, struct store_orch_run *out)
 {
-    struct store_orch_run *rows = NULL;
-    size_t n = 0;
-    int rc = store_query_list(db, sql, p, np, sizeof *rows, read_run, (void **)&rows, &n);
-    if (rc == ST_OK && n == 0)
-        rc = ST_NOTFOUND;
-    if (rc == ST_OK)
-        *out = rows[0];
-    free(rows);
-    return rc;
+    return store_query_one(db, sql, p, np, read_run, out);
 }
 
 int store_orch_run_active(struct db *db, const char *scope_key, struct store_orch_run *out)
@@ -105,28 +98,12 @@ int store_orch_run_latest(struct db *db, const char *scope_key, struct store_orc
                    p, 1, out);
 }
 
-static int count_one(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *n)
-{
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c, sql, p, np, &r) == DB_OK && db_rows_next(r)) {
-        *n = db_rows_int(r, 0);
-        rc = ST_OK;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
-}
-
 int store_orch_run_count(struct db *db, const char *scope_key, int64_t *n)
 {
     struct db_param p[] = {DBP_OPT(scope_key)};
     if (!scope_key)
-        return count_one(db, "SELECT COUNT(*) FROM orch_runs", p, 0, n);
-    return count_one(db, "SELECT COUNT(*) FROM orch_runs WHERE scope_key = ?", p, 1, n);
+        return store_query_int(db, "SELECT COUNT(*) FROM orch_runs", p, 0, n);
+    return store_query_int(db, "SELECT COUNT(*) FROM orch_runs WHERE scope_key = ?", p, 1, n);
 }
 
 int store_orch_run_start(struct db *db, const char *job_id, const char *now_iso)
@@ -189,6 +166,25 @@ out:
     return rc;
 }
 
+struct snapshot_out {
+    struct store_orch_snapshot *meta;
+    char **text;
+};
+
+static int read_snapshot(struct db_rows *r, void *arg)
+{
+    struct snapshot_out *o = arg;
+    COPY(o->meta->id, db_rows_text(r, 0));
+    COPY(o->meta->scope_key, db_rows_text(r, 1));
+    COPY(o->meta->job_id, db_rows_text(r, 2));
+    o->meta->max_items = (long)db_rows_int(r, 3);
+    COPY(o->meta->created_at, db_rows_text(r, 4));
+    o->meta->created_us = db_rows_int(r, 5);
+    const char *t = db_rows_text(r, 6);
+    *o->text = strdup(t ? t : "{}");
+    return *o->text ? ST_OK : ST_ERROR;
+}
+
 int store_orch_snapshot_latest(struct db *db, const char *scope_key, enum store_orch_pack pack,
                                struct store_orch_snapshot *meta, char **text)
 {
@@ -203,50 +199,34 @@ int store_orch_snapshot_latest(struct db *db, const char *scope_key, enum store_
         " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT 1",
     };
     *text = NULL;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(scope_key)};
-    int rc = ST_ERROR;
-    if (db_query(c, sql[pack], p, 1, &r) == DB_OK) {
-        rc = ST_NOTFOUND;
-        if (db_rows_next(r)) {
-            COPY(meta->id, db_rows_text(r, 0));
-            COPY(meta->scope_key, db_rows_text(r, 1));
-            COPY(meta->job_id, db_rows_text(r, 2));
-            meta->max_items = (long)db_rows_int(r, 3);
-            COPY(meta->created_at, db_rows_text(r, 4));
-            meta->created_us = db_rows_int(r, 5);
-            const char *t = db_rows_text(r, 6);
-            *text = strdup(t ? t : "{}");
-            rc = *text ? ST_OK : ST_ERROR;
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_one(db, sql[pack], p, 1, read_snapshot, &(struct snapshot_out){meta, text});
 }
 
 /* ---- the pipeline's reads ---- */
 
-/* Runs sql and hands each row to add (which appends to out); stops after cap rows. */
+/* Appends rows to a JSON array with add, at most cap of them. */
+struct json_rows {
+    void (*add)(struct db_rows *r, json_t *out);
+    json_t *out;
+    size_t cap, n;
+};
+
+static int add_row(struct db_rows *r, void *arg)
+{
+    struct json_rows *j = arg;
+    if (j->n < j->cap) {
+        j->add(r, j->out);
+        j->n++;
+    }
+    return ST_OK;
+}
+
+/* Runs sql (which has LIMIT cap) and hands each row to add (which appends to out). */
 static int each_row(struct db *db, const char *sql, const struct db_param *p, int np, size_t cap,
                     void (*add)(struct db_rows *r, json_t *out), json_t *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = ST_ERROR;
-    if (db_query(c, sql, p, np, &r) == DB_OK) {
-        for (size_t n = 0; n < cap && db_rows_next(r); n++)
-            add(r, out);
-        rc = ST_OK;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc;
+    return store_query_each(db, sql, p, np, add_row, &(struct json_rows){add, out, cap, 0});
 }
 
 static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
@@ -347,42 +327,39 @@ int store_orch_kev(struct db *db, size_t cap, json_t *out)
                     add_doc, out);
 }
 
+static int read_counts(struct db_rows *r, void *arg)
+{
+    struct store_orch_counts *o = arg;
+    o->records = db_rows_int(r, 0);
+    o->cves = db_rows_int(r, 1);
+    o->cves_kev = db_rows_int(r, 2);
+    o->critical = db_rows_int(r, 3);
+    o->critical_kev = db_rows_int(r, 4);
+    o->critical_ai = db_rows_int(r, 5);
+    return ST_OK;
+}
+
 int store_orch_counts(struct db *db, struct store_orch_counts *out)
 {
     memset(out, 0, sizeof *out);
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
-    int rc = ST_ERROR;
-    struct db_rows *r = NULL;
     /* The stored document is canonical JSON (compact, sorted keys), so an empty list is exactly
      * the bytes `"ai_impact":[]`; quotes inside string values are escaped and cannot fake it. */
-    if (db_query(c,
-                 "SELECT (SELECT COALESCE(SUM(n), 0) FROM intel_counts),"
-                 " COUNT(*), SUM(kev),"
-                 " SUM(CASE WHEN severity = 'CRITICAL' THEN 1 ELSE 0 END),"
-                 " SUM(CASE WHEN severity = 'CRITICAL' AND kev = 1 THEN 1 ELSE 0 END),"
-                 " SUM(CASE WHEN severity = 'CRITICAL' AND (doc NOT LIKE '%\"ai_impact\":[]%'"
-                 " OR doc NOT LIKE '%\"atlas_techniques\":[]%') THEN 1 ELSE 0 END)"
-                 " FROM intel_records WHERE substr(id, 1, 4) = 'CVE-'",
-                 NULL, 0, &r) != DB_OK || !db_rows_next(r))
-        goto out;
-    out->records = db_rows_int(r, 0);
-    out->cves = db_rows_int(r, 1);
-    out->cves_kev = db_rows_int(r, 2);
-    out->critical = db_rows_int(r, 3);
-    out->critical_kev = db_rows_int(r, 4);
-    out->critical_ai = db_rows_int(r, 5);
-    db_rows_free(r);
-    r = NULL;
-    if (db_query(c, "SELECT COUNT(*) FROM intel_records WHERE kev = 1", NULL, 0, &r) != DB_OK || !db_rows_next(r))
-        goto out;
-    out->kev = db_rows_int(r, 0);
-    rc = ST_OK;
-out:
-    db_rows_free(r);
+    int rc = store_conn_one(c,
+                            "SELECT (SELECT COALESCE(SUM(n), 0) FROM intel_counts),"
+                            " COUNT(*), SUM(kev),"
+                            " SUM(CASE WHEN severity = 'CRITICAL' THEN 1 ELSE 0 END),"
+                            " SUM(CASE WHEN severity = 'CRITICAL' AND kev = 1 THEN 1 ELSE 0 END),"
+                            " SUM(CASE WHEN severity = 'CRITICAL' AND (doc NOT LIKE '%\"ai_impact\":[]%'"
+                            " OR doc NOT LIKE '%\"atlas_techniques\":[]%') THEN 1 ELSE 0 END)"
+                            " FROM intel_records WHERE substr(id, 1, 4) = 'CVE-'",
+                            NULL, 0, read_counts, out);
+    if (rc == ST_OK)
+        rc = store_conn_int(c, "SELECT COUNT(*) FROM intel_records WHERE kev = 1", NULL, 0, &out->kev);
     db_release(c);
-    return rc;
+    return rc == ST_NOTFOUND ? ST_ERROR : rc; /* an aggregate has its row, or it failed */
 }
 
 static void add_stale(struct db_rows *r, json_t *out)
@@ -407,6 +384,6 @@ int store_orch_asset_count(struct db *db, const char *user_id, int64_t *n)
 {
     struct db_param p[] = {DBP_OPT(user_id)};
     if (!user_id)
-        return count_one(db, "SELECT COUNT(*) FROM assets", p, 0, n);
-    return count_one(db, "SELECT COUNT(*) FROM assets WHERE user_id = ?", p, 1, n);
+        return store_query_int(db, "SELECT COUNT(*) FROM assets", p, 0, n);
+    return store_query_int(db, "SELECT COUNT(*) FROM assets WHERE user_id = ?", p, 1, n);
 }

@@ -17,41 +17,34 @@
     " refused = CASE WHEN rate_limits.tat - CAST(? AS BIGINT) > CAST(? AS BIGINT) THEN 1 ELSE 0 END" \
     " RETURNING tat, refused"
 
+struct take {
+    bool *allowed;
+    int64_t *tat;
+};
+
+static int read_take(struct db_rows *r, void *arg)
+{
+    struct take *t = arg;
+    *t->tat = db_rows_int(r, 0);
+    *t->allowed = db_rows_int(r, 1) == 0;
+    return ST_OK;
+}
+
 int store_rl_take(struct db *db, const char *key, int64_t now, int64_t T, int64_t tau, bool *allowed,
                   int64_t *tat)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(key), DBP_INT(now + T), DBP_INT(now), DBP_INT(tau), DBP_INT(now),
                            DBP_INT(now),  DBP_INT(T),       DBP_INT(now), DBP_INT(tau)};
-    struct db_rows *r = NULL;
-    int st = ST_ERROR;
-    if (db_query(c, TAKE_SQL, p, 9, &r) == DB_OK && db_rows_next(r)) {
-        *tat = db_rows_int(r, 0);
-        *allowed = db_rows_int(r, 1) == 0;
-        st = ST_OK;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    int rc = store_query_one(db, TAKE_SQL, p, 9, read_take, &(struct take){allowed, tat});
+    return rc == ST_NOTFOUND ? ST_ERROR : rc; /* the upsert returns its row, or it failed */
 }
 
 int store_rl_get(struct db *db, const char *key, int64_t *tat)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
     struct db_param p[] = {DBP_TEXT(key)};
-    struct db_rows *r = NULL;
-    int st = ST_ERROR;
-    if (db_query(c, "SELECT tat FROM rate_limits WHERE k = ?", p, 1, &r) == DB_OK) {
-        *tat = db_rows_next(r) ? db_rows_int(r, 0) : 0;
-        st = ST_OK;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    *tat = 0; /* no row: nothing taken */
+    int rc = store_query_one(db, "SELECT tat FROM rate_limits WHERE k = ?", p, 1, store_row_int, tat);
+    return rc == ST_NOTFOUND ? ST_OK : rc;
 }
 
 int store_rl_delete(struct db *db, const char *key)
@@ -62,30 +55,13 @@ int store_rl_delete(struct db *db, const char *key)
 
 int store_rl_sweep(struct db *db, int64_t now, int64_t *deleted)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_param p[] = {DBP_INT(now)};
-    int64_t n = 0;
-    int rc = db_exec(c, "DELETE FROM rate_limits WHERE tat < CAST(? AS BIGINT)", p, 1, &n);
-    db_release(c);
     if (deleted)
-        *deleted = n;
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+        *deleted = 0;
+    struct db_param p[] = {DBP_INT(now)};
+    return store_exec(db, "DELETE FROM rate_limits WHERE tat < CAST(? AS BIGINT)", p, 1, deleted);
 }
 
 int store_rl_count(struct db *db, int64_t *n)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int st = ST_ERROR;
-    if (db_query(c, "SELECT COUNT(*) FROM rate_limits", NULL, 0, &r) == DB_OK && db_rows_next(r)) {
-        *n = db_rows_int(r, 0);
-        st = ST_OK;
-    }
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    return store_query_int(db, "SELECT COUNT(*) FROM rate_limits", NULL, 0, n);
 }

@@ -13,8 +13,9 @@
     " attack_count, attacks_done, attacks_succeeded, eta_seconds, overall_risk, error, created_at,"  \
     " started_at, finished_at, created_us, report"
 
-static void read_eng(struct db_rows *r, struct store_engagement *e)
+static int read_eng(struct db_rows *r, void *item)
 {
+    struct store_engagement *e = item;
     COPY(e->id, db_rows_text(r, 0));
     COPY(e->user_id, db_rows_text(r, 1));
     COPY(e->asset_id, db_rows_text(r, 2));
@@ -38,6 +39,7 @@ static void read_eng(struct db_rows *r, struct store_engagement *e)
     e->created_us = db_rows_int(r, 19);
     const char *rep = db_rows_text(r, 20);
     e->report = rep ? strdup(rep) : NULL;
+    return ST_OK; /* a failed copy of attack_ids is the caller's to see */
 }
 
 void store_engagement_clear(struct store_engagement *e)
@@ -87,18 +89,10 @@ out:
 
 int store_engagement_get(struct db *db, const char *user_id, const char *id, struct store_engagement *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(id), DBP_OPT(user_id)};
-    int rc = user_id ? db_query(c, "SELECT " ENG_COLS " FROM engagements WHERE id = ? AND user_id = ?", p, 2, &r)
-                     : db_query(c, "SELECT " ENG_COLS " FROM engagements WHERE id = ?", p, 1, &r);
-    int st = ST_ERROR;
-    if (rc == DB_OK)
-        st = db_rows_next(r) ? (read_eng(r, out), ST_OK) : ST_NOTFOUND;
-    db_rows_free(r);
-    db_release(c);
+    int st = user_id ? store_query_one(db, "SELECT " ENG_COLS " FROM engagements WHERE id = ? AND user_id = ?", p, 2,
+                                       read_eng, out)
+                     : store_query_one(db, "SELECT " ENG_COLS " FROM engagements WHERE id = ?", p, 1, read_eng, out);
     if (st == ST_OK && !out->attack_ids) {
         store_engagement_clear(out);
         st = ST_ERROR;
@@ -134,20 +128,16 @@ int store_engagement_start(struct db *db, const char *id, const char *started_at
                         p, 2, ST_CONFLICT);
 }
 
+static int read_status(struct db_rows *r, void *status)
+{
+    store_copy(status, 16, db_rows_text(r, 0));
+    return ST_OK;
+}
+
 int store_engagement_status(struct db *db, const char *id, char status[16])
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(id)};
-    int rc = db_query(c, "SELECT status FROM engagements WHERE id = ?", p, 1, &r);
-    int st = ST_ERROR;
-    if (rc == DB_OK)
-        st = db_rows_next(r) ? (store_copy(status, 16, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    return store_query_one(db, "SELECT status FROM engagements WHERE id = ?", p, 1, read_status, status);
 }
 
 int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us)
@@ -193,7 +183,7 @@ out:
     return rc;
 }
 
-static void read_attack(struct db_rows *r, void *item)
+static int read_attack(struct db_rows *r, void *item)
 {
     struct store_attack_row *a = item;
     COPY(a->attack_id, db_rows_text(r, 0));
@@ -205,6 +195,7 @@ static void read_attack(struct db_rows *r, void *item)
     COPY(a->prompt, db_rows_text(r, 6));
     COPY(a->response_excerpt, db_rows_text(r, 7));
     a->elapsed_ms = (int)db_rows_int(r, 8);
+    return ST_OK;
 }
 
 int store_engagement_attacks(struct db *db, const char *id, struct store_attack_row **out, size_t *n)

@@ -1,5 +1,7 @@
 #include "engine/code/lang.h"
 
+#include "common/vec.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,14 +52,8 @@ static int push(struct bw_regions *r, size_t start, size_t end, int kind)
 {
     if (end <= start)
         return 0;
-    if (r->n == r->cap) {
-        size_t nc = r->cap ? r->cap * 2 : 64;
-        struct bw_region *nv = realloc(r->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        r->v = nv;
-        r->cap = nc;
-    }
+    if (!BW_VEC_RESERVE(r->v, r->cap, r->n + 1, BW_VEC_UNBOUNDED))
+        return -1;
     r->v[r->n++] = (struct bw_region){start, end, kind};
     return 0;
 }

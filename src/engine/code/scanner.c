@@ -3,7 +3,9 @@
 
 #include "common/embedded.h"
 #include "common/keyformat.h"
+#include "common/sbuf.h"
 #include "common/timeutil.h"
+#include "common/vec.h"
 
 #include <ctype.h>
 #include <hs/hs.h>
@@ -513,39 +515,31 @@ static bool load_blob(struct bw_scanner *sc, const unsigned char *blob, size_t l
 
 int bw_scanner_serialize(const struct bw_scanner *sc, unsigned char **out, size_t *len)
 {
-    size_t cap = 40, n = 0;
-    unsigned char *buf = malloc(cap);
-    if (!buf)
-        return -1;
-    memcpy(buf, BLOB_MAGIC, 8);
-    memcpy(buf + 8, sc->digest, 32);
-    n = 40;
+    struct bw_sb b = {0};
+    bw_sb_putn(&b, BLOB_MAGIC, 8);
+    bw_sb_putn(&b, (const char *)sc->digest, 32);
     for (uint32_t l = 0; l < BW_LANG_COUNT; l++) {
         if (!sc->db[l])
             continue;
         char *bytes = NULL;
         size_t size = 0;
-        if (hs_serialize_database(sc->db[l], &bytes, &size) != HS_SUCCESS)
-            goto fail;
-        unsigned char *nb = realloc(buf, n + 12 + size);
-        if (!nb) {
-            free(bytes);
-            goto fail;
+        if (hs_serialize_database(sc->db[l], &bytes, &size) != HS_SUCCESS) {
+            free(b.p);
+            return -1;
         }
-        buf = nb;
         uint64_t sz = size;
-        memcpy(buf + n, &l, 4);
-        memcpy(buf + n + 4, &sz, 8);
-        memcpy(buf + n + 12, bytes, size);
-        n += 12 + size;
+        bw_sb_putn(&b, (const char *)&l, 4);
+        bw_sb_putn(&b, (const char *)&sz, 8);
+        bw_sb_putn(&b, bytes, size);
         free(bytes);
     }
-    *out = buf;
-    *len = n;
+    if (b.oom) {
+        free(b.p);
+        return -1;
+    }
+    *out = (unsigned char *)b.p;
+    *len = b.len;
     return 0;
-fail:
-    free(buf);
-    return -1;
 }
 
 static int build_databases(struct bw_scanner *sc, const unsigned char *blob, size_t blob_len, char *err,
@@ -868,14 +862,8 @@ static int on_hs_match(unsigned int id, unsigned long long from, unsigned long l
         if (k == WINDOW_LINES_BEFORE && p)
             a++; /* start of that line */
     }
-    if (t->nhits == t->hits_cap) {
-        size_t nc = t->hits_cap ? t->hits_cap * 2 : 256;
-        struct hit *nv = realloc(t->hits, nc * sizeof *nv);
-        if (!nv)
-            return 1; /* stops the scan: reported as an error */
-        t->hits = nv;
-        t->hits_cap = nc;
-    }
+    if (!BW_VEC_RESERVE(t->hits, t->hits_cap, t->nhits + 1, BW_VEC_UNBOUNDED))
+        return 1; /* stops the scan: reported as an error */
     t->hits[t->nhits++] = (struct hit){id, a, b};
     t->win_end[id] = b + 1;
     return 0;
@@ -886,14 +874,8 @@ static int index_lines(struct tstate *t, const char *s, size_t len)
     t->nlines = 0;
     size_t off = 0;
     for (;;) {
-        if (t->nlines == t->lines_cap) {
-            size_t nc = t->lines_cap ? t->lines_cap * 2 : 1024;
-            size_t *nv = realloc(t->lines, nc * sizeof *nv);
-            if (!nv)
-                return -1;
-            t->lines = nv;
-            t->lines_cap = nc;
-        }
+        if (!BW_VEC_RESERVE(t->lines, t->lines_cap, t->nlines + 1, BW_VEC_UNBOUNDED))
+            return -1;
         t->lines[t->nlines++] = off;
         const char *p = off < len ? memchr(s + off, '\n', len - off) : NULL;
         if (!p)
@@ -1110,14 +1092,8 @@ static int push_finding(struct tstate *t, struct seen *slot, struct bw_findings 
         f->truncated = true;
         return 0;
     }
-    if (f->n == f->cap) {
-        size_t nc = f->cap ? f->cap * 2 : 16;
-        struct bw_finding *nv = realloc(f->v, nc * sizeof *nv);
-        if (!nv)
-            return -1;
-        f->v = nv;
-        f->cap = nc;
-    }
+    if (!BW_VEC_RESERVE(f->v, f->cap, f->n + 1, BW_SCAN_MAX_FINDINGS))
+        return -1;
     *slot = (struct seen){t->seen_gen, (uint32_t)f->n};
     f->v[f->n++] = *x;
     return 0;

@@ -2,6 +2,8 @@
  * agent techniques and of the case studies that use them. The type rules are in sources.h. */
 #include "engine/intel/normalize.h"
 
+#include "common/vec.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +21,7 @@ struct tech {
 
 struct atlas {
     struct tech *t;
-    size_t n;
+    size_t n, cap;
     json_t *tactic_names; /* object: tactic id -> name */
 };
 
@@ -204,10 +206,8 @@ static int read_techniques(struct bw_src *s, struct atlas *a, const json_t *matr
                 return -1;
             json_object_set_new(a->tactic_names, id, json_string(name));
         }
-        struct tech *grown = realloc(a->t, (a->n + json_array_size(list) + 1) * sizeof *grown);
-        if (!grown)
+        if (!BW_VEC_RESERVE(a->t, a->cap, a->n + json_array_size(list) + 1, BW_VEC_UNBOUNDED))
             return bw_src_fail(s, m, NULL, "out of memory");
-        a->t = grown;
         json_array_foreach(list, i, tech) {
             struct tech *t = &a->t[a->n];
             memset(t, 0, sizeof *t);
@@ -382,7 +382,7 @@ int bw_intel_atlas(const struct bw_tree *tree, json_t **out, struct bw_intel_rej
     if (bw_src_arr(&s, root, "matrices", true, "ATLAS", &matrices) ||
         bw_src_arr(&s, root, "case-studies", false, "ATLAS", &studies))
         return -1;
-    struct atlas a = {NULL, 0, json_object()};
+    struct atlas a = {.tactic_names = json_object()};
     json_t *all = json_array();
     int rc = -1;
     if (!all || !a.tactic_names) {

@@ -2,6 +2,7 @@
 #include "engine/intel/yaml.h"
 
 #include "common/limits.h"
+#include "common/vec.h"
 
 #include <errno.h>
 #include <math.h>
@@ -23,14 +24,8 @@ static int mark_add(struct bw_tree *t, const json_t *node, struct bw_srcpos at)
 {
     if (singleton(node))
         return 0;
-    if (t->nmarks == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 256;
-        struct bw_tree_mark *m = realloc(t->marks, cap * sizeof *m);
-        if (!m)
-            return -1;
-        t->marks = m;
-        t->cap = cap;
-    }
+    if (!BW_VEC_RESERVE(t->marks, t->cap, t->nmarks + 1, BW_VEC_UNBOUNDED))
+        return -1;
     t->marks[t->nmarks++] = (struct bw_tree_mark){(uintptr_t)node, at};
     return 0;
 }
@@ -115,14 +110,8 @@ static int anchor_put(struct ystate *s, const char *name, json_t *node, size_t n
             s->anchors[i].nodes = nodes;
             return 0;
         }
-    if (s->nanchors == s->acap) {
-        size_t cap = s->acap ? s->acap * 2 : 16;
-        struct anchor *a = realloc(s->anchors, cap * sizeof *a);
-        if (!a)
-            return -1;
-        s->anchors = a;
-        s->acap = cap;
-    }
+    if (!BW_VEC_RESERVE(s->anchors, s->acap, s->nanchors + 1, BW_VEC_UNBOUNDED))
+        return -1;
     char *n = strdup(name);
     if (!n)
         return -1;
@@ -532,14 +521,8 @@ static void skip_string(struct scan *c)
 
 static int push_pos(struct scan *c)
 {
-    if (c->npos == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 256;
-        struct bw_srcpos *p = realloc(c->pos, cap * sizeof *p);
-        if (!p)
-            return -1;
-        c->pos = p;
-        c->cap = cap;
-    }
+    if (!BW_VEC_RESERVE(c->pos, c->cap, c->npos + 1, BW_VEC_UNBOUNDED))
+        return -1;
     /* values come in document order: count on from the previous one (on a minified document
      * recounting from the start of the line for every value was quadratic) */
     if (c->col_at < c->line_start || c->col == 0) {

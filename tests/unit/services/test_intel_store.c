@@ -74,10 +74,11 @@ static int64_t count_where(struct db *db, const char *type, const char *sev)
 static json_t *page(struct db *db, const char *type, const char *sev, long limit, long offset, int64_t *total,
                     int64_t *updated)
 {
-    struct store_buf b = {0};
-    assert_int_equal(store_buf_put(&b, "[", 1), 0);
+    struct bw_sb b = {0};
+    bw_sb_putc(&b, '[');
     assert_int_equal(store_intel_feed(db, type, sev, limit, offset, &b, total, updated), ST_OK);
-    assert_int_equal(store_buf_put(&b, "]", 1), 0);
+    bw_sb_putc(&b, ']');
+    assert_false(b.oom);
     json_t *arr = json_loads(b.p, 0, NULL);
     free(b.p);
     assert_non_null(arr);

@@ -1,0 +1,167 @@
+/* The store's statement shapes (store_internal.h): one statement, the first row, every row, a
+ * count, a list. One query loop and one place that takes a connection of its own. */
+#include "store/store.h"
+#include "store/store_internal.h"
+
+#include "common/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void store_copy(char *dst, size_t cap, const char *src)
+{
+    if (!src)
+        src = "";
+    size_t n = strlen(src);
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+int store_row_int(struct db_rows *r, void *out)
+{
+    *(int64_t *)out = db_rows_int(r, 0);
+    return ST_OK;
+}
+
+int store_row_text(struct db_rows *r, void *out)
+{
+    const char *t = db_rows_text(r, 0);
+    char **s = out;
+    *s = t ? strdup(t) : NULL;
+    return *s ? ST_OK : ST_ERROR;
+}
+
+/* The loop under every reader: runs sql on c and hands fn the first row (first_only) or each row
+ * until fn answers other than ST_OK. With first_only and no row: ST_NOTFOUND. */
+static int rows_on(struct db_conn *c, const char *sql, const struct db_param *p, int np, bool first_only,
+                   store_row_fn fn, void *arg)
+{
+    struct db_rows *r = NULL;
+    if (db_query(c, sql, p, np, &r) != DB_OK) {
+        db_rows_free(r);
+        return ST_ERROR;
+    }
+    int rc = first_only ? ST_NOTFOUND : ST_OK;
+    while (db_rows_next(r)) {
+        rc = fn(r, arg);
+        if (rc != ST_OK || first_only)
+            break;
+    }
+    db_rows_free(r);
+    return rc;
+}
+
+/* rows_on on c, or on a connection of its own from db when c is NULL. */
+static int rows(struct db *db, struct db_conn *c, const char *sql, const struct db_param *p, int np, bool first_only,
+                store_row_fn fn, void *arg)
+{
+    struct db_conn *own = c ? NULL : db_acquire(db);
+    if (!c && !own)
+        return ST_ERROR;
+    int rc = rows_on(c ? c : own, sql, p, np, first_only, fn, arg);
+    db_release(own);
+    return rc;
+}
+
+int store_exec(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *changes)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = db_exec(c, sql, p, np, changes);
+    db_release(c);
+    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+}
+
+int store_exec_changed(struct db *db, const char *sql, const struct db_param *p, int np, int none)
+{
+    int64_t ch = 0;
+    if (store_exec(db, sql, p, np, &ch) != ST_OK)
+        return ST_ERROR;
+    return ch ? ST_OK : none;
+}
+
+int store_query_one(struct db *db, const char *sql, const struct db_param *p, int np, store_row_fn read, void *arg)
+{
+    return rows(db, NULL, sql, p, np, true, read, arg);
+}
+
+int store_conn_one(struct db_conn *c, const char *sql, const struct db_param *p, int np, store_row_fn read, void *arg)
+{
+    return rows(NULL, c, sql, p, np, true, read, arg);
+}
+
+int store_query_each(struct db *db, const char *sql, const struct db_param *p, int np, store_row_fn fn, void *arg)
+{
+    return rows(db, NULL, sql, p, np, false, fn, arg);
+}
+
+int store_conn_each(struct db_conn *c, const char *sql, const struct db_param *p, int np, store_row_fn fn, void *arg)
+{
+    return rows(NULL, c, sql, p, np, false, fn, arg);
+}
+
+/* An aggregate always has its row: none means the statement failed while stepping (SQLite). */
+static int int_of(struct db *db, struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *out)
+{
+    int rc = rows(db, c, sql, p, np, true, store_row_int, out);
+    return rc == ST_NOTFOUND ? ST_ERROR : rc;
+}
+
+int store_query_int(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *out)
+{
+    return int_of(db, NULL, sql, p, np, out);
+}
+
+int store_conn_int(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *out)
+{
+    return int_of(NULL, c, sql, p, np, out);
+}
+
+/* The rows of a list so far: elem-byte items, each zeroed and then filled by read. */
+struct list {
+    size_t elem;
+    store_row_fn read;
+    char *items;
+    size_t n, cap;
+};
+
+static int list_add(struct db_rows *r, void *arg)
+{
+    struct list *l = arg;
+    l->items = bw_vec_grow(l->items, l->elem, l->n + 1, BW_VEC_UNBOUNDED, &l->cap);
+    if (l->n + 1 > l->cap)
+        return ST_ERROR;
+    void *it = l->items + l->n++ * l->elem;
+    memset(it, 0, l->elem);
+    return l->read(r, it);
+}
+
+static int list_of(struct db *db, struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
+                   store_row_fn read, void **out, size_t *n)
+{
+    struct list l = {.elem = elem, .read = read};
+    int rc = rows(db, c, sql, p, np, false, list_add, &l);
+    if (rc != ST_OK) {
+        free(l.items);
+        l.items = NULL;
+        l.n = 0;
+    }
+    *out = l.items;
+    *n = l.n;
+    return rc;
+}
+
+int store_query_list(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
+                     store_row_fn read, void **out, size_t *n)
+{
+    return list_of(db, NULL, sql, p, np, elem, read, out, n);
+}
+
+int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
+                    store_row_fn read, void **out, size_t *n)
+{
+    return list_of(NULL, c, sql, p, np, elem, read, out, n);
+}

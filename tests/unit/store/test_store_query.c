@@ -1,0 +1,292 @@
+/* The store's statement shapes (src/store/store_query.c, declared in store_internal.h): one
+ * statement, the first row, every row, a count, a list, on a connection of their own and on the
+ * caller's; how each maps rows, no rows, reader failures, constraint violations and database
+ * failures to ST_*. On SQLite in a temp directory and, when BULWARK_TEST_PG_HOST/PORT name a
+ * cluster, on a fresh PostgreSQL database. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "common/log.h"
+#include "store/db.h"
+#include "store/store.h"
+#include "store/store_internal.h"
+#include "db_fixture.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct db_fixture g_fx;
+
+struct item {
+    char k[16];
+    int64_t v;
+    bool seen_zeroed; /* the list handed the reader a zeroed item */
+};
+
+static int read_item(struct db_rows *r, void *arg)
+{
+    struct item *it = arg;
+    it->seen_zeroed = !it->k[0] && !it->v;
+    COPY(it->k, db_rows_text(r, 0));
+    it->v = db_rows_int(r, 1);
+    return ST_OK;
+}
+
+/* Counts its calls; fails on the call numbered fail_at (1-based, 0: never). */
+struct counting {
+    int calls, fail_at;
+};
+
+static int count_rows(struct db_rows *r, void *arg)
+{
+    (void)r;
+    struct counting *c = arg;
+    return ++c->calls == c->fail_at ? ST_ERROR : ST_OK;
+}
+
+static void fill(struct db *db)
+{
+    struct db_conn *c = db_acquire(db);
+    assert_non_null(c);
+    assert_int_equal(db_exec_script(c, "DROP TABLE IF EXISTS helper_t; CREATE TABLE helper_t (k TEXT PRIMARY KEY,"
+                                       " v BIGINT NOT NULL, s TEXT)"),
+                     DB_OK);
+    db_release(c);
+    const char *keys[] = {"a", "b", "c", "d"};
+    for (int i = 0; i < 4; i++) {
+        struct db_param p[] = {DBP_TEXT(keys[i]), DBP_INT(i + 1), i % 2 ? DBP_NULL : DBP_TEXT(keys[i])};
+        int64_t ch = -1;
+        assert_int_equal(store_exec(db, "INSERT INTO helper_t (k, v, s) VALUES (?, ?, ?)", p, 3, &ch), ST_OK);
+        assert_int_equal(ch, 1);
+    }
+}
+
+static void test_exec(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    struct db_param dup[] = {DBP_TEXT("a"), DBP_INT(9), DBP_NULL};
+    assert_int_equal(store_exec(db, "INSERT INTO helper_t (k, v, s) VALUES (?, ?, ?)", dup, 3, NULL), ST_CONFLICT);
+    unsigned long before = db_error_count(db, DB_ERR_STATEMENT);
+    assert_int_equal(store_exec(db, "UPDATE no_such_table SET v = 1", NULL, 0, NULL), ST_ERROR);
+    assert_int_equal(db_error_count(db, DB_ERR_STATEMENT), before + 1); /* counted by the db layer */
+
+    int64_t ch = 0;
+    struct db_param up[] = {DBP_INT(0)};
+    assert_int_equal(store_exec(db, "UPDATE helper_t SET v = v + 10 WHERE v > ?", up, 1, &ch), ST_OK);
+    assert_int_equal(ch, 4);
+    struct db_param one[] = {DBP_TEXT("b")}, none[] = {DBP_TEXT("zz")};
+    assert_int_equal(store_exec_changed(db, "DELETE FROM helper_t WHERE k = ?", one, 1, ST_NOTFOUND), ST_OK);
+    assert_int_equal(store_exec_changed(db, "DELETE FROM helper_t WHERE k = ?", none, 1, ST_NOTFOUND), ST_NOTFOUND);
+    assert_int_equal(store_exec_changed(db, "DELETE FROM helper_t WHERE k = ?", none, 1, ST_CONFLICT), ST_CONFLICT);
+    /* a constraint violation is a failure to store_exec_changed, as it always was */
+    assert_int_equal(store_exec_changed(db, "INSERT INTO helper_t (k, v, s) VALUES (?, ?, ?)", dup, 3, ST_NOTFOUND),
+                     ST_ERROR);
+}
+
+static void test_one(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    /* twice each: the second run takes the prepared statement */
+    for (int round = 0; round < 2; round++) {
+        struct item it = {0};
+        struct db_param p[] = {DBP_TEXT("c")};
+        assert_int_equal(store_query_one(db, "SELECT k, v FROM helper_t WHERE k = ?", p, 1, read_item, &it), ST_OK);
+        assert_string_equal(it.k, "c");
+        assert_int_equal(it.v, 3);
+
+        struct counting n = {0, 0};
+        struct db_param q[] = {DBP_TEXT("zz")};
+        assert_int_equal(store_query_one(db, "SELECT k, v FROM helper_t WHERE k = ?", q, 1, count_rows, &n),
+                         ST_NOTFOUND);
+        assert_int_equal(n.calls, 0);
+
+        /* the first row only, however many there are */
+        assert_int_equal(store_query_one(db, "SELECT k, v FROM helper_t ORDER BY k", NULL, 0, count_rows, &n), ST_OK);
+        assert_int_equal(n.calls, 1);
+    }
+    struct counting f = {0, 1};
+    assert_int_equal(store_query_one(db, "SELECT k, v FROM helper_t ORDER BY k", NULL, 0, count_rows, &f), ST_ERROR);
+    assert_int_equal(store_query_one(db, "SELECT nothing FROM no_such_table", NULL, 0, count_rows, &f), ST_ERROR);
+
+    char *text = NULL;
+    struct db_param a[] = {DBP_TEXT("a")}, b[] = {DBP_TEXT("b")};
+    assert_int_equal(store_query_one(db, "SELECT s FROM helper_t WHERE k = ?", a, 1, store_row_text, &text), ST_OK);
+    assert_string_equal(text, "a");
+    free(text);
+    text = NULL;
+    /* SQL NULL is no text */
+    assert_int_equal(store_query_one(db, "SELECT s FROM helper_t WHERE k = ?", b, 1, store_row_text, &text), ST_ERROR);
+    assert_null(text);
+}
+
+static void test_each_and_int(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    struct counting n = {0, 0};
+    assert_int_equal(store_query_each(db, "SELECT k, v FROM helper_t", NULL, 0, count_rows, &n), ST_OK);
+    assert_int_equal(n.calls, 4);
+    n = (struct counting){0, 2}; /* a reader that fails stops the read */
+    assert_int_equal(store_query_each(db, "SELECT k, v FROM helper_t", NULL, 0, count_rows, &n), ST_ERROR);
+    assert_int_equal(n.calls, 2);
+    n = (struct counting){0, 0};
+    struct db_param none[] = {DBP_INT(100)};
+    assert_int_equal(store_query_each(db, "SELECT k, v FROM helper_t WHERE v > ?", none, 1, count_rows, &n), ST_OK);
+    assert_int_equal(n.calls, 0);
+    assert_int_equal(store_query_each(db, "SELECT nothing FROM no_such_table", NULL, 0, count_rows, &n), ST_ERROR);
+
+    int64_t v = -1;
+    assert_int_equal(store_query_int(db, "SELECT COUNT(*) FROM helper_t", NULL, 0, &v), ST_OK);
+    assert_int_equal(v, 4);
+    assert_int_equal(store_query_int(db, "SELECT COALESCE(SUM(v), 0) FROM helper_t", NULL, 0, &v), ST_OK);
+    assert_int_equal(v, 10);
+    /* no row is a failure for a count */
+    assert_int_equal(store_query_int(db, "SELECT v FROM helper_t WHERE v > ?", none, 1, &v), ST_ERROR);
+    assert_int_equal(store_query_int(db, "SELECT COUNT(*) FROM no_such_table", NULL, 0, &v), ST_ERROR);
+}
+
+static void test_list(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    /* enough rows to grow the array a few times */
+    for (int i = 0; i < 100; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "x%03d", i);
+        struct db_param p[] = {DBP_TEXT(k), DBP_INT(100 + i)};
+        assert_int_equal(store_exec(db, "INSERT INTO helper_t (k, v) VALUES (?, ?)", p, 2, NULL), ST_OK);
+    }
+    void *items = NULL;
+    size_t n = 0;
+    assert_int_equal(store_query_list(db, "SELECT k, v FROM helper_t ORDER BY v", NULL, 0, sizeof(struct item),
+                                      read_item, &items, &n),
+                     ST_OK);
+    assert_int_equal(n, 104);
+    struct item *v = items;
+    for (size_t i = 0; i < n; i++) {
+        assert_true(v[i].seen_zeroed);
+        assert_int_equal(v[i].v, i < 4 ? (int64_t)i + 1 : (int64_t)i + 96);
+    }
+    assert_string_equal(v[103].k, "x099");
+    free(items);
+
+    struct db_param none[] = {DBP_INT(1000)};
+    items = (void *)1;
+    assert_int_equal(store_query_list(db, "SELECT k, v FROM helper_t WHERE v > ?", none, 1, sizeof(struct item),
+                                      read_item, &items, &n),
+                     ST_OK);
+    assert_null(items);
+    assert_int_equal(n, 0);
+
+    assert_int_equal(store_query_list(db, "SELECT nothing FROM no_such_table", NULL, 0, 8, read_item, &items, &n),
+                     ST_ERROR);
+    assert_null(items);
+}
+
+/* A list reader that fails on the row "c" (out of memory, say). */
+static int fail_on_c(struct db_rows *r, void *item)
+{
+    return strcmp(db_rows_text(r, 0), "c") == 0 ? ST_ERROR : read_item(r, item);
+}
+
+static void test_list_reader_fails(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    void *items = (void *)1;
+    size_t n = 9;
+    assert_int_equal(store_query_list(db, "SELECT k, v FROM helper_t ORDER BY k", NULL, 0, sizeof(struct item),
+                                      fail_on_c, &items, &n),
+                     ST_ERROR);
+    assert_null(items); /* nothing to free */
+    assert_int_equal(n, 0);
+}
+
+/* The conn forms see the caller's transaction: its own uncommitted writes, and nothing after the
+ * rollback. */
+static void test_conn_in_transaction(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    struct db_conn *c = db_acquire(db);
+    assert_non_null(c);
+    assert_int_equal(db_begin(c, true), DB_OK);
+    struct db_param p[] = {DBP_TEXT("e"), DBP_INT(5)};
+    assert_int_equal(db_exec(c, "INSERT INTO helper_t (k, v) VALUES (?, ?)", p, 2, NULL), DB_OK);
+    int64_t v = 0;
+    assert_int_equal(store_conn_int(c, "SELECT COUNT(*) FROM helper_t", NULL, 0, &v), ST_OK);
+    assert_int_equal(v, 5);
+    struct item it = {0};
+    struct db_param e[] = {DBP_TEXT("e")};
+    assert_int_equal(store_conn_one(c, "SELECT k, v FROM helper_t WHERE k = ?", e, 1, read_item, &it), ST_OK);
+    assert_int_equal(it.v, 5);
+    struct counting n = {0, 0};
+    assert_int_equal(store_conn_each(c, "SELECT k, v FROM helper_t", NULL, 0, count_rows, &n), ST_OK);
+    assert_int_equal(n.calls, 5);
+    void *items = NULL;
+    size_t len = 0;
+    assert_int_equal(store_conn_list(c, "SELECT k, v FROM helper_t ORDER BY k DESC", NULL, 0, sizeof(struct item),
+                                     read_item, &items, &len),
+                     ST_OK);
+    assert_int_equal(len, 5);
+    assert_string_equal(((struct item *)items)[0].k, "e");
+    free(items);
+    db_rollback(c);
+    assert_int_equal(store_conn_one(c, "SELECT k, v FROM helper_t WHERE k = ?", e, 1, read_item, &it), ST_NOTFOUND);
+    db_release(c);
+}
+
+static void test_copy(void **state)
+{
+    (void)state;
+    char small[4];
+    store_copy(small, sizeof small, "abcdef");
+    assert_string_equal(small, "abc");
+    store_copy(small, sizeof small, NULL);
+    assert_string_equal(small, "");
+}
+
+static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "query", NULL, 2); }
+static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(*state); }
+static int pg_setup(void **state) { return dbfx_pg_setup(&g_fx, state, "query", 2); }
+static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
+
+PG_TEST(test_exec)
+PG_TEST(test_one)
+PG_TEST(test_each_and_int)
+PG_TEST(test_list)
+PG_TEST(test_list_reader_fails)
+PG_TEST(test_conn_in_transaction)
+
+int main(void)
+{
+    bw_log_set_level(BW_LOG_ERROR + 1); /* the failures on purpose log; keep them out of the output */
+    const struct CMUnitTest common[] = {
+        cmocka_unit_test(test_copy),
+    };
+    const struct CMUnitTest sqlite[] = {
+        cmocka_unit_test(test_exec),
+        cmocka_unit_test(test_one),
+        cmocka_unit_test(test_each_and_int),
+        cmocka_unit_test(test_list),
+        cmocka_unit_test(test_list_reader_fails),
+        cmocka_unit_test(test_conn_in_transaction),
+    };
+    const struct CMUnitTest pg[] = {
+        cmocka_unit_test(pg_test_exec),
+        cmocka_unit_test(pg_test_one),
+        cmocka_unit_test(pg_test_each_and_int),
+        cmocka_unit_test(pg_test_list),
+        cmocka_unit_test(pg_test_list_reader_fails),
+        cmocka_unit_test(pg_test_conn_in_transaction),
+    };
+    int failed = cmocka_run_group_tests_name("store_query_common", common, NULL, NULL);
+    failed += cmocka_run_group_tests_name("store_query_sqlite", sqlite, sqlite_setup, sqlite_teardown);
+    failed += cmocka_run_group_tests_name("store_query_postgres", pg, pg_setup, pg_teardown);
+    return failed ? 1 : 0;
+}
