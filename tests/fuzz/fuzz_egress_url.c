@@ -1,4 +1,4 @@
-/* The egress guard's URL and address parsing, without network I/O: bw_egress_ipv4_literal is
+/* The egress guard's URL and address parsing, without network I/O: bw_addr_ipv4_literal is
  * checked against glibc's inet_aton (the reference for "every spelling"), bw_egress_check_url
  * for sane outcomes, and raw bytes as IPv4/IPv6 addresses for consistent classes. */
 #include "net/egress.h"
@@ -20,8 +20,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_class(const struct sockaddr *sa)
 {
-    const enum bw_addr_class c = bw_egress_classify(sa);
-    if ((unsigned)c > BW_ADDR_RESERVED)
+    const enum bw_addr_class c = bw_addr_classify(sa, NULL);
+    if ((unsigned)c >= BW_ADDR__COUNT)
         abort();
     for (unsigned allow = 0; allow < 4; allow++) {
         const char *why = NULL;
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* 1. IPv4 spellings: the same answer as inet_aton, which stops quietly at whitespace (so such
      *    inputs are left out) and refuses the one trailing dot URLs allow (so it is cut off) */
     struct in_addr mine, ref;
-    const bool m = bw_egress_ipv4_literal(s, &mine);
+    const bool m = bw_addr_ipv4_literal(s, &mine);
     bool spaced = false;
     for (const char *p = s; *p; p++)
         spaced |= isspace((unsigned char)*p) != 0;
