@@ -244,6 +244,13 @@ void bw_url_free(struct bw_url *u)
     u->h = NULL;
 }
 
+bool bw_url_read(struct bw_url *u, const char *s)
+{
+    const bool ok = bw_url_parse(u, s, NULL, 0) == BW_URL_OK;
+    bw_url_free(u);
+    return ok;
+}
+
 bool bw_url_get(const struct bw_url *u, unsigned drop, char *out, size_t cap)
 {
     bool ok = false;

@@ -52,6 +52,9 @@ enum bw_url_rc { BW_URL_OK, BW_URL_BAD, BW_URL_NOMEM };
  * carry a password. Call bw_url_free(u) whatever the result. */
 enum bw_url_rc bw_url_parse(struct bw_url *u, const char *s, char *why, size_t cap);
 void bw_url_free(struct bw_url *u);
+/* bw_url_parse and bw_url_free in one, for readers that need only the plain fields (scheme, host,
+ * port, userinfo): true when s parsed. */
+bool bw_url_read(struct bw_url *u, const char *s);
 
 #define BW_URL_NO_USERINFO 1u
 #define BW_URL_NO_QUERY 2u
