@@ -962,7 +962,9 @@ static void rpc_parsing(void **state)
     assert_true(bw_mcp_probe_url("HTTPS://user:pw@mcp.example.com:8443/v1/mcp?token=abc#frag", u, sizeof u));
     assert_string_equal(u, "https://mcp.example.com:8443/v1/mcp");
     assert_true(bw_mcp_probe_url("http://[::1]:3000?k=v", u, sizeof u));
-    assert_string_equal(u, "http://[::1]:3000");
+    assert_string_equal(u, "http://[::1]:3000/");
+    assert_true(bw_mcp_probe_url("http://mcp.example.com@2130706433:3000/mcp#@x", u, sizeof u));
+    assert_string_equal(u, "http://127.0.0.1:3000/mcp");
     assert_false(bw_mcp_probe_url("wss://mcp.example.com", u, sizeof u));
     assert_false(bw_mcp_probe_url("stdio://npx x", u, sizeof u));
     assert_false(bw_mcp_probe_url("http://user@/x", u, sizeof u));
