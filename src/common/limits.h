@@ -106,6 +106,8 @@
 #define BW_EGRESS_MAX_REQ_HEADER_LEN  8192
 #define BW_EGRESS_MAX_REDIRECTS       20
 #define BW_EGRESS_URL_MAX             2048          /* == sizeof final_url (src/net/egress.h) */
+#define BW_URL_MAX                    2048          /* bytes of a URL the parser reads (src/net/url.h) */
+#define BW_URL_HOST_MAX               253           /* characters of a host name, without its final dot */
 
 /* code scanner (src/engine/code/scanner.h, scanner.c) */
 #define BW_SCAN_MAX_FINDINGS     1000

@@ -5,6 +5,7 @@
 #include "common/utf8.h"
 #include "engine/mcpscan.h"
 #include "common/jsonx.h"
+#include "net/url.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -282,24 +283,12 @@ int bw_mcp_rpc_tools(const json_t *result, json_t *tools, size_t max, char **nex
 
 bool bw_mcp_probe_url(const char *server_url, char *out, size_t cap)
 {
-    const char *sep = strstr(server_url, "://");
-    if (!sep)
-        return false;
-    size_t sl = (size_t)(sep - server_url);
-    bool https = sl == 5 && strncasecmp(server_url, "https", 5) == 0;
-    if (!https && !(sl == 4 && strncasecmp(server_url, "http", 4) == 0))
-        return false;
-    const char *auth = sep + 3;
-    size_t alen = strcspn(auth, "/?#");
-    const char *host = auth;
-    for (size_t i = 0; i < alen; i++)
-        if (auth[i] == '@')
-            host = auth + i + 1; /* the last '@' ends userinfo */
-    size_t hlen = alen - (size_t)(host - auth);
-    const char *path = auth + alen;
-    size_t plen = *path == '/' ? strcspn(path, "?#") : 0;
-    int w = snprintf(out, cap, "%s://%.*s%.*s", https ? "https" : "http", (int)hlen, host, (int)plen, path);
-    return hlen > 0 && w > 0 && (size_t)w < cap;
+    struct bw_url u;
+    const bool ok = bw_url_parse(&u, server_url, NULL, 0) == BW_URL_OK &&
+                    (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https")) &&
+                    bw_url_get(&u, BW_URL_NO_USERINFO | BW_URL_NO_QUERY | BW_URL_NO_FRAGMENT, out, cap);
+    bw_url_free(&u);
+    return ok;
 }
 
 bool bw_mcp_session_id_ok(const char *s)

@@ -52,9 +52,9 @@ int bw_mcp_rpc_initialize(const json_t *result, struct bw_mcp_server_info *out, 
 int bw_mcp_rpc_tools(const json_t *result, json_t *tools, size_t max, char **next, size_t *invalid, bool *cut,
                      char *why, size_t cap);
 
-/* Builds the URL the probe posts to from server_url: http(s) only; userinfo, query and fragment
- * dropped (they commonly carry credentials, and the probe sends none). false when not http(s)
- * or out is too small. */
+/* Builds the URL the probe posts to from server_url, as the shared URL parser (net/url.h) writes
+ * it: http(s) only; userinfo, query and fragment dropped (they commonly carry credentials, and
+ * the probe sends none). false when not a valid http(s) URL or out is too small. */
 bool bw_mcp_probe_url(const char *server_url, char *out, size_t cap);
 
 /* Whether an Mcp-Session-Id value may be echoed: 1..BW_MCP_SESSION_ID_MAX visible ASCII bytes

@@ -6,8 +6,8 @@
 #include "common/vec.h"
 #include "engine/mcpprobe.h"
 #include "engine/risk.h"
+#include "net/url.h"
 
-#include <arpa/inet.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1126,72 +1126,30 @@ static size_t risky_params(const json_t *schema, char *out, size_t cap)
 enum scheme { SC_HTTP, SC_HTTPS, SC_WS, SC_WSS, SC_STDIO };
 static const char *const SCHEME_NAME[] = {"http", "https", "ws", "wss", "stdio"};
 
-enum hostclass { H_NONE, H_LOOPBACK, H_WILDCARD, H_PRIVATE, H_PUBLIC_IP, H_NAME };
-
-static enum hostclass classify_v4(const unsigned char a[4])
-{
-    if (a[0] == 127)
-        return H_LOOPBACK;
-    if (a[0] == 0 && a[1] == 0 && a[2] == 0 && a[3] == 0)
-        return H_WILDCARD;
-    if (a[0] == 10 || (a[0] == 172 && (a[1] & 0xF0) == 16) || (a[0] == 192 && a[1] == 168) ||
-        (a[0] == 169 && a[1] == 254) || (a[0] == 100 && (a[1] & 0xC0) == 64))
-        return H_PRIVATE;
-    return H_PUBLIC_IP;
-}
-
-static enum hostclass classify_host(const char *host)
-{
-    unsigned char a[16];
-    if (inet_pton(AF_INET, host, a) == 1)
-        return classify_v4(a);
-    if (inet_pton(AF_INET6, host, a) == 1) {
-        static const unsigned char zero[16] = {0};
-        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF};
-        if (memcmp(a, zero, 16) == 0)
-            return H_WILDCARD;
-        if (memcmp(a, zero, 15) == 0 && a[15] == 1)
-            return H_LOOPBACK;
-        if (memcmp(a, mapped, 12) == 0)
-            return classify_v4(a + 12);
-        if ((a[0] & 0xFE) == 0xFC || (a[0] == 0xFE && (a[1] & 0xC0) == 0x80))
-            return H_PRIVATE;
-        return H_PUBLIC_IP;
-    }
-    size_t n = strlen(host);
-    if (strcmp(host, "localhost") == 0 || strcmp(host, "localhost.") == 0 ||
-        (n > 10 && strcmp(host + n - 10, ".localhost") == 0))
-        return H_LOOPBACK;
-    return H_NAME;
-}
-
 bool bw_mcp_host_is_loopback(const char *host)
 {
-    return host && classify_host(host) == H_LOOPBACK;
+    struct bw_host h;
+    return bw_host_parse(host, &h) && h.cls == BW_ADDR_LOOPBACK;
 }
 
-/* Parses server_url. Returns NULL when valid (scheme and lower-cased host set; no host for stdio),
- * else the validation message. */
-static const char *parse_url(const char *u, enum scheme *sc, char host[256])
+/* Parses server_url. Returns NULL when valid (*sc set, and *host read by the shared URL model,
+ * net/url.h; no host for stdio), else the validation message. */
+static const char *parse_url(const char *u, enum scheme *sc, struct bw_host *host)
 {
     static const char *const not_url = "must be a URL (http, https, ws, wss or stdio://)";
-    host[0] = '\0';
-    const char *sep = strstr(u, "://");
-    if (!sep || sep == u)
+    char name[64];
+    memset(host, 0, sizeof *host);
+    if (!bw_url_scheme(u, name, sizeof name))
         return not_url;
-    size_t sl = (size_t)(sep - u);
-    for (size_t i = 0; i < sl; i++)
-        if (!isalpha((unsigned char)u[i]) && !(i > 0 && (isdigit((unsigned char)u[i]) || strchr("+-.", u[i]))))
-            return not_url;
     int found = -1;
     for (int i = 0; i < 5; i++)
-        if (strlen(SCHEME_NAME[i]) == sl && strncasecmp(u, SCHEME_NAME[i], sl) == 0)
+        if (strcmp(name, SCHEME_NAME[i]) == 0)
             found = i;
     if (found < 0)
         return "scheme must be one of http, https, ws, wss, stdio";
     *sc = (enum scheme)found;
-    const char *rest = sep + 3;
     if (*sc == SC_STDIO) {
+        const char *rest = u + strlen(name) + 3;
         /* stdio://<command line>: a command, spaces allowed, no control characters */
         if (!*rest)
             return "must name a command after stdio://";
@@ -1200,65 +1158,10 @@ static const char *parse_url(const char *u, enum scheme *sc, char host[256])
                 return not_url;
         return NULL;
     }
-    for (const unsigned char *p = (const unsigned char *)u; *p; p++)
-        if (*p <= 0x20 || *p >= 0x7F)
-            return not_url; /* URLs are ASCII without spaces (IDN hosts come punycoded) */
-    size_t alen = strcspn(rest, "/?#");
-    const char *at = NULL;
-    for (size_t i = 0; i < alen; i++)
-        if (rest[i] == '@')
-            at = rest + i;
-    const char *h = at ? at + 1 : rest;
-    size_t hlen = alen - (size_t)(h - rest);
-    const char *port = NULL;
-    size_t portlen = 0;
-    if (hlen > 0 && h[0] == '[') {
-        const char *close = memchr(h, ']', hlen);
-        if (!close || close - h - 1 < 2 || close - h - 1 > 45)
-            return not_url;
-        size_t il = (size_t)(close - h - 1);
-        memcpy(host, h + 1, il);
-        host[il] = '\0';
-        unsigned char a[16];
-        if (inet_pton(AF_INET6, host, a) != 1)
-            return not_url;
-        const char *after = close + 1;
-        size_t left = hlen - (size_t)(after - h);
-        if (left > 0) {
-            if (after[0] != ':')
-                return not_url;
-            port = after + 1;
-            portlen = left - 1;
-        }
-    } else {
-        const char *colon = memchr(h, ':', hlen);
-        size_t nl = colon ? (size_t)(colon - h) : hlen;
-        if (nl == 0 || nl > 253)
-            return not_url;
-        for (size_t i = 0; i < nl; i++) {
-            unsigned char c = (unsigned char)h[i];
-            if (!isalnum(c) && c != '-' && c != '.' && c != '_')
-                return not_url;
-            host[i] = (char)tolower(c);
-        }
-        host[nl] = '\0';
-        if (colon) {
-            port = colon + 1;
-            portlen = hlen - nl - 1;
-        }
-    }
-    if (port) {
-        if (portlen == 0 || portlen > 5)
-            return not_url;
-        unsigned long pv = 0;
-        for (size_t i = 0; i < portlen; i++) {
-            if (!isdigit((unsigned char)port[i]))
-                return not_url;
-            pv = pv * 10 + (unsigned long)(port[i] - '0');
-        }
-        if (pv < 1 || pv > 65535)
-            return not_url;
-    }
+    struct bw_url url;
+    if (!bw_url_read(&url, u))
+        return not_url;
+    *host = url.host;
     return NULL;
 }
 
@@ -1679,9 +1582,9 @@ static json_t *probe_json(const struct parsed *q, const struct bw_mcp_live *live
 
 static json_t *scan(const struct parsed *q, const struct bw_mcp_live *live)
 {
-    char host[256];
+    struct bw_host host;
     enum scheme sc = q->sc;
-    if (parse_url(q->url, &sc, host) != NULL)
+    if (parse_url(q->url, &sc, &host) != NULL)
         return NULL; /* validated before */
     char auth[4 * BW_MCP_AUTH_MAX + 8];
     normalise_auth(q->auth ? q->auth : "", auth, sizeof auth);
@@ -1690,8 +1593,9 @@ static json_t *scan(const struct parsed *q, const struct bw_mcp_live *live)
         known |= strcmp(auth, KNOWN_AUTH[i]) == 0;
 
     struct findings f = {0};
-    enum hostclass hc = sc == SC_STDIO ? H_NONE : classify_host(host);
-    bool remote = hc != H_NONE && hc != H_LOOPBACK; /* a wildcard bind is reachable from outside */
+    const enum bw_addr_class hc = host.cls;
+    const bool literal = sc != SC_STDIO && host.family != AF_UNSPEC;
+    bool remote = sc != SC_STDIO && hc != BW_ADDR_LOOPBACK; /* a wildcard bind is reachable from outside */
     bool plain = sc == SC_HTTP || sc == SC_WS;
     bool none = strcmp(auth, "none") == 0;
 
@@ -1705,11 +1609,13 @@ static json_t *scan(const struct parsed *q, const struct bw_mcp_live *live)
         add(&f, C_TRANSPORT_PLAIN, 0, NULL);
     if (sc == SC_STDIO)
         add(&f, C_TRANSPORT_STDIO, 0, NULL);
-    if (hc == H_WILDCARD)
+    /* an IP literal: internal ones (not routed on the internet) apart from the rest */
+    if (literal && hc == BW_ADDR_UNSPECIFIED)
         add(&f, C_NET_WILDCARD, 0, NULL);
-    else if (hc == H_PRIVATE)
+    else if (literal && (hc == BW_ADDR_PRIVATE || hc == BW_ADDR_LINK_LOCAL || hc == BW_ADDR_METADATA ||
+                         hc == BW_ADDR_CGNAT))
         add(&f, C_NET_PRIVATE, 0, NULL);
-    else if (hc == H_PUBLIC_IP)
+    else if (literal && hc != BW_ADDR_LOOPBACK)
         add(&f, C_NET_PUBLIC, 0, NULL);
 
     /* live tools, when listed, replace the declared ones: they are what an agent will see */
@@ -1796,8 +1702,8 @@ static int parse_body(const json_t *body, struct parsed *q, json_t **errors)
     bool bad = false;
     q->url = str_field(cfg, "server_url", "mcp_config.server_url", true, true, BW_MCP_URL_MAX, errs, &bad);
     if (q->url) {
-        char host[256];
-        const char *why = parse_url(q->url, &q->sc, host);
+        struct bw_host host;
+        const char *why = parse_url(q->url, &q->sc, &host);
         if (why)
             add_err(errs, "mcp_config.server_url", why);
     }

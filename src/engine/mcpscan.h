@@ -15,7 +15,11 @@
  *   MCP-TRANSPORT-002 LOW      stdio transport (runs with the user's privileges)          LLM03
  *   MCP-TRANSPORT-003 HIGH     probe: the TLS certificate does not verify                 LLM02
  *   MCP-NET-001       LOW      bound to a wildcard address (0.0.0.0, ::)                  -
- *   MCP-NET-002/003   LOW      private / public IP literal                                -
+ *   MCP-NET-002/003   LOW      an internal IP literal (private, link-local, metadata, CGNAT) /
+ *                              any other non-loopback one                                  -
+ * Hosts are read and classified by the shared URL model (net/url.h), as the egress guard reads
+ * them: a loopback address in any spelling (2130706433, 0x7f.1, [::ffff:127.0.0.1]) or the names
+ * localhost and *.localhost are loopback; anything else is remote.
  *   MCP-POISON-001    CRITICAL hidden instructions in a tool's description, title or parameter
  *                     descriptions (phrases aimed at the model, markup such as <IMPORTANT>,
  *                     secret paths, calls to other tools), or an invisible Unicode character
@@ -85,7 +89,8 @@ const char *bw_mcp_probe_target(const json_t *body);
 /* "CRITICAL", "HIGH", "MEDIUM" or "LOW" for a 0-100 risk score. */
 const char *bw_mcp_risk_level(int score);
 
-/* Whether host (no brackets for IPv6) names this machine: localhost, *.localhost, 127/8, ::1. */
+/* Whether host (IPv6 with or without brackets) names this machine: localhost, *.localhost, 127/8
+ * and ::1 in any spelling (net/url.h). */
 bool bw_mcp_host_is_loopback(const char *host);
 
 #endif

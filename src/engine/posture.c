@@ -1,6 +1,7 @@
 #include "engine/posture.h"
 
-#include <ctype.h>
+#include "net/url.h"
+
 #include <string.h>
 #include <strings.h>
 
@@ -9,7 +10,8 @@
 #define PEN_PLAIN_HTTP_LOCAL  10 /* plain http, but only to this machine */
 #define PEN_URL_CREDENTIALS   30 /* user:password@ in the endpoint */
 #define PEN_URL_SECRET_PARAM  25 /* ?api_key= / ?token= in the endpoint: ends up in logs */
-#define PEN_IP_LITERAL        10 /* a bare public IP: no certificate name, no DNS control */
+#define PEN_IP_LITERAL        10 /* a bare IP beyond loopback, private and link-local ranges (any
+                                    spelling, IPv6 too): no certificate name, no DNS control */
 #define PEN_AGENT             10 /* an agent acts: a wider blast radius than a model */
 #define PEN_NO_PROVIDER        5 /* unknown provenance (supply chain) */
 #define PEN_PROD_PLAIN_HTTP   10 /* plain http in production on top of the above */
@@ -22,73 +24,8 @@ static bool scheme(const char *s, const char *sch)
 
 bool bw_posture_url_ok(const char *s)
 {
-    if (!s)
-        return false;
-    const char *p = scheme(s, "https://") ? s + 8 : scheme(s, "http://") ? s + 7 : NULL;
-    if (!p || !*p || *p == '/' || *p == ':' || *p == '@')
-        return false;
-    for (const char *q = s; *q; q++)
-        if ((unsigned char)*q <= 0x20 || *q == 0x7f || *q == '\\')
-            return false; /* no spaces, controls or backslashes anywhere */
-    return true;
-}
-
-/* The host part (after any userinfo, before port/path) into out. */
-static void host_of(const char *url, char *out, size_t cap, bool *userinfo)
-{
-    const char *p = strstr(url, "://");
-    p = p ? p + 3 : url;
-    const char *end = p + strcspn(p, "/?#");
-    const char *at = NULL;
-    for (const char *q = p; q < end; q++)
-        if (*q == '@')
-            at = q;
-    *userinfo = at != NULL;
-    if (at)
-        p = at + 1;
-    size_t n;
-    if (*p == '[') { /* IPv6 literal */
-        const char *rb = memchr(p, ']', (size_t)(end - p));
-        n = rb ? (size_t)(rb - p) + 1 : (size_t)(end - p);
-    } else {
-        const char *colon = memchr(p, ':', (size_t)(end - p));
-        n = (size_t)((colon ? colon : end) - p);
-    }
-    if (n >= cap)
-        n = cap - 1;
-    for (size_t i = 0; i < n; i++)
-        out[i] = (char)tolower((unsigned char)p[i]);
-    out[n] = '\0';
-}
-
-static bool is_loopback(const char *h)
-{
-    return strcmp(h, "localhost") == 0 || strncmp(h, "127.", 4) == 0 || strcmp(h, "[::1]") == 0;
-}
-
-static bool is_ipv4(const char *h)
-{
-    int dots = 0;
-    for (const char *p = h; *p; p++) {
-        if (*p == '.')
-            dots++;
-        else if (!isdigit((unsigned char)*p))
-            return false;
-    }
-    return dots == 3;
-}
-
-static bool is_private_v4(const char *h)
-{
-    if (strncmp(h, "10.", 3) == 0 || strncmp(h, "192.168.", 8) == 0 || strncmp(h, "169.254.", 8) == 0)
-        return true;
-    if (strncmp(h, "172.", 4) == 0) {
-        int second = 0;
-        for (const char *p = h + 4; isdigit((unsigned char)*p) && second < 1000; p++)
-            second = second * 10 + (*p - '0');
-        return second >= 16 && second <= 31;
-    }
-    return false;
+    struct bw_url u;
+    return bw_url_read(&u, s) && (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https"));
 }
 
 /* Query parameters whose value is a credential (names compared without case). */
@@ -169,11 +106,17 @@ const char *bw_posture_url_display(const char *url, char *out, size_t cap)
 int bw_posture_score(const char *type, const char *provider, const char *endpoint, const char *env)
 {
     int score = 100;
-    char host[256];
-    bool userinfo = false;
-    host_of(endpoint, host, sizeof host, &userinfo);
-    bool plain = scheme(endpoint, "http://");
-    bool local = is_loopback(host);
+    struct bw_url u;
+    /* the host is judged by the shared URL model (net/url.h); an endpoint stored before the parser
+     * was strict may not parse: it is then judged as harshly as its text allows */
+    const bool parsed = bw_url_read(&u, endpoint);
+    const enum bw_addr_class c = u.host.cls;
+    const bool userinfo = parsed ? u.userinfo : strchr(endpoint, '@') != NULL;
+    const bool plain = scheme(endpoint, "http://");
+    const bool local = parsed && c == BW_ADDR_LOOPBACK;
+    /* an address an operator assigns inside its own network is not a "bare public IP" */
+    const bool bare_ip = parsed && u.host.family != AF_UNSPEC && c != BW_ADDR_LOOPBACK && c != BW_ADDR_PRIVATE &&
+                         c != BW_ADDR_LINK_LOCAL;
     if (plain) {
         score -= local ? PEN_PLAIN_HTTP_LOCAL : PEN_PLAIN_HTTP;
         if (!local && env && strcasecmp(env, "production") == 0)
@@ -183,7 +126,7 @@ int bw_posture_score(const char *type, const char *provider, const char *endpoin
         score -= PEN_URL_CREDENTIALS;
     if (has_secret_param(endpoint))
         score -= PEN_URL_SECRET_PARAM;
-    if (is_ipv4(host) && !local && !is_private_v4(host))
+    if (bare_ip)
         score -= PEN_IP_LITERAL;
     if (type && strcmp(type, "agent") == 0)
         score -= PEN_AGENT;

@@ -1,8 +1,9 @@
 /* Outbound HTTP under the SSRF guard (contract in egress.h).
  *
  * One request is a loop over hops: the first URL, then each redirect that is followed. One hop:
- *   1. the URL is parsed with curl's URL API and checked (http/https, a host, no credentials);
- *      IP literals are judged at once, in every spelling;
+ *   1. the URL is read by the shared parser (net/url.h: curl's URL API) and checked (http/https,
+ *      a host, no credentials); IP literals, in every spelling, and names the classifier places
+ *      (localhost, metadata names) are judged at once;
  *   2. a name is resolved (getaddrinfo on a helper thread, so the time budget holds) and EVERY
  *      address must pass;
  *   3. a fresh easy handle is pinned to one checked address with CURLOPT_CONNECT_TO, so curl does
@@ -20,6 +21,7 @@
 
 #include "common/limits.h"
 #include "common/vec.h"
+#include "net/url.h"
 
 #include <curl/curl.h>
 
@@ -151,138 +153,63 @@ struct eg_target {
     struct sockaddr_storage addr; /* the literal's address, port set */
 };
 
-static bool valid_hostname(const char *h)
-{
-    size_t n = strlen(h);
-    if (!n || n > 254 || (n == 254 && h[253] != '.'))
-        return false;
-    for (const char *p = h; *p; p++) {
-        const unsigned char c = (unsigned char)*p;
-        /* curl decodes %-escapes in the host; only letters, digits, '-', '_' and '.' may remain
-         * (anything else could mean something different to getaddrinfo than it did to us) */
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
-              c == '_' || c == '.'))
-            return false;
-    }
-    return true;
-}
-
-/* Parses and checks url into *t; BW_EG_OK, BW_EG_BAD_URL, BW_EG_BLOCKED (an IP literal refused
- * under allow) or BW_EG_ERROR (out of memory), with the reason in why. No network I/O. */
+/* Parses and checks url into *t; BW_EG_OK, BW_EG_BAD_URL, BW_EG_BLOCKED (an IP literal, or a name
+ * the classifier places, refused under allow) or BW_EG_ERROR (out of memory), with the reason in
+ * why. No network I/O. */
 static enum bw_egress_outcome parse_target(const char *url, unsigned allow, struct eg_target *t, char *why,
                                            size_t cap)
 {
     enum bw_egress_outcome rc = BW_EG_BAD_URL;
-    CURLU *u = NULL;
-    char *scheme = NULL, *host = NULL, *port = NULL, *full = NULL, *part = NULL;
-    CURLUcode uc;
+    struct bw_url u;
 
     memset(t, 0, sizeof *t);
-    if (!url || !*url) {
-        say(why, cap, "no URL");
-        goto out;
-    }
-    size_t len = strnlen(url, BW_EGRESS_URL_MAX);
-    if (len >= BW_EGRESS_URL_MAX) {
+    if (url && strnlen(url, BW_EGRESS_URL_MAX) >= BW_EGRESS_URL_MAX) {
         say(why, cap, "URL longer than %d bytes", BW_EGRESS_URL_MAX - 1);
-        goto out;
+        return BW_EG_BAD_URL;
     }
-    for (size_t i = 0; i < len; i++) {
-        const unsigned char c = (unsigned char)url[i];
-        /* a URL is ASCII without spaces: anything else must be percent-encoded (and an IDN host
-         * written in punycode), so no two parsers can disagree about what it says */
-        if (c <= 0x20 || c >= 0x7f) {
-            say(why, cap, "URL contains a space, control or non-ASCII character");
-            goto out;
-        }
-    }
-    if (!(u = curl_url())) {
+    switch (bw_url_parse(&u, url, why, cap)) {
+    case BW_URL_OK:
+        break;
+    case BW_URL_NOMEM:
         rc = BW_EG_ERROR;
-        say(why, cap, "out of memory");
+        goto out;
+    default:
         goto out;
     }
-    if ((uc = curl_url_set(u, CURLUPART_URL, url, 0)) != CURLUE_OK) {
-        say(why, cap, "malformed URL: %s", curl_url_strerror(uc));
+    if (strcmp(u.scheme, "http") && strcmp(u.scheme, "https")) {
+        say(why, cap, "scheme %s not allowed (http and https only)", u.scheme);
         goto out;
     }
-    if (curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) != CURLUE_OK ||
-        (strcmp(scheme, "http") && strcmp(scheme, "https"))) {
-        say(why, cap, "scheme %s not allowed (http and https only)", scheme ? scheme : "(none)");
-        goto out;
-    }
-    t->https = !strcmp(scheme, "https");
+    t->https = !strcmp(u.scheme, "https");
     /* user:password@ would be sent to the target as Basic credentials (and could end up in
      * logs as part of the URL): credentials belong in headers, so a URL carrying any userinfo,
      * even an empty one, is refused */
-    if (curl_url_get(u, CURLUPART_USER, &part, 0) != CURLUE_NO_USER ||
-        curl_url_get(u, CURLUPART_PASSWORD, &part, 0) != CURLUE_NO_PASSWORD ||
-        curl_url_get(u, CURLUPART_OPTIONS, &part, 0) != CURLUE_NO_OPTIONS) {
+    if (u.userinfo) {
         say(why, cap, "credentials in the URL are not allowed");
         goto out;
     }
-    if (curl_url_get(u, CURLUPART_ZONEID, &part, 0) != CURLUE_NO_ZONEID) {
-        say(why, cap, "IPv6 zone ids are not allowed");
-        goto out;
-    }
-    if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK || !*host) {
-        say(why, cap, "URL has no host");
-        goto out;
-    }
-    if (curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) != CURLUE_OK) {
-        say(why, cap, "URL has no port");
-        goto out;
-    }
-    char *end;
-    t->port = strtol(port, &end, 10);
-    if (*end || t->port < 1 || t->port > 65535) {
-        say(why, cap, "bad port %s", port);
-        goto out;
-    }
-
-    struct in_addr in4;
-    size_t hlen = strlen(host);
-    if (host[0] == '[') {
-        struct sockaddr_in6 s6;
-        memset(&s6, 0, sizeof s6);
-        if (hlen < 3 || hlen - 2 >= sizeof t->host || host[hlen - 1] != ']') {
-            say(why, cap, "bad IPv6 address");
-            goto out;
-        }
-        memcpy(t->host, host + 1, hlen - 2);
-        t->host[hlen - 2] = '\0';
-        if (inet_pton(AF_INET6, t->host, &s6.sin6_addr) != 1) {
-            say(why, cap, "bad IPv6 address");
-            goto out;
-        }
-        s6.sin6_family = AF_INET6;
-        memcpy(&t->addr, &s6, sizeof s6);
-        t->literal = true;
-    } else if (bw_egress_ipv4_literal(host, &in4)) {
-        /* curl already normalises most spellings; ours is the one that counts, and curl is
-         * told to use it so both sides talk about the same address */
-        struct sockaddr_in s4;
-        memset(&s4, 0, sizeof s4);
-        s4.sin_family = AF_INET;
-        s4.sin_addr = in4;
-        memcpy(&t->addr, &s4, sizeof s4);
-        inet_ntop(AF_INET, &in4, t->host, sizeof t->host);
-        if (strcmp(t->host, host) && curl_url_set(u, CURLUPART_HOST, t->host, 0) != CURLUE_OK) {
-            say(why, cap, "bad IPv4 address");
-            goto out;
-        }
-        t->literal = true;
-    } else {
-        if (!valid_hostname(host)) {
-            say(why, cap, "bad host name");
-            goto out;
-        }
-        copy_str(t->host, sizeof t->host, host);
-    }
-    if (curl_url_get(u, CURLUPART_URL, &full, 0) != CURLUE_OK || strlen(full) >= sizeof t->url) {
+    t->port = u.port;
+    if (!bw_url_get(&u, 0, t->url, sizeof t->url)) {
         say(why, cap, "URL longer than %d bytes", BW_EGRESS_URL_MAX - 1);
         goto out;
     }
-    copy_str(t->url, sizeof t->url, full);
+    /* a name is resolved as written (a final dot keeps resolver search domains out of it) */
+    say(t->host, sizeof t->host, "%s%s", u.host.name, u.host.trailing_dot ? "." : "");
+    if (u.host.family == AF_INET6) {
+        struct sockaddr_in6 s6;
+        memset(&s6, 0, sizeof s6);
+        s6.sin6_family = AF_INET6;
+        memcpy(&s6.sin6_addr, u.host.addr, 16);
+        memcpy(&t->addr, &s6, sizeof s6);
+        t->literal = true;
+    } else if (u.host.family == AF_INET) {
+        struct sockaddr_in s4;
+        memset(&s4, 0, sizeof s4);
+        s4.sin_family = AF_INET;
+        memcpy(&s4.sin_addr, u.host.addr, 4);
+        memcpy(&t->addr, &s4, sizeof s4);
+        t->literal = true;
+    }
 
     if (t->literal) {
         const char *w = NULL;
@@ -292,15 +219,19 @@ static enum bw_egress_outcome parse_target(const char *url, unsigned allow, stru
             rc = BW_EG_BLOCKED;
             goto out;
         }
+    } else if (!bw_egress_class_allowed(u.host.cls, allow)) {
+        /* localhost, *.localhost, metadata names: refused before any lookup, whatever a resolver
+         * would answer for them */
+        if (allow & BW_EGRESS_NONE)
+            say(why, cap, "refused: outbound connections are disabled (BULWARK_EGRESS_ALLOW=none)");
+        else
+            say(why, cap, "refused: %s %s", u.host.why, t->host);
+        rc = BW_EG_BLOCKED;
+        goto out;
     }
     rc = BW_EG_OK;
 out:
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
-    curl_free(full);
-    curl_free(part);
-    curl_url_cleanup(u);
+    bw_url_free(&u);
     return rc;
 }
 

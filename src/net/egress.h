@@ -6,22 +6,24 @@
  *    answer refuses the name: mixed answers are what rebinding looks like); the check runs
  *    again on the address curl actually connects to (so a DNS answer that changes between the
  *    check and the connect, "DNS rebinding", is still caught);
- *  - IPv4 literals are recognised in every spelling inet_aton accepts (decimal "2130706433",
- *    octal "0177.0.0.1", hex "0x7f.1"), IPv6 forms that embed an IPv4 address (IPv4-mapped
- *    ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (last 32
- *    bits), 6to4 2002::/16, Teredo's client address) are judged by that address;
+ *  - URLs are read by the one URL parser (net/url.h) and hosts and addresses judged by the one
+ *    classifier (net/addr.h) that every report uses too: IPv4 literals in every inet_aton
+ *    spelling, IPv6 forms embedding an IPv4 address judged by that address; a host name the
+ *    classifier already places (localhost, *.localhost, metadata.google.internal ...) is judged
+ *    by its class before any lookup;
  *  - redirects are off unless asked for, and then each hop is checked like the first;
  *  - connect and total timeouts, a response-size cap.
  *
  * Loopback and private ranges are refused unless BULWARK_EGRESS_ALLOW names them
- * ("loopback", "private"); link-local (incl. cloud metadata 169.254.169.254 and AWS's IPv6
- * fd00:ec2::254), CGNAT, multicast, unspecified, broadcast and reserved ranges are always
- * refused.
+ * ("loopback", "private"); link-local, cloud metadata (169.254.169.254, fd00:ec2::254, ...),
+ * CGNAT, multicast, unspecified, broadcast and reserved ranges are always refused.
  *
  * Ownership: bw_egress_resp holds two malloc'ed buffers (body, headers), freed by
  * bw_egress_resp_free; everything a bw_egress_req points to stays the caller's. */
 #ifndef BW_NET_EGRESS_H
 #define BW_NET_EGRESS_H
+#include "net/addr.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
@@ -37,26 +39,11 @@
  * another (the server refuses to start). */
 int bw_egress_parse_allow(const char *s, unsigned *flags);
 
-enum bw_addr_class {
-    BW_ADDR_PUBLIC,
-    BW_ADDR_LOOPBACK,   /* 127/8, ::1 */
-    BW_ADDR_PRIVATE,    /* 10/8, 172.16/12, 192.168/16, fc00::/7 */
-    BW_ADDR_LINK_LOCAL, /* 169.254/16 (cloud metadata), fe80::/10, fd00:ec2::254 (metadata) */
-    BW_ADDR_CGNAT,      /* 100.64/10 */
-    BW_ADDR_MULTICAST,  /* 224/4, ff00::/8 */
-    BW_ADDR_RESERVED,   /* 0/8, 240/4, broadcast, documentation, benchmarking, ::, the rest of
-                           ::/8, fec0::/10, 2001:db8::/32, 100::/64, ... */
-};
-
-/* The class of an AF_INET or AF_INET6 address (embedded IPv4 forms judged by the IPv4). */
-enum bw_addr_class bw_egress_classify(const struct sockaddr *sa);
+/* Whether the policy lets a host or address of class c through. */
+bool bw_egress_class_allowed(enum bw_addr_class c, unsigned allow);
 /* Whether a connection to sa is allowed under the flags; *why gets a short reason when not
  * ("loopback address", "link-local address (cloud metadata)", ...). */
 bool bw_egress_addr_allowed(const struct sockaddr *sa, unsigned allow, const char **why);
-/* Whether host (as written in a URL) is an IPv4 literal in any inet_aton spelling (1 to 4 parts,
- * each decimal, 0-octal or 0x-hex, the last filling the remaining bytes; one trailing dot is
- * allowed, as in URLs); fills *out (may be NULL). Nothing else: no spaces, signs or trailers. */
-bool bw_egress_ipv4_literal(const char *host, struct in_addr *out);
 
 enum bw_egress_outcome {
     BW_EG_OK,       /* a response arrived (any HTTP status) */

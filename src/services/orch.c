@@ -12,6 +12,7 @@
 #include "engine/intel/risk.h"
 #include "engine/intel/compliance.h"
 #include "engine/intel/hunt.h"
+#include "net/url.h"
 #include "store/store.h"
 #include "store/store_intel.h"
 
@@ -197,16 +198,9 @@ static json_t *asset_words(const json_t *a)
     json_t *w = json_array();
     words_of(bw_json_str(a, "name"), w);
     words_of(bw_json_str(a, "provider"), w);
-    const char *ep = bw_json_str(a, "endpoint");
-    const char *h = strstr(ep, "://");
-    h = h ? h + 3 : ep;
-    char host[256];
-    size_t n = strcspn(h, "/:?#");
-    if (n >= sizeof host)
-        n = sizeof host - 1;
-    memcpy(host, h, n);
-    host[n] = '\0';
-    words_of(host, w);
+    struct bw_url u; /* the host as the shared URL parser reads it: never the userinfo */
+    if (bw_url_read(&u, bw_json_str(a, "endpoint")))
+        words_of(u.host.name, w);
     return w;
 }
 

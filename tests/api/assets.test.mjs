@@ -46,6 +46,24 @@ test('registration is validated field by field', async () => {
   }
 });
 
+test('the endpoint host is judged as the egress guard judges it; a URL it would not read is refused', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  // every spelling of loopback is this machine (plain http to it costs 10), an internal address is
+  // no bare public IP, any other IP literal costs 10 (IPv6 too)
+  for (const [endpoint, score] of [['http://2130706433:8000/query', 90], ['http://[::ffff:127.0.0.1]:8000/', 90],
+    ['http://0x7f.1/', 90], ['http://app.localhost:3000/', 90], ['https://167772161/v1', 100],
+    ['https://[2606:4700::1111]/v1', 90], ['https://169.254.169.254/', 90]]) {
+    const r = await reg(u, { name: 'h', type: 'model', provider: 'self', endpoint, env: 'production' });
+    assert.equal(r.status, 201, endpoint + ' ' + r.text);
+    assert.equal(r.json.security_score, score, endpoint);
+  }
+  for (const endpoint of ['https://b\u00fccher.example/', 'https://api.example.com:0/', 'https://a..example/',
+    'https://[fe80::1%25eth0]/', 'https://256.0.0.1/', 'http:/api.example.com']) {
+    const r = await reg(u, { name: 'h', type: 'model', endpoint });
+    assert.deepEqual(assertError(assert, r, 400, 'VALIDATION_ERROR').errors.map(e => e.field), ['endpoint'], endpoint);
+  }
+});
+
 test('list: newest first, filters, total and limit; bad filters and limits are 400', async () => {
   const u = await srv.session('PRO', { key: true });
   const ids = [];

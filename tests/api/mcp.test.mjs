@@ -149,3 +149,19 @@ test('stdio and local servers', async () => {
   assert.deepEqual(l.json.findings.map(f => [f.id, f.severity]), [['MCP-AUTH-001', 'HIGH']]);
   assert.equal(l.json.risk_level, 'MEDIUM');
 });
+
+test('server_url is read as the egress guard reads it: any spelling of loopback is local, internal literals are MCP-NET-002', async () => {
+  for (const server_url of ['http://2130706433:3000/sse', 'http://0x7f.1:3000/sse', 'http://[::ffff:127.0.0.1]:3000/sse',
+    'http://%6c%6f%63%61%6c%68%6f%73%74:3000/sse', 'http://127.0.0.1#@mcp.example.com/']) {
+    const r = await scan({ mcp_config: { server_url, auth_method: 'none' } });
+    assert.equal(r.status, 200, r.text);
+    assert.deepEqual(r.json.findings.map(f => [f.id, f.severity]), [['MCP-AUTH-001', 'HIGH']], server_url);
+  }
+  const p = await scan({ mcp_config: { server_url: 'https://167772161/mcp', auth_method: 'oauth' } });
+  assert.deepEqual(p.json.findings.map(f => f.id), ['MCP-NET-002']);
+  const w = await scan({ mcp_config: { server_url: 'https://0/mcp', auth_method: 'oauth' } });
+  assert.deepEqual(w.json.findings.map(f => f.id), ['MCP-NET-001']);
+  for (const server_url of ['http://a..example/', 'http://256.0.0.1/', 'https://[fe80::1%25eth0]/mcp', 'http:/mcp.example.com']) {
+    assert.deepEqual(fields(await scan({ mcp_config: { server_url } })), ['mcp_config.server_url'], server_url);
+  }
+});

@@ -1,7 +1,15 @@
-/* The egress guard's URL and address parsing, without network I/O: bw_egress_ipv4_literal is
+/* The egress guard's URL and address parsing, without network I/O: bw_addr_ipv4_literal is
  * checked against glibc's inet_aton (the reference for "every spelling"), bw_egress_check_url
- * for sane outcomes, and raw bytes as IPv4/IPv6 addresses for consistent classes. */
+ * for sane outcomes, and raw bytes as IPv4/IPv6 addresses for consistent classes. And the shared
+ * URL parser (net/url.h): whatever it accepts reads back the same (the URL it writes parses to
+ * the same host, class, port and userinfo; a normalised host reads as itself), and its readers
+ * agree with it: the guard's check refuses exactly what it refuses and judges the host by its
+ * class, the asset posture accepts exactly its http(s) URLs, the MCP scan calls loopback what it
+ * calls loopback. */
+#include "engine/mcpscan.h"
+#include "engine/posture.h"
 #include "net/egress.h"
+#include "net/url.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -20,8 +28,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void check_class(const struct sockaddr *sa)
 {
-    const enum bw_addr_class c = bw_egress_classify(sa);
-    if ((unsigned)c > BW_ADDR_RESERVED)
+    const enum bw_addr_class c = bw_addr_classify(sa, NULL);
+    if ((unsigned)c >= BW_ADDR__COUNT)
         abort();
     for (unsigned allow = 0; allow < 4; allow++) {
         const char *why = NULL;
@@ -37,6 +45,79 @@ static void check_class(const struct sockaddr *sa)
         abort();
 }
 
+/* A normalised host reads as itself, with the same class. */
+static void check_host(const struct bw_host *h)
+{
+    struct bw_host again;
+    if ((unsigned)h->cls >= BW_ADDR__COUNT || !h->why || !*h->why || !h->name[0])
+        abort();
+    if (!bw_host_parse(h->name, &again) || strcmp(again.name, h->name) || again.cls != h->cls ||
+        again.family != h->family || memcmp(again.addr, h->addr, sizeof h->addr))
+        abort();
+    if (bw_mcp_host_is_loopback(h->name) != (h->cls == BW_ADDR_LOOPBACK))
+        abort();
+}
+
+static void check_parsed_url(const char *s, size_t len)
+{
+    struct bw_url u;
+    char why[128];
+    memset(why, 'x', sizeof why);
+    const enum bw_url_rc rc = bw_url_parse(&u, s, why, sizeof why);
+    if (!memchr(why, '\0', sizeof why) || (rc != BW_URL_OK && !why[0]) || (rc == BW_URL_OK && why[0]))
+        abort();
+    const bool web = rc == BW_URL_OK && (!strcmp(u.scheme, "http") || !strcmp(u.scheme, "https"));
+    if (bw_posture_url_ok(s) != web)
+        abort();
+    if (rc == BW_URL_NOMEM) {
+        bw_url_free(&u);
+        return;
+    }
+
+    /* the guard: BAD_URL for what the parser refuses; for an http(s) URL without credentials,
+     * OK exactly when the policy lets the host's class through (no DNS in the check) */
+    if (len < 2048) {
+        for (unsigned allow = 0; allow < 4; allow++) {
+            const enum bw_egress_outcome o = bw_egress_check_url(s, allow, NULL, 0);
+            if (rc == BW_URL_BAD && o != BW_EG_BAD_URL)
+                abort();
+            if (web && !u.userinfo && o != BW_EG_ERROR &&
+                o != (bw_egress_class_allowed(u.host.cls, allow) ? BW_EG_OK : BW_EG_BLOCKED))
+                abort();
+        }
+    }
+    if (rc != BW_URL_OK) {
+        bw_url_free(&u);
+        return;
+    }
+
+    for (const char *p = u.scheme; *p; p++)
+        if (*p >= 'A' && *p <= 'Z')
+            abort();
+    if (u.port < 0 || u.port > 65535 || (u.port_explicit && u.port == 0))
+        abort();
+    check_host(&u.host);
+
+    /* what it writes reads back the same */
+    char out[4096];
+    if (bw_url_get(&u, 0, out, sizeof out)) {
+        struct bw_url v;
+        if (bw_url_parse(&v, out, NULL, 0) == BW_URL_OK) {
+            if (strcmp(v.host.name, u.host.name) || v.host.cls != u.host.cls || v.port != u.port ||
+                v.userinfo != u.userinfo || strcmp(v.scheme, u.scheme))
+                abort();
+        }
+        bw_url_free(&v);
+    }
+    if (bw_url_get(&u, BW_URL_NO_USERINFO | BW_URL_NO_QUERY | BW_URL_NO_FRAGMENT, out, sizeof out)) {
+        struct bw_url v;
+        if (bw_url_parse(&v, out, NULL, 0) == BW_URL_OK && (v.userinfo || strchr(out, '?') || strchr(out, '#')))
+            abort();
+        bw_url_free(&v);
+    }
+    bw_url_free(&u);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 4096)
@@ -50,7 +131,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* 1. IPv4 spellings: the same answer as inet_aton, which stops quietly at whitespace (so such
      *    inputs are left out) and refuses the one trailing dot URLs allow (so it is cut off) */
     struct in_addr mine, ref;
-    const bool m = bw_egress_ipv4_literal(s, &mine);
+    const bool m = bw_addr_ipv4_literal(s, &mine);
     bool spaced = false;
     for (const char *p = s; *p; p++)
         spaced |= isspace((unsigned char)*p) != 0;
@@ -107,6 +188,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (bw_egress_parse_allow(s, &flags) == 0 &&
         ((flags & ~known) || ((flags & BW_EGRESS_NONE) && flags != BW_EGRESS_NONE)))
         abort();
+
+    /* 5. the shared URL parser and its readers; the bytes as a bare host */
+    check_parsed_url(s, strlen(s));
+    struct bw_host h;
+    if (bw_host_parse(s, &h))
+        check_host(&h);
 
     free(s);
     return 0;

@@ -13,6 +13,7 @@
 #include "common/timeutil.h"
 
 #include "engine/intel/attack.h"
+#include "net/url.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -2236,12 +2237,12 @@ static json_t *references(struct ctx *c, const struct cands *cs)
         const char *kind = bw_json_str(v, "kind");
         const char *word = eq(kind, "nvd") ? "NVD entry" : eq(kind, "kev") ? "CISA KEV entry" : eq(kind, "advisory") ? "Advisory"
                          : eq(kind, "atlas") ? "MITRE ATLAS" : eq(kind, "attack") ? "MITRE ATT&CK" : "Reference";
-        /* the host names the source */
-        const char *h = strstr(u, "://") + 3;
-        size_t hl = strcspn(h, "/?#");
-        char host[128];
-        clip(host, hl + 1 < sizeof host ? hl + 1 : sizeof host, h);
-        snprintf(label, sizeof label, "%s (%s)", word, host);
+        /* the host names the source (as the shared URL parser reads it: never a userinfo) */
+        struct bw_url pu;
+        if (bw_url_read(&pu, u))
+            snprintf(label, sizeof label, "%s (%s)", word, pu.host.name);
+        else
+            snprintf(label, sizeof label, "%s", word);
         ref_add(c, refs, label, u);
         taken++;
     }

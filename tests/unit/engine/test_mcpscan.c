@@ -119,7 +119,10 @@ static void validation(void **state)
     assert_true(has_error(e, "mcp_config.server_url"));
     json_decref(e);
     const char *bad_urls[] = {"not a url", "ftp://x.example", "http://", "http://exa mple.com", "https://host:0/",
-                              "https://host:99999", "https://[zz::1]/", "stdio://", "://x", "http://h\\u00e9.com"};
+                              "https://host:99999", "https://[zz::1]/", "stdio://", "://x", "http://h\\u00e9.com",
+                              /* what the shared URL model (net/url.h) refuses for every reader */
+                              "http://a..example/", "http://256.0.0.1/", "http://08.0.0.1/", "http://[fe80::1%25eth0]/",
+                              "http://mcp.example.com/a\\\\b", "http:/mcp.example.com", "http:///mcp.example.com"};
     for (size_t i = 0; i < sizeof bad_urls / sizeof bad_urls[0]; i++) {
         char b[256];
         snprintf(b, sizeof b, "{\"mcp_config\":{\"server_url\":\"%s\"}}", bad_urls[i]);
@@ -253,6 +256,61 @@ static void transport_and_network(void **state)
     assert_true(bw_mcp_host_is_loopback("::1"));
     assert_false(bw_mcp_host_is_loopback("localhost.example.com"));
     assert_false(bw_mcp_host_is_loopback("0.0.0.0"));
+    assert_true(bw_mcp_host_is_loopback("2130706433"));
+    assert_true(bw_mcp_host_is_loopback("[::1]"));
+    assert_true(bw_mcp_host_is_loopback("::ffff:127.0.0.1"));
+    assert_true(bw_mcp_host_is_loopback("LocalHost."));
+    assert_false(bw_mcp_host_is_loopback("10.0.0.1"));
+    assert_false(bw_mcp_host_is_loopback(NULL));
+}
+
+/* server_url is read by the shared URL model (net/url.h), as the egress guard reads it: every
+ * spelling of a loopback address is local, internal literals are MCP-NET-002, the rest -003. */
+static void hosts_as_the_guard_sees_them(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *url;
+        bool local;
+        const char *net; /* the MCP-NET finding, NULL for none */
+    } cases[] = {
+        {"http://2130706433:8000/mcp", true, NULL},
+        {"http://0x7f.1/mcp", true, NULL},
+        {"http://127.1:3000/mcp", true, NULL},
+        {"http://127.0.0.1.:3000/mcp", true, NULL},
+        {"http://[::127.0.0.1]/mcp", true, NULL},
+        {"http://[::ffff:7f00:1]/mcp", true, NULL},
+        {"http://%6c%6f%63%61%6c%68%6f%73%74:3000/mcp", true, NULL},
+        {"http://LOCALHOST./mcp", true, NULL},
+        {"ws://app.localhost:3000/mcp", true, NULL},
+        {"http://127.0.0.1#@mcp.example.com/", true, NULL},
+        {"http://mcp.example.com@127.0.0.1/", true, NULL},
+        {"http://0/mcp", false, "MCP-NET-001"},
+        {"http://[::]:8000/mcp", false, "MCP-NET-001"},
+        {"http://167772161/mcp", false, "MCP-NET-002"},
+        {"http://[64:ff9b::10.0.0.1]/mcp", false, "MCP-NET-002"},
+        {"http://0xa9fea9fe/mcp", false, "MCP-NET-002"},
+        {"http://100.64.0.1/mcp", false, "MCP-NET-002"},
+        {"http://134744072/mcp", false, "MCP-NET-003"},
+        {"http://[2606:4700::1111]/mcp", false, "MCP-NET-003"},
+        {"http://localhost.example.com/mcp", false, NULL},
+        {"http://metadata.google.internal/mcp", false, NULL},
+    };
+    static const char *const nets[] = {"MCP-NET-001", "MCP-NET-002", "MCP-NET-003"};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *r = with_url_auth(cases[i].url, "none");
+        const char *s = sev(find(r, "MCP-AUTH-001", NULL));
+        if (strcmp(s, cases[i].local ? "HIGH" : "CRITICAL"))
+            fail_msg("%s: MCP-AUTH-001 %s", cases[i].url, s);
+        if ((find(r, "MCP-TRANSPORT-001", NULL) != NULL) == cases[i].local)
+            fail_msg("%s: MCP-TRANSPORT-001 %s", cases[i].url, cases[i].local ? "reported" : "missing");
+        for (size_t k = 0; k < 3; k++) {
+            const bool want = cases[i].net && !strcmp(cases[i].net, nets[k]);
+            if ((find(r, nets[k], NULL) != NULL) != want)
+                fail_msg("%s: %s %s", cases[i].url, nets[k], want ? "missing" : "reported");
+        }
+        json_decref(r);
+    }
 }
 
 #define SAFE_HEAD "{\"mcp_config\":{\"server_url\":\"https://mcp.example.com\",\"auth_method\":\"oauth2\",\"tools\":"
@@ -904,7 +962,9 @@ static void rpc_parsing(void **state)
     assert_true(bw_mcp_probe_url("HTTPS://user:pw@mcp.example.com:8443/v1/mcp?token=abc#frag", u, sizeof u));
     assert_string_equal(u, "https://mcp.example.com:8443/v1/mcp");
     assert_true(bw_mcp_probe_url("http://[::1]:3000?k=v", u, sizeof u));
-    assert_string_equal(u, "http://[::1]:3000");
+    assert_string_equal(u, "http://[::1]:3000/");
+    assert_true(bw_mcp_probe_url("http://mcp.example.com@2130706433:3000/mcp#@x", u, sizeof u));
+    assert_string_equal(u, "http://127.0.0.1:3000/mcp");
     assert_false(bw_mcp_probe_url("wss://mcp.example.com", u, sizeof u));
     assert_false(bw_mcp_probe_url("stdio://npx x", u, sizeof u));
     assert_false(bw_mcp_probe_url("http://user@/x", u, sizeof u));
@@ -1124,6 +1184,7 @@ int main(void)
         cmocka_unit_test(encoded_payloads), cmocka_unit_test(secret_files), cmocka_unit_test(invisible_characters),
         cmocka_unit_test(toxic_flows), cmocka_unit_test(owasp_mapping), cmocka_unit_test(probe_member),
         cmocka_unit_test(live_results), cmocka_unit_test(rpc_parsing), cmocka_unit_test(probe_exchanges),
+        cmocka_unit_test(hosts_as_the_guard_sees_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

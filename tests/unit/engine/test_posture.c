@@ -79,6 +79,63 @@ static void levels(void **state)
     assert_string_equal(bw_posture_level(0), "CRITICAL");
 }
 
+/* The host is judged by the shared URL model (net/url.h), as the egress guard judges it: every
+ * spelling of a loopback address is this machine, an internal address is no "bare public IP",
+ * and a URL the guard would not read is not accepted. */
+static void hosts_as_the_guard_sees_them(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *endpoint;
+        int score; /* model, provider openai, production */
+    } cases[] = {
+        {"http://127.0.0.1:8080", 90},
+        {"http://2130706433/", 90},
+        {"http://0x7f.1/", 90},
+        {"http://127.1:8080/", 90},
+        {"http://127.0.0.1./", 90},
+        {"http://[::ffff:127.0.0.1]:8080/", 90},
+        {"http://[::1]/", 90},
+        {"http://LOCALHOST./", 90},
+        {"http://app.localhost:3000/", 90},
+        {"http://%6c%6f%63%61%6c%68%6f%73%74/", 90},
+        {"http://127.0.0.1#@public.example/", 90},
+        {"http://localhost.example.com/", 60},
+        {"https://10.0.0.1/", 100},
+        {"https://167772161/", 100},         /* 10.0.0.1 */
+        {"https://[::ffff:10.0.0.1]/", 100},
+        {"https://[fd12::1]/", 100},
+        {"https://169.254.1.1/", 100},
+        {"https://203.0.113.5/", 90},
+        {"https://134744072/", 90},          /* 8.8.8.8 */
+        {"https://[2606:4700::1111]/", 90},
+        {"https://169.254.169.254/", 90},    /* metadata: not an address an operator assigns */
+        {"https://100.64.0.1/", 90},
+        {"https://0/", 90},
+        {"http://0.0.0.0:8000/", 50},        /* a wildcard bind is not this machine */
+        {"https://metadata.google.internal/", 100}, /* a name: no IP-literal deduction */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int got = bw_posture_score("model", "openai", cases[i].endpoint, "production");
+        if (got != cases[i].score)
+            fail_msg("%s: %d, expected %d", cases[i].endpoint, got, cases[i].score);
+    }
+    /* userinfo is what the URL parser says it is */
+    assert_int_equal(bw_posture_score("model", "openai", "http://public.example@127.0.0.1/", "dev"), 60);
+    assert_int_equal(bw_posture_score("model", "openai", "https://@api.example.com/", "dev"), 70);
+    /* an endpoint stored before the parser was strict: judged as harshly as its text allows */
+    assert_int_equal(bw_posture_score("model", "openai", "http://u:p@b\303\274cher.example/", "dev"), 40);
+
+    const char *refused[] = {"https://b\303\274cher.example/", "https://h:0/", "https://h:65536/",
+                             "https://[fe80::1%25eth0]/", "https://a..example/", "http:/example.com",
+                             "https://256.0.0.1/", "https://exa<mple.com/", "https://[::1/"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (bw_posture_url_ok(refused[i]))
+            fail_msg("%s accepted", refused[i]);
+    assert_true(bw_posture_url_ok("https://xn--bcher-kva.example/"));
+    assert_true(bw_posture_url_ok("http://%6c%6f%63%61%6c%68%6f%73%74:8000/v1"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -86,6 +143,7 @@ int main(void)
         cmocka_unit_test(deductions),
         cmocka_unit_test(levels),
         cmocka_unit_test(display),
+        cmocka_unit_test(hosts_as_the_guard_sees_them),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

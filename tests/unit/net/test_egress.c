@@ -60,12 +60,12 @@ static const struct {
     {"172.31.255.255", BW_ADDR_PRIVATE, "0011"},
     {"172.32.0.1", BW_ADDR_PUBLIC, "1111"},
     {"192.168.1.1", BW_ADDR_PRIVATE, "0011"},
-    {"169.254.169.254", BW_ADDR_LINK_LOCAL, "0000"},
+    {"169.254.169.254", BW_ADDR_METADATA, "0000"},
     {"169.254.1.1", BW_ADDR_LINK_LOCAL, "0000"},
     {"100.64.0.1", BW_ADDR_CGNAT, "0000"},
     {"100.127.255.255", BW_ADDR_CGNAT, "0000"},
     {"100.128.0.1", BW_ADDR_PUBLIC, "1111"},
-    {"0.0.0.0", BW_ADDR_RESERVED, "0000"},
+    {"0.0.0.0", BW_ADDR_UNSPECIFIED, "0000"},
     {"0.1.2.3", BW_ADDR_RESERVED, "0000"},
     {"255.255.255.255", BW_ADDR_RESERVED, "0000"},
     {"240.0.0.1", BW_ADDR_RESERVED, "0000"},
@@ -80,25 +80,29 @@ static const struct {
     {"198.20.0.1", BW_ADDR_PUBLIC, "1111"},
     {"8.8.8.8", BW_ADDR_PUBLIC, "1111"},
     {"::1", BW_ADDR_LOOPBACK, "0101"},
-    {"::", BW_ADDR_RESERVED, "0000"},
+    {"::", BW_ADDR_UNSPECIFIED, "0000"},
     {"::ffff:127.0.0.1", BW_ADDR_LOOPBACK, "0101"},
-    {"::ffff:169.254.169.254", BW_ADDR_LINK_LOCAL, "0000"},
+    {"::ffff:169.254.169.254", BW_ADDR_METADATA, "0000"},
     {"::ffff:10.1.2.3", BW_ADDR_PRIVATE, "0011"},
     {"::ffff:8.8.8.8", BW_ADDR_PUBLIC, "1111"},
     {"::127.0.0.1", BW_ADDR_LOOPBACK, "0101"},
     {"::10.0.0.1", BW_ADDR_PRIVATE, "0011"},
     {"64:ff9b::7f00:1", BW_ADDR_LOOPBACK, "0101"},
-    {"64:ff9b::a9fe:a9fe", BW_ADDR_LINK_LOCAL, "0000"},
+    {"64:ff9b::a9fe:a9fe", BW_ADDR_METADATA, "0000"},
     {"64:ff9b::808:808", BW_ADDR_PUBLIC, "1111"},
     {"64:ff9b:1::a00:1", BW_ADDR_PRIVATE, "0011"},
     {"2002:7f00:1::", BW_ADDR_LOOPBACK, "0101"},
-    {"2002:a9fe:a9fe::1", BW_ADDR_LINK_LOCAL, "0000"},
+    {"2002:a9fe:a9fe::1", BW_ADDR_METADATA, "0000"},
     {"2002:0808:0808::1", BW_ADDR_PUBLIC, "1111"},
     {"2001:0:4136:e378:8000:63bf:80ff:fffe", BW_ADDR_LOOPBACK, "0101"}, /* Teredo, client 127.0.0.1 */
     {"2001:0:4136:e378:8000:63bf:f7f7:f7f7", BW_ADDR_PUBLIC, "1111"},   /* Teredo, client 8.8.8.8 */
     {"fc00::1", BW_ADDR_PRIVATE, "0011"},
     {"fd12::1", BW_ADDR_PRIVATE, "0011"},
-    {"fd00:ec2::254", BW_ADDR_LINK_LOCAL, "0000"},
+    {"fd00:ec2::254", BW_ADDR_METADATA, "0000"},
+    {"fd20:ce::254", BW_ADDR_METADATA, "0000"},
+    {"169.254.170.2", BW_ADDR_METADATA, "0000"},
+    {"100.100.100.200", BW_ADDR_METADATA, "0000"},
+    {"192.0.0.192", BW_ADDR_METADATA, "0000"},
     {"fe80::1", BW_ADDR_LINK_LOCAL, "0000"},
     {"febf::1", BW_ADDR_LINK_LOCAL, "0000"},
     {"fec0::1", BW_ADDR_RESERVED, "0000"},
@@ -118,8 +122,8 @@ static void test_classify_table(void **state)
     for (size_t i = 0; i < sizeof ADDRS / sizeof ADDRS[0]; i++) {
         struct sockaddr_storage ss = addr_of(ADDRS[i].ip);
         const struct sockaddr *sa = (const struct sockaddr *)&ss;
-        if (bw_egress_classify(sa) != ADDRS[i].cls)
-            fail_msg("%s: class %d, expected %d", ADDRS[i].ip, bw_egress_classify(sa), ADDRS[i].cls);
+        if (bw_addr_classify(sa, NULL) != ADDRS[i].cls)
+            fail_msg("%s: class %d, expected %d", ADDRS[i].ip, bw_addr_classify(sa, NULL), ADDRS[i].cls);
         for (int f = 0; f < 4; f++) {
             const char *why = "unset";
             const bool ok = bw_egress_addr_allowed(sa, flags[f], &why);
@@ -153,7 +157,7 @@ static void test_classify_reasons(void **state)
     struct sockaddr_un un;
     memset(&un, 0, sizeof un);
     un.sun_family = AF_UNIX;
-    assert_int_equal(bw_egress_classify((struct sockaddr *)&un), BW_ADDR_RESERVED);
+    assert_int_equal(bw_addr_classify((struct sockaddr *)&un, NULL), BW_ADDR_RESERVED);
     assert_false(bw_egress_addr_allowed((struct sockaddr *)&un, 3, &why));
     assert_false(bw_egress_addr_allowed(NULL, 3, &why));
 }
@@ -208,15 +212,15 @@ static void test_ipv4_literals(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct in_addr a;
         char got[INET_ADDRSTRLEN] = "";
-        const bool ok = bw_egress_ipv4_literal(cases[i].in, &a);
+        const bool ok = bw_addr_ipv4_literal(cases[i].in, &a);
         if (ok)
             inet_ntop(AF_INET, &a, got, sizeof got);
         if (ok != (cases[i].want != NULL) || (ok && strcmp(got, cases[i].want)))
             fail_msg("\"%s\": got %s, expected %s", cases[i].in, ok ? got : "no literal",
                      cases[i].want ? cases[i].want : "no literal");
     }
-    assert_false(bw_egress_ipv4_literal(NULL, NULL));
-    assert_true(bw_egress_ipv4_literal("10.0.0.1", NULL));
+    assert_false(bw_addr_ipv4_literal(NULL, NULL));
+    assert_true(bw_addr_ipv4_literal("10.0.0.1", NULL));
 }
 
 /* ---- BULWARK_EGRESS_ALLOW --------------------------------------------------------------------- */
@@ -297,6 +301,25 @@ static void test_check_url(void **state)
         {"http://10.0.0.1/", BW_EGRESS_ALLOW_LOOPBACK, BW_EG_BLOCKED},
         {"http://10.0.0.1/", BW_EGRESS_ALLOW_PRIVATE, BW_EG_OK},
         {"http://0/", 3, BW_EG_BLOCKED},
+        /* the shared parser's rules (net/url.h): what other readers of a URL could take for
+         * another host is refused, not guessed */
+        {"http:/example.com/", 0, BW_EG_BAD_URL},
+        {"http:///example.com/", 0, BW_EG_BAD_URL},
+        {"http://example.com\\@127.0.0.1/", 3, BW_EG_BAD_URL},
+        {"http://example.com/a\\b", 0, BW_EG_BAD_URL},
+        {"http://a..example/", 0, BW_EG_BAD_URL},
+        {"http://256.0.0.1/", 3, BW_EG_BAD_URL},
+        {"http://08.0.0.1/", 3, BW_EG_BAD_URL},
+        {"http://1.2.3.4.5/", 3, BW_EG_BAD_URL},
+        {"http://example.0x1f/", 3, BW_EG_BAD_URL},
+        /* names the classifier places are judged before any lookup */
+        {"http://localhost/", 0, BW_EG_BLOCKED},
+        {"http://app.localhost./", BW_EGRESS_ALLOW_PRIVATE, BW_EG_BLOCKED},
+        {"http://localhost/", BW_EGRESS_ALLOW_LOOPBACK, BW_EG_OK},
+        {"http://metadata.google.internal/computeMetadata/v1/", 3, BW_EG_BLOCKED},
+        {"http://METADATA.GOOGLE.INTERNAL./", 3, BW_EG_BLOCKED},
+        {"http://instance-data/", 3, BW_EG_BLOCKED},
+        {"http://example.com/", BW_EGRESS_NONE, BW_EG_BLOCKED},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char why[256] = "x";
@@ -314,6 +337,12 @@ static void test_check_url(void **state)
     assert_null(strstr(why, "secret")); /* the reason never repeats credentials */
     assert_int_equal(bw_egress_check_url("http://2130706433/", 0, why, sizeof why), BW_EG_BLOCKED);
     assert_non_null(strstr(why, "loopback address 127.0.0.1"));
+    assert_int_equal(bw_egress_check_url("http://LocalHost./", 0, why, sizeof why), BW_EG_BLOCKED);
+    assert_string_equal(why, "refused: loopback name localhost.");
+    assert_int_equal(bw_egress_check_url("http://metadata.goog/", 3, why, sizeof why), BW_EG_BLOCKED);
+    assert_non_null(strstr(why, "cloud metadata"));
+    assert_int_equal(bw_egress_check_url("http://example.com/", BW_EGRESS_NONE, why, sizeof why), BW_EG_BLOCKED);
+    assert_non_null(strstr(why, "disabled"));
     assert_int_equal(bw_egress_check_url(NULL, 0, NULL, 0), BW_EG_BAD_URL);
 
     char longurl[3000];

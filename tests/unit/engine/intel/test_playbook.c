@@ -426,6 +426,19 @@ static void references_are_real(void **state)
     }
     assert_int_equal(kept, 1);
     json_decref(pb);
+
+    /* the label names the host as the shared URL parser reads it: no userinfo, no port */
+    pb = build_text("{\"id\":\"X\",\"type\":\"ai_cve\",\"references\":[{\"url\":\"https://user:pw@Vendor.Example:8443/a\","
+                    "\"kind\":\"advisory\"}]}");
+    kept = 0;
+    json_array_foreach(json_object_get(pb, "references"), i, x) {
+        if (strstr(str_at(x, "url"), "Vendor.Example")) {
+            kept++;
+            assert_string_equal(str_at(x, "label"), "Advisory (vendor.example)");
+        }
+    }
+    assert_int_equal(kept, 1);
+    json_decref(pb);
 }
 
 /* Every string literal of a KQL query is closed: "..." with backslash escapes, @"..." with "". */
