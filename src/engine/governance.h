@@ -38,8 +38,6 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh */
-
 /* framework: the catalog document ({id,name,controls:[{id,title,severity,recommendation,
  * keywords}]}); use_cases: array of strings. Returns a new object {score, risk_classification,
  * controls_total, controls_met, gaps:[{control_id,title,severity,recommendation}],

@@ -104,7 +104,7 @@ bool bw_job_heartbeat(struct bw_job_ctx *ctx)
 
 static int64_t backoff_ms(int attempts)
 {
-    int64_t b = 1000;
+    int64_t b = BW_JOB_BACKOFF_BASE_MS;
     for (int i = 1; i < attempts && b < BW_JOB_BACKOFF_MAX_MS; i++)
         b *= 2;
     return b < BW_JOB_BACKOFF_MAX_MS ? b : BW_JOB_BACKOFF_MAX_MS;
@@ -171,9 +171,9 @@ int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t le
 
 void bw_jobs_reap(struct db *db, int64_t now_ms)
 {
-    struct store_job dead[16];
+    struct store_job dead[BW_JOB_REAP_BATCH];
     size_t n = 0;
-    if (store_job_reap(db, now_ms, dead, 16, &n) != ST_OK)
+    if (store_job_reap(db, now_ms, dead, BW_JOB_REAP_BATCH, &n) != ST_OK)
         return;
     for (size_t i = 0; i < n; i++) {
         int kind = 0;

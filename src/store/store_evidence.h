@@ -19,9 +19,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define BW_EVIDENCE_WINDOW_DAYS 90          /* "recent" scans */
-#define BW_EVIDENCE_OWASP 10                /* OWASP LLM Top 10 risks, LLM01..LLM10 */
-
 enum { BW_EV_CRITICAL, BW_EV_HIGH, BW_EV_MEDIUM, BW_EV_LOW, BW_EV_SEVERITIES };
 
 struct store_evidence {

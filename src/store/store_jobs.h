@@ -16,14 +16,12 @@
 #ifndef BW_STORE_STORE_JOBS_H
 #define BW_STORE_STORE_JOBS_H
 #include "common/ids.h"
+#include "common/limits.h"
 #include "store/db.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define BW_JOB_KIND_MAX 32
-#define BW_JOB_OWNER_MAX 64
 
 struct store_job {
     char id[BW_ID_MAX];

@@ -8,14 +8,13 @@
 #ifndef BW_STORE_STORE_ORCH_H
 #define BW_STORE_STORE_ORCH_H
 #include "common/ids.h"
+#include "common/limits.h"
 #include "store/db.h"
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#define BW_ORCH_SCOPE_KEY_MAX 64
 
 struct store_orch_run {
     char job_id[BW_ID_MAX];

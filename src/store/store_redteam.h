@@ -20,8 +20,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BW_RT_ATTACK_ID_MAX 48
-
 struct store_engagement {
     char id[BW_ID_MAX], user_id[BW_ID_MAX], asset_id[BW_ID_MAX];
     char asset_type[16];

@@ -206,10 +206,10 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
             free(cs);
         }
         json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "user", "content", last));
-        body = json_pack("{s:s,s:o,s:i,s:i}", "model", "default", "messages", msgs, "max_tokens", 512, "temperature",
+        body = json_pack("{s:s,s:o,s:i,s:i}", "model", "default", "messages", msgs, "max_tokens", BW_RT_MAX_TOKENS, "temperature",
                          0);
     } else {
-        body = json_pack("{s:s,s:i}", "prompt", transcript, "max_tokens", 512);
+        body = json_pack("{s:s,s:i}", "prompt", transcript, "max_tokens", BW_RT_MAX_TOKENS);
         if (body && a->ndocs > 0) {
             json_t *docs = json_array();
             for (int i = 0; i < a->ndocs; i++) {
@@ -263,7 +263,7 @@ static void post(const struct bw_rt_target *t, const char *url, const char *body
                                .headers = JSON_HEADERS,
                                .body = body,
                                .body_len = strlen(body),
-                               .connect_timeout_ms = to < 3000 ? to : 3000,
+                               .connect_timeout_ms = to < BW_RT_CONNECT_TIMEOUT_MS ? to : BW_RT_CONNECT_TIMEOUT_MS,
                                .timeout_ms = to,
                                .max_response = BW_RT_RESPONSE_CAP,
                                .max_redirects = 0,
@@ -348,7 +348,7 @@ void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, co
         snprintf(res->excerpt, sizeof res->excerpt, "out of memory");
         return;
     }
-    bw_detect_excerpt(shown, 600, res->prompt, sizeof res->prompt);
+    bw_detect_excerpt(shown, BW_RT_PROMPT_MAX, res->prompt, sizeof res->prompt);
     free(shown);
     int64_t t0 = bw_mono_us();
     struct bw_egress_resp r;
@@ -358,7 +358,7 @@ void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, co
     char *reply = reply_of(t->api, &r);
     if (reply) {
         res->succeeded = bw_rt_judge(lib, a, reply, canary);
-        bw_detect_excerpt(reply, 400, res->excerpt, sizeof res->excerpt);
+        bw_detect_excerpt(reply, BW_RT_EXCERPT_MAX, res->excerpt, sizeof res->excerpt);
     } else if (r.outcome != BW_EG_OK) {
         res->errored = true;
         snprintf(res->excerpt, sizeof res->excerpt, "no answer: %s: %.200s", bw_egress_outcome_name(r.outcome),
