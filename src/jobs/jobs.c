@@ -118,7 +118,7 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
     int64_t now = bw_now_us() / 1000;
     if (!k) {
         bw_logf(BW_LOG_ERROR, NULL, "job %s: no handler for kind '%s'", j->id, j->kind);
-        (void)store_job_finish(db, j->id, owner, "failed", "no handler for this kind", now);
+        (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_FAILED, "no handler for this kind", now);
         count_finished(kind, BW_JOB_FAILED);
         return;
     }
@@ -133,16 +133,16 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
     bool failed = false;
     switch (res) {
     case BW_JOB_DONE:
-        (void)store_job_finish(db, j->id, owner, "done", NULL, now);
+        (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_DONE, NULL, now);
         break;
     case BW_JOB_CANCELLED:
-        (void)store_job_finish(db, j->id, owner, "cancelled", NULL, now);
+        (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_CANCELLED, NULL, now);
         break;
     case BW_JOB_RETRY:
         (void)store_job_retry(db, j->id, owner, ctx.error, now, backoff_ms(j->attempts), &failed);
         break;
     case BW_JOB_FAILED:
-        failed = store_job_finish(db, j->id, owner, "failed", ctx.error, now) == ST_OK;
+        failed = store_job_finish(db, j->id, owner, BW_JOB_STATE_FAILED, ctx.error, now) == ST_OK;
         break;
     case BW_JOB_INTERRUPTED:
         (void)store_job_release(db, j->id, owner, now);

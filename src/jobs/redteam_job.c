@@ -31,7 +31,7 @@ static struct bw_rt_outcome *outcomes_of(const struct store_attack_row *rows, si
 json_t *bw_redteam_report(struct db *db, const struct store_engagement *e)
 {
     const struct bw_rt_library *lib = bw_rt_library_get();
-    bool completed = strcmp(e->status, "completed") == 0;
+    bool completed = e->status == BW_RUN_COMPLETED;
     json_t *doc = completed && e->report ? json_loads(e->report, 0, NULL) : NULL;
     if (!doc) {
         struct store_attack_row *rows = NULL;
@@ -47,14 +47,14 @@ json_t *bw_redteam_report(struct db *db, const struct store_engagement *e)
     }
     if (!completed) { /* the plan so far: say so rather than judge a partial run */
         char summary[160];
-        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.", e->status,
+        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.", bw_run_status_name(e->status),
                  e->attacks_done, e->attack_count, e->attacks_succeeded);
         json_object_set_new(json_object_get(doc, "remediation_plan"), "summary", json_string(summary));
     }
     json_t *cats = json_loads(e->categories, 0, NULL);
     json_object_set_new(doc, "engagement_id", json_string(e->id));
     json_object_set_new(doc, "target_asset_id", json_string(e->asset_id));
-    json_object_set_new(doc, "status", json_string(e->status));
+    json_object_set_new(doc, "status", json_string(bw_run_status_name(e->status)));
     json_object_set_new(doc, "intensity", json_string(e->intensity));
     json_object_set_new(doc, "attack_categories", cats ? cats : json_array());
     json_object_set_new(doc, "attack_count", json_integer(e->attack_count));
@@ -100,12 +100,12 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
         char err[256];
         snprintf(err, sizeof err, "no attack got an answer from the target (%.200s)",
                  n ? rows[0].response_excerpt : "nothing ran");
-        rc = store_engagement_finish(ctx->db, e->id, "failed", NULL, err, NULL, -1, ts);
+        rc = store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, err, NULL, -1, ts);
     } else {
         const char *risk = bw_rt_overall_risk(lib, o, n, NULL);
         json_object_set_new(doc, "overall_risk", json_string(risk));
         char *text = json_dumps(doc, JSON_COMPACT);
-        rc = text ? store_engagement_finish(ctx->db, e->id, "completed", risk, NULL, text, (int)(ms / evaluated), ts)
+        rc = text ? store_engagement_finish(ctx->db, e->id, BW_RUN_COMPLETED, risk, NULL, text, (int)(ms / evaluated), ts)
                   : ST_ERROR;
         free(text);
     }
@@ -180,7 +180,7 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
             now_iso(ts);
             free(rows);
             /* a domain outcome, not a job failure: the engagement fails with the reason */
-            if (store_engagement_finish(ctx->db, e->id, "failed", NULL, why, NULL, -1, ts) == ST_ERROR) {
+            if (store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, why, NULL, -1, ts) == ST_ERROR) {
                 snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
                 return BW_JOB_RETRY;
             }
@@ -196,8 +196,8 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 res = BW_JOB_INTERRUPTED;
                 break;
             }
-            char status[16] = "";
-            if (store_engagement_status(ctx->db, e->id, status) == ST_OK && strcmp(status, "running") != 0) {
+            enum bw_run_status status;
+            if (store_engagement_status(ctx->db, e->id, &status) == ST_OK && status != BW_RUN_RUNNING) {
                 res = BW_JOB_CANCELLED;
                 break;
             }
@@ -242,8 +242,8 @@ static enum bw_job_result rt_run(struct bw_job_ctx *ctx)
         goto out;
     }
     /* ended before this claim (e.g. a crash between finishing it and finishing the job) */
-    if (strcmp(e->status, "queued") != 0 && strcmp(e->status, "running") != 0) {
-        res = strcmp(e->status, "cancelled") == 0 ? BW_JOB_CANCELLED : BW_JOB_DONE;
+    if (!bw_run_active(e->status)) {
+        res = e->status == BW_RUN_CANCELLED ? BW_JOB_CANCELLED : BW_JOB_DONE;
         goto out;
     }
     char ts[21];
@@ -274,7 +274,7 @@ static void rt_failed(struct db *db, const struct store_job *job, const char *er
 {
     char ts[21];
     now_iso(ts);
-    (void)store_engagement_finish(db, job->ref, "failed", NULL, error, NULL, -1, ts);
+    (void)store_engagement_finish(db, job->ref, BW_RUN_FAILED, NULL, error, NULL, -1, ts);
 }
 
 const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};

@@ -23,7 +23,7 @@ static void read_eng(struct db_rows *r, struct store_engagement *e)
     COPY(e->categories, db_rows_text(r, 5));
     COPY(e->intensity, db_rows_text(r, 6));
     COPY(e->canary, db_rows_text(r, 7));
-    COPY(e->status, db_rows_text(r, 8));
+    e->status = bw_run_status_stored(db_rows_text(r, 8));
     const char *ids = db_rows_text(r, 9);
     e->attack_ids = strdup(ids ? ids : "[]");
     e->attack_count = (int)db_rows_int(r, 10);
@@ -134,7 +134,7 @@ int store_engagement_start(struct db *db, const char *id, const char *started_at
                         p, 2, ST_CONFLICT);
 }
 
-int store_engagement_status(struct db *db, const char *id, char status[16])
+int store_engagement_status(struct db *db, const char *id, enum bw_run_status *status)
 {
     struct db_conn *c = db_acquire(db);
     if (!c)
@@ -144,7 +144,7 @@ int store_engagement_status(struct db *db, const char *id, char status[16])
     int rc = db_query(c, "SELECT status FROM engagements WHERE id = ?", p, 1, &r);
     int st = ST_ERROR;
     if (rc == DB_OK)
-        st = db_rows_next(r) ? (store_copy(status, 16, db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
+        st = db_rows_next(r) ? (*status = bw_run_status_stored(db_rows_text(r, 0)), ST_OK) : ST_NOTFOUND;
     db_rows_free(r);
     db_release(c);
     return st;
@@ -219,10 +219,10 @@ int store_engagement_attacks(struct db *db, const char *id, struct store_attack_
     return rc;
 }
 
-int store_engagement_finish(struct db *db, const char *id, const char *status, const char *overall_risk,
+int store_engagement_finish(struct db *db, const char *id, enum bw_run_status status, const char *overall_risk,
                             const char *error, const char *report, int avg_ms, const char *finished_at)
 {
-    struct db_param p[] = {DBP_TEXT(status),      DBP_OPT(overall_risk), DBP_OPT(error),
+    struct db_param p[] = {DBP_TEXT(bw_run_status_name(status)),DBP_OPT(overall_risk), DBP_OPT(error),
                            DBP_OPT(report),       avg_ms >= 0 ? DBP_INT(avg_ms) : DBP_NULL,
                            DBP_TEXT(finished_at), DBP_TEXT(id)};
     return store_exec_changed(db,
