@@ -2,6 +2,7 @@
 
 #include "common/embedded.h"
 #include "common/limits.h"
+#include "common/sbuf.h"
 #include "common/utf8.h"
 #include "engine/risk.h"
 
@@ -1056,57 +1057,23 @@ struct issue {
     json_t *caps;  /* owned: the `capabilities` member (OVER_PRIVILEGED_TOOL), or NULL */
 };
 
-/* A growable message; on allocation failure it stays failed and the scan reports out of memory. */
-struct sb {
-    char *p;
-    size_t n, cap;
-    bool oom;
-};
-
-static void sb_add(struct sb *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *p = realloc(b->p, cap);
-        if (!p) {
-            b->oom = true;
-            return;
-        }
-        b->p = p;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-}
-
-static void sb_str(struct sb *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static void sb_int(struct sb *b, long long v)
-{
-    char num[24];
-    int n = snprintf(num, sizeof num, "%lld", v);
-    sb_add(b, num, (size_t)n);
-}
+/* Messages are built in a bw_sb (common/sbuf.h): on allocation failure it stays failed and the scan
+ * reports out of memory. */
 
 /* A tool, server or option name in quotes. */
-static void sb_name(struct sb *b, const char *s, size_t n)
+static void sb_name(struct bw_sb *b, const char *s, size_t n)
 {
-    sb_add(b, "'", 1);
-    sb_add(b, s, n);
-    sb_add(b, "'", 1);
+    bw_sb_putn(b, "'", 1);
+    bw_sb_putn(b, s, n);
+    bw_sb_putn(b, "'", 1);
 }
 
 /* A catalog phrase without its padding spaces, in double quotes. */
-static void sb_phrase(struct sb *b, const char *padded)
+static void sb_phrase(struct bw_sb *b, const char *padded)
 {
-    sb_add(b, "\"", 1);
-    sb_add(b, padded + 1, strlen(padded) - 2);
-    sb_add(b, "\"", 1);
+    bw_sb_putn(b, "\"", 1);
+    bw_sb_putn(b, padded + 1, strlen(padded) - 2);
+    bw_sb_putn(b, "\"", 1);
 }
 
 struct ctx {
@@ -1126,7 +1093,7 @@ struct ctx {
 /* Appends an issue and takes the message from b (which is reset). Returns the issue (valid until
  * the next add) or NULL when out of memory. */
 static struct issue *add(struct ctx *c, enum bw_agent_check check, enum sev sev, enum subj kind, const char *subj,
-                         size_t subj_len, struct sb *b)
+                         size_t subj_len, struct bw_sb *b)
 {
     if (b->oom || !b->p)
         c->oom = true;
@@ -1142,15 +1109,15 @@ static struct issue *add(struct ctx *c, enum bw_agent_check check, enum sev sev,
     }
     if (c->oom) {
         free(b->p);
-        *b = (struct sb){0};
+        *b = (struct bw_sb){0};
         return NULL;
     }
     struct issue *is = &c->v[c->n++];
     *is = (struct issue){.check = check, .sev = sev, .kind = kind, .subj = subj, .subj_len = subj_len,
-                         .message = b->p, .message_len = b->n, .remediation = CHECKS[check].remediation};
+                         .message = b->p, .message_len = b->len, .remediation = CHECKS[check].remediation};
     for (size_t i = 0; i < BW_AGENT_CHECK_ATLAS_MAX && CHECKS[check].atlas[i]; i++)
         is->atlas[is->natlas++] = CHECKS[check].atlas[i];
-    *b = (struct sb){0};
+    *b = (struct bw_sb){0};
     return is;
 }
 
@@ -1172,15 +1139,15 @@ static void add_cap_atlas(const struct catalog *cat, struct issue *is, uint32_t 
 }
 
 /* Why a tool has capability k: the phrase that matched, or the framework's table. */
-static void sb_why(struct sb *b, const struct ctx *c, const struct tool *t, size_t k)
+static void sb_why(struct bw_sb *b, const struct ctx *c, const struct tool *t, size_t k)
 {
     if (t->why[k]) {
-        sb_str(b, "matched ");
+        bw_sb_puts(b, "matched ");
         sb_phrase(b, t->why[k]);
     } else {
-        sb_str(b, "known ");
-        sb_str(b, AGENT_TYPES[c->type]);
-        sb_str(b, " tool");
+        bw_sb_puts(b, "known ");
+        bw_sb_puts(b, AGENT_TYPES[c->type]);
+        bw_sb_puts(b, " tool");
     }
 }
 
@@ -1332,19 +1299,19 @@ static struct approval approval(const struct ctx *c)
 }
 
 /* Names up to BW_AGENT_TOOLS_NAMED tools from list (a JSON array of strings): "'a', 'b' and 3 more". */
-static void sb_tool_list(struct sb *b, const json_t *list)
+static void sb_tool_list(struct bw_sb *b, const json_t *list)
 {
     size_t n = json_array_size(list), shown = n < BW_AGENT_TOOLS_NAMED ? n : BW_AGENT_TOOLS_NAMED;
     for (size_t i = 0; i < shown; i++) {
         if (i > 0)
-            sb_str(b, i + 1 == shown && shown == n ? " and " : ", ");
+            bw_sb_puts(b, i + 1 == shown && shown == n ? " and " : ", ");
         const json_t *s = json_array_get(list, i);
         sb_name(b, json_string_value(s), json_string_length(s));
     }
     if (shown < n) {
-        sb_str(b, " and ");
-        sb_int(b, (long long)(n - shown));
-        sb_str(b, " more");
+        bw_sb_puts(b, " and ");
+        bw_sb_printf(b, "%zu", n - shown);
+        bw_sb_puts(b, " more");
     }
 }
 
@@ -1366,8 +1333,8 @@ static void check_secret(struct ctx *c)
 {
     if (!c->prompt || !bw_agent_prompt_has_secret(c->prompt, c->prompt_len))
         return;
-    struct sb b = {0};
-    sb_str(&b, "The system prompt contains what looks like a credential (an API key, token, password or private "
+    struct bw_sb b = {0};
+    bw_sb_puts(&b, "The system prompt contains what looks like a credential (an API key, token, password or private "
                "key). System prompts can be extracted by users and end up in logs and traces, so treat it as "
                "exposed (also LLM02).");
     add(c, BW_AC_SECRET_IN_SYSTEM_PROMPT, SEV_CRITICAL, SUBJ_NONE, NULL, 0, &b);
@@ -1394,24 +1361,24 @@ static void check_trifecta(struct ctx *c, const struct approval *ap)
         return;
     static const char *const ROLE[LEG_COUNT] = {"", " reads private data (", " brings untrusted content into the context (",
                                                 " can send data out ("};
-    struct sb b = {0};
+    struct bw_sb b = {0};
     for (int l = LEG_PRIVATE; l < LEG_COUNT; l++) {
-        sb_str(&b, l == LEG_PRIVATE ? "" : l == LEG_EXFIL ? " and " : ", ");
+        bw_sb_puts(&b, l == LEG_PRIVATE ? "" : l == LEG_EXFIL ? " and " : ", ");
         sb_name(&b, leg[l]->name, leg[l]->len);
-        sb_str(&b, ROLE[l]);
-        sb_str(&b, c->cat->cap[legcap[l]].name);
-        sb_str(&b, ", ");
+        bw_sb_puts(&b, ROLE[l]);
+        bw_sb_puts(&b, c->cat->cap[legcap[l]].name);
+        bw_sb_puts(&b, ", ");
         sb_why(&b, c, leg[l], legcap[l]);
-        sb_str(&b, ")");
+        bw_sb_puts(&b, ")");
     }
-    sb_str(&b, ": one instruction hidden in that content can make the agent read private data and send it to an "
+    bw_sb_puts(&b, ": one instruction hidden in that content can make the agent read private data and send it to an "
                "attacker, with no vulnerability in any single tool.");
     enum sev sev = SEV_CRITICAL;
     if (ap->state == APPR_YES && ap->enforced) {
         sev = SEV_HIGH; /* each outbound call waits for a person, who can still be misled */
-        sb_str(&b, " Human approval is enforced (");
-        sb_str(&b, ap->reason);
-        sb_str(&b, "), which stops it only if approvers read what is being sent.");
+        bw_sb_puts(&b, " Human approval is enforced (");
+        bw_sb_puts(&b, ap->reason);
+        bw_sb_puts(&b, "), which stops it only if approvers read what is being sent.");
     }
     json_t *tools = json_array();
     for (int l = LEG_PRIVATE; tools && l < LEG_COUNT; l++)
@@ -1443,15 +1410,15 @@ static void check_execution(struct ctx *c)
         enum sbx s = tool_sandbox(c, t);
         if (sandboxed(s))
             continue;
-        struct sb b = {0};
+        struct bw_sb b = {0};
         sb_name(&b, t->name, t->len);
-        sb_str(&b, " executes model-written code or commands (");
-        sb_str(&b, c->cat->cap[k].name);
-        sb_str(&b, ", ");
+        bw_sb_puts(&b, " executes model-written code or commands (");
+        bw_sb_puts(&b, c->cat->cap[k].name);
+        bw_sb_puts(&b, ", ");
         sb_why(&b, c, t, k);
-        sb_str(&b, ") and ");
-        sb_str(&b, sbx_reason(c, s));
-        sb_str(&b, ": it runs with the host's files, network and credentials, so an injected instruction becomes "
+        bw_sb_puts(&b, ") and ");
+        bw_sb_puts(&b, sbx_reason(c, s));
+        bw_sb_puts(&b, ": it runs with the host's files, network and credentials, so an injected instruction becomes "
                    "code execution on the host.");
         struct issue *is = add(c, BW_AC_CODE_EXECUTION_WITHOUT_SANDBOX, SEV_CRITICAL, SUBJ_TOOL, t->name, t->len, &b);
         if (is)
@@ -1459,11 +1426,11 @@ static void check_execution(struct ctx *c)
     }
     struct exec_option x;
     if (exec_option(c, &x) && !sandboxed(x.sbx)) {
-        struct sb b = {0};
-        sb_str(&b, x.what);
-        sb_str(&b, " and ");
-        sb_str(&b, sbx_reason(c, x.sbx));
-        sb_str(&b, ": the code runs with the host's files, network and credentials.");
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, x.what);
+        bw_sb_puts(&b, " and ");
+        bw_sb_puts(&b, sbx_reason(c, x.sbx));
+        bw_sb_puts(&b, ": the code runs with the host's files, network and credentials.");
         add(c, BW_AC_CODE_EXECUTION_WITHOUT_SANDBOX, SEV_CRITICAL, SUBJ_OPTION, x.option, strlen(x.option), &b);
     }
 }
@@ -1473,9 +1440,9 @@ static void check_privileges(struct ctx *c)
     for (size_t i = 0; i < c->ntools; i++) {
         const struct tool *t = &c->tools[i];
         if (t->wildcard) {
-            struct sb b = {0};
+            struct bw_sb b = {0};
             sb_name(&b, t->name, t->len);
-            sb_str(&b, " grants every tool the runtime offers: the agent's capabilities are unbounded and cannot "
+            bw_sb_puts(&b, " grants every tool the runtime offers: the agent's capabilities are unbounded and cannot "
                        "be reviewed.");
             add(c, BW_AC_WILDCARD_TOOL_GRANT, SEV_HIGH, SUBJ_TOOL, t->name, t->len, &b);
             continue;
@@ -1498,35 +1465,35 @@ static void check_privileges(struct ctx *c)
         }
         if (!over)
             continue;
-        struct sb b = {0};
+        struct bw_sb b = {0};
         sb_name(&b, t->name, t->len);
-        sb_str(&b, " grants ");
+        bw_sb_puts(&b, " grants ");
         json_t *ids = json_array();
         size_t shown = 0;
         for (size_t k = 0; k < c->cat->ncap; k++) {
             if (!(over & (UINT32_C(1) << k)))
                 continue;
-            sb_str(&b, shown++ ? "; " : "");
-            sb_str(&b, c->cat->cap[k].name);
-            sb_str(&b, " (");
+            bw_sb_puts(&b, shown++ ? "; " : "");
+            bw_sb_puts(&b, c->cat->cap[k].name);
+            bw_sb_puts(&b, " (");
             sb_why(&b, c, t, k);
-            sb_str(&b, ")");
+            bw_sb_puts(&b, ")");
             if (ids && json_array_append_new(ids, json_string(c->cat->cap[k].id)) != 0) {
                 json_decref(ids);
                 ids = NULL;
             }
         }
-        sb_str(&b, shown > 1 ? ". The worst, " : ": ");
+        bw_sb_puts(&b, shown > 1 ? ". The worst, " : ": ");
         if (shown > 1) {
-            sb_str(&b, c->cat->cap[wk].name);
-            sb_str(&b, ": ");
+            bw_sb_puts(&b, c->cat->cap[wk].name);
+            bw_sb_puts(&b, ": ");
         }
-        sb_str(&b, c->cat->cap[wk].risk);
-        sb_str(&b, ".");
+        bw_sb_puts(&b, c->cat->cap[wk].risk);
+        bw_sb_puts(&b, ".");
         if (c->cat->cap[wk].executes && sandboxed(s)) {
-            sb_str(&b, " It runs in a sandbox (");
-            sb_str(&b, sbx_reason(c, s));
-            sb_str(&b, "), which contains the damage but does not narrow what it can do.");
+            bw_sb_puts(&b, " It runs in a sandbox (");
+            bw_sb_puts(&b, sbx_reason(c, s));
+            bw_sb_puts(&b, "), which contains the damage but does not narrow what it can do.");
         }
         if (!ids)
             b.oom = true;
@@ -1567,36 +1534,36 @@ static void check_approval(struct ctx *c, const struct approval *ap)
         json_decref(tools);
         return;
     }
-    struct sb b = {0};
+    struct bw_sb b = {0};
     if (any) {
         sb_tool_list(&b, tools);
-        sb_str(&b, " can");
+        bw_sb_puts(&b, " can");
         if (opt) {
-            sb_str(&b, ", and code execution through ");
-            sb_str(&b, x.option);
-            sb_str(&b, " can,");
+            bw_sb_puts(&b, ", and code execution through ");
+            bw_sb_puts(&b, x.option);
+            bw_sb_puts(&b, " can,");
         }
     } else {
-        sb_str(&b, "Code execution through ");
-        sb_str(&b, x.option);
-        sb_str(&b, " can");
+        bw_sb_puts(&b, "Code execution through ");
+        bw_sb_puts(&b, x.option);
+        bw_sb_puts(&b, " can");
     }
-    sb_str(&b, " take destructive or irreversible actions");
+    bw_sb_puts(&b, " take destructive or irreversible actions");
     size_t shown = 0;
     for (size_t k = 0; k < c->cat->ncap; k++)
         if (caps & (UINT32_C(1) << k)) {
-            sb_str(&b, shown++ ? ", " : " (");
-            sb_str(&b, c->cat->cap[k].name);
+            bw_sb_puts(&b, shown++ ? ", " : " (");
+            bw_sb_puts(&b, c->cat->cap[k].name);
         }
-    sb_str(&b, shown ? ")" : "");
-    sb_str(&b, " and nothing requires a human to approve them: ");
+    bw_sb_puts(&b, shown ? ")" : "");
+    bw_sb_puts(&b, " and nothing requires a human to approve them: ");
     if (ap->phrase) {
-        sb_str(&b, "the system prompt says ");
+        bw_sb_puts(&b, "the system prompt says ");
         sb_phrase(&b, ap->phrase);
     } else {
-        sb_str(&b, ap->reason);
+        bw_sb_puts(&b, ap->reason);
     }
-    sb_str(&b, ".");
+    bw_sb_puts(&b, ".");
     struct issue *is = add(c, BW_AC_MISSING_HUMAN_APPROVAL, SEV_HIGH, SUBJ_NONE, NULL, 0, &b);
     if (!is) {
         json_decref(tools);
@@ -1622,13 +1589,13 @@ static void check_mcp_servers(struct ctx *c)
         if (!tr || strcmp(tr, "stdio") == 0 || !none)
             continue; /* a stdio server is a child process: there is no network peer to authenticate */
         const json_t *name = json_object_get(s, "name");
-        struct sb b = {0};
-        sb_str(&b, "MCP server ");
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "MCP server ");
         sb_name(&b, json_string_value(name), json_string_length(name));
-        sb_str(&b, " is reached over ");
-        sb_str(&b, tr);
-        sb_str(&b, json_is_string(auth) ? " with auth \"none\"" : " with no auth configured");
-        sb_str(&b, ": anyone who can reach it can call its tools, and the agent cannot tell it from an impostor "
+        bw_sb_puts(&b, " is reached over ");
+        bw_sb_puts(&b, tr);
+        bw_sb_puts(&b, json_is_string(auth) ? " with auth \"none\"" : " with no auth configured");
+        bw_sb_puts(&b, ": anyone who can reach it can call its tools, and the agent cannot tell it from an impostor "
                    "serving poisoned tool descriptions.");
         add(c, BW_AC_UNAUTHENTICATED_MCP_SERVER, SEV_HIGH, SUBJ_SERVER, json_string_value(name),
             json_string_length(name), &b);
@@ -1638,8 +1605,8 @@ static void check_mcp_servers(struct ctx *c)
 static void check_options(struct ctx *c)
 {
     if (c->type == AT_LANGCHAIN && c->cfg.dangerous_requests == 1) {
-        struct sb b = {0};
-        sb_str(&b, "LangChain allow_dangerous_requests is on: the requests tools may call any URL, including "
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "LangChain allow_dangerous_requests is on: the requests tools may call any URL, including "
                    "internal services and cloud metadata endpoints (server-side request forgery), and carry data "
                    "to any host.");
         struct issue *is = add(c, BW_AC_UNSAFE_FRAMEWORK_OPTION, SEV_HIGH, SUBJ_OPTION, "allow_dangerous_requests",
@@ -1651,8 +1618,8 @@ static void check_options(struct ctx *c)
         }
     }
     if (c->type == AT_CREWAI && c->cfg.delegation == 1) {
-        struct sb b = {0};
-        sb_str(&b, "CrewAI allow_delegation is on: the agent can hand tasks, and any instructions injected into "
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "CrewAI allow_delegation is on: the agent can hand tasks, and any instructions injected into "
                    "them, to coworker agents that hold other tools.");
         struct issue *is = add(c, BW_AC_UNSAFE_FRAMEWORK_OPTION, SEV_MEDIUM, SUBJ_OPTION, "allow_delegation",
                                strlen("allow_delegation"), &b);
@@ -1675,10 +1642,10 @@ static void check_injection(struct ctx *c)
 {
     const char *weak = find_unnegated(c->pnorm, &c->cat->weakening, &c->cat->prompt_neg);
     if (weak) {
-        struct sb b = {0};
-        sb_str(&b, "The system prompt contains ");
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "The system prompt contains ");
         sb_phrase(&b, weak);
-        sb_str(&b, ", an instruction that weakens the model's safeguards, so jailbreaks and injected instructions "
+        bw_sb_puts(&b, ", an instruction that weakens the model's safeguards, so jailbreaks and injected instructions "
                    "succeed more easily.");
         struct issue *is = add(c, BW_AC_SYSTEM_PROMPT_INJECTION_RISK, SEV_HIGH, SUBJ_NONE, NULL, 0, &b);
         if (is) {
@@ -1695,16 +1662,16 @@ static void check_injection(struct ctx *c)
         size_t k = untrusted_cap(c, t);
         if (k == c->cat->ncap && !t->wildcard)
             continue;
-        struct sb b = {0};
+        struct bw_sb b = {0};
         sb_name(&b, t->name, t->len);
         if (t->wildcard) {
-            sb_str(&b, " grants every tool, including ones that read untrusted content,");
+            bw_sb_puts(&b, " grants every tool, including ones that read untrusted content,");
         } else {
-            sb_str(&b, " brings untrusted content into the context (");
+            bw_sb_puts(&b, " brings untrusted content into the context (");
             sb_why(&b, c, t, k);
-            sb_str(&b, ")");
+            bw_sb_puts(&b, ")");
         }
-        sb_str(&b, c->prompt_len ? " and the system prompt never says to treat tool output as data rather than "
+        bw_sb_puts(&b, c->prompt_len ? " and the system prompt never says to treat tool output as data rather than "
                                    "instructions: indirect prompt injection."
                                  : " and there is no system prompt to say that tool output is data rather than "
                                    "instructions: indirect prompt injection.");
@@ -1738,17 +1705,17 @@ static void check_memory(struct ctx *c)
             k++;
         if (k == c->cat->ncap)
             continue;
-        struct sb b = {0};
+        struct bw_sb b = {0};
         sb_name(&b, t->name, t->len);
-        sb_str(&b, " writes to ");
-        sb_str(&b, c->cat->cap[k].name);
-        sb_str(&b, " (");
+        bw_sb_puts(&b, " writes to ");
+        bw_sb_puts(&b, c->cat->cap[k].name);
+        bw_sb_puts(&b, " (");
         sb_why(&b, c, t, k);
-        sb_str(&b, ") while ");
+        bw_sb_puts(&b, ") while ");
         sb_name(&b, src->name, src->len);
-        sb_str(&b, " brings untrusted content into the context: ");
-        sb_str(&b, c->cat->cap[k].risk);
-        sb_str(&b, ", so an injected instruction saved there keeps acting in later sessions.");
+        bw_sb_puts(&b, " brings untrusted content into the context: ");
+        bw_sb_puts(&b, c->cat->cap[k].risk);
+        bw_sb_puts(&b, ", so an injected instruction saved there keeps acting in later sessions.");
         struct issue *is = add(c, BW_AC_MEMORY_POISONING_RISK, c->cat->cap[k].sev, SUBJ_TOOL, t->name, t->len, &b);
         if (is) {
             is->remediation = c->cat->cap[k].remediation;
@@ -1760,28 +1727,28 @@ static void check_memory(struct ctx *c)
 static void check_size(struct ctx *c)
 {
     if (c->ntools > BW_AGENT_TOOLS_EXCESSIVE) {
-        struct sb b = {0};
-        sb_str(&b, "The agent has ");
-        sb_int(&b, (long long)c->ntools);
-        sb_str(&b, " tools (more than ");
-        sb_int(&b, BW_AGENT_TOOLS_EXCESSIVE);
-        sb_str(&b, "): excessive agency, and an attack surface too large to review.");
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "The agent has ");
+        bw_sb_printf(&b, "%zu", c->ntools);
+        bw_sb_puts(&b, " tools (more than ");
+        bw_sb_printf(&b, "%d", BW_AGENT_TOOLS_EXCESSIVE);
+        bw_sb_puts(&b, "): excessive agency, and an attack surface too large to review.");
         add(c, BW_AC_EXCESSIVE_TOOLS, SEV_MEDIUM, SUBJ_NONE, NULL, 0, &b);
     }
     bool missing = true; /* absent, empty or whitespace only */
     for (size_t i = 0; c->prompt && i < c->prompt_len && missing; i++)
         missing = isspace((unsigned char)c->prompt[i]) != 0;
     if (missing) {
-        struct sb b = {0};
-        sb_str(&b, "No system prompt: the agent has no stated scope, refusal rules or guidance on untrusted "
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "No system prompt: the agent has no stated scope, refusal rules or guidance on untrusted "
                    "content, which makes prompt injection easier.");
         add(c, BW_AC_MISSING_SYSTEM_PROMPT, SEV_MEDIUM, SUBJ_NONE, NULL, 0, &b);
     }
     if (c->prompt_len > BW_AGENT_PROMPT_LONG_BYTES) {
-        struct sb b = {0};
-        sb_str(&b, "The system prompt is ");
-        sb_int(&b, (long long)c->prompt_len);
-        sb_str(&b, " bytes (over 16 KiB): every call pays for it, and rules buried in a long prompt are followed "
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "The system prompt is ");
+        bw_sb_printf(&b, "%zu", c->prompt_len);
+        bw_sb_puts(&b, " bytes (over 16 KiB): every call pays for it, and rules buried in a long prompt are followed "
                    "less reliably.");
         add(c, BW_AC_LONG_SYSTEM_PROMPT, SEV_LOW, SUBJ_NONE, NULL, 0, &b);
     }

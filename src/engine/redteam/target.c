@@ -6,6 +6,7 @@
 #include "engine/posture.h"
 #include "engine/redteam/redteam.h"
 #include "common/limits.h"
+#include "common/sbuf.h"
 #include "common/timeutil.h"
 #include "net/egress.h"
 
@@ -16,37 +17,10 @@
 
 static const char *const JSON_HEADERS[] = {"Content-Type: application/json", "Accept: application/json", NULL};
 
-/* ---- text building ---- */
+/* ---- text building (in a bw_sb, common/sbuf.h) ---- */
 
-struct sbuf {
-    char *p;
-    size_t n, cap;
-    bool oom;
-};
-
-static void sb_add(struct sbuf *b, const char *s, size_t n)
-{
-    if (b->oom)
-        return;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = (b->cap ? b->cap * 2 : 256);
-        while (cap < b->n + n + 1)
-            cap *= 2;
-        char *g = realloc(b->p, cap);
-        if (!g) {
-            b->oom = true;
-            return;
-        }
-        b->p = g;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->n, s, n);
-    b->n += n;
-    b->p[b->n] = '\0';
-}
-static void sb_str(struct sbuf *b, const char *s) { sb_add(b, s, strlen(s)); }
-
-static char *sb_take(struct sbuf *b)
+/* The text, for the caller to free; NULL when memory ran out. */
+static char *sb_take(struct bw_sb *b)
 {
     if (b->oom) {
         free(b->p);
@@ -58,26 +32,26 @@ static char *sb_take(struct sbuf *b)
 }
 
 /* The template with {canary}, {exfil} and {payload} replaced (payload may be NULL). */
-static void expand(struct sbuf *b, const char *t, const char *canary, const char *exfil, const char *payload)
+static void expand(struct bw_sb *b, const char *t, const char *canary, const char *exfil, const char *payload)
 {
     while (*t) {
         const char *open = strchr(t, '{');
         if (!open) {
-            sb_str(b, t);
+            bw_sb_puts(b, t);
             return;
         }
-        sb_add(b, t, (size_t)(open - t));
+        bw_sb_putn(b, t, (size_t)(open - t));
         if (strncmp(open, "{canary}", 8) == 0) {
-            sb_str(b, canary);
+            bw_sb_puts(b, canary);
             t = open + 8;
         } else if (strncmp(open, "{exfil}", 7) == 0) {
-            sb_str(b, exfil);
+            bw_sb_puts(b, exfil);
             t = open + 7;
         } else if (payload && strncmp(open, "{payload}", 9) == 0) {
-            sb_str(b, payload);
+            bw_sb_puts(b, payload);
             t = open + 9;
         } else {
-            sb_add(b, "{", 1);
+            bw_sb_putn(b, "{", 1);
             t = open + 1;
         }
     }
@@ -109,18 +83,18 @@ static char rot13(char c)
  * compliant reply); base64 and rot13 hide it with the rest. */
 static char *obfuscate(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const char *canary)
 {
-    struct sbuf plain = {0};
+    struct bw_sb plain = {0};
     if (a->transform == BW_RT_TX_LEET) {
         for (const char *t = a->payload; *t;) {
             if (strncmp(t, "{canary}", 8) == 0) {
-                sb_str(&plain, canary);
+                bw_sb_puts(&plain, canary);
                 t += 8;
             } else if (strncmp(t, "{exfil}", 7) == 0) {
-                sb_str(&plain, lib->exfil_base);
+                bw_sb_puts(&plain, lib->exfil_base);
                 t += 7;
             } else {
                 char c = leet(*t++);
-                sb_add(&plain, &c, 1);
+                bw_sb_putn(&plain, &c, 1);
             }
         }
         return sb_take(&plain);
@@ -152,17 +126,17 @@ static char *final_user_text(const struct bw_rt_library *lib, const struct bw_rt
         if (!payload)
             return NULL;
     }
-    struct sbuf b = {0};
+    struct bw_sb b = {0};
     if (a->ndocs > 0) {
-        sb_str(&b, "Retrieved documents:\n");
+        bw_sb_puts(&b, "Retrieved documents:\n");
         for (int i = 0; i < a->ndocs; i++) {
             char num[16];
             snprintf(num, sizeof num, "[%d] ", i + 1);
-            sb_str(&b, num);
+            bw_sb_puts(&b, num);
             expand(&b, a->documents[i], canary, lib->exfil_base, NULL);
-            sb_str(&b, "\n");
+            bw_sb_puts(&b, "\n");
         }
-        sb_str(&b, "\nQuestion: ");
+        bw_sb_puts(&b, "\nQuestion: ");
     }
     expand(&b, a->prompt, canary, lib->exfil_base, payload);
     free(payload);
@@ -177,18 +151,18 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
     if (!last)
         return NULL;
     /* the transcript form: what a {prompt} API receives, and what a report shows */
-    struct sbuf t = {0};
+    struct bw_sb t = {0};
     for (int i = 0; i < a->nturns; i++) {
-        sb_str(&t, strcmp(a->turns[i].role, "user") == 0 ? "User: " : "Assistant: ");
+        bw_sb_puts(&t, strcmp(a->turns[i].role, "user") == 0 ? "User: " : "Assistant: ");
         expand(&t, a->turns[i].content, canary, lib->exfil_base, NULL);
-        sb_str(&t, "\n");
+        bw_sb_puts(&t, "\n");
     }
     if (a->nturns) {
-        sb_str(&t, "User: ");
-        sb_str(&t, last);
-        sb_str(&t, "\nAssistant:");
+        bw_sb_puts(&t, "User: ");
+        bw_sb_puts(&t, last);
+        bw_sb_puts(&t, "\nAssistant:");
     } else {
-        sb_str(&t, last);
+        bw_sb_puts(&t, last);
     }
     char *transcript = sb_take(&t);
     if (!transcript) {
@@ -199,7 +173,7 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
     if (api == BW_LLM_OPENAI) {
         json_t *msgs = json_array();
         for (int i = 0; i < a->nturns; i++) {
-            struct sbuf c = {0};
+            struct bw_sb c = {0};
             expand(&c, a->turns[i].content, canary, lib->exfil_base, NULL);
             char *cs = sb_take(&c);
             json_array_append_new(msgs, json_pack("{s:s,s:s?}", "role", a->turns[i].role, "content", cs));
@@ -213,7 +187,7 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
         if (body && a->ndocs > 0) {
             json_t *docs = json_array();
             for (int i = 0; i < a->ndocs; i++) {
-                struct sbuf d = {0};
+                struct bw_sb d = {0};
                 expand(&d, a->documents[i], canary, lib->exfil_base, NULL);
                 char *ds = sb_take(&d);
                 json_array_append_new(docs, json_string(ds ? ds : ""));
