@@ -1,9 +1,10 @@
-# `cmake --install` (and `make install PREFIX=... DESTDIR=...`): the binary, the systemd unit and
-# the operator documentation. The unit names the installed binary, so it is written at install
-# time, when the prefix is final (cmake --install --prefix may differ from the configured one).
+# `cmake --install` (and `make install PREFIX=... DESTDIR=...`): the binary, the systemd unit, the
+# operator documentation and the licences (LICENSE, and NOTICE for the data the binary embeds).
+# The unit names the installed binary, so it is written at install time, when the prefix is final
+# (cmake --install --prefix may differ from the configured one).
 include(GNUInstallDirs)
 install(TARGETS bulwark RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES README.md docs/operations.md docs/architecture.md docs/openapi.json
+install(FILES README.md LICENSE NOTICE docs/operations.md docs/architecture.md docs/openapi.json
               docs/deploy/nginx.conf packaging/bulwark.env.example
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(CODE "

@@ -78,9 +78,11 @@ static void write_jobs(FILE *f, struct api_ctx *app)
                    "running). Absent when the database could not be read.");
     for (size_t k = 0; have && k < nk; k++) {
         const struct store_job_queue *e = queue_of(q, nq, kinds[k]);
-        bw_prom_sample_u(f, "bulwark_jobs_queue_depth", BW_PROM_L2("kind", kinds[k], "state", "queued"),
+        bw_prom_sample_u(f, "bulwark_jobs_queue_depth",
+                         BW_PROM_L2("kind", kinds[k], "state", bw_job_state_name(BW_JOB_STATE_QUEUED)),
                          e ? (unsigned long long)e->queued : 0);
-        bw_prom_sample_u(f, "bulwark_jobs_queue_depth", BW_PROM_L2("kind", kinds[k], "state", "running"),
+        bw_prom_sample_u(f, "bulwark_jobs_queue_depth",
+                         BW_PROM_L2("kind", kinds[k], "state", bw_job_state_name(BW_JOB_STATE_RUNNING)),
                          e ? (unsigned long long)e->running : 0);
     }
     bw_prom_family(f, "bulwark_jobs_oldest_queued_age_seconds", "gauge",

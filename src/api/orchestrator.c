@@ -40,19 +40,20 @@ static json_t *opt_text(const char *s) { return s && *s ? json_string(s) : json_
  * started_at, finished_at, error; plus max_items, accepted_at and the phase list). */
 static json_t *run_json(const struct store_orch_run *run)
 {
-    bool done = strcmp(run->status, "completed") == 0;
+    bool done = run->status == BW_RUN_COMPLETED;
+    /* the current phase is running or failed as the run is */
+    bool marked = run->status == BW_RUN_RUNNING || run->status == BW_RUN_FAILED;
     json_t *phases = json_array();
     for (int i = 0; i < BW_ORCH_PHASES; i++) {
-        const char *st = i < run->phases_done || done ? "done"
-                         : (i + 1 == run->phase && strcmp(run->status, "running") == 0) ? "running"
-                         : (i + 1 == run->phase && strcmp(run->status, "failed") == 0)  ? "failed"
-                                                                                        : "pending";
+        const char *st = i < run->phases_done || done    ? "done"
+                         : i + 1 == run->phase && marked ? bw_run_status_name(run->status)
+                                                         : "pending";
         json_array_append_new(phases, json_pack("{s:i,s:s,s:s}", "index", i + 1, "name", bw_orch_phase_names[i],
                                                 "status", st));
     }
     int phase = run->phase;
-    return json_pack("{s:s,s:s,s:i,s:o,s:i,s:i,s:I,s:s,s:o,s:o,s:o,s:o}", "job_id", run->job_id, "status", run->status,
-                     "phase", phase, "phase_name",
+    return json_pack("{s:s,s:s,s:i,s:o,s:i,s:i,s:I,s:s,s:o,s:o,s:o,s:o}", "job_id", run->job_id, "status",
+                     bw_run_status_name(run->status), "phase", phase, "phase_name",
                      phase >= 1 && phase <= BW_ORCH_PHASES ? json_string(bw_orch_phase_names[phase - 1]) : json_null(),
                      "phases_done", done ? BW_ORCH_PHASES : run->phases_done, "phases_total", BW_ORCH_PHASES,
                      "max_items", (json_int_t)run->max_items, "accepted_at", run->accepted_at, "started_at",
@@ -243,8 +244,9 @@ void api_orch_run(struct bw_req *r)
         return;
     }
     bw_reply_json(r, 202,
-                  json_pack("{s:s,s:s,s:i,s:I,s:s}", "job_id", run.job_id, "status", "queued", "phases_total",
-                            BW_ORCH_PHASES, "max_items", (json_int_t)max_items, "accepted_at", run.accepted_at));
+                  json_pack("{s:s,s:s,s:i,s:I,s:s}", "job_id", run.job_id, "status", bw_run_status_name(BW_RUN_QUEUED),
+                            "phases_total", BW_ORCH_PHASES, "max_items", (json_int_t)max_items, "accepted_at",
+                            run.accepted_at));
 }
 
 void api_orch_run_get(struct bw_req *r)

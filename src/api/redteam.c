@@ -54,7 +54,7 @@ static bool build(struct bw_req *r, const struct bw_rt_library *lib, const struc
     snprintf(e->intensity, sizeof e->intensity, "%s", bw_rt_intensity_name(q->intensity));
     memcpy(e->canary, "BWRT-", 5);
     bw_random_base62(e->canary + 5, 12);
-    snprintf(e->status, sizeof e->status, "queued");
+    e->status = BW_RUN_QUEUED;
     e->attack_ids = ids_text;
     e->attack_count = (int)n;
     int avg = 0;
@@ -123,7 +123,7 @@ void api_redteam_engage(struct bw_req *r)
         api_reply_storage(r);
     } else {
         bw_reply_json(r, 202,
-                      json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:o}", "engagement_id", e->id, "status", e->status,
+                      json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:o}", "engagement_id", e->id, "status", bw_run_status_name(e->status),
                                 "attack_count", e->attack_count, "eta_seconds", e->eta_seconds, "created_at",
                                 e->created_at, "target_asset_id", e->asset_id, "intensity", e->intensity,
                                 "attack_categories", categories_json(q.cat_mask)));
@@ -185,8 +185,8 @@ void api_redteam_cancel(struct bw_req *r)
         reply_report(r, 200, e);
     } else if (rc == ST_CONFLICT) {
         char msg[96];
-        snprintf(msg, sizeof msg, "the engagement is already %s", e->status);
-        bw_reply_error(r, BW_E_CONFLICT, msg, json_pack("{s:s}", "status", e->status));
+        snprintf(msg, sizeof msg, "the engagement is already %s", bw_run_status_name(e->status));
+        bw_reply_error(r, BW_E_CONFLICT, msg, json_pack("{s:s}", "status", bw_run_status_name(e->status)));
     } else if (rc == ST_NOTFOUND) {
         bw_reply_error(r, BW_E_NOT_FOUND, "no such engagement", NULL);
     } else {

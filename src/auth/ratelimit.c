@@ -1,5 +1,6 @@
 #include "auth/ratelimit.h"
 
+#include "common/limits.h"
 #include "common/timeutil.h"
 #include "store/store.h"
 #include "store/store_ratelimit.h"
@@ -12,28 +13,25 @@
 #include <string.h>
 
 #define SHARDS 256
-#define KEY_MAX 63
-#define NAME_MAX_ 15
-#define SWEEP_EVERY_US 60000000 /* shared table: rows whose budget is whole are deleted once a minute */
 
 /* Keys longer than an entry holds (long emails in login throttle keys) are replaced by a digest,
  * so lookups and inserts agree on one short key: "~" + 32 hex of BLAKE2b-128. */
-static const char *short_key(const char *key, char buf[KEY_MAX + 1])
+static const char *short_key(const char *key, char buf[BW_LIMITER_KEY_MAX + 1])
 {
     size_t n = strlen(key);
-    if (n <= KEY_MAX)
+    if (n <= BW_LIMITER_KEY_MAX)
         return key;
     unsigned char d[16];
     crypto_generichash(d, sizeof d, (const unsigned char *)key, n, NULL, 0);
     buf[0] = '~';
-    sodium_bin2hex(buf + 1, KEY_MAX, d, sizeof d);
+    sodium_bin2hex(buf + 1, BW_LIMITER_KEY_MAX, d, sizeof d);
     return buf;
 }
 
 struct entry {
     uint64_t h; /* 0 = empty slot */
     int64_t tat; /* theoretical arrival time, microseconds */
-    char key[KEY_MAX + 1];
+    char key[BW_LIMITER_KEY_MAX + 1];
 };
 
 struct shard {
@@ -46,7 +44,7 @@ struct bw_limiter {
     int64_t window_us;
     size_t max_per_shard;
     struct db *db; /* shared: the table's database; NULL = this process's table only */
-    char name[NAME_MAX_ + 1];
+    char name[BW_LIMITER_NAME_MAX + 1];
     _Atomic int64_t next_sweep_us;
     struct shard shards[SHARDS];
 };
@@ -191,7 +189,7 @@ static void maybe_sweep(struct bw_limiter *l, int64_t now)
 {
     int64_t due = atomic_load_explicit(&l->next_sweep_us, memory_order_relaxed);
     if (now < due ||
-        !atomic_compare_exchange_strong(&l->next_sweep_us, &due, now + SWEEP_EVERY_US))
+        !atomic_compare_exchange_strong(&l->next_sweep_us, &due, now + BW_LIMITER_SWEEP_US))
         return;
     (void)store_rl_sweep(l->db, now, NULL);
 }
@@ -199,7 +197,7 @@ static void maybe_sweep(struct bw_limiter *l, int64_t now)
 /* The shared step; false when the database could not answer (the caller uses its own table). */
 static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_t tau, struct bw_limit_result *out)
 {
-    char k[KEY_MAX + NAME_MAX_ + 2];
+    char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
     shared_key(l, key, k, sizeof k);
     int64_t now = bw_now_us();
     maybe_sweep(l, now);
@@ -214,7 +212,7 @@ static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_
 void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now,
                      struct bw_limit_result *out)
 {
-    char kbuf[KEY_MAX + 1];
+    char kbuf[BW_LIMITER_KEY_MAX + 1];
     key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;          /* emission interval */
     int64_t tau = T * (limit - 1);             /* burst tolerance: the whole budget at once */
@@ -242,7 +240,7 @@ void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t 
  * database could not answer. */
 static bool shared_get(struct bw_limiter *l, const char *key, int64_t *now, int64_t *tat)
 {
-    char k[KEY_MAX + NAME_MAX_ + 2];
+    char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
     shared_key(l, key, k, sizeof k);
     int64_t wall = bw_now_us(), t = 0;
     if (store_rl_get(l->db, k, &t) != ST_OK)
@@ -255,7 +253,7 @@ static bool shared_get(struct bw_limiter *l, const char *key, int64_t *now, int6
 bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int64_t now,
                           long *retry_after_s)
 {
-    char kbuf[KEY_MAX + 1];
+    char kbuf[BW_LIMITER_KEY_MAX + 1];
     key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;
     int64_t tau = T * (limit - 1);
@@ -278,10 +276,10 @@ bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int
 
 void bw_limiter_reset(struct bw_limiter *l, const char *key)
 {
-    char kbuf[KEY_MAX + 1];
+    char kbuf[BW_LIMITER_KEY_MAX + 1];
     key = short_key(key, kbuf);
     if (l->db) {
-        char k[KEY_MAX + NAME_MAX_ + 2];
+        char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
         shared_key(l, key, k, sizeof k);
         (void)store_rl_delete(l->db, k); /* a failure is logged; the key's budget returns with time */
     }

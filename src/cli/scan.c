@@ -151,7 +151,7 @@ static char *slurp(const char *path, size_t *len, bool *skip, char *why, size_t 
         return NULL;
     }
     /* a NUL in the first 8 KiB marks a binary file */
-    if (memchr(buf, '\0', *len < 8192 ? *len : 8192)) {
+    if (memchr(buf, '\0', *len < BW_CLI_SCAN_SNIFF_BYTES ? *len : BW_CLI_SCAN_SNIFF_BYTES)) {
         free(buf);
         snprintf(why, whylen, "a binary file");
         *skip = true;
@@ -429,8 +429,8 @@ int bw_cli_scan(int argc, char **argv)
     if (jobs_s && !urc) {
         char *end;
         jobs = strtol(jobs_s, &end, 10);
-        if (!*jobs_s || *end || jobs < 1 || jobs > 256)
-            urc = bw_cli_usage_error("scan", "--jobs must be 1..256, not '%s'", jobs_s);
+        if (!*jobs_s || *end || jobs < 1 || jobs > BW_CLI_SCAN_MAX_JOBS)
+            urc = bw_cli_usage_error("scan", "--jobs must be 1..%d, not '%s'", BW_CLI_SCAN_MAX_JOBS, jobs_s);
     }
     if (urc) {
         free(paths);
@@ -457,7 +457,7 @@ int bw_cli_scan(int argc, char **argv)
     struct job j = {.sc = sc, .files = files.v, .nfiles = files.n, .test_ctx = bw_context_is_test(context)};
     if ((size_t)jobs > files.n)
         jobs = files.n ? (long)files.n : 1;
-    pthread_t th[256];
+    pthread_t th[BW_CLI_SCAN_MAX_JOBS];
     long started = 0;
     for (; started < jobs; started++)
         if (pthread_create(&th[started], NULL, worker, &j) != 0)

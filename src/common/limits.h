@@ -20,6 +20,8 @@
 #define BW_MAX_TRUSTED_PROXIES   8     /* addresses in BULWARK_TRUSTED_PROXIES */
 #define BW_MAX_TOKEN_LEN         4096  /* a bearer token longer than this is invalid */
 #define BW_MAX_ERRORS            32    /* validation errors reported per response */
+#define BW_ROUTES_MAX            256   /* entries of the route table (bw_router_init refuses more) */
+#define BW_ROUTE_SEGS_MAX        12    /* path segments of a route pattern */
 
 #define BW_EMAIL_MAX             254
 #define BW_PASSWORD_MIN          8
@@ -48,6 +50,9 @@
 #define BW_LOGIN_WINDOW_S        900   /* failed-login throttle window */
 #define BW_LOGIN_MAX_FAILURES    10
 #define BW_LIMITER_MAX_ENTRIES   (1u << 20) /* tracked principals/IPs per limiter */
+#define BW_LIMITER_KEY_MAX       63    /* bytes of a limiter key; longer keys (long emails) are replaced by a digest */
+#define BW_LIMITER_NAME_MAX      15    /* bytes of a limit's name, part of the shared table's key */
+#define BW_LIMITER_SWEEP_US      60000000 /* shared table: rows whose budget is whole are deleted this often */
 
 #define BW_AUTH_CACHE_MS_DEFAULT 2000 /* SQLite; PostgreSQL (several instances) defaults to 0 */
 #define BW_AUTH_CACHE_SLOTS      4096
@@ -57,6 +62,16 @@
 #define BW_PROBE_THREADS         8     /* concurrent outbound scans (asset scans, MCP probes) */
 #define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32
+#define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock */
+#define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
+#define BW_DB_STMT_CACHE_PG      256   /* prepared statements kept per PostgreSQL connection */
+#define BW_DB_LISTEN_RETRY_MS    1000  /* PostgreSQL LISTEN connection: wait between reconnection attempts */
+#define BW_DB_NOTIFY_MAX         512   /* bytes of a NOTIFY payload */
+
+/* logs (src/common/log.c) */
+#define BW_LOG_BUF_BYTES         (32 * 1024) /* a thread's buffer of unwritten lines */
+#define BW_LOG_FLUSH_AT          (24 * 1024) /* a buffer this full is written at once */
+#define BW_LOG_FLUSH_MS          100   /* the flusher thread writes every thread's buffer this often */
 
 /* threat intelligence: importers and the feed */
 #define BW_INTEL_MAX_FILE        (64u * 1024u * 1024u) /* bytes of one source file to import */
@@ -75,6 +90,7 @@
 #define BW_AUDIT_PURGE_FIRST_MS      60000 /* the first retention sweep after start ... */
 #define BW_AUDIT_PURGE_INTERVAL_MS   (3600LL * 1000)      /* ... then one per hour */
 #define BW_AUDIT_PURGE_BATCH         5000  /* rows per DELETE statement of a sweep */
+#define BW_AUDIT_UPSERT_CHUNK        256   /* aggregate rows per transaction: other writers get the SQLite lock in between */
 #define BW_AUDIT_PERIOD_MS           (86400LL * 1000)     /* anomalies look back this far */
 #define BW_AUDIT_AUTH_FAILURE_MIN    10    /* AUTH_FAILURE_BURST: 401s from one principal ... */
 #define BW_AUDIT_AUTH_FAILURE_WINDOW_S 300 /* ... within this sliding window (whole minute buckets) */
@@ -95,6 +111,7 @@
 #define BW_METRICS_ROUTES_MAX    64    /* route table entries with series of their own (checked at start) */
 #define BW_METRICS_SLOTS         16    /* per-thread counter slots; more threads share slots (atomically) */
 #define BW_METRICS_JOB_KINDS_MAX 16    /* job kinds shown in the queue gauges of one scrape */
+#define BW_PROM_MAX_LABELS       4     /* label pairs of one sample */
 
 /* outbound HTTP (src/net/egress.c): defaults of struct bw_egress_req and ceilings on what callers ask */
 #define BW_EGRESS_CONNECT_TIMEOUT_MS  3000L
@@ -115,12 +132,19 @@
 /* Backtracking bounds per PCRE2 match: a pathological input costs at most this much work. */
 #define BW_SCAN_MATCH_LIMIT      200000
 #define BW_SCAN_DEPTH_LIMIT      2000
+#define BW_SCAN_WINDOW_LINES_BEFORE 4  /* lines before a prefilter match end that a pattern may start on (a call's arguments may continue on the next lines) */
+#define BW_SCAN_LOOKAHEAD        1024  /* bytes past a confirmation window a pattern may look at */
+#define BW_SCAN_CONFIRM_SPAN     (16 * 1024) /* match starts tried per PCRE2 call (confirm) */
+#define BW_SCAN_JIT_STACK_START  (32 * 1024)  /* a thread's PCRE2 JIT stack, first size ... */
+#define BW_SCAN_JIT_STACK_MAX    (512 * 1024) /* ... and the most it grows to */
 
 /* `bulwark scan` (src/cli/scan.c) */
 #define BW_CLI_SCAN_MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
 #define BW_CLI_SCAN_MAX_FILES    200000
 #define BW_CLI_SCAN_MAX_DEPTH    64
 #define BW_CLI_RULES_MAX_FILE_BYTES (16u << 20) /* a rule catalog file (`bulwark rules test FILE`) */
+#define BW_CLI_SCAN_MAX_JOBS     256   /* --jobs: scanning threads */
+#define BW_CLI_SCAN_SNIFF_BYTES  8192  /* leading bytes searched for a NUL: a file with one is binary, skipped */
 
 /* MCP scan (src/engine/mcpscan.h, mcpscan.c) */
 #define BW_MCP_URL_MAX 2048          /* server_url characters */
@@ -145,6 +169,7 @@
 #define BW_MCP_PROBE_DELETE_MS 2000               /* the closing DELETE is a courtesy: it gets less time */
 #define BW_MCP_PROBE_RESPONSE_MAX (1024u * 1024u) /* body bytes per response */
 #define BW_MCP_PROBE_PAGES 10                     /* tools/list pages followed */
+#define BW_MCP_PROBE_MIN_EXCHANGE_MS 100        /* below this much budget left an exchange is not started */
 
 /* agent scan (src/engine/agentscan.h): request limits (characters are UTF-8 code points, as
    everywhere in the API) */
@@ -154,6 +179,20 @@
 #define BW_AGENT_SERVERS_MAX 50          /* config.servers items */
 #define BW_AGENT_SERVER_NAME_CHARS_MAX 128
 #define BW_AGENT_URL_CHARS_MAX 2048
+/* agent scan: the embedded capability catalog (data/agents/capabilities.json, checked at load) */
+#define BW_AGENT_CAPS_MAX 32             /* capabilities (a bit set in a uint32_t) */
+#define BW_AGENT_PHRASE_MAX 80           /* bytes of a capability phrase */
+#define BW_AGENT_CAP_ATLAS_MAX 4         /* ATLAS technique ids per capability */
+#define BW_AGENT_CHECK_ATLAS_MAX 3       /* ATLAS technique ids per check */
+#define BW_AGENT_ISSUE_ATLAS_MAX 12      /* ATLAS technique ids collected per issue */
+
+/* live asset scans (src/engine/assetscan.h): defaults of struct bw_assetscan_opts and per-exchange caps */
+#define BW_ASSET_EXCHANGE_MS 5000        /* one exchange (request_timeout_ms 0) */
+#define BW_ASSET_BUDGET_MS 30000         /* the whole scan (budget_ms 0) */
+#define BW_ASSET_CONNECT_MS 3000         /* an exchange's connect phase */
+#define BW_ASSET_MIN_EXCHANGE_MS 100     /* the least time an exchange gets once the budget runs short */
+#define BW_ASSET_RESPONSE_MAX (64 * 1024)      /* body bytes of the first GET and the malformed-JSON probe */
+#define BW_ASSET_LLM_RESPONSE_MAX (256 * 1024) /* body bytes of a model's reply */
 
 /* governance assessments: the request (src/api/governance.c), the engine (src/engine/governance.h)
    and the evidence gathered (src/services/evidence.h) */
@@ -162,10 +201,13 @@
 #define BW_ASSESS_ORG_CONTEXT_CHARS 8000
 #define BW_ASSESS_MAX_RECOMMENDATIONS 5
 #define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
+#define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh: an active API key older than this fails the control */
 #define BW_EVIDENCE_MAX_SCANS 1000          /* latest scans read per gathering */
 #define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger document of a scan stored before 0010 is skipped */
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
 #define BW_EVIDENCE_FINDING_IDS 4           /* finding ids kept per OWASP risk */
+#define BW_EVIDENCE_WINDOW_DAYS 90          /* "recent" scans and engagements: the window evidence is gathered from */
+#define BW_EVIDENCE_OWASP 10                /* OWASP LLM Top 10 risks tracked, LLM01..LLM10 */
 
 /* red team (src/engine/redteam/redteam.h, src/store/store_redteam.h) */
 #define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
@@ -174,12 +216,29 @@
 #define BW_RT_RESPONSE_CAP (256 * 1024)
 #define BW_RT_PROMPT_MAX 600   /* bytes of the prompt kept per attack row */
 #define BW_RT_EXCERPT_MAX 400  /* bytes of the reply kept per attack row */
+#define BW_RT_MAX_ATTACKS 256  /* attacks in the library */
+#define BW_RT_MAX_TURNS 6      /* earlier turns of a multi-turn attack */
+#define BW_RT_MAX_DOCS 4       /* retrieved passages of a RAG attack */
+#define BW_RT_MAX_ATLAS 4      /* ATLAS technique ids per attack */
+#define BW_RT_MAX_EXPECT 4     /* compliance markers per attack */
+#define BW_RT_ATTACK_ID_MAX 48 /* bytes of an attack row's attack id with its NUL */
+#define BW_RT_ASSET_ID_CHARS_MAX 128 /* characters of target_asset_id (ids are opaque; longer is a 400) */
+#define BW_RT_CATEGORY_ITEMS_MAX 16 /* items of attack_categories (repeats allowed) */
+#define BW_RT_CONNECT_TIMEOUT_MS 3000 /* an attack exchange's connect phase */
+#define BW_RT_MAX_TOKENS 512   /* max_tokens asked of the target per attack */
+#define BW_RT_REFUSAL_WINDOW 240 /* leading bytes of a reply searched for a refusal */
+#define BW_RT_ETA_MAX_S 86400  /* an engagement's estimated duration is capped at a day */
 
 /* the job queue and its workers (src/jobs/jobs.h) */
 #define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */
 #define BW_JOB_POLL_MS           1000  /* an idle worker's wait between claims (BULWARK_JOB_POLL_MS) */
 #define BW_JOB_MAX_ATTEMPTS 5
-#define BW_JOB_BACKOFF_MAX_MS 60000
+#define BW_JOB_BACKOFF_BASE_MS 1000 /* the first retry's wait; it doubles per attempt ... */
+#define BW_JOB_BACKOFF_MAX_MS 60000 /* ... up to this */
+#define BW_JOB_REAP_BATCH 16     /* expired jobs returned per reaper pass, whose kinds' failure hooks it runs */
+#define BW_JOB_KINDS_MAX 8       /* job kinds in the registry */
+#define BW_JOB_KIND_MAX 32       /* bytes of a job kind name with its NUL */
+#define BW_JOB_OWNER_MAX 64      /* bytes of a lease owner (worker id) with its NUL */
 
 /* JWT (src/auth/jwt.h) */
 #define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
@@ -200,6 +259,7 @@
 #define BW_ORCH_FINDINGS_LISTED    50   /* critical findings itemised in the ASPM snapshot */
 #define BW_ORCH_RECOMMENDATIONS    20
 #define BW_ORCH_SNAPSHOTS_KEEP     5    /* per scope */
+#define BW_ORCH_SCOPE_KEY_MAX      64   /* bytes of a run's scope key with its NUL */
 
 /* hunt content (src/engine/intel/hunt.h): what is taken from a record */
 #define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */

@@ -1,5 +1,6 @@
 #include "common/log.h"
 
+#include "common/limits.h"
 #include "common/timeutil.h"
 
 #include <errno.h>
@@ -11,14 +12,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#define LOGBUF_CAP (32 * 1024)
-#define LOGBUF_FLUSH_AT (24 * 1024)
 
 struct logbuf {
     pthread_mutex_t mu;
     size_t len;
     struct logbuf *next;
-    char data[LOGBUF_CAP];
+    char data[BW_LOG_BUF_BYTES];
 };
 
 static atomic_int g_level = BW_LOG_INFO;
@@ -100,9 +99,9 @@ void bw_log_raw(int level, const char *line, size_t len)
         return;
     }
     pthread_mutex_lock(&b->mu);
-    if (b->len + len + 1 > LOGBUF_CAP)
+    if (b->len + len + 1 > BW_LOG_BUF_BYTES)
         flush_locked(b);
-    if (len + 1 > LOGBUF_CAP) {
+    if (len + 1 > BW_LOG_BUF_BYTES) {
         write_all(line, len);
         write_all("\n", 1);
     } else {
@@ -111,7 +110,7 @@ void bw_log_raw(int level, const char *line, size_t len)
         b->len += len + 1;
     }
     /* warnings and errors go out at once; info lines wait for the flusher or a full buffer */
-    if (level >= BW_LOG_WARN || b->len >= LOGBUF_FLUSH_AT)
+    if (level >= BW_LOG_WARN || b->len >= BW_LOG_FLUSH_AT)
         flush_locked(b);
     pthread_mutex_unlock(&b->mu);
 }
@@ -131,7 +130,7 @@ static void *flusher_main(void *arg)
 {
     (void)arg;
     while (atomic_load(&g_flusher_run)) {
-        struct timespec ts = {0, 100 * 1000 * 1000};
+        struct timespec ts = {BW_LOG_FLUSH_MS / 1000, (long)(BW_LOG_FLUSH_MS % 1000) * 1000000L};
         nanosleep(&ts, NULL);
         flush_all();
     }

@@ -10,6 +10,8 @@
  * and line feed. */
 #ifndef BW_COMMON_METRICS_H
 #define BW_COMMON_METRICS_H
+#include "common/limits.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +43,6 @@ void bw_prom_family(FILE *f, const char *name, const char *type, const char *hel
 void bw_prom_label_value(FILE *f, const char *s);
 
 /* A label set: up to BW_PROM_MAX_LABELS name/value pairs (names are literals, values escaped). */
-#define BW_PROM_MAX_LABELS 4
 struct bw_prom_labels {
     const char *name[BW_PROM_MAX_LABELS];
     const char *value[BW_PROM_MAX_LABELS];

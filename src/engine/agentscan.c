@@ -312,14 +312,14 @@ static int index_of(const char *s, const char *const *list)
     return -1;
 }
 
+/* *out gets the index of the member's value in values, -1 (and false) when it has none. */
 static bool get_enum(const json_t *o, const char *key, const char *ctx, const char *const *values, int *out,
                      struct lerr *e)
 {
     const json_t *v = json_object_get(o, key);
-    int i = json_is_string(v) ? index_of(json_string_value(v), values) : -1;
-    if (i < 0)
+    *out = json_is_string(v) ? index_of(json_string_value(v), values) : -1;
+    if (*out < 0)
         return lfail(e, "%s.%s has no valid value", ctx, key);
-    *out = i;
     return true;
 }
 

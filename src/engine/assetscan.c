@@ -146,15 +146,15 @@ static int exchange(struct scan *s, const char *method, const char *url, const c
                     const char *body, size_t body_len, int redirects, size_t cap, struct bw_egress_resp *out)
 {
     long left_ms = (long)((s->deadline_us - bw_mono_us()) / 1000);
-    long t = s->o->request_timeout_ms > 0 ? s->o->request_timeout_ms : 5000;
+    long t = s->o->request_timeout_ms > 0 ? s->o->request_timeout_ms : BW_ASSET_EXCHANGE_MS;
     if (left_ms < t)
-        t = left_ms > 100 ? left_ms : 100;
+        t = left_ms > BW_ASSET_MIN_EXCHANGE_MS ? left_ms : BW_ASSET_MIN_EXCHANGE_MS;
     struct bw_egress_req rq = {.method = method,
                                .url = url,
                                .headers = headers,
                                .body = body,
                                .body_len = body_len,
-                               .connect_timeout_ms = t < 3000 ? t : 3000,
+                               .connect_timeout_ms = t < BW_ASSET_CONNECT_MS ? t : BW_ASSET_CONNECT_MS,
                                .timeout_ms = t,
                                .max_response = cap,
                                .max_redirects = redirects,
@@ -287,7 +287,7 @@ static char *ask(struct scan *s, const struct llm *l, const char *prompt, long m
     if (!body)
         return NULL;
     struct bw_egress_resp r;
-    exchange(s, "POST", l->url, JSON_HEADERS, body, strlen(body), 0, 256 * 1024, &r);
+    exchange(s, "POST", l->url, JSON_HEADERS, body, strlen(body), 0, BW_ASSET_LLM_RESPONSE_MAX, &r);
     free(body);
     *status = r.status;
     char *reply = r.outcome == BW_EG_OK && r.status >= 200 && r.status < 300
@@ -456,14 +456,14 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
     struct scan s = {.o = o};
     snprintf(s.origin, sizeof s.origin, "https://cors-probe.bulwark.invalid");
     int64_t t0 = bw_mono_us();
-    s.deadline_us = t0 + (o->budget_ms > 0 ? o->budget_ms : 30000) * 1000;
+    s.deadline_us = t0 + (o->budget_ms > 0 ? o->budget_ms : BW_ASSET_BUDGET_MS) * 1000;
     const char *llm_api = "none";
 
     char origin_hdr[96];
     snprintf(origin_hdr, sizeof origin_hdr, "Origin: %s", s.origin);
     const char *const first_headers[] = {"Accept: application/json, text/html;q=0.5", origin_hdr, NULL};
     struct bw_egress_resp r0;
-    exchange(&s, "GET", endpoint, first_headers, NULL, 0, 3, 64 * 1024, &r0);
+    exchange(&s, "GET", endpoint, first_headers, NULL, 0, 3, BW_ASSET_RESPONSE_MAX, &r0);
     if (r0.outcome == BW_EG_BLOCKED) {
         add(&s, C_BLOCKED, S_MEDIUM, "%s; nothing was sent to it.", r0.error);
     } else if (r0.outcome == BW_EG_TLS) {
@@ -479,7 +479,7 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
             static const char BAD[] = "{\"bulwark_probe\": [1, 2,";
             struct bw_egress_resp re;
             char *url = is_llm ? bw_assetscan_chat_url(endpoint) : NULL;
-            exchange(&s, "POST", url ? url : endpoint, JSON_HEADERS, BAD, sizeof BAD - 1, 0, 64 * 1024, &re);
+            exchange(&s, "POST", url ? url : endpoint, JSON_HEADERS, BAD, sizeof BAD - 1, 0, BW_ASSET_RESPONSE_MAX, &re);
             const char *m = re.outcome == BW_EG_OK ? bw_detect_stack_trace(re.body, re.body_len) : NULL;
             if (m)
                 add(&s, C_VERBOSE_ERRORS, S_MEDIUM,

@@ -41,7 +41,6 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh */
 #define BW_FRAMEWORKS 4
 
 /* The frameworks' ids in the order the spec lists them; catalog i is data/frameworks/<id>.json. */

@@ -3,6 +3,7 @@
  * this file only sequences the exchanges and keeps them within their time and size bounds. */
 #include "engine/mcpprobe.h"
 
+#include "common/limits.h"
 #include "common/timeutil.h"
 #include "engine/mcpscan.h"
 
@@ -14,7 +15,6 @@
 #define BULWARK_VERSION "0"
 #endif
 
-#define MIN_EXCHANGE_MS 100 /* below this much budget an exchange is not started */
 
 struct probe {
     const struct bw_mcp_probe_opts *o;
@@ -44,7 +44,7 @@ static bool exchange(struct probe *p, const char *method, const char *body, long
 {
     memset(resp, 0, sizeof *resp);
     long left = p->budget_ms - elapsed_ms(p);
-    if (left < MIN_EXCHANGE_MS) {
+    if (left < BW_MCP_PROBE_MIN_EXCHANGE_MS) {
         resp->outcome = BW_EG_TIMEOUT;
         snprintf(resp->error, sizeof resp->error, "probe time budget of %ld ms used up", p->budget_ms);
         return false;

@@ -2,6 +2,7 @@
  * mcpscan.h. Everything here is a pure function of the input (no I/O, no clock). */
 #include "engine/mcpscan.h"
 
+#include "common/jsoncheck.h"
 #include "common/utf8.h"
 #include "common/vec.h"
 #include "engine/mcpprobe.h"
@@ -1220,31 +1221,11 @@ static bool has_control(const char *s)
 static const char *str_field(const json_t *obj, const char *key, const char *field, bool required, bool nonempty,
                              size_t max, json_t *errs, bool *bad)
 {
-    const json_t *v = json_object_get(obj, key);
-    if (!v || json_is_null(v)) {
-        if (required) {
-            add_err(errs, field, "is required");
-            *bad = true;
-        }
-        return NULL;
-    }
-    if (!json_is_string(v)) {
-        add_err(errs, field, "must be a string");
-        *bad = true;
-        return NULL;
-    }
-    const char *s = json_string_value(v);
-    if (nonempty && !*s) {
-        add_err(errs, field, "must not be empty");
-        *bad = true;
-        return NULL;
-    }
-    if (bw_utf8_chars(s, strlen(s)) > max) {
-        char m[64];
-        snprintf(m, sizeof m, "must be at most %zu characters", max);
+    const char *s;
+    char m[64];
+    if (!bw_json_check_string(obj, key, required, nonempty, max, &s, m, sizeof m)) {
         add_err(errs, field, m);
         *bad = true;
-        return NULL;
     }
     return s;
 }

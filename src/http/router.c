@@ -3,13 +3,11 @@
  * characters. With a few dozen routes a linear scan beats building a trie. */
 #include "http/http.h"
 
+#include "common/limits.h"
 #include "common/log.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#define MAX_ROUTES 256
-#define MAX_SEGS 12
 
 struct seg {
     const char *s; /* NULL for a {param} */
@@ -18,14 +16,14 @@ struct seg {
 
 struct compiled {
     const struct bw_route *r;
-    struct seg segs[MAX_SEGS];
+    struct seg segs[BW_ROUTE_SEGS_MAX];
     int nsegs;
     bool literal; /* no {param} */
     bool shadows; /* has params and could match a literal route's path, e.g. /assets/{id} vs
                    * /assets/register: that path then names the literal route only */
 };
 
-static struct compiled g_routes[MAX_ROUTES];
+static struct compiled g_routes[BW_ROUTES_MAX];
 static size_t g_n;
 
 static const char *method_names[] = {"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT", "OTHER"};
@@ -42,7 +40,7 @@ const char *bw_method_name(enum bw_method m) { return method_names[m <= BW_OTHER
 
 int bw_router_init(const struct bw_route *routes, size_t n)
 {
-    if (n > MAX_ROUTES)
+    if (n > BW_ROUTES_MAX)
         return -1;
     g_n = 0;
     for (size_t i = 0; i < n; i++) {
@@ -56,7 +54,7 @@ int bw_router_init(const struct bw_route *routes, size_t n)
             p++;
             const char *e = strchr(p, '/');
             size_t len = e ? (size_t)(e - p) : strlen(p);
-            if (c->nsegs == MAX_SEGS || len == 0)
+            if (c->nsegs == BW_ROUTE_SEGS_MAX || len == 0)
                 return -1;
             struct seg *s = &c->segs[c->nsegs++];
             if (p[0] == '{' && p[len - 1] == '}') {

@@ -104,7 +104,7 @@ bool bw_job_heartbeat(struct bw_job_ctx *ctx)
 
 static int64_t backoff_ms(int attempts)
 {
-    int64_t b = 1000;
+    int64_t b = BW_JOB_BACKOFF_BASE_MS;
     for (int i = 1; i < attempts && b < BW_JOB_BACKOFF_MAX_MS; i++)
         b *= 2;
     return b < BW_JOB_BACKOFF_MAX_MS ? b : BW_JOB_BACKOFF_MAX_MS;
@@ -118,7 +118,7 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
     int64_t now = bw_now_us() / 1000;
     if (!k) {
         bw_logf(BW_LOG_ERROR, NULL, "job %s: no handler for kind '%s'", j->id, j->kind);
-        (void)store_job_finish(db, j->id, owner, "failed", "no handler for this kind", now);
+        (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_FAILED, "no handler for this kind", now);
         count_finished(kind, BW_JOB_FAILED);
         return;
     }
@@ -133,16 +133,16 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
     bool failed = false;
     switch (res) {
     case BW_JOB_DONE:
-        (void)store_job_finish(db, j->id, owner, "done", NULL, now);
+        (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_DONE, NULL, now);
         break;
     case BW_JOB_CANCELLED:
-        (void)store_job_finish(db, j->id, owner, "cancelled", NULL, now);
+        (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_CANCELLED, NULL, now);
         break;
     case BW_JOB_RETRY:
         (void)store_job_retry(db, j->id, owner, ctx.error, now, backoff_ms(j->attempts), &failed);
         break;
     case BW_JOB_FAILED:
-        failed = store_job_finish(db, j->id, owner, "failed", ctx.error, now) == ST_OK;
+        failed = store_job_finish(db, j->id, owner, BW_JOB_STATE_FAILED, ctx.error, now) == ST_OK;
         break;
     case BW_JOB_INTERRUPTED:
         (void)store_job_release(db, j->id, owner, now);
@@ -171,9 +171,9 @@ int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t le
 
 void bw_jobs_reap(struct db *db, int64_t now_ms)
 {
-    struct store_job dead[16];
+    struct store_job dead[BW_JOB_REAP_BATCH];
     size_t n = 0;
-    if (store_job_reap(db, now_ms, dead, 16, &n) != ST_OK)
+    if (store_job_reap(db, now_ms, dead, BW_JOB_REAP_BATCH, &n) != ST_OK)
         return;
     for (size_t i = 0; i < n; i++) {
         int kind = 0;

@@ -25,7 +25,6 @@
 
 #define BW_JOB_LEASE_MS_DEFAULT BW_JOB_LEASE_MS
 #define BW_JOB_POLL_MS_DEFAULT BW_JOB_POLL_MS
-#define BW_JOB_KINDS_MAX 8
 
 enum bw_job_result {
     BW_JOB_DONE,        /* finished (its subject may record a domain failure of its own) */

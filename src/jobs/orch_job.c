@@ -37,7 +37,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
         snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
         return BW_JOB_RETRY;
     }
-    if (strcmp(run.status, "completed") == 0 || strcmp(run.status, "failed") == 0)
+    if (!bw_run_active(run.status))
         return BW_JOB_DONE;
     char ts[21];
     now_iso(ts);
@@ -49,7 +49,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
     rc = bw_orch_scope_from_key(ctx->db, run.scope_key, &scope);
     if (rc == ST_NOTFOUND) {
         now_iso(ts);
-        (void)store_orch_run_finish(ctx->db, id, "failed", "the account of this run no longer exists", ts);
+        (void)store_orch_run_finish(ctx->db, id, BW_RUN_FAILED, "the account of this run no longer exists", ts);
         return BW_JOB_DONE;
     }
     if (rc != ST_OK) {
@@ -72,7 +72,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
     bw_orch_packs_free(&packs);
     (void)store_orch_run_progress(ctx->db, id, BW_ORCH_PHASES, BW_ORCH_PHASES);
     now_iso(ts);
-    if (store_orch_run_finish(ctx->db, id, "completed", NULL, ts) == ST_ERROR) {
+    if (store_orch_run_finish(ctx->db, id, BW_RUN_COMPLETED, NULL, ts) == ST_ERROR) {
         snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
         return BW_JOB_RETRY;
     }
@@ -84,7 +84,7 @@ static void orch_failed(struct db *db, const struct store_job *job, const char *
 {
     char ts[21];
     now_iso(ts);
-    (void)store_orch_run_finish(db, job->ref, "failed", error && *error ? error : "the run failed", ts);
+    (void)store_orch_run_finish(db, job->ref, BW_RUN_FAILED, error && *error ? error : "the run failed", ts);
 }
 
 const struct bw_job_kind bw_orch_job_kind = {.kind = "orchestrator", .run = orch_run, .failed = orch_failed};

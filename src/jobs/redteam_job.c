@@ -51,10 +51,10 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
         char err[256];
         snprintf(err, sizeof err, "no attack got an answer from the target (%.200s)",
                  n ? rows[0].response_excerpt : "nothing ran");
-        rc = store_engagement_finish(ctx->db, e->id, "failed", NULL, err, NULL, -1, ts);
+        rc = store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, err, NULL, -1, ts);
     } else {
         char *text = json_dumps(doc, JSON_COMPACT);
-        rc = text ? store_engagement_finish(ctx->db, e->id, "completed", risk, NULL, text, (int)(ms / evaluated), ts)
+        rc = text ? store_engagement_finish(ctx->db, e->id, BW_RUN_COMPLETED, risk, NULL, text, (int)(ms / evaluated), ts)
                   : ST_ERROR;
         free(text);
     }
@@ -129,7 +129,7 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
             now_iso(ts);
             free(rows);
             /* a domain outcome, not a job failure: the engagement fails with the reason */
-            if (store_engagement_finish(ctx->db, e->id, "failed", NULL, why, NULL, -1, ts) == ST_ERROR) {
+            if (store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, why, NULL, -1, ts) == ST_ERROR) {
                 snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
                 return BW_JOB_RETRY;
             }
@@ -145,8 +145,8 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 res = BW_JOB_INTERRUPTED;
                 break;
             }
-            char status[16] = "";
-            if (store_engagement_status(ctx->db, e->id, status) == ST_OK && strcmp(status, "running") != 0) {
+            enum bw_run_status status;
+            if (store_engagement_status(ctx->db, e->id, &status) == ST_OK && status != BW_RUN_RUNNING) {
                 res = BW_JOB_CANCELLED;
                 break;
             }
@@ -191,8 +191,8 @@ static enum bw_job_result rt_run(struct bw_job_ctx *ctx)
         goto out;
     }
     /* ended before this claim (e.g. a crash between finishing it and finishing the job) */
-    if (strcmp(e->status, "queued") != 0 && strcmp(e->status, "running") != 0) {
-        res = strcmp(e->status, "cancelled") == 0 ? BW_JOB_CANCELLED : BW_JOB_DONE;
+    if (!bw_run_active(e->status)) {
+        res = e->status == BW_RUN_CANCELLED ? BW_JOB_CANCELLED : BW_JOB_DONE;
         goto out;
     }
     char ts[21];
@@ -223,7 +223,7 @@ static void rt_failed(struct db *db, const struct store_job *job, const char *er
 {
     char ts[21];
     now_iso(ts);
-    (void)store_engagement_finish(db, job->ref, "failed", NULL, error, NULL, -1, ts);
+    (void)store_engagement_finish(db, job->ref, BW_RUN_FAILED, NULL, error, NULL, -1, ts);
 }
 
 const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};

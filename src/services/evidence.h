@@ -25,7 +25,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BW_EVIDENCE_WINDOW_DAYS 90 /* "recent" scans and engagements */
 
 struct bw_evidence {
     int64_t assets_registered;

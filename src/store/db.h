@@ -75,7 +75,6 @@ bool db_ping(struct db *db);
  * missed (the first connection, and every reconnection after the connection was lost, which is
  * retried each second). NULL on SQLite or when the thread cannot start. db_listen_stop joins the
  * thread (within a fraction of a second) and frees the listener; NULL is a no-op. */
-#define BW_DB_NOTIFY_MAX 512
 typedef void (*db_notify_fn)(void *arg, const char *payload);
 struct db_listener;
 int db_notify(struct db *db, const char *channel, const char *payload);

@@ -13,13 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_STMT_CACHE 256 /* prepared statements per connection, keyed by SQL text address */
 
 struct pg_conn {
     struct db_conn_hdr hdr;
     PGconn *h;
     struct pg_conn *next_free;
-    const char *stmt[PG_STMT_CACHE]; /* slot i holds the statement named "bw<i>"; NULL = free */
+    const char *stmt[BW_DB_STMT_CACHE_PG]; /* slot i holds the statement named "bw<i>"; NULL = free */
 };
 
 struct pg_db {
@@ -179,10 +178,10 @@ static char *rewrite(const char *sql)
 /* The cache slot of sql on c: found (*hit), or a free one to prepare into, or -1 (full around it). */
 static int stmt_slot(const struct pg_conn *c, const char *sql, bool *hit)
 {
-    size_t i = ((uintptr_t)sql >> 3) % PG_STMT_CACHE;
+    size_t i = ((uintptr_t)sql >> 3) % BW_DB_STMT_CACHE_PG;
     int free_slot = -1;
     for (size_t k = 0; k < 4; k++) {
-        size_t j = (i + k) % PG_STMT_CACHE;
+        size_t j = (i + k) % BW_DB_STMT_CACHE_PG;
         if (c->stmt[j] == sql) {
             *hit = true;
             return (int)j;
@@ -323,7 +322,6 @@ static int pg_script(struct db_conn *dc, const char *sql)
 /* ---- LISTEN: one thread and one connection per listener ------------------------------------------ */
 
 #define LISTEN_POLL_MS 200      /* how long stop waits at most */
-#define LISTEN_RETRY_MS 1000    /* between reconnection attempts */
 
 struct pg_listener {
     struct db_listener pub;
@@ -383,7 +381,7 @@ static void *listen_main(void *p)
     struct pg_listener *l = p;
     while (!atomic_load(&l->stop)) {
         listen_once(l);
-        nap(l, LISTEN_RETRY_MS);
+        nap(l, BW_DB_LISTEN_RETRY_MS);
     }
     return NULL;
 }

@@ -1,6 +1,7 @@
 /* SQLite backend: one connection per thread, WAL, statement cache per connection. */
 #include "store/db_internal.h"
 
+#include "common/limits.h"
 #include "common/log.h"
 
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define STMT_CACHE 128
 
 struct sq_conn {
     struct db_conn_hdr hdr;
@@ -19,7 +19,7 @@ struct sq_conn {
     struct {
         const char *sql;
         sqlite3_stmt *st;
-    } cache[STMT_CACHE];
+    } cache[BW_DB_STMT_CACHE_SQLITE];
     struct sq_conn *next; /* all connections, closed by db_close */
     int in_use;
 };
@@ -47,7 +47,7 @@ static int sq_open_handle(const char *path, sqlite3 **out)
         sqlite3_close(h);
         return -1;
     }
-    sqlite3_busy_timeout(h, 5000);
+    sqlite3_busy_timeout(h, BW_DB_BUSY_TIMEOUT_MS);
     /* WAL lets readers run beside the one writer; NORMAL sync is durable against process crashes
      * (the WAL is written before commit returns) and only an OS crash can lose the last commits. */
     const char *pragmas = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
@@ -90,7 +90,7 @@ static int sq_open(struct db *db, const char *url, const char *data_dir, int poo
 
 static void conn_close(struct sq_conn *c)
 {
-    for (int i = 0; i < STMT_CACHE; i++)
+    for (int i = 0; i < BW_DB_STMT_CACHE_SQLITE; i++)
         if (c->cache[i].st)
             sqlite3_finalize(c->cache[i].st);
     sqlite3_close(c->h);
@@ -145,7 +145,7 @@ static size_t slot_of(const char *sql)
     uintptr_t x = (uintptr_t)sql;
     x ^= x >> 17;
     x *= 0x9E3779B97F4A7C15ull;
-    return (size_t)(x >> 40) % STMT_CACHE;
+    return (size_t)(x >> 40) % BW_DB_STMT_CACHE_SQLITE;
 }
 
 /* Returns a reset statement for sql, from the cache when possible; *cached says whether the
@@ -154,7 +154,7 @@ static sqlite3_stmt *prepare(struct sq_conn *c, const char *sql, bool *cached)
 {
     size_t i = slot_of(sql);
     for (size_t k = 0; k < 4; k++) {
-        size_t j = (i + k) % STMT_CACHE;
+        size_t j = (i + k) % BW_DB_STMT_CACHE_SQLITE;
         if (c->cache[j].sql == sql && c->cache[j].st) {
             *cached = true;
             return c->cache[j].st;
@@ -166,7 +166,7 @@ static sqlite3_stmt *prepare(struct sq_conn *c, const char *sql, bool *cached)
         return NULL;
     }
     for (size_t k = 0; k < 4; k++) {
-        size_t j = (i + k) % STMT_CACHE;
+        size_t j = (i + k) % BW_DB_STMT_CACHE_SQLITE;
         if (!c->cache[j].st) {
             c->cache[j].sql = sql;
             c->cache[j].st = st;

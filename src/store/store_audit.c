@@ -1,12 +1,12 @@
 #include "store/store_audit.h"
 
+#include "common/limits.h"
 #include "store/store.h"
 #include "store/store_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define UPSERT_CHUNK 256 /* rows per transaction: other writers get the SQLite lock in between */
 
 static int row_cmp(const void *a, const void *b)
 {
@@ -46,8 +46,8 @@ int store_audit_upsert(struct db *db, struct store_audit_row *rows, size_t n)
     if (!c)
         return ST_ERROR;
     int st = ST_OK;
-    for (size_t at = 0; at < n; at += UPSERT_CHUNK) {
-        size_t end = n - at < UPSERT_CHUNK ? n : at + UPSERT_CHUNK;
+    for (size_t at = 0; at < n; at += BW_AUDIT_UPSERT_CHUNK) {
+        size_t end = n - at < BW_AUDIT_UPSERT_CHUNK ? n : at + BW_AUDIT_UPSERT_CHUNK;
         bool ok = db_begin(c, true) == DB_OK;
         for (size_t i = at; ok && i < end; i++) {
             const struct store_audit_row *w = &rows[i];

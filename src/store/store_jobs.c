@@ -14,7 +14,7 @@ static int read_job(struct db_rows *r, void *item)
     COPY(j->id, db_rows_text(r, 0));
     COPY(j->kind, db_rows_text(r, 1));
     COPY(j->ref, db_rows_text(r, 2));
-    COPY(j->state, db_rows_text(r, 3));
+    j->state = bw_job_state_stored(db_rows_text(r, 3));
     j->attempts = (int)db_rows_int(r, 4);
     j->max_attempts = (int)db_rows_int(r, 5);
     j->lease_until = db_rows_int(r, 6);
@@ -129,10 +129,10 @@ int store_job_heartbeat(struct db *db, const char *id, const char *owner, int64_
                         p, 5);
 }
 
-int store_job_finish(struct db *db, const char *id, const char *owner, const char *state, const char *error,
+int store_job_finish(struct db *db, const char *id, const char *owner, enum bw_job_state state, const char *error,
                      int64_t now_ms)
 {
-    struct db_param p[] = {DBP_TEXT(state), DBP_OPT(error), DBP_INT(now_ms), DBP_TEXT(id), DBP_TEXT(owner)};
+    struct db_param p[] = {DBP_TEXT(bw_job_state_name(state)), DBP_OPT(error), DBP_INT(now_ms), DBP_TEXT(id), DBP_TEXT(owner)};
     return owned_update(db,
                         "UPDATE jobs SET state = ?, last_error = ?, lease_until = 0, updated_ms = ?"
                         " WHERE id = ? AND lease_owner = ? AND state = 'running'",
@@ -153,7 +153,7 @@ int store_job_retry(struct db *db, const char *id, const char *owner, const char
     if (rc != ST_NOTFOUND)
         return rc;
     /* no attempts left (or the lease is gone, in which case this changes nothing either) */
-    rc = store_job_finish(db, id, owner, "failed", error, now_ms);
+    rc = store_job_finish(db, id, owner, BW_JOB_STATE_FAILED, error, now_ms);
     if (rc == ST_OK)
         *failed = true;
     return rc;
@@ -219,8 +219,9 @@ int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap
                       NULL, 0, &r);
     if (rc == DB_OK) {
         while (db_rows_next(r)) {
-            const char *kind = db_rows_text(r, 0), *state = db_rows_text(r, 1);
-            if (!kind || !state)
+            const char *kind = db_rows_text(r, 0);
+            int state = bw_job_state_parse(db_rows_text(r, 1));
+            if (!kind || state < 0)
                 continue;
             size_t i = 0;
             while (i < *n && strcmp(out[i].kind, kind) != 0)
@@ -232,7 +233,7 @@ int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap
                 COPY(out[i].kind, kind);
                 (*n)++;
             }
-            if (strcmp(state, "queued") == 0) {
+            if (state == BW_JOB_STATE_QUEUED) {
                 out[i].queued = db_rows_int(r, 2);
                 out[i].oldest_queued_ms = db_rows_int(r, 3);
             } else {

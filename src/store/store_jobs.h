@@ -16,20 +16,19 @@
 #ifndef BW_STORE_STORE_JOBS_H
 #define BW_STORE_STORE_JOBS_H
 #include "common/ids.h"
+#include "common/limits.h"
+#include "common/states.h"
 #include "store/db.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#define BW_JOB_KIND_MAX 32
-#define BW_JOB_OWNER_MAX 64
-
 struct store_job {
     char id[BW_ID_MAX];
     char kind[BW_JOB_KIND_MAX];
     char ref[BW_ID_MAX];
-    char state[16];
+    enum bw_job_state state;
     int attempts, max_attempts;
     int64_t lease_until, run_after;
     char lease_owner[BW_JOB_OWNER_MAX];
@@ -45,9 +44,9 @@ int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t le
 /* Extends owner's lease on a running job. ST_NOTFOUND: the lease is no longer ours (or the job
  * ended, e.g. cancelled): stop working on it. */
 int store_job_heartbeat(struct db *db, const char *id, const char *owner, int64_t now_ms, int64_t lease_ms);
-/* Ends owner's claim: state "done", "failed" or "cancelled" (error may be NULL). ST_NOTFOUND when
- * the lease was lost meanwhile. */
-int store_job_finish(struct db *db, const char *id, const char *owner, const char *state, const char *error,
+/* Ends owner's claim: state done, failed or cancelled (error may be NULL). ST_NOTFOUND when the
+ * lease was lost meanwhile. */
+int store_job_finish(struct db *db, const char *id, const char *owner, enum bw_job_state state, const char *error,
                      int64_t now_ms);
 /* A failed attempt: back to queued after backoff_ms, or failed when no attempts are left (*failed
  * tells which; the caller then runs the kind's failure hook). */

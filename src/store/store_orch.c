@@ -18,7 +18,7 @@ static int read_run(struct db_rows *r, void *item)
     COPY(o->job_id, db_rows_text(r, 0));
     COPY(o->scope_key, db_rows_text(r, 1));
     COPY(o->requested_by, db_rows_text(r, 2));
-    COPY(o->status, db_rows_text(r, 3));
+    o->status = bw_run_status_stored(db_rows_text(r, 3));
     o->max_items = (long)db_rows_int(r, 4);
     o->phase = (int)db_rows_int(r, 5);
     o->phases_done = (int)db_rows_int(r, 6);
@@ -122,10 +122,10 @@ int store_orch_run_progress(struct db *db, const char *job_id, int phase, int ph
                               p, 3, ST_NOTFOUND);
 }
 
-int store_orch_run_finish(struct db *db, const char *job_id, const char *status, const char *error,
+int store_orch_run_finish(struct db *db, const char *job_id, enum bw_run_status status, const char *error,
                           const char *now_iso)
 {
-    struct db_param p[] = {DBP_TEXT(status), DBP_OPT(error), DBP_TEXT(now_iso), DBP_TEXT(job_id)};
+    struct db_param p[] = {DBP_TEXT(bw_run_status_name(status)), DBP_OPT(error), DBP_TEXT(now_iso), DBP_TEXT(job_id)};
     return store_exec_changed(db,
                               "UPDATE orch_runs SET status = ?, error = ?, finished_at = ?, active = NULL"
                               " WHERE job_id = ? AND active = 1",

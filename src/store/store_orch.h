@@ -8,6 +8,8 @@
 #ifndef BW_STORE_STORE_ORCH_H
 #define BW_STORE_STORE_ORCH_H
 #include "common/ids.h"
+#include "common/limits.h"
+#include "common/states.h"
 #include "store/db.h"
 
 #include <jansson.h>
@@ -15,13 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define BW_ORCH_SCOPE_KEY_MAX 64
-
 struct store_orch_run {
     char job_id[BW_ID_MAX];
     char scope_key[BW_ORCH_SCOPE_KEY_MAX];
     char requested_by[BW_ID_MAX];
-    char status[16]; /* queued, running, completed, failed */
+    enum bw_run_status status; /* queued, running, completed, failed */
     long max_items;
     int phase, phases_done;
     char accepted_at[24], started_at[24], finished_at[24]; /* "" when not yet */
@@ -42,7 +42,7 @@ int store_orch_run_count(struct db *db, const char *scope_key, int64_t *n); /* N
 int store_orch_run_start(struct db *db, const char *job_id, const char *now_iso);
 int store_orch_run_progress(struct db *db, const char *job_id, int phase, int phases_done);
 /* completed or failed; the run stops being active. */
-int store_orch_run_finish(struct db *db, const char *job_id, const char *status, const char *error,
+int store_orch_run_finish(struct db *db, const char *job_id, enum bw_run_status status, const char *error,
                           const char *now_iso);
 
 enum store_orch_pack { STORE_PACK_CISO, STORE_PACK_ASPM, STORE_PACK_COMPLIANCE, STORE_PACK_HUNT };

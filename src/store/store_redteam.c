@@ -24,7 +24,7 @@ static int read_eng(struct db_rows *r, void *item)
     COPY(e->categories, db_rows_text(r, 5));
     COPY(e->intensity, db_rows_text(r, 6));
     COPY(e->canary, db_rows_text(r, 7));
-    COPY(e->status, db_rows_text(r, 8));
+    e->status = bw_run_status_stored(db_rows_text(r, 8));
     const char *ids = db_rows_text(r, 9);
     e->attack_ids = strdup(ids ? ids : "[]");
     e->attack_count = (int)db_rows_int(r, 10);
@@ -130,11 +130,11 @@ int store_engagement_start(struct db *db, const char *id, const char *started_at
 
 static int read_status(struct db_rows *r, void *status)
 {
-    store_copy(status, 16, db_rows_text(r, 0));
+    *(enum bw_run_status *)status = bw_run_status_stored(db_rows_text(r, 0));
     return ST_OK;
 }
 
-int store_engagement_status(struct db *db, const char *id, char status[16])
+int store_engagement_status(struct db *db, const char *id, enum bw_run_status *status)
 {
     struct db_param p[] = {DBP_TEXT(id)};
     return store_query_one(db, "SELECT status FROM engagements WHERE id = ?", p, 1, read_status, status);
@@ -210,10 +210,10 @@ int store_engagement_attacks(struct db *db, const char *id, struct store_attack_
     return rc;
 }
 
-int store_engagement_finish(struct db *db, const char *id, const char *status, const char *overall_risk,
+int store_engagement_finish(struct db *db, const char *id, enum bw_run_status status, const char *overall_risk,
                             const char *error, const char *report, int avg_ms, const char *finished_at)
 {
-    struct db_param p[] = {DBP_TEXT(status),      DBP_OPT(overall_risk), DBP_OPT(error),
+    struct db_param p[] = {DBP_TEXT(bw_run_status_name(status)),DBP_OPT(overall_risk), DBP_OPT(error),
                            DBP_OPT(report),       avg_ms >= 0 ? DBP_INT(avg_ms) : DBP_NULL,
                            DBP_TEXT(finished_at), DBP_TEXT(id)};
     return store_exec_changed(db,

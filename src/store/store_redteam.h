@@ -15,12 +15,11 @@
 #define BW_STORE_STORE_REDTEAM_H
 #include "common/ids.h"
 #include "common/limits.h"
+#include "common/states.h"
 #include "store/db.h"
 
 #include <stddef.h>
 #include <stdint.h>
-
-#define BW_RT_ATTACK_ID_MAX 48
 
 struct store_engagement {
     char id[BW_ID_MAX], user_id[BW_ID_MAX], asset_id[BW_ID_MAX];
@@ -29,7 +28,7 @@ struct store_engagement {
     char categories[256]; /* JSON array text */
     char intensity[16];
     char canary[32];
-    char status[16];
+    enum bw_run_status status;
     char *attack_ids; /* JSON array text of the selected attack ids; malloc'ed by _get, borrowed by _create */
     int attack_count, attacks_done, attacks_succeeded, eta_seconds;
     char overall_risk[16]; /* "" until completed */
@@ -66,17 +65,17 @@ int store_engagement_avg_ms(struct db *db, const char *asset_id, int *ms);
  * engagement is final (cancelled meanwhile). */
 int store_engagement_start(struct db *db, const char *id, const char *started_at);
 /* The status only (the worker's cancellation check between attacks). */
-int store_engagement_status(struct db *db, const char *id, char status[16]);
+int store_engagement_status(struct db *db, const char *id, enum bw_run_status *status);
 /* Stores one attack result (idempotent) and recomputes the counters, in one transaction and only
  * while the engagement is running: ST_CONFLICT (nothing stored) once it is final, e.g. cancelled
  * while the attack was in flight. */
 int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us);
 /* Every attack row, in selection order; *out malloc'ed. */
 int store_engagement_attacks(struct db *db, const char *id, struct store_attack_row **out, size_t *n);
-/* queued|running -> status ("completed" or "failed") with the report (may be NULL), overall risk
+/* queued|running -> status (completed or failed) with the report (may be NULL), overall risk
  * (may be NULL), error (may be NULL) and the mean attack latency (<0: unknown). ST_CONFLICT when
  * the engagement was already final (a cancel won). */
-int store_engagement_finish(struct db *db, const char *id, const char *status, const char *overall_risk,
+int store_engagement_finish(struct db *db, const char *id, enum bw_run_status status, const char *overall_risk,
                             const char *error, const char *report, int avg_ms, const char *finished_at);
 /* The owner's cancel: queued|running -> cancelled, and its queued job with it. ST_CONFLICT: it
  * was already final; ST_NOTFOUND: not the caller's. *out gets the state afterwards. */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Packaging checks (ctest "packaging"), without root and without Docker:
-#  1. cmake --install into a staging directory (DESTDIR, prefix /usr): binary, systemd unit, docs
+#  1. cmake --install into a staging directory (DESTDIR, prefix /usr): binary, systemd unit, docs,
+#     licences
 #  2. the installed unit names the installed binary; systemd-analyze verify accepts it (when
 #     systemd-analyze exists)
 #  3. the Makefile's install target passes PREFIX and DESTDIR to cmake --install
@@ -27,6 +28,7 @@ fi
 rm -f "$stage.log"
 unit=$stage/usr/lib/systemd/system/bulwark.service
 for f in usr/bin/bulwark usr/lib/systemd/system/bulwark.service usr/share/doc/bulwark/README.md \
+         usr/share/doc/bulwark/LICENSE usr/share/doc/bulwark/NOTICE \
          usr/share/doc/bulwark/operations.md usr/share/doc/bulwark/nginx.conf \
          usr/share/doc/bulwark/openapi.json usr/share/doc/bulwark/bulwark.env.example; do
   if [ -s "$stage/$f" ]; then ok "installed /$f"; else fail "missing /$f"; fi

@@ -812,7 +812,7 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     t->win_end = calloc(sc->npmap ? sc->npmap : 1, sizeof *t->win_end);
     t->md = pcre2_match_data_create((uint32_t)sc->max_ovec, NULL);
     t->mctx = pcre2_match_context_create(NULL);
-    t->jit = pcre2_jit_stack_create(32 * 1024, 512 * 1024, NULL);
+    t->jit = pcre2_jit_stack_create(BW_SCAN_JIT_STACK_START, BW_SCAN_JIT_STACK_MAX, NULL);
     t->seen = calloc(SEEN_SLOTS, sizeof *t->seen);
     t->rejected = calloc(sc->nrules ? sc->nrules : 1, sizeof *t->rejected);
     if (!t->win_end || !t->md || !t->mctx || !t->jit || !t->seen || !t->rejected) {
@@ -828,12 +828,6 @@ static struct tstate *tstate_get(const struct bw_scanner *sc)
     }
     return t;
 }
-
-/* Lines before a prefilter match end that a pattern may start on (patterns may span a few lines,
- * e.g. a call whose arguments continue on the next lines). */
-#define WINDOW_LINES_BEFORE 4
-#define LOOKAHEAD_SLACK 1024
-#define CONFIRM_SPAN (16 * 1024) /* match starts tried per PCRE2 call (confirm) */
 
 struct hs_ctx {
     const struct bw_scanner *sc;
@@ -856,10 +850,10 @@ static int on_hs_match(unsigned int id, unsigned long long from, unsigned long l
     const char *nl = last < c->len ? memchr(c->s + last, '\n', c->len - last) : NULL;
     size_t b = nl ? (size_t)(nl - c->s) : c->len;
     size_t a = last;
-    for (int k = 0; k <= WINDOW_LINES_BEFORE && a > 0; k++) {
+    for (int k = 0; k <= BW_SCAN_WINDOW_LINES_BEFORE && a > 0; k++) {
         const char *p = memrchr(c->s, '\n', a);
         a = p ? (size_t)(p - c->s) : 0;
-        if (k == WINDOW_LINES_BEFORE && p)
+        if (k == BW_SCAN_WINDOW_LINES_BEFORE && p)
             a++; /* start of that line */
     }
     if (!BW_VEC_RESERVE(t->hits, t->hits_cap, t->nhits + 1, BW_VEC_UNBOUNDED))
@@ -1173,7 +1167,7 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
     ensure_jit(sc, h->id, code);
     PCRE2_SIZE off = h->a;
     /* matches start in the window; look-aheads may see a little past it */
-    size_t subject = len - h->b > LOOKAHEAD_SLACK ? h->b + LOOKAHEAD_SLACK : len;
+    size_t subject = len - h->b > BW_SCAN_LOOKAHEAD ? h->b + BW_SCAN_LOOKAHEAD : len;
     while (off <= h->b) {
         if ((++t->ticks & 63) == 0 && bw_mono_us() > t->deadline_us) {
             out->truncated = out->time_limited = true;
@@ -1190,10 +1184,10 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
         }
         /* A window can be a whole long line; a pattern with [^\n]* (or such a look-ahead) then costs
          * the rest of the subject at every start position it tries. Each call may start a match
-         * only in the next CONFIRM_SPAN bytes and sees LOOKAHEAD_SLACK past them, so the cost is
+         * only in the next BW_SCAN_CONFIRM_SPAN bytes and sees BW_SCAN_LOOKAHEAD past them, so the cost is
          * linear in the window; a match starting later is found by the next call. */
-        size_t last = h->b - off > CONFIRM_SPAN ? off + CONFIRM_SPAN : h->b;
-        size_t sub = subject - last > LOOKAHEAD_SLACK ? last + LOOKAHEAD_SLACK : subject;
+        size_t last = h->b - off > BW_SCAN_CONFIRM_SPAN ? off + BW_SCAN_CONFIRM_SPAN : h->b;
+        size_t sub = subject - last > BW_SCAN_LOOKAHEAD ? last + BW_SCAN_LOOKAHEAD : subject;
         int rc = pcre2_match(code, (PCRE2_SPTR)s, sub, off, 0, t->md, t->mctx);
         PCRE2_SIZE *ov = pcre2_get_ovector_pointer(t->md);
         if ((rc == PCRE2_ERROR_NOMATCH || (rc >= 0 && ov[0] > last)) && last < h->b) {

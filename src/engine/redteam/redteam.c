@@ -316,7 +316,7 @@ int bw_rt_eta_seconds(size_t n, int avg_ms, long timeout_ms)
         per = timeout_ms;
     long long total_ms = (long long)(n + 1) * per;
     long long s = (total_ms + 999) / 1000;
-    return s < 1 ? 1 : s > 86400 ? 86400 : (int)s;
+    return s < 1 ? 1 : s > BW_RT_ETA_MAX_S ? BW_RT_ETA_MAX_S : (int)s;
 }
 
 /* ---- the engage request ---- */
@@ -336,15 +336,21 @@ int bw_rt_engage_parse(const json_t *body, struct bw_rt_engage_req *out, json_t 
         bad += verr(errors, "target_asset_id", "is required");
     else if (!json_is_string(id))
         bad += verr(errors, "target_asset_id", "must be a string");
-    else if (json_string_length(id) == 0 || bw_utf8_chars(json_string_value(id), json_string_length(id)) > 128)
+    else if (json_string_length(id) == 0 ||
+             bw_utf8_chars(json_string_value(id), json_string_length(id)) > BW_RT_ASSET_ID_CHARS_MAX) {
         /* ids are opaque: any other string is looked up (an unknown one is 404) */
-        bad += verr(errors, "target_asset_id", "must be a non-empty string of at most 128 characters");
-    else
+        char msg[80];
+        snprintf(msg, sizeof msg, "must be a non-empty string of at most %d characters", BW_RT_ASSET_ID_CHARS_MAX);
+        bad += verr(errors, "target_asset_id", msg);
+    } else {
         r.asset_id = json_string_value(id);
+    }
     json_t *cats = json_object_get(body, "attack_categories");
     if (cats && !json_is_null(cats)) {
-        if (!json_is_array(cats) || json_array_size(cats) == 0 || json_array_size(cats) > 16) {
-            bad += verr(errors, "attack_categories", "must be an array of 1 to 16 category names");
+        if (!json_is_array(cats) || json_array_size(cats) == 0 || json_array_size(cats) > BW_RT_CATEGORY_ITEMS_MAX) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "must be an array of 1 to %d category names", BW_RT_CATEGORY_ITEMS_MAX);
+            bad += verr(errors, "attack_categories", msg);
         } else {
             r.cat_mask = 0;
             size_t i;

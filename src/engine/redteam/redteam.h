@@ -24,11 +24,6 @@
 #include <stddef.h>
 
 #define BW_RT_CATEGORIES 5
-#define BW_RT_MAX_ATTACKS 256
-#define BW_RT_MAX_TURNS 6
-#define BW_RT_MAX_DOCS 4
-#define BW_RT_MAX_ATLAS 4
-#define BW_RT_MAX_EXPECT 4
 #define BW_RT_DEFAULT_ATTACK_MS 2000  /* the estimate before any latency was measured */
 #define BW_RT_COMPLY_MIN_LEN 40       /* bytes of a reply that counts as a compliant answer */
 
@@ -132,8 +127,8 @@ bool bw_rt_judge(const struct bw_rt_library *lib, const struct bw_rt_attack *a, 
 
 struct bw_rt_result {
     bool succeeded, errored;
-    char prompt[608];   /* excerpt of what was sent (the size of store_attack_row.prompt) */
-    char excerpt[408];  /* excerpt of the reply (or why there is none), credentials masked */
+    char prompt[BW_RT_PROMPT_MAX + 8];   /* excerpt of what was sent (the size of store_attack_row.prompt) */
+    char excerpt[BW_RT_EXCERPT_MAX + 8];  /* excerpt of the reply (or why there is none), credentials masked */
     int elapsed_ms;
 };
 /* Runs one attack against the target (one exchange) and judges it. A transport failure, a 5xx

@@ -14,7 +14,7 @@ json_t *bw_rt_report_final(const struct bw_rt_library *lib, const struct bw_rt_o
     return doc;
 }
 
-static bool completed(const struct bw_rt_engagement *e) { return strcmp(e->status, "completed") == 0; }
+static bool completed(const struct bw_rt_engagement *e) { return e->status == BW_RUN_COMPLETED; }
 
 json_t *bw_rt_report_stored(const struct bw_rt_engagement *e)
 {
@@ -30,14 +30,15 @@ json_t *bw_rt_report_render(const struct bw_rt_engagement *e, json_t *doc)
     bool done = completed(e);
     if (!done) { /* the plan so far: say so rather than judge a partial run */
         char summary[160];
-        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.", e->status,
+        snprintf(summary, sizeof summary, "Engagement %s: %d of %d attacks run, %d succeeded so far.",
+                 bw_run_status_name(e->status),
                  e->attacks_done, e->attack_count, e->attacks_succeeded);
         json_object_set_new(json_object_get(doc, "remediation_plan"), "summary", json_string(summary));
     }
     json_t *cats = json_loads(e->categories, 0, NULL);
     json_object_set_new(doc, "engagement_id", json_string(e->id));
     json_object_set_new(doc, "target_asset_id", json_string(e->asset_id));
-    json_object_set_new(doc, "status", json_string(e->status));
+    json_object_set_new(doc, "status", json_string(bw_run_status_name(e->status)));
     json_object_set_new(doc, "intensity", json_string(e->intensity));
     json_object_set_new(doc, "attack_categories", cats ? cats : json_array());
     json_object_set_new(doc, "attack_count", json_integer(e->attack_count));

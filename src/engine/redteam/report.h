@@ -7,6 +7,7 @@
  * steals `scored`. The strings of struct bw_rt_engagement are borrowed. */
 #ifndef BW_ENGINE_REDTEAM_REPORT_H
 #define BW_ENGINE_REDTEAM_REPORT_H
+#include "common/states.h"
 #include "engine/redteam/redteam.h"
 
 #include <jansson.h>
@@ -14,7 +15,8 @@
 
 /* An engagement as its report shows it, field by field from the caller's row. */
 struct bw_rt_engagement {
-    const char *id, *asset_id, *status, *intensity;
+    const char *id, *asset_id, *intensity;
+    enum bw_run_status status;
     const char *categories; /* JSON array text */
     int attack_count, attacks_done, attacks_succeeded, eta_seconds;
     const char *overall_risk;                                  /* "" until completed */

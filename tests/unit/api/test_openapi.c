@@ -125,6 +125,20 @@ static void document_is_openapi_31_with_error_envelope(void **state)
     json_decref(doc);
 }
 
+/* info.license as OpenAPI 3.1 has it: a name, and an SPDX identifier instead of a url (the two
+ * are mutually exclusive); the same licence as LICENSE at the repository's root. */
+static void document_names_its_licence(void **state)
+{
+    (void)state;
+    json_t *doc = load_doc();
+    json_t *lic = json_object_get(json_object_get(doc, "info"), "license");
+    assert_true(json_is_object(lic));
+    assert_string_equal(json_string_value(json_object_get(lic, "name")), "Apache-2.0");
+    assert_string_equal(json_string_value(json_object_get(lic, "identifier")), "Apache-2.0");
+    assert_null(json_object_get(lic, "url"));
+    json_decref(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -132,6 +146,7 @@ int main(void)
         cmocka_unit_test(undocumented_route_is_caught),
         cmocka_unit_test(unrouted_operation_is_caught),
         cmocka_unit_test(document_is_openapi_31_with_error_envelope),
+        cmocka_unit_test(document_names_its_licence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

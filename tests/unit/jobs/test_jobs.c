@@ -58,7 +58,7 @@ static void test_claim_lease_retry(void **state)
     /* oldest first; one job per claim; nothing left for a third claimer */
     assert_int_equal(store_job_claim(fx->db, "A", T0 + 10, LEASE, &a), ST_OK);
     assert_string_equal(a.id, j1);
-    assert_string_equal(a.state, "running");
+    assert_int_equal(a.state, BW_JOB_STATE_RUNNING);
     assert_string_equal(a.lease_owner, "A");
     assert_int_equal(a.attempts, 1);
     assert_int_equal(a.lease_until, T0 + 10 + LEASE);
@@ -77,19 +77,19 @@ static void test_claim_lease_retry(void **state)
     assert_string_equal(c.id, j1);
     assert_int_equal(c.attempts, 2);
     assert_int_equal(store_job_heartbeat(fx->db, j1, "A", T0 + 1601, LEASE), ST_NOTFOUND);
-    assert_int_equal(store_job_finish(fx->db, j1, "A", "done", NULL, T0 + 1601), ST_NOTFOUND);
+    assert_int_equal(store_job_finish(fx->db, j1, "A", BW_JOB_STATE_DONE, NULL, T0 + 1601), ST_NOTFOUND);
 
     /* B finishes j2 */
-    assert_int_equal(store_job_finish(fx->db, j2, "B", "done", NULL, T0 + 1700), ST_OK);
+    assert_int_equal(store_job_finish(fx->db, j2, "B", BW_JOB_STATE_DONE, NULL, T0 + 1700), ST_OK);
     assert_int_equal(store_job_get(fx->db, j2, &b), ST_OK);
-    assert_string_equal(b.state, "done");
+    assert_int_equal(b.state, BW_JOB_STATE_DONE);
 
     /* C's attempt fails: back to the queue after the backoff, then claimed again (attempt 3) */
     bool failed = true;
     assert_int_equal(store_job_retry(fx->db, j1, "C", "flaky", T0 + 1700, 1000, &failed), ST_OK);
     assert_false(failed);
     assert_int_equal(store_job_get(fx->db, j1, &c), ST_OK);
-    assert_string_equal(c.state, "queued");
+    assert_int_equal(c.state, BW_JOB_STATE_QUEUED);
     assert_string_equal(c.last_error, "flaky");
     assert_int_equal(store_job_claim(fx->db, "D", T0 + 2000, LEASE, &c), ST_NOTFOUND);
     assert_int_equal(store_job_claim(fx->db, "D", T0 + 2700, LEASE, &c), ST_OK);
@@ -99,7 +99,7 @@ static void test_claim_lease_retry(void **state)
     assert_int_equal(store_job_retry(fx->db, j1, "D", "flaky again", T0 + 2800, 1000, &failed), ST_OK);
     assert_true(failed);
     assert_int_equal(store_job_get(fx->db, j1, &c), ST_OK);
-    assert_string_equal(c.state, "failed");
+    assert_int_equal(c.state, BW_JOB_STATE_FAILED);
     assert_int_equal(store_job_claim(fx->db, "E", T0 + 99999, LEASE, &c), ST_NOTFOUND);
 }
 
@@ -120,7 +120,7 @@ static void test_reap_and_release(void **state)
     assert_int_equal(store_job_reap(fx->db, T0 + 5000, dead, 4, &n), ST_OK);
     assert_int_equal(n, 1);
     assert_string_equal(dead[0].id, j);
-    assert_string_equal(dead[0].state, "failed");
+    assert_int_equal(dead[0].state, BW_JOB_STATE_FAILED);
 
     /* a clean shutdown gives the job back without spending the attempt */
     enqueue(fx->db, k, "unit", 1, T0);
@@ -138,9 +138,9 @@ static void test_reap_and_release(void **state)
     assert_int_equal(store_job_cancel_ref_conn(c, "ref_x", T0 + 3), ST_OK);
     db_release(c);
     assert_int_equal(store_job_get(fx->db, q, &a), ST_OK);
-    assert_string_equal(a.state, "cancelled");
+    assert_int_equal(a.state, BW_JOB_STATE_CANCELLED);
     assert_int_equal(store_job_get(fx->db, k, &a), ST_OK);
-    assert_string_equal(a.state, "running");
+    assert_int_equal(a.state, BW_JOB_STATE_RUNNING);
 }
 
 /* ---- the registry and run_one ---- */
@@ -184,23 +184,23 @@ static void test_run_one(void **state)
     assert_int_equal(bw_jobs_run_one(fx->db, "W", now, LEASE, 0, &stop), ST_OK);
     struct store_job j;
     assert_int_equal(store_job_get(fx->db, f, &j), ST_OK);
-    assert_string_equal(j.state, "queued"); /* retried after a backoff of 1 s */
+    assert_int_equal(j.state, BW_JOB_STATE_QUEUED); /* retried after a backoff of 1 s */
     assert_string_equal(j.last_error, "try 1");
     assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 5000, LEASE, 0, &stop), ST_OK);
     assert_int_equal(store_job_get(fx->db, f, &j), ST_OK);
-    assert_string_equal(j.state, "done");
+    assert_int_equal(j.state, BW_JOB_STATE_DONE);
     assert_int_equal(g_runs, 2);
 
     enqueue(fx->db, x, "unit-fatal", 3, T0);
     assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 6000, LEASE, 0, &stop), ST_OK);
     assert_int_equal(store_job_get(fx->db, x, &j), ST_OK);
-    assert_string_equal(j.state, "failed");
+    assert_int_equal(j.state, BW_JOB_STATE_FAILED);
     assert_int_equal(g_failed_hooks, 1);
 
     enqueue(fx->db, u, "no-such-kind", 3, T0);
     assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 7000, LEASE, 0, &stop), ST_OK);
     assert_int_equal(store_job_get(fx->db, u, &j), ST_OK);
-    assert_string_equal(j.state, "failed");
+    assert_int_equal(j.state, BW_JOB_STATE_FAILED);
     assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 8000, LEASE, 0, &stop), ST_NOTFOUND);
 }
 

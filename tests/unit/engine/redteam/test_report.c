@@ -17,7 +17,7 @@ static const struct bw_rt_outcome OUTCOMES[] = {
     {"exf-markdown-image", false, false, "p2", "r2"}, /* CRITICAL, held */
 };
 
-static struct bw_rt_engagement engagement(const char *status)
+static struct bw_rt_engagement engagement(enum bw_run_status status)
 {
     return (struct bw_rt_engagement){.id = "eng_x",
                                      .asset_id = "ast_y",
@@ -55,7 +55,7 @@ static void test_partial(void **state)
 {
     (void)state;
     const struct bw_rt_library *lib = bw_rt_library_get();
-    struct bw_rt_engagement e = engagement("running");
+    struct bw_rt_engagement e = engagement(BW_RUN_RUNNING);
     e.started_at = "2026-01-01T00:00:01Z";
     e.report = "{\"ignored\":true}"; /* only a completed engagement's stored document is read */
     assert_null(bw_rt_report_stored(&e));
@@ -81,7 +81,7 @@ static void test_partial(void **state)
 static void test_completed(void **state)
 {
     (void)state;
-    struct bw_rt_engagement e = engagement("completed");
+    struct bw_rt_engagement e = engagement(BW_RUN_COMPLETED);
     e.overall_risk = "HIGH";
     e.finished_at = "2026-01-01T00:01:00Z";
     e.categories = "not json"; /* an unreadable list shows as empty */
