@@ -14,6 +14,7 @@
 #include "common/limits.h"
 #include "common/timeutil.h"
 #include "engine/intel/attack.h"
+#include "engine/intel/ids.h"
 #include "engine/intel/intel.h"
 
 #include <sodium.h>
@@ -120,32 +121,6 @@ static const json_t *jarr(const json_t *o, const char *k)
 {
     const json_t *a = json_object_get(o, k);
     return json_is_array(a) ? a : NULL;
-}
-
-/* CVE-YYYY-NNNN+ */
-static bool cve_valid(const char *s)
-{
-    size_t n = strlen(s);
-    if (strncmp(s, "CVE-", 4) != 0 || n < 13 || n > 20 || s[8] != '-')
-        return false;
-    for (size_t i = 4; i < n; i++)
-        if (!is_digit(s[i]) && i != 8)
-            return false;
-    return true;
-}
-
-/* "CWE-22" -> 22, else -1 */
-static int cwe_number(const char *s)
-{
-    if (strncmp(s, "CWE-", 4) != 0 || !s[4] || strlen(s) > 10)
-        return -1;
-    int n = 0;
-    for (const char *p = s + 4; *p; p++) {
-        if (!is_digit(*p))
-            return -1;
-        n = n * 10 + (*p - '0');
-    }
-    return n;
 }
 
 /* ---- classes ------------------------------------------------------------------------------ */
@@ -359,7 +334,7 @@ static void classes_read(struct facts *f, const json_t *r)
 
     /* CWEs first: the most precise statement of the flaw */
     for (size_t k = 0; k < f->ncwe; k++) {
-        int n = cwe_number(f->cwes[k]);
+        int n = bw_cwe_number(f->cwes[k]);
         for (int c = 0; c < HC_COUNT; c++)
             for (size_t j = 0; j < NELEM(HC[c].cwes) && HC[c].cwes[j]; j++)
                 if (HC[c].cwes[j] == n)
@@ -461,7 +436,7 @@ static void facts_read(struct facts *f, const json_t *r)
         bool dup = false;
         for (size_t k = 0; s && k < f->ncve && !dup; k++)
             dup = strcmp(f->cves[k], s) == 0;
-        if (s && cve_valid(s) && !dup)
+        if (bw_cve_valid(s) && !dup)
             snprintf(f->cves[f->ncve++], sizeof f->cves[0], "%s", s);
     }
 
@@ -488,7 +463,7 @@ static void facts_read(struct facts *f, const json_t *r)
         bool dup = false;
         for (size_t k = 0; s && k < f->ncwe && !dup; k++)
             dup = strcmp(f->cwes[k], s) == 0;
-        if (s && cwe_number(s) > 0 && !dup)
+        if (bw_cwe_number(s) > 0 && !dup)
             snprintf(f->cwes[f->ncwe++], sizeof f->cwes[0], "%s", s);
     }
     json_array_foreach(jarr(r, "attack_techniques"), i, v) {

@@ -13,6 +13,7 @@
 #include "common/timeutil.h"
 
 #include "engine/intel/attack.h"
+#include "engine/intel/ids.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -169,31 +170,6 @@ static bool safe_token(const char *s, const char *extra)
             return false;
     }
     return true;
-}
-
-static bool cve_valid(const char *s)
-{
-    /* CVE-YYYY-NNNN+ */
-    if (strncmp(s, "CVE-", 4) != 0 || strlen(s) < 13 || strlen(s) > 20)
-        return false;
-    for (size_t i = 4; s[i]; i++)
-        if (!(is_digit(s[i]) || (i == 8 && s[i] == '-')))
-            return false;
-    return s[8] == '-';
-}
-
-/* "CWE-22" -> 22, else -1 */
-static int cwe_number(const char *s)
-{
-    if (strncmp(s, "CWE-", 4) != 0 || !s[4] || strlen(s) > 10)
-        return -1;
-    int n = 0;
-    for (const char *p = s + 4; *p; p++) {
-        if (!is_digit(*p))
-            return -1;
-        n = n * 10 + (*p - '0');
-    }
-    return n;
 }
 
 static const char *tier_word(const char *s)
@@ -519,7 +495,7 @@ static void facts_read(struct facts *f, const json_t *r)
     json_array_foreach(f->cwe, i, v) {
         if (i >= BW_PLAYBOOK_MAX_ITEMS)
             break;
-        int n = cwe_number(json_string_value(v) ? json_string_value(v) : "");
+        int n = bw_cwe_number(json_string_value(v));
         int w = n > 0 ? weak_class(n) : -1;
         if (w >= 0 && !(f->weak & (1u << w))) {
             f->weak |= 1u << w;
@@ -1306,7 +1282,7 @@ static void q_exposure(struct bw_sb *b, const struct facts *f)
     const json_t *v;
     json_array_foreach(f->cve, i, v) {
         const char *s = json_string_value(v);
-        if (n < BW_PLAYBOOK_MAX_ITEMS && s && cve_valid(s))
+        if (n < BW_PLAYBOOK_MAX_ITEMS && bw_cve_valid(s))
             ids[n++] = s;
     }
     kql_head(b, "DeviceTvmSoftwareVulnerabilities", NULL, 0);
@@ -1448,7 +1424,7 @@ static bool has_valid_cve(const struct facts *f)
     size_t i;
     const json_t *v;
     json_array_foreach(f->cve, i, v)
-        if (json_string_value(v) && cve_valid(json_string_value(v)))
+        if (bw_cve_valid(json_string_value(v)))
             return true;
     return false;
 }
@@ -2142,7 +2118,7 @@ static json_t *references(struct ctx *c, const struct cands *cs)
     const json_t *v;
     json_array_foreach(f->cve, i, v) {
         const char *s = json_string_value(v);
-        if (i >= BW_PLAYBOOK_MAX_ITEMS || !s || !cve_valid(s))
+        if (i >= BW_PLAYBOOK_MAX_ITEMS || !bw_cve_valid(s))
             continue;
         snprintf(label, sizeof label, "NVD: %s", s);
         snprintf(url, sizeof url, "https://nvd.nist.gov/vuln/detail/%s", s);
@@ -2151,7 +2127,7 @@ static json_t *references(struct ctx *c, const struct cands *cs)
     if (f->kev)
         ref_add(c, refs, "CISA Known Exploited Vulnerabilities catalog", "https://www.cisa.gov/known-exploited-vulnerabilities-catalog");
     json_array_foreach(f->cwe, i, v) {
-        int n = json_string_value(v) ? cwe_number(json_string_value(v)) : -1;
+        int n = bw_cwe_number(json_string_value(v));
         if (i >= BW_PLAYBOOK_MAX_ITEMS || n <= 0 || n > 1999) /* CWE ids stop well below 2000 */
             continue;
         int w = weak_class(n);
