@@ -3,7 +3,7 @@
  * facts_read() reduces the record to bounded, cleaned values (text clipped on UTF-8 boundaries,
  * control characters made spaces) and a set of weakness/behaviour classes; each artefact is then
  * written from those facts alone by its own function. Every artefact escapes for its own
- * language at the point where text is written (sigma_value, kql_str, yara_str, yaml_scalar), so
+ * language at the point where text is written (sigma_value, bw_kql_str, yara_str, yaml_scalar), so
  * the facts stay raw text. Nothing iterates over a hash table of the input, reads the clock or
  * the locale. */
 #include "engine/intel/hunt.h"
@@ -16,6 +16,7 @@
 #include "engine/intel/attack.h"
 #include "engine/intel/ids.h"
 #include "engine/intel/intel.h"
+#include "engine/intel/kql.h"
 
 #include <sodium.h>
 #include <stdarg.h>
@@ -998,47 +999,6 @@ static void yaml_seq(struct bw_sb *b, const json_t *a, int indent, bool inline_f
 
 /* ---- KQL ------------------------------------------------------------------------------------- */
 
-/* A KQL string literal. Control characters were made spaces by clip(); markers have none. */
-static void kql_str(struct bw_sb *b, const char *s)
-{
-    bw_sb_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            bw_sb_putc(b, '\\');
-        bw_sb_putc(b, (unsigned char)*s < 0x20 ? ' ' : *s);
-    }
-    bw_sb_putc(b, '"');
-}
-
-/* Text for a // comment: nothing a parser could take for the end of the line (clip() already
- * made C0 controls spaces; NEL, LS and PS go too). */
-static void kql_comment(struct bw_sb *b, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((p[0] == 0xC2 && p[1] == 0x85) || (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9))) {
-            bw_sb_putc(b, ' ');
-            p += p[0] == 0xC2 ? 1 : 2;
-        } else {
-            bw_sb_putc(b, *p < 0x20 ? ' ' : (char)*p);
-        }
-    }
-}
-
-/* (a contains "x" or b contains "x" or ...) over every column and value given. */
-static void kql_any(struct bw_sb *b, const char *const *cols, size_t ncols, const char *const *vals, size_t nvals)
-{
-    bw_sb_putc(b, '(');
-    bool first = true;
-    for (size_t i = 0; i < nvals; i++)
-        for (size_t k = 0; k < ncols; k++) {
-            bw_sb_puts(b, first ? "" : " or ");
-            first = false;
-            bw_sb_printf(b, "%s contains ", cols[k]);
-            kql_str(b, vals[i]);
-        }
-    bw_sb_putc(b, ')');
-}
-
 struct strs {
     const char *v[BW_HUNT_MAX_TERMS * 2 + BW_HUNT_MAX_CLASSES * BW_HUNT_MAX_MARKERS + BW_HUNT_MAX_CVES];
     size_t n;
@@ -1057,7 +1017,7 @@ static void kql_part(struct bw_sb *b, bool *first, const char *table)
 {
     bw_sb_puts(b, *first ? "\n    (" : ",\n    (");
     *first = false;
-    bw_sb_printf(b, "%s\n    | where TimeGenerated > ago(lookback)", table);
+    bw_kql_from(b, table, "TimeGenerated", "lookback", 4);
 }
 
 static char *kql_query(const struct facts *f)
@@ -1082,7 +1042,7 @@ static char *kql_query(const struct facts *f)
     bw_sb_printf(&b, "// bulwark hunt for %s", f->id);
     if (f->title[0]) {
         bw_sb_puts(&b, ": ");
-        kql_comment(&b, f->title);
+        bw_kql_comment(&b, f->title);
     }
     bw_sb_printf(&b, "\nlet lookback = %dd;\nunion isfuzzy=true", BW_HUNT_LOOKBACK_DAYS);
     bool first = true;
@@ -1093,15 +1053,15 @@ static char *kql_query(const struct facts *f)
         static const char *const cef_url[] = {"RequestURL"};
         kql_part(&b, &first, "W3CIISLog");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, iis_where, 2, terms.v, terms.n);
+        bw_kql_any(&b, iis_where, 2, terms.v, terms.n);
         bw_sb_puts(&b, "\n    | extend Url = strcat(csUriStem, \"?\", csUriQuery)\n    | where ");
-        kql_any(&b, iis_url, 1, web.v, web.n);
+        bw_kql_any(&b, iis_url, 1, web.v, web.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"W3CIISLog\", Computer, Actor = cIP, Evidence = Url)");
         kql_part(&b, &first, "CommonSecurityLog");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, cef_where, 2, terms.v, terms.n);
+        bw_kql_any(&b, cef_where, 2, terms.v, terms.n);
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, cef_url, 1, web.v, web.n);
+        bw_kql_any(&b, cef_url, 1, web.v, web.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
                     " Evidence = RequestURL)");
     }
@@ -1116,9 +1076,9 @@ static char *kql_query(const struct facts *f)
         for (size_t i = 0; i < NELEM(LOGS); i++) {
             kql_part(&b, &first, LOGS[i].table);
             bw_sb_printf(&b, "\n    | extend Text = %s\n    | where ", LOGS[i].text);
-            kql_any(&b, text, 1, terms.v, terms.n);
+            bw_kql_any(&b, text, 1, terms.v, terms.n);
             bw_sb_puts(&b, "\n    | where ");
-            kql_any(&b, text, 1, all.v, all.n);
+            bw_kql_any(&b, text, 1, all.v, all.n);
             bw_sb_printf(&b, "\n    | project TimeGenerated, Source = \"%s\", %s%s, Actor = \"\", Evidence = Text)",
                       LOGS[i].table, strcmp(LOGS[i].computer, "Computer") ? "Computer = " : "", LOGS[i].computer);
         }
@@ -1128,13 +1088,10 @@ static char *kql_query(const struct facts *f)
         static const char *const parent[] = {"InitiatingProcessCommandLine", "InitiatingProcessFolderPath"};
         kql_part(&b, &first, "DeviceProcessEvents");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, parent, 2, terms.v, terms.n);
-        bw_sb_puts(&b, "\n    | where FileName in~ (");
-        for (size_t i = 0; i < NELEM(SHELLS); i++) {
-            bw_sb_puts(&b, i ? ", " : "");
-            kql_str(&b, SHELLS[i]);
-        }
-        bw_sb_puts(&b, ")\n    | project TimeGenerated, Source = \"DeviceProcessEvents\", Computer = DeviceName,"
+        bw_kql_any(&b, parent, 2, terms.v, terms.n);
+        bw_sb_puts(&b, "\n    | where FileName in~ ");
+        bw_kql_list(&b, SHELLS, NELEM(SHELLS));
+        bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"DeviceProcessEvents\", Computer = DeviceName,"
                     " Actor = AccountName, Evidence = ProcessCommandLine)");
     }
     if (cves.n) {
@@ -1143,12 +1100,12 @@ static char *kql_query(const struct facts *f)
         static const char *const alert[] = {"AlertName", "Description", "tostring(ExtendedProperties)"};
         kql_part(&b, &first, "CommonSecurityLog");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, cef, 2, cves.v, cves.n);
+        bw_kql_any(&b, cef, 2, cves.v, cves.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
                     " Evidence = strcat(Activity, \" \", Message))");
         kql_part(&b, &first, "SecurityAlert");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, alert, 3, cves.v, cves.n);
+        bw_kql_any(&b, alert, 3, cves.v, cves.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"SecurityAlert\", Computer = CompromisedEntity,"
                     " Actor = ProviderName, Evidence = AlertName)");
     }

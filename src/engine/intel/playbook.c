@@ -14,6 +14,7 @@
 
 #include "engine/intel/attack.h"
 #include "engine/intel/ids.h"
+#include "engine/intel/kql.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -1062,56 +1063,21 @@ static json_t *detection(struct ctx *c, const struct cands *cs)
 
 /* ---- KQL ----------------------------------------------------------------------------------- */
 
-/* A KQL string literal: double quotes, backslash escapes. Control characters were already made
- * spaces by clip(); anything else (UTF-8 included) is allowed in a KQL string. */
-static void kql_str(struct bw_sb *b, const char *s)
-{
-    bw_sb_putn(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            bw_sb_putn(b, "\\", 1);
-        if ((unsigned char)*s >= 0x20)
-            bw_sb_putn(b, s, 1);
-    }
-    bw_sb_putn(b, "\"", 1);
-}
-
-/* A verbatim KQL string (@"..."), for regular expressions: only '"' needs doubling. */
-static void kql_verbatim(struct bw_sb *b, const char *s)
-{
-    bw_sb_putn(b, "@\"", 2);
-    for (; *s; s++) {
-        if (*s == '"')
-            bw_sb_putn(b, "\"", 1);
-        bw_sb_putn(b, s, 1);
-    }
-    bw_sb_putn(b, "\"", 1);
-}
-
-static void kql_list(struct bw_sb *b, const char *const *items, size_t n)
-{
-    bw_sb_puts(b, "(");
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            bw_sb_puts(b, ", ");
-        kql_str(b, items[i]);
-    }
-    bw_sb_puts(b, ")");
-}
-
+/* The product and package names as a KQL list (kql.h). */
 static void kql_tokens(struct bw_sb *b, const struct facts *f)
 {
     const char *items[MAX_TOKENS];
     for (size_t i = 0; i < f->ntok; i++)
         items[i] = f->tokens[i];
-    kql_list(b, items, f->ntok);
+    bw_kql_list(b, items, f->ntok);
 }
 
-static void kql_head(struct bw_sb *b, const char *table, const char *timecol, int days)
+/* A table over the lookback window (ago(90d) ...), or all of it when timecol is NULL. */
+static void kql_head(struct bw_sb *b, const char *table, const char *timecol, const struct facts *f)
 {
-    bw_sb_puts(b, table);
-    if (timecol)
-        bw_sb_printf(b, "\n| where %s > ago(%dd)", timecol, days);
+    char span[16];
+    snprintf(span, sizeof span, "%dd", f->lookback);
+    bw_kql_from(b, table, timecol, span, 0);
 }
 
 enum query { Q_CHILD, Q_WEB, Q_AUTHWEB, Q_PACKAGE, Q_EXPOSURE, Q_INBOUND, Q_SSRF, Q_MODELFILES,
@@ -1172,13 +1138,13 @@ static void name_regex(struct bw_sb *b, const char *name)
 
 static void q_child(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceProcessEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
     kql_tokens(b, f);
     bw_sb_puts(b, " or InitiatingProcessFolderPath has_any ");
     kql_tokens(b, f);
     bw_sb_puts(b, "\n| where FileName in~ ");
-    kql_list(b, SHELLS, NELEM(SHELLS));
+    bw_kql_list(b, SHELLS, NELEM(SHELLS));
     bw_sb_puts(b, "\n| project Timestamp, DeviceName, AccountName, InitiatingProcessFileName, InitiatingProcessCommandLine, FileName, ProcessCommandLine"
                "\n| order by Timestamp desc");
 }
@@ -1198,13 +1164,13 @@ static void web_regex(struct bw_sb *b, const struct facts *f)
     }
     if (r.oom)
         b->oom = true;
-    kql_verbatim(b, bw_sb_str(&r));
+    bw_kql_verbatim(b, bw_sb_str(&r));
     free(r.p);
 }
 
 static void q_web(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "CommonSecurityLog", "TimeGenerated", f->lookback);
+    kql_head(b, "CommonSecurityLog", "TimeGenerated", f);
     bw_sb_puts(b, "\n| where isnotempty(RequestURL)\n| where RequestURL matches regex ");
     web_regex(b, f);
     if (f->ntok) {
@@ -1221,7 +1187,7 @@ static void q_web(struct bw_sb *b, const struct facts *f)
 
 static void q_authweb(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "CommonSecurityLog", "TimeGenerated", f->lookback);
+    kql_head(b, "CommonSecurityLog", "TimeGenerated", f);
     bw_sb_puts(b, "\n| where RequestURL has_any ");
     kql_tokens(b, f);
     bw_sb_puts(b, " or DestinationHostName has_any ");
@@ -1237,20 +1203,20 @@ static void q_package(struct bw_sb *b, const struct facts *f)
     bool py = ieq(a->eco, "PyPI"), npm = ieq(a->eco, "npm");
     char fixed[sizeof a->fixed]; /* never shorter than the version: a cut number would be another */
     numeric_version(fixed, sizeof fixed, a->fixed);
-    kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceProcessEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where ProcessCommandLine has ");
-    kql_str(b, a->name);
+    bw_kql_str(b, a->name);
     if (py || npm) {
         bw_sb_puts(b, "\n| where FileName in~ ");
         if (py)
-            kql_list(b, PY_PROCS, NELEM(PY_PROCS));
+            bw_kql_list(b, PY_PROCS, NELEM(PY_PROCS));
         else
-            kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
+            bw_kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
         bw_sb_puts(b, " or InitiatingProcessFileName in~ ");
         if (py)
-            kql_list(b, PY_PROCS, NELEM(PY_PROCS));
+            bw_kql_list(b, PY_PROCS, NELEM(PY_PROCS));
         else
-            kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
+            bw_kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
     }
     /* the version pinned on the command line, e.g. pip install mlflow==2.9.1 or npm i pkg@1.2.3 */
     struct bw_sb r = {0};
@@ -1259,14 +1225,14 @@ static void q_package(struct bw_sb *b, const struct facts *f)
     bw_sb_puts(&r, npm ? "@" : "\\s*(?:===|==|~=|>=|<=)\\s*");
     bw_sb_puts(&r, "([0-9]+(?:\\.[0-9]+){0,3})");
     bw_sb_puts(b, "\n| extend RequestedVersion = extract(");
-    kql_verbatim(b, bw_sb_str(&r));
+    bw_kql_verbatim(b, bw_sb_str(&r));
     bw_sb_puts(b, ", 1, ProcessCommandLine)");
     if (r.oom)
         b->oom = true;
     free(r.p);
     if (fixed[0]) {
         bw_sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion) and parse_version(RequestedVersion) < parse_version(");
-        kql_str(b, fixed);
+        bw_kql_str(b, fixed);
         bw_sb_puts(b, ")");
     } else {
         bw_sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion)");
@@ -1285,16 +1251,16 @@ static void q_exposure(struct bw_sb *b, const struct facts *f)
         if (n < BW_PLAYBOOK_MAX_ITEMS && bw_cve_valid(s))
             ids[n++] = s;
     }
-    kql_head(b, "DeviceTvmSoftwareVulnerabilities", NULL, 0);
+    kql_head(b, "DeviceTvmSoftwareVulnerabilities", NULL, f);
     bw_sb_puts(b, "\n| where CveId in ");
-    kql_list(b, ids, n);
+    bw_kql_list(b, ids, n);
     bw_sb_puts(b, "\n| summarize Devices = dcount(DeviceId), DeviceNames = make_set(DeviceName, 50) by CveId, SoftwareVendor, SoftwareName, SoftwareVersion, VulnerabilitySeverityLevel"
                "\n| order by Devices desc");
 }
 
 static void q_inbound(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceNetworkEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceNetworkEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where ActionType == \"InboundConnectionAccepted\" and RemoteIPType == \"Public\"");
     if (f->ntok) {
         bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
@@ -1309,7 +1275,7 @@ static void q_inbound(struct bw_sb *b, const struct facts *f)
 
 static void q_ssrf(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceNetworkEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceNetworkEvents", "Timestamp", f);
     if (f->ntok) {
         bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
@@ -1322,12 +1288,12 @@ static void q_ssrf(struct bw_sb *b, const struct facts *f)
 
 static void q_modelfiles(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceFileEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceFileEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where ActionType in (\"FileCreated\", \"FileModified\", \"FileRenamed\")\n| where FileName matches regex ");
-    kql_verbatim(b, "(?i)\\.(pkl|pickle|pt|pth|bin|ckpt|joblib|h5|keras|npy|npz|gguf|onnx|tflite|pb|safetensors|mar|nemo)$");
+    bw_kql_verbatim(b, "(?i)\\.(pkl|pickle|pt|pth|bin|ckpt|joblib|h5|keras|npy|npz|gguf|onnx|tflite|pb|safetensors|mar|nemo)$");
     /* written by Python tooling or by a download, or by the product itself */
     bw_sb_puts(b, "\n| where InitiatingProcessFileName in~ ");
-    kql_list(b, MODEL_WRITERS, NELEM(MODEL_WRITERS));
+    bw_kql_list(b, MODEL_WRITERS, NELEM(MODEL_WRITERS));
     if (f->ntok) {
         bw_sb_puts(b, " or InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
@@ -1350,14 +1316,14 @@ static bool atlas_has(const struct facts *f, const char *prefix)
 
 static void q_prompt(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "AppTraces", "TimeGenerated", f->lookback);
+    kql_head(b, "AppTraces", "TimeGenerated", f);
     bw_sb_puts(b, "\n| extend Prompt = coalesce(tostring(Properties[\"gen_ai.prompt\"]), tostring(Properties[\"prompt\"]), Message)"
                ", Completion = coalesce(tostring(Properties[\"gen_ai.completion\"]), tostring(Properties[\"completion\"]))"
                "\n| where Prompt matches regex ");
-    kql_verbatim(b, "(?i)(ignore|disregard|forget|override)\\W+((all|any|the|your|my)\\W+)*(previous|prior|above|earlier|system|original)\\W+(instructions?|prompts?|rules|directions|messages?)");
+    bw_kql_verbatim(b, "(?i)(ignore|disregard|forget|override)\\W+((all|any|the|your|my)\\W+)*(previous|prior|above|earlier|system|original)\\W+(instructions?|prompts?|rules|directions|messages?)");
     /* hidden characters: zero-width, bidi controls and Unicode tag characters */
     bw_sb_puts(b, "\n    or Prompt matches regex ");
-    kql_verbatim(b, "[\\x{200B}-\\x{200F}\\x{202A}-\\x{202E}\\x{2060}-\\x{2064}\\x{E0000}-\\x{E007F}]");
+    bw_kql_verbatim(b, "[\\x{200B}-\\x{200F}\\x{202A}-\\x{202E}\\x{2060}-\\x{2064}\\x{E0000}-\\x{E007F}]");
     bw_sb_puts(b, "\n    or Prompt has_any (\"system prompt\", \"new instructions\", \"you are now\", \"developer mode\")");
     if (atlas_has(f, "AML.T0054"))
         bw_sb_puts(b, "\n    or Prompt has_any (\"jailbreak\", \"do anything now\", \"no restrictions\", \"without any filters\", \"roleplay\")");
@@ -1366,9 +1332,9 @@ static void q_prompt(struct bw_sb *b, const struct facts *f)
     if ((f->impacts & IM_DATA) || atlas_has(f, "AML.T0057") || atlas_has(f, "AML.T0086") || atlas_has(f, "AML.T0024")) {
         /* markdown images or links whose query string carries data, and secrets in the output */
         bw_sb_puts(b, "\n    or Completion matches regex ");
-        kql_verbatim(b, "!\\[[^\\]]*\\]\\(https?://[^)\\s]*[?&][^)\\s]*=");
+        bw_kql_verbatim(b, "!\\[[^\\]]*\\]\\(https?://[^)\\s]*[?&][^)\\s]*=");
         bw_sb_puts(b, "\n    or Completion matches regex ");
-        kql_verbatim(b, "(AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|ghp_[A-Za-z0-9]{36}|-----BEGIN [A-Z ]*PRIVATE KEY-----)");
+        bw_kql_verbatim(b, "(AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|ghp_[A-Za-z0-9]{36}|-----BEGIN [A-Z ]*PRIVATE KEY-----)");
     }
     bw_sb_puts(b, "\n| project TimeGenerated, AppRoleName, OperationId, UserId, ClientIP, Prompt, Completion"
                "\n| order by TimeGenerated desc");
@@ -1376,12 +1342,12 @@ static void q_prompt(struct bw_sb *b, const struct facts *f)
 
 static void q_tools(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "AppTraces", "TimeGenerated", f->lookback);
+    kql_head(b, "AppTraces", "TimeGenerated", f);
     bw_sb_puts(b, "\n| extend Tool = tostring(Properties[\"gen_ai.tool.name\"]), Arguments = tostring(Properties[\"gen_ai.tool.call.arguments\"])"
                "\n| where isnotempty(Tool)"
                "\n| where Tool has_any (\"shell\", \"exec\", \"terminal\", \"command\", \"python\", \"code\", \"http\", \"fetch\", \"browser\", \"email\", \"mail\", \"send\", \"write\", \"delete\", \"upload\")"
                "\n    or Arguments matches regex ");
-    kql_verbatim(b, "(?i)(https?://|curl|wget|base64|rm\\s+-rf|\\.ssh|\\.env|id_rsa|token|password|secret)");
+    bw_kql_verbatim(b, "(?i)(https?://|curl|wget|base64|rm\\s+-rf|\\.ssh|\\.env|id_rsa|token|password|secret)");
     if (f->ntok) {
         bw_sb_puts(b, "\n    or AppRoleName has_any ");
         kql_tokens(b, f);
@@ -1392,11 +1358,11 @@ static void q_tools(struct bw_sb *b, const struct facts *f)
 
 static void q_egress(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "AppDependencies", "TimeGenerated", f->lookback);
+    kql_head(b, "AppDependencies", "TimeGenerated", f);
     bw_sb_puts(b, "\n| where DependencyType =~ \"HTTP\""
                "\n| extend Host = tostring(parse_url(Data).Host)"
                "\n| where strlen(Data) > 512 or Data matches regex ");
-    kql_verbatim(b, "[?&][^=&]{1,40}=[A-Za-z0-9+/_=%-]{100,}");
+    bw_kql_verbatim(b, "[?&][^=&]{1,40}=[A-Za-z0-9+/_=%-]{100,}");
     bw_sb_puts(b, "\n| summarize Calls = count(), Hosts = make_set(Host, 20), LongestUrl = max(strlen(Data)) by AppRoleName, bin(TimeGenerated, 1h)"
                "\n| order by Calls desc");
 }
