@@ -6,6 +6,7 @@
 
 #include "common/embedded.h"
 #include "engine/intel/attack.h"
+#include "engine/intel/facts.h"
 #include "engine/intel/ids.h"
 #include "engine/intel/intel.h"
 
@@ -716,18 +717,11 @@ json_t *bw_compliance_map(const struct bw_compliance *c, const json_t *const *re
         memset(r.touched, 0, c->nctl * sizeof *r.touched);
         r.tid = recs[i].id;
         json_t *cves = new_array(&r);
-        size_t j;
-        const json_t *v;
-        json_array_foreach(json_object_get(recs[i].r, "cve"), j, v) {
-            const char *s = json_string_value(v);
-            if (j >= BW_COMPLIANCE_MAX_ITEMS)
-                break;
-            bool dup = false;
-            for (size_t k = 0; s && k < json_array_size(cves) && !dup; k++)
-                dup = strcmp(json_string_value(json_array_get(cves, k)), s) == 0;
-            if (bw_cve_valid(s) && !dup)
-                push(&r, cves, json_string(s));
-        }
+        const char *cve_ids[BW_COMPLIANCE_MAX_ITEMS];
+        size_t ncve = bw_facts_ids(json_object_get(recs[i].r, "cve"), bw_cve_valid, BW_COMPLIANCE_MAX_ITEMS,
+                                   BW_COMPLIANCE_MAX_ITEMS, cve_ids);
+        for (size_t k = 0; k < ncve; k++)
+            push(&r, cves, json_string(cve_ids[k]));
         r.rec_cves = cves;
         map_record(&r, recs[i].r);
 
