@@ -80,6 +80,11 @@
 #define BW_INTEL_TREE_NODES      (8u * 1024u * 1024u) /* nodes of one source document, aliases expanded */
 #define BW_INTEL_MAX_ERRORS      50     /* rejected files/positions reported by one import */
 #define BW_INTEL_ID_MAX          64     /* characters of a threat-intelligence record id */
+#define BW_INTEL_CVE_SEQ_MAX     11     /* digits of a CVE sequence number the generators use (ids up to 20 characters) */
+#define BW_INTEL_CVE_SEQ_IMPORT  19     /* digits of a CVE sequence number an importer accepts */
+#define BW_INTEL_CWE_DIGITS_MAX  6      /* digits of a CWE number the generators use */
+#define BW_INTEL_CWE_DIGITS_IMPORT 9    /* digits of a CWE number an importer accepts */
+#define BW_INTEL_FACTS_MAX_IMPACTS 32   /* ai_impact entries a generator reads from a record (7 values exist) */
 
 /* audit events and zero-trust anomalies (src/audit/audit.h) */
 #define BW_AUDIT_FLUSH_MS            1000  /* the recorder writes its aggregates this often */

@@ -53,6 +53,58 @@ static const void *find_id(const void *base, size_t n, size_t size, const char *
     return bsearch(id, base, n, size, key_by_id);
 }
 
+/* A table as n records of size bytes from base, whatever their type. */
+struct view {
+    const char *base;
+    size_t n, size;
+};
+#define VIEW(arr, count) ((struct view){(const char *)(arr), (count), sizeof *(arr)})
+
+/* What one technique -> mitigation pair links: their places in their tables. */
+struct pair {
+    size_t tech, mit;
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const struct pair *x = a, *y = b;
+    if (x->tech != y->tech)
+        return x->tech < y->tech ? -1 : 1;
+    return (x->mit > y->mit) - (x->mit < y->mit);
+}
+
+/* The pairs of a table ([[technique id, mitigation id], ...]) as one call attach(technique, its
+ * mitigations, n) per technique that has any: mitigations distinct and in table order, which is
+ * id order (both tables are sorted by id). Pairs naming an unknown id are left out. ATT&CK and
+ * ATLAS differ only in the types attach fills in. */
+static int link_mitigations(const json_t *pairs, struct view techs, struct view mits,
+                            int (*attach)(size_t tech, const size_t *mit, size_t n))
+{
+    size_t n = 0, i;
+    const json_t *p;
+    struct pair *v = calloc(json_array_size(pairs) + 1, sizeof *v);
+    size_t *mit = calloc(json_array_size(pairs) + 1, sizeof *mit);
+    int rc = v && mit ? 0 : -1;
+    json_array_foreach(pairs, i, p) {
+        const char *t = find_id(techs.base, techs.n, techs.size, json_string_value(json_array_get(p, 0)));
+        const char *m = find_id(mits.base, mits.n, mits.size, json_string_value(json_array_get(p, 1)));
+        if (rc == 0 && t && m)
+            v[n++] = (struct pair){(size_t)(t - techs.base) / techs.size, (size_t)(m - mits.base) / mits.size};
+    }
+    if (n > 1)
+        qsort(v, n, sizeof *v, pair_cmp);
+    for (i = 0; rc == 0 && i < n;) {
+        size_t k = 0, tech = v[i].tech;
+        for (; i < n && v[i].tech == tech; i++)
+            if (k == 0 || mit[k - 1] != v[i].mit)
+                mit[k++] = v[i].mit;
+        rc = attach(tech, mit, k);
+    }
+    free(v);
+    free(mit);
+    return rc;
+}
+
 static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static char *fmt(const char *f, ...)
 {
@@ -125,12 +177,6 @@ static int tactic_order(const void *a, const void *b)
     const struct bw_attack_tactic *x = *(const struct bw_attack_tactic *const *)a;
     const struct bw_attack_tactic *y = *(const struct bw_attack_tactic *const *)b;
     return (x->order > y->order) - (x->order < y->order);
-}
-
-static int mitigation_ptr_by_id(const void *a, const void *b)
-{
-    return strcmp((*(const struct bw_attack_mitigation *const *)a)->id,
-                  (*(const struct bw_attack_mitigation *const *)b)->id);
 }
 
 /* By id or shortname; usable while loading (the public getter would re-enter pthread_once). */
@@ -235,44 +281,24 @@ static int load_attack_techniques(const json_t *arr)
     return T.n_techs ? 0 : -1;
 }
 
+static int attach_attack(size_t tech, const size_t *mit, size_t n)
+{
+    const struct bw_attack_mitigation **v = calloc(n, sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        v[k] = &T.mits[mit[k]];
+    T.techs[tech].mitigations = v;
+    T.techs[tech].n_mitigations = n;
+    return 0;
+}
+
 static int load_attack_pairs(const json_t *arr)
 {
-    size_t *count = calloc(T.n_techs + 1, sizeof *count);
-    if (!count)
+    if (link_mitigations(arr, VIEW(T.techs, T.n_techs), VIEW(T.mits, T.n_mits), attach_attack))
         return -1;
-    size_t i;
-    json_t *p;
-    json_array_foreach(arr, i, p) {
-        const struct bw_attack_technique *t = find_id(T.techs, T.n_techs, sizeof *T.techs, json_string_value(json_array_get(p, 0)));
-        if (t && find_id(T.mits, T.n_mits, sizeof *T.mits, json_string_value(json_array_get(p, 1))))
-            count[t - T.techs]++;
-    }
-    for (i = 0; i < T.n_techs; i++) {
-        if (!count[i])
-            continue;
-        T.techs[i].mitigations = calloc(count[i], sizeof(struct bw_attack_mitigation *));
-        if (!T.techs[i].mitigations) {
-            free(count);
-            return -1;
-        }
-    }
-    free(count);
-    json_array_foreach(arr, i, p) {
-        struct bw_attack_technique *t = (struct bw_attack_technique *)find_id(T.techs, T.n_techs, sizeof *T.techs, json_string_value(json_array_get(p, 0)));
-        const struct bw_attack_mitigation *m = find_id(T.mits, T.n_mits, sizeof *T.mits, json_string_value(json_array_get(p, 1)));
-        if (!t || !m)
-            continue;
-        bool dup = false;
-        for (size_t j = 0; j < t->n_mitigations; j++)
-            dup |= t->mitigations[j] == m;
-        if (!dup)
-            ((const struct bw_attack_mitigation **)t->mitigations)[t->n_mitigations++] = m;
-    }
-    for (i = 0; i < T.n_techs; i++)
-        if (T.techs[i].n_mitigations > 1)
-            qsort((void *)T.techs[i].mitigations, T.techs[i].n_mitigations, sizeof(struct bw_attack_mitigation *), mitigation_ptr_by_id);
     /* a sub-technique without mitigations of its own shows its parent's */
-    for (i = 0; i < T.n_techs; i++) {
+    for (size_t i = 0; i < T.n_techs; i++) {
         struct bw_attack_technique *t = &T.techs[i];
         if (t->n_mitigations == 0 && t->parent && t->parent->n_mitigations) {
             t->mitigations = t->parent->mitigations;
@@ -292,10 +318,16 @@ static int atlas_tactic_order(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-static int atlas_mitigation_ptr_by_id(const void *a, const void *b)
+static int attach_atlas(size_t tech, const size_t *mit, size_t n)
 {
-    return strcmp((*(const struct bw_atlas_mitigation *const *)a)->id,
-                  (*(const struct bw_atlas_mitigation *const *)b)->id);
+    const struct bw_atlas_mitigation **v = calloc(n, sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t k = 0; k < n; k++)
+        v[k] = &T.amits[mit[k]];
+    T.atechs[tech].mitigations = v;
+    T.atechs[tech].n_mitigations = n;
+    return 0;
 }
 
 static int load_atlas(const json_t *doc)
@@ -364,38 +396,11 @@ static int load_atlas(const json_t *doc)
             x->parent = find_id(T.atechs, T.n_atechs, sizeof *T.atechs, pid);
     }
 
-    /* pairs: count per technique, then fill */
-    arr = json_object_get(doc, "technique_mitigations");
-    size_t *count = calloc(T.n_atechs + 1, sizeof *count);
-    if (!count)
+    if (link_mitigations(json_object_get(doc, "technique_mitigations"), VIEW(T.atechs, T.n_atechs),
+                         VIEW(T.amits, T.n_amits), attach_atlas))
         return -1;
-    json_array_foreach(arr, i, t) {
-        const struct bw_atlas_technique *x = find_id(T.atechs, T.n_atechs, sizeof *T.atechs, json_string_value(json_array_get(t, 0)));
-        if (x)
-            count[x - T.atechs]++;
-    }
-    for (i = 0; i < T.n_atechs; i++) {
-        if (count[i] && !(T.atechs[i].mitigations = calloc(count[i], sizeof(struct bw_atlas_mitigation *)))) {
-            free(count);
-            return -1;
-        }
-    }
-    free(count);
-    json_array_foreach(arr, i, t) {
-        struct bw_atlas_technique *x = (struct bw_atlas_technique *)find_id(T.atechs, T.n_atechs, sizeof *T.atechs, json_string_value(json_array_get(t, 0)));
-        const struct bw_atlas_mitigation *m = find_id(T.amits, T.n_amits, sizeof *T.amits, json_string_value(json_array_get(t, 1)));
-        if (!x || !m)
-            continue;
-        bool dup = false;
-        for (size_t j = 0; j < x->n_mitigations; j++)
-            dup |= x->mitigations[j] == m;
-        if (!dup)
-            ((const struct bw_atlas_mitigation **)x->mitigations)[x->n_mitigations++] = m;
-    }
     for (i = 0; i < T.n_atechs; i++) {
         struct bw_atlas_technique *x = &T.atechs[i];
-        if (x->n_mitigations > 1)
-            qsort((void *)x->mitigations, x->n_mitigations, sizeof(struct bw_atlas_mitigation *), atlas_mitigation_ptr_by_id);
         /* sub-techniques carry no tactics in ATLAS; they act under their parent's */
         if (x->parent && x->n_tactics == 0) {
             free((void *)x->tactics); /* its own, empty */
@@ -455,78 +460,80 @@ static bool ready(void)
     return bw_attack_load() == 0;
 }
 
-/* ---- ATT&CK getters ------------------------------------------------------------------- */
+/* ---- getters ---------------------------------------------------------------------------- */
 
-size_t bw_attack_tactic_count(void)
+enum table { TACTICS, MITIGATIONS, TECHNIQUES, ATLAS_TACTICS, ATLAS_MITIGATIONS, ATLAS_TECHNIQUES };
+
+/* One table; empty when the tables could not be loaded. */
+static struct view view(enum table t)
 {
-    return ready() ? T.n_tactics : 0;
+    if (!ready()) /* also what makes T's fields safe to read (pthread_once) */
+        return (struct view){NULL, 0, 1};
+    switch (t) {
+    case TACTICS: return VIEW(T.tactics, T.n_tactics);
+    case MITIGATIONS: return VIEW(T.mits, T.n_mits);
+    case TECHNIQUES: return VIEW(T.techs, T.n_techs);
+    case ATLAS_TACTICS: return VIEW(T.atactics, T.n_atactics);
+    case ATLAS_MITIGATIONS: return VIEW(T.amits, T.n_amits);
+    case ATLAS_TECHNIQUES: return VIEW(T.atechs, T.n_atechs);
+    }
+    return (struct view){NULL, 0, 1};
 }
 
-const struct bw_attack_tactic *bw_attack_tactic_at(size_t i)
+static size_t count(enum table t)
 {
-    return ready() && i < T.n_tactics ? &T.tactics[i] : NULL;
+    return view(t).n;
 }
+
+static const void *at(enum table t, size_t i)
+{
+    struct view v = view(t);
+    return i < v.n ? v.base + i * v.size : NULL;
+}
+
+/* Exactly this id (tables sorted by id only: mitigations and techniques). */
+static const void *find(enum table t, const char *id)
+{
+    struct view v = view(t);
+    return find_id(v.base, v.n, v.size, id);
+}
+
+/* This id, or for an unknown sub-technique id (valid) its parent. */
+static const void *resolve(enum table t, const char *id, bool (*valid)(const char *))
+{
+    const void *x = find(t, id);
+    char buf[16];
+    return x || !valid(id) ? x : find(t, parent_id(id, buf, sizeof buf));
+}
+
+size_t bw_attack_tactic_count(void) { return count(TACTICS); }
+const struct bw_attack_tactic *bw_attack_tactic_at(size_t i) { return at(TACTICS, i); }
 
 const struct bw_attack_tactic *bw_attack_tactic_find(const char *id_or_shortname)
 {
     return ready() ? tactic_find(id_or_shortname) : NULL;
 }
 
-size_t bw_attack_technique_count(void)
-{
-    return ready() ? T.n_techs : 0;
-}
-
-const struct bw_attack_technique *bw_attack_technique_at(size_t i)
-{
-    return ready() && i < T.n_techs ? &T.techs[i] : NULL;
-}
-
-const struct bw_attack_technique *bw_attack_technique_find(const char *id)
-{
-    return ready() ? find_id(T.techs, T.n_techs, sizeof *T.techs, id) : NULL;
-}
+size_t bw_attack_technique_count(void) { return count(TECHNIQUES); }
+const struct bw_attack_technique *bw_attack_technique_at(size_t i) { return at(TECHNIQUES, i); }
+const struct bw_attack_technique *bw_attack_technique_find(const char *id) { return find(TECHNIQUES, id); }
 
 const struct bw_attack_technique *bw_attack_technique_resolve(const char *id)
 {
-    const struct bw_attack_technique *t = bw_attack_technique_find(id);
-    char buf[16];
-    if (!t && bw_attack_id_valid(id))
-        t = bw_attack_technique_find(parent_id(id, buf, sizeof buf));
-    return t;
+    return resolve(TECHNIQUES, id, bw_attack_id_valid);
 }
 
-size_t bw_attack_mitigation_count(void)
-{
-    return ready() ? T.n_mits : 0;
-}
-
-const struct bw_attack_mitigation *bw_attack_mitigation_at(size_t i)
-{
-    return ready() && i < T.n_mits ? &T.mits[i] : NULL;
-}
-
-const struct bw_attack_mitigation *bw_attack_mitigation_find(const char *id)
-{
-    return ready() ? find_id(T.mits, T.n_mits, sizeof *T.mits, id) : NULL;
-}
+size_t bw_attack_mitigation_count(void) { return count(MITIGATIONS); }
+const struct bw_attack_mitigation *bw_attack_mitigation_at(size_t i) { return at(MITIGATIONS, i); }
+const struct bw_attack_mitigation *bw_attack_mitigation_find(const char *id) { return find(MITIGATIONS, id); }
 
 const char *bw_attack_source(void)
 {
     return ready() && T.attack_source ? T.attack_source : "";
 }
 
-/* ---- ATLAS getters -------------------------------------------------------------------- */
-
-size_t bw_atlas_tactic_count(void)
-{
-    return ready() ? T.n_atactics : 0;
-}
-
-const struct bw_atlas_tactic *bw_atlas_tactic_at(size_t i)
-{
-    return ready() && i < T.n_atactics ? &T.atactics[i] : NULL;
-}
+size_t bw_atlas_tactic_count(void) { return count(ATLAS_TACTICS); }
+const struct bw_atlas_tactic *bw_atlas_tactic_at(size_t i) { return at(ATLAS_TACTICS, i); }
 
 const struct bw_atlas_tactic *bw_atlas_tactic_find(const char *id)
 {
@@ -538,34 +545,16 @@ const struct bw_atlas_tactic *bw_atlas_tactic_find(const char *id)
     return NULL;
 }
 
-size_t bw_atlas_technique_count(void)
-{
-    return ready() ? T.n_atechs : 0;
-}
-
-const struct bw_atlas_technique *bw_atlas_technique_at(size_t i)
-{
-    return ready() && i < T.n_atechs ? &T.atechs[i] : NULL;
-}
-
-const struct bw_atlas_technique *bw_atlas_technique_find(const char *id)
-{
-    return ready() ? find_id(T.atechs, T.n_atechs, sizeof *T.atechs, id) : NULL;
-}
+size_t bw_atlas_technique_count(void) { return count(ATLAS_TECHNIQUES); }
+const struct bw_atlas_technique *bw_atlas_technique_at(size_t i) { return at(ATLAS_TECHNIQUES, i); }
+const struct bw_atlas_technique *bw_atlas_technique_find(const char *id) { return find(ATLAS_TECHNIQUES, id); }
 
 const struct bw_atlas_technique *bw_atlas_technique_resolve(const char *id)
 {
-    const struct bw_atlas_technique *t = bw_atlas_technique_find(id);
-    char buf[16];
-    if (!t && bw_atlas_id_valid(id))
-        t = bw_atlas_technique_find(parent_id(id, buf, sizeof buf));
-    return t;
+    return resolve(ATLAS_TECHNIQUES, id, bw_atlas_id_valid);
 }
 
-const struct bw_atlas_mitigation *bw_atlas_mitigation_find(const char *id)
-{
-    return ready() ? find_id(T.amits, T.n_amits, sizeof *T.amits, id) : NULL;
-}
+const struct bw_atlas_mitigation *bw_atlas_mitigation_find(const char *id) { return find(ATLAS_MITIGATIONS, id); }
 
 const char *bw_atlas_source(void)
 {

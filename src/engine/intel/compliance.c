@@ -6,6 +6,8 @@
 
 #include "common/embedded.h"
 #include "engine/intel/attack.h"
+#include "engine/intel/facts.h"
+#include "engine/intel/ids.h"
 #include "engine/intel/intel.h"
 
 #include <stdbool.h>
@@ -117,27 +119,6 @@ static int theme_cmp(const void *x, const void *y)
 static int trig_cmp(const void *x, const void *y)
 {
     return strcmp(((const struct trig *)x)->key, ((const struct trig *)y)->key);
-}
-
-static bool cve_valid(const char *s)
-{
-    size_t n = strlen(s);
-    if (strncmp(s, "CVE-", 4) != 0 || n < 13 || n > 20 || s[8] != '-')
-        return false;
-    for (size_t i = 4; i < n; i++)
-        if (!is_digit(s[i]) && i != 8)
-            return false;
-    return true;
-}
-
-static bool cwe_valid(const char *s)
-{
-    if (strncmp(s, "CWE-", 4) != 0 || !s[4] || strlen(s) > 10)
-        return false;
-    for (const char *p = s + 4; *p; p++)
-        if (!is_digit(*p))
-            return false;
-    return true;
 }
 
 static int fw_index(const char *id)
@@ -381,7 +362,7 @@ static bool key_ok(enum keykind k, const char *s)
                 return true;
         return false;
     case K_CWE:
-        return cwe_valid(s);
+        return bw_cwe_number(s) >= 0;
     case K_ATTACK:
         return bw_attack_id_valid(s);
     case K_ATLAS:
@@ -633,7 +614,7 @@ static void map_record(struct run *r, const json_t *rec)
         const char *s = json_string_value(v);
         if (i >= BW_COMPLIANCE_MAX_ITEMS)
             break;
-        if (s && cwe_valid(s))
+        if (bw_cwe_number(s) >= 0)
             apply(r, trig_find(&c->cwe, s), s);
     }
     json_array_foreach(json_object_get(rec, "attack_techniques"), i, v) {
@@ -736,18 +717,11 @@ json_t *bw_compliance_map(const struct bw_compliance *c, const json_t *const *re
         memset(r.touched, 0, c->nctl * sizeof *r.touched);
         r.tid = recs[i].id;
         json_t *cves = new_array(&r);
-        size_t j;
-        const json_t *v;
-        json_array_foreach(json_object_get(recs[i].r, "cve"), j, v) {
-            const char *s = json_string_value(v);
-            if (j >= BW_COMPLIANCE_MAX_ITEMS)
-                break;
-            bool dup = false;
-            for (size_t k = 0; s && k < json_array_size(cves) && !dup; k++)
-                dup = strcmp(json_string_value(json_array_get(cves, k)), s) == 0;
-            if (s && cve_valid(s) && !dup)
-                push(&r, cves, json_string(s));
-        }
+        const char *cve_ids[BW_COMPLIANCE_MAX_ITEMS];
+        size_t ncve = bw_facts_ids(json_object_get(recs[i].r, "cve"), bw_cve_valid, BW_COMPLIANCE_MAX_ITEMS,
+                                   BW_COMPLIANCE_MAX_ITEMS, cve_ids);
+        for (size_t k = 0; k < ncve; k++)
+            push(&r, cves, json_string(cve_ids[k]));
         r.rec_cves = cves;
         map_record(&r, recs[i].r);
 

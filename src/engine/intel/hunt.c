@@ -1,11 +1,11 @@
 /* Hunt pack generator: a record document in, Sigma/KQL/YARA content out (contract in hunt.h).
  *
- * facts_read() reduces the record to bounded, cleaned values (text clipped on UTF-8 boundaries,
- * control characters made spaces) and a set of weakness/behaviour classes; each artefact is then
- * written from those facts alone by its own function. Every artefact escapes for its own
- * language at the point where text is written (sigma_value, kql_str, yara_str, yaml_scalar), so
- * the facts stay raw text. Nothing iterates over a hash table of the input, reads the clock or
- * the locale. */
+ * facts_read() reduces the record's facts (facts.h) to bounded, cleaned values (text clipped on
+ * UTF-8 boundaries, control characters made spaces) and a set of weakness/behaviour classes;
+ * each artefact is then written from those facts alone by its own function. Every artefact
+ * escapes for its own language at the point where text is written (sigma_value, bw_kql_str,
+ * yara_str, yaml_scalar), so the facts stay raw text. Nothing iterates over a hash table of the
+ * input, reads the clock or the locale. */
 #include "engine/intel/hunt.h"
 #include "common/jsonx.h"
 
@@ -14,7 +14,10 @@
 #include "common/limits.h"
 #include "common/timeutil.h"
 #include "engine/intel/attack.h"
+#include "engine/intel/facts.h"
+#include "engine/intel/ids.h"
 #include "engine/intel/intel.h"
+#include "engine/intel/kql.h"
 
 #include <sodium.h>
 #include <stdarg.h>
@@ -116,38 +119,6 @@ static bool icontains_word(const char *hay, const char *needle)
     return false;
 }
 
-static const json_t *jarr(const json_t *o, const char *k)
-{
-    const json_t *a = json_object_get(o, k);
-    return json_is_array(a) ? a : NULL;
-}
-
-/* CVE-YYYY-NNNN+ */
-static bool cve_valid(const char *s)
-{
-    size_t n = strlen(s);
-    if (strncmp(s, "CVE-", 4) != 0 || n < 13 || n > 20 || s[8] != '-')
-        return false;
-    for (size_t i = 4; i < n; i++)
-        if (!is_digit(s[i]) && i != 8)
-            return false;
-    return true;
-}
-
-/* "CWE-22" -> 22, else -1 */
-static int cwe_number(const char *s)
-{
-    if (strncmp(s, "CWE-", 4) != 0 || !s[4] || strlen(s) > 10)
-        return -1;
-    int n = 0;
-    for (const char *p = s + 4; *p; p++) {
-        if (!is_digit(*p))
-            return -1;
-        n = n * 10 + (*p - '0');
-    }
-    return n;
-}
-
 /* ---- classes ------------------------------------------------------------------------------ */
 
 /* In priority order: when a record has more classes than BW_HUNT_MAX_CLASSES, the first ones
@@ -244,7 +215,7 @@ struct facts {
     char summary[BW_HUNT_MAX_SUMMARY + 1];
     const char *severity; /* static */
     const char *level;    /* Sigma level, static */
-    char cves[BW_HUNT_MAX_CVES][24];
+    const char *cves[BW_HUNT_MAX_CVES]; /* borrowed from the record, as are cwes, techniques, refs */
     size_t ncve;
     char products[BW_HUNT_MAX_TERMS][TERM_CAP];
     size_t nproduct;
@@ -253,11 +224,11 @@ struct facts {
     char terms[BW_HUNT_MAX_TERMS][TERM_CAP]; /* what the rules search for */
     size_t nterm;
     char ecosystem[32]; /* of the first package */
-    char cwes[BW_HUNT_MAX_CWES][12];
+    const char *cwes[BW_HUNT_MAX_CWES];
     size_t ncwe;
-    char techniques[BW_HUNT_MAX_TECHNIQUES][16];
+    const char *techniques[BW_HUNT_MAX_TECHNIQUES];
     size_t ntech;
-    const char *refs[BW_HUNT_MAX_REFERENCES]; /* borrowed from the record */
+    const char *refs[BW_HUNT_MAX_REFERENCES];
     size_t nref;
     char date[11], modified[11];
     bool facing;   /* exploitable over the network */
@@ -338,28 +309,18 @@ static bool technique_is(const char *t, const char *parent)
     return strncmp(t, parent, n) == 0 && (t[n] == '\0' || t[n] == '.');
 }
 
-static void classes_read(struct facts *f, const json_t *r)
+static void classes_read(struct facts *f, const struct bw_facts *r)
 {
-    size_t i;
-    const json_t *v;
     bool exec = false, data = false;
-    const char *type = bw_json_str(r, "type");
 
-    f->artifact = strcmp(type, "model_advisory") == 0;
+    f->artifact = r->type == BW_FACTS_MODEL_ADVISORY || (r->impacts & BW_IMPACT_SUPPLY);
     for (size_t k = 0; k < f->ntech; k++)
         if (technique_is(f->techniques[k], "T1204"))
             f->artifact = true;
-    json_array_foreach(jarr(r, "ai_impact"), i, v) {
-        if (i >= BW_HUNT_MAX_ITEMS)
-            break;
-        const char *s = json_string_value(v);
-        if (s && strcmp(s, "model_supply_chain") == 0)
-            f->artifact = true;
-    }
 
     /* CWEs first: the most precise statement of the flaw */
     for (size_t k = 0; k < f->ncwe; k++) {
-        int n = cwe_number(f->cwes[k]);
+        int n = bw_cwe_number(f->cwes[k]);
         for (int c = 0; c < HC_COUNT; c++)
             for (size_t j = 0; j < NELEM(HC[c].cwes) && HC[c].cwes[j]; j++)
                 if (HC[c].cwes[j] == n)
@@ -390,23 +351,16 @@ static void classes_read(struct facts *f, const json_t *r)
         else if (technique_is(t, "T1552"))
             add_class(f, HC_SECRETS);
     }
-    json_array_foreach(jarr(r, "ai_impact"), i, v) {
-        if (i >= BW_HUNT_MAX_ITEMS)
-            break;
-        const char *s = json_string_value(v);
-        if (!s)
-            continue;
-        if (strcmp(s, "prompt_injection") == 0)
-            add_class(f, HC_PROMPT);
-        else if (strcmp(s, "tool_execution") == 0)
-            exec = true;
-        else if (strcmp(s, "model_supply_chain") == 0)
-            add_class(f, HC_MODEL);
-        else if (strcmp(s, "availability") == 0)
-            add_class(f, HC_CRASH);
-        else if (strcmp(s, "data_exposure") == 0)
-            data = true;
-    }
+    if (r->impacts & BW_IMPACT_PROMPT)
+        add_class(f, HC_PROMPT);
+    if (r->impacts & BW_IMPACT_TOOL)
+        exec = true;
+    if (r->impacts & BW_IMPACT_SUPPLY)
+        add_class(f, HC_MODEL);
+    if (r->impacts & BW_IMPACT_AVAIL)
+        add_class(f, HC_CRASH);
+    if (r->impacts & BW_IMPACT_DATA)
+        data = true;
     /* "code execution" in a request-facing product is injected through requests; elsewhere it
      * happens through tools, loaders or agents */
     if (has_class(f, HC_TOOL) && f->facing) {
@@ -418,11 +372,11 @@ static void classes_read(struct facts *f, const json_t *r)
     if (!f->classes && data)
         add_class(f, HC_SECRETS);
     if (!f->classes) {
-        if (strcmp(type, "model_advisory") == 0)
+        if (r->type == BW_FACTS_MODEL_ADVISORY)
             add_class(f, HC_MODEL);
-        else if (strcmp(type, "prompt_attack") == 0)
+        else if (r->type == BW_FACTS_PROMPT_ATTACK)
             add_class(f, HC_PROMPT);
-        else if (strcmp(type, "agent_threat") == 0)
+        else if (r->type == BW_FACTS_AGENT_THREAT)
             add_class(f, HC_TOOL);
         else
             add_class(f, HC_GENERIC);
@@ -435,38 +389,32 @@ static void classes_read(struct facts *f, const json_t *r)
             f->web = f->nterm > 0; /* a web selection needs a product to anchor it */
 }
 
-static void facts_read(struct facts *f, const json_t *r)
+/* A CWE id that names a weakness (CWE-0 names none). */
+static bool cwe_named(const char *s)
 {
+    return bw_cwe_number(s) > 0;
+}
+
+static void facts_read(struct facts *f, const json_t *rec)
+{
+    struct bw_facts r;
     size_t i;
     const json_t *v;
     memset(f, 0, sizeof *f);
-    snprintf(f->id, sizeof f->id, "%s", bw_json_str(r, "id"));
-    clip(f->title, sizeof f->title, bw_json_str(r, "title"));
-    clip(f->summary, sizeof f->summary, bw_json_str(r, "summary"));
+    bw_facts_read(&r, rec);
+    snprintf(f->id, sizeof f->id, "%s", r.id);
+    clip(f->title, sizeof f->title, r.title);
+    clip(f->summary, sizeof f->summary, r.summary);
 
-    static const char *const sev[] = {"CRITICAL", "HIGH", "MEDIUM", "LOW"};
     static const char *const lvl[] = {"critical", "high", "medium", "low"};
-    f->severity = sev[2];
-    f->level = lvl[2];
-    for (size_t k = 0; k < 4; k++)
-        if (ieq(bw_json_str(r, "severity"), sev[k])) {
-            f->severity = sev[k];
-            f->level = lvl[k];
-        }
+    int sev = r.severity >= 0 ? r.severity : 2; /* MEDIUM when the record has none */
+    f->severity = bw_intel_severities[sev];
+    f->level = lvl[sev];
 
-    json_array_foreach(jarr(r, "cve"), i, v) {
-        const char *s = json_string_value(v);
-        if (i >= BW_HUNT_MAX_ITEMS || f->ncve >= BW_HUNT_MAX_CVES)
-            break;
-        bool dup = false;
-        for (size_t k = 0; s && k < f->ncve && !dup; k++)
-            dup = strcmp(f->cves[k], s) == 0;
-        if (s && cve_valid(s) && !dup)
-            snprintf(f->cves[f->ncve++], sizeof f->cves[0], "%s", s);
-    }
+    f->ncve = bw_facts_ids(r.cve, bw_cve_valid, BW_HUNT_MAX_ITEMS, BW_HUNT_MAX_CVES, f->cves);
 
     /* packages first: they are what shows on command lines and in import errors */
-    json_array_foreach(jarr(r, "affected"), i, v) {
+    json_array_foreach(r.affected, i, v) {
         if (i >= BW_HUNT_MAX_ITEMS)
             break;
         const char *pkg = bw_json_str(v, "package");
@@ -474,34 +422,16 @@ static void facts_read(struct facts *f, const json_t *r)
             clip(f->ecosystem, sizeof f->ecosystem, bw_json_str(v, "ecosystem"));
         add_name(f, f->packages, &f->npackage, pkg);
     }
-    json_array_foreach(jarr(r, "affected"), i, v) {
+    json_array_foreach(r.affected, i, v) {
         if (i >= BW_HUNT_MAX_ITEMS)
             break;
         add_name(f, f->products, &f->nproduct, bw_json_str(v, "product"));
     }
-    add_name(f, f->products, &f->nproduct, bw_json_str(json_object_get(r, "kev_details"), "product"));
+    add_name(f, f->products, &f->nproduct, r.kev_product);
 
-    json_array_foreach(jarr(r, "cwe"), i, v) {
-        const char *s = json_string_value(v);
-        if (i >= BW_HUNT_MAX_ITEMS || f->ncwe >= BW_HUNT_MAX_CWES)
-            break;
-        bool dup = false;
-        for (size_t k = 0; s && k < f->ncwe && !dup; k++)
-            dup = strcmp(f->cwes[k], s) == 0;
-        if (s && cwe_number(s) > 0 && !dup)
-            snprintf(f->cwes[f->ncwe++], sizeof f->cwes[0], "%s", s);
-    }
-    json_array_foreach(jarr(r, "attack_techniques"), i, v) {
-        const char *s = json_string_value(v);
-        if (i >= BW_HUNT_MAX_ITEMS || f->ntech >= BW_HUNT_MAX_TECHNIQUES)
-            break;
-        bool dup = false;
-        for (size_t k = 0; s && k < f->ntech && !dup; k++)
-            dup = strcmp(f->techniques[k], s) == 0;
-        if (s && bw_attack_id_valid(s) && !dup)
-            snprintf(f->techniques[f->ntech++], sizeof f->techniques[0], "%s", s);
-    }
-    json_array_foreach(jarr(r, "references"), i, v) {
+    f->ncwe = bw_facts_ids(r.cwe, cwe_named, BW_HUNT_MAX_ITEMS, BW_HUNT_MAX_CWES, f->cwes);
+    f->ntech = bw_facts_ids(r.attack, bw_attack_id_valid, BW_HUNT_MAX_ITEMS, BW_HUNT_MAX_TECHNIQUES, f->techniques);
+    json_array_foreach(r.references, i, v) {
         if (i >= BW_HUNT_MAX_ITEMS || f->nref >= BW_HUNT_MAX_REFERENCES)
             break;
         const char *u = bw_json_str(v, "url");
@@ -514,12 +444,12 @@ static void facts_read(struct facts *f, const json_t *r)
         if (ok)
             f->refs[f->nref++] = u;
     }
-    bw_iso_day(f->date, bw_json_str(r, "published")); /* the Sigma schema's date pattern */
-    bw_iso_day(f->modified, bw_json_str(r, "updated"));
+    bw_iso_day(f->date, r.published); /* the Sigma schema's date pattern */
+    bw_iso_day(f->modified, r.updated);
     if (!f->date[0] || strcmp(f->modified, f->date) <= 0)
         f->modified[0] = '\0';
 
-    classes_read(f, r);
+    classes_read(f, &r);
 
     /* one hash of the id names both rules: stable across record versions */
     char key[BW_INTEL_ID_MAX + 32];
@@ -1023,47 +953,6 @@ static void yaml_seq(struct bw_sb *b, const json_t *a, int indent, bool inline_f
 
 /* ---- KQL ------------------------------------------------------------------------------------- */
 
-/* A KQL string literal. Control characters were made spaces by clip(); markers have none. */
-static void kql_str(struct bw_sb *b, const char *s)
-{
-    bw_sb_putc(b, '"');
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            bw_sb_putc(b, '\\');
-        bw_sb_putc(b, (unsigned char)*s < 0x20 ? ' ' : *s);
-    }
-    bw_sb_putc(b, '"');
-}
-
-/* Text for a // comment: nothing a parser could take for the end of the line (clip() already
- * made C0 controls spaces; NEL, LS and PS go too). */
-static void kql_comment(struct bw_sb *b, const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if ((p[0] == 0xC2 && p[1] == 0x85) || (p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9))) {
-            bw_sb_putc(b, ' ');
-            p += p[0] == 0xC2 ? 1 : 2;
-        } else {
-            bw_sb_putc(b, *p < 0x20 ? ' ' : (char)*p);
-        }
-    }
-}
-
-/* (a contains "x" or b contains "x" or ...) over every column and value given. */
-static void kql_any(struct bw_sb *b, const char *const *cols, size_t ncols, const char *const *vals, size_t nvals)
-{
-    bw_sb_putc(b, '(');
-    bool first = true;
-    for (size_t i = 0; i < nvals; i++)
-        for (size_t k = 0; k < ncols; k++) {
-            bw_sb_puts(b, first ? "" : " or ");
-            first = false;
-            bw_sb_printf(b, "%s contains ", cols[k]);
-            kql_str(b, vals[i]);
-        }
-    bw_sb_putc(b, ')');
-}
-
 struct strs {
     const char *v[BW_HUNT_MAX_TERMS * 2 + BW_HUNT_MAX_CLASSES * BW_HUNT_MAX_MARKERS + BW_HUNT_MAX_CVES];
     size_t n;
@@ -1082,7 +971,7 @@ static void kql_part(struct bw_sb *b, bool *first, const char *table)
 {
     bw_sb_puts(b, *first ? "\n    (" : ",\n    (");
     *first = false;
-    bw_sb_printf(b, "%s\n    | where TimeGenerated > ago(lookback)", table);
+    bw_kql_from(b, table, "TimeGenerated", "lookback", 4);
 }
 
 static char *kql_query(const struct facts *f)
@@ -1107,7 +996,7 @@ static char *kql_query(const struct facts *f)
     bw_sb_printf(&b, "// bulwark hunt for %s", f->id);
     if (f->title[0]) {
         bw_sb_puts(&b, ": ");
-        kql_comment(&b, f->title);
+        bw_kql_comment(&b, f->title);
     }
     bw_sb_printf(&b, "\nlet lookback = %dd;\nunion isfuzzy=true", BW_HUNT_LOOKBACK_DAYS);
     bool first = true;
@@ -1118,15 +1007,15 @@ static char *kql_query(const struct facts *f)
         static const char *const cef_url[] = {"RequestURL"};
         kql_part(&b, &first, "W3CIISLog");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, iis_where, 2, terms.v, terms.n);
+        bw_kql_any(&b, iis_where, 2, terms.v, terms.n);
         bw_sb_puts(&b, "\n    | extend Url = strcat(csUriStem, \"?\", csUriQuery)\n    | where ");
-        kql_any(&b, iis_url, 1, web.v, web.n);
+        bw_kql_any(&b, iis_url, 1, web.v, web.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"W3CIISLog\", Computer, Actor = cIP, Evidence = Url)");
         kql_part(&b, &first, "CommonSecurityLog");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, cef_where, 2, terms.v, terms.n);
+        bw_kql_any(&b, cef_where, 2, terms.v, terms.n);
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, cef_url, 1, web.v, web.n);
+        bw_kql_any(&b, cef_url, 1, web.v, web.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
                     " Evidence = RequestURL)");
     }
@@ -1141,9 +1030,9 @@ static char *kql_query(const struct facts *f)
         for (size_t i = 0; i < NELEM(LOGS); i++) {
             kql_part(&b, &first, LOGS[i].table);
             bw_sb_printf(&b, "\n    | extend Text = %s\n    | where ", LOGS[i].text);
-            kql_any(&b, text, 1, terms.v, terms.n);
+            bw_kql_any(&b, text, 1, terms.v, terms.n);
             bw_sb_puts(&b, "\n    | where ");
-            kql_any(&b, text, 1, all.v, all.n);
+            bw_kql_any(&b, text, 1, all.v, all.n);
             bw_sb_printf(&b, "\n    | project TimeGenerated, Source = \"%s\", %s%s, Actor = \"\", Evidence = Text)",
                       LOGS[i].table, strcmp(LOGS[i].computer, "Computer") ? "Computer = " : "", LOGS[i].computer);
         }
@@ -1153,13 +1042,10 @@ static char *kql_query(const struct facts *f)
         static const char *const parent[] = {"InitiatingProcessCommandLine", "InitiatingProcessFolderPath"};
         kql_part(&b, &first, "DeviceProcessEvents");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, parent, 2, terms.v, terms.n);
-        bw_sb_puts(&b, "\n    | where FileName in~ (");
-        for (size_t i = 0; i < NELEM(SHELLS); i++) {
-            bw_sb_puts(&b, i ? ", " : "");
-            kql_str(&b, SHELLS[i]);
-        }
-        bw_sb_puts(&b, ")\n    | project TimeGenerated, Source = \"DeviceProcessEvents\", Computer = DeviceName,"
+        bw_kql_any(&b, parent, 2, terms.v, terms.n);
+        bw_sb_puts(&b, "\n    | where FileName in~ ");
+        bw_kql_list(&b, SHELLS, NELEM(SHELLS));
+        bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"DeviceProcessEvents\", Computer = DeviceName,"
                     " Actor = AccountName, Evidence = ProcessCommandLine)");
     }
     if (cves.n) {
@@ -1168,12 +1054,12 @@ static char *kql_query(const struct facts *f)
         static const char *const alert[] = {"AlertName", "Description", "tostring(ExtendedProperties)"};
         kql_part(&b, &first, "CommonSecurityLog");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, cef, 2, cves.v, cves.n);
+        bw_kql_any(&b, cef, 2, cves.v, cves.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"CommonSecurityLog\", Computer, Actor = SourceIP,"
                     " Evidence = strcat(Activity, \" \", Message))");
         kql_part(&b, &first, "SecurityAlert");
         bw_sb_puts(&b, "\n    | where ");
-        kql_any(&b, alert, 3, cves.v, cves.n);
+        bw_kql_any(&b, alert, 3, cves.v, cves.n);
         bw_sb_puts(&b, "\n    | project TimeGenerated, Source = \"SecurityAlert\", Computer = CompromisedEntity,"
                     " Actor = ProviderName, Evidence = AlertName)");
     }

@@ -1,4 +1,5 @@
 /* CISA Known Exploited Vulnerabilities catalog (JSON, schema in kev-data) -> records. */
+#include "engine/intel/ids.h"
 #include "engine/intel/normalize.h"
 
 #include <ctype.h>
@@ -38,19 +39,6 @@ bool bw_intel_kev_is_ai(const json_t *record)
     return false;
 }
 
-static bool digits(const char *s, size_t min, size_t max)
-{
-    size_t n = strspn(s, "0123456789");
-    return n >= min && n <= max && s[n] == '\0';
-}
-
-static bool cve_ok(const char *s)
-{
-    return strncmp(s, "CVE-", 4) == 0 && strspn(s + 4, "0123456789") == 4 && s[8] == '-' && digits(s + 9, 4, 19);
-}
-
-static bool cwe_ok(const char *s) { return strncmp(s, "CWE-", 4) == 0 && digits(s + 4, 1, 9); }
-
 /* URLs named in KEV's free-text notes ("... see: https://a ; https://b") */
 static void note_refs(json_t *rec, const char *notes)
 {
@@ -89,7 +77,7 @@ static int entry(struct bw_src *s, const json_t *list, size_t idx, json_t **out)
         bw_src_str(s, v, "knownRansomwareCampaignUse", false, where, &ransom) ||
         bw_src_str(s, v, "notes", false, where, &notes) || bw_src_arr(s, v, "cwes", false, where, &cwes))
         return -1;
-    if (!cve_ok(cve))
+    if (!bw_cve_shape(cve, BW_INTEL_CVE_SEQ_IMPORT))
         return bw_src_fail(s, json_object_get(v, "cveID"), v, "%s: 'cveID' is not a CVE id (CVE-YYYY-NNNN)", where);
     char text[4096];
     snprintf(text, sizeof text, "%s. %s", name, desc);
@@ -101,7 +89,7 @@ static int entry(struct bw_src *s, const json_t *list, size_t idx, json_t **out)
     json_t *c;
     json_array_foreach(cwes, i, c) {
         const char *w = json_string_value(c);
-        if (!w || !cwe_ok(w)) {
+        if (bw_cwe_parse(w, BW_INTEL_CWE_DIGITS_IMPORT) < 0) {
             json_decref(r);
             return bw_src_fail(s, c, cwes, "%s: cwes[%zu] is not a CWE id (CWE-N)", where, i);
         }

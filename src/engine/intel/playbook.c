@@ -13,27 +13,20 @@
 #include "common/timeutil.h"
 
 #include "engine/intel/attack.h"
+#include "engine/intel/facts.h"
+#include "engine/intel/ids.h"
+#include "engine/intel/intel.h"
+#include "engine/intel/kql.h"
 #include "net/url.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- record facts ----------------------------------------------------------------------- */
-
-enum rtype { RT_AI_CVE, RT_MODEL_ADVISORY, RT_PROMPT_ATTACK, RT_AGENT_THREAT, RT_OTHER };
-
-enum impact {
-    IM_AGENTIC = 1u << 0,
-    IM_TOOL = 1u << 1,
-    IM_SUPPLY = 1u << 2,
-    IM_DATA = 1u << 3,
-    IM_PROMPT = 1u << 4,
-    IM_THEFT = 1u << 5,
-    IM_AVAIL = 1u << 6,
-};
 
 enum wclass { W_PATH, W_CMD, W_CODE, W_DESER, W_SSRF, W_XSS, W_SQLI, W_AUTH, W_UPLOAD, W_CRED,
               W_MEM, W_INFO, W_DOS, W_CSRF, W_INPUT, W_COUNT };
@@ -54,7 +47,7 @@ struct affected {
 _Static_assert(sizeof ((struct affected *)0)->fixed <= NAME_CAP, "texts size their buffers for a name");
 
 struct facts {
-    enum rtype type;
+    enum bw_facts_type type;
     const char *type_word; /* "vulnerability", "advisory", ... */
     char id[80];
     char title[240];
@@ -72,7 +65,7 @@ struct facts {
     char kev_action[320];
     bool kev_ransomware;
     char published[11];
-    unsigned impacts;
+    unsigned impacts;                /* BW_IMPACT_* (facts.h) */
     unsigned weak;                   /* bit per enum wclass */
     int weak_cwe[W_COUNT];           /* the CWE number that set the class */
     char product[NAME_CAP];          /* display name */
@@ -82,7 +75,7 @@ struct facts {
     struct affected aff[BW_PLAYBOOK_MAX_ITEMS];
     size_t naff;
     int pkg;                         /* index in aff of the first package with an ecosystem, -1 */
-    const json_t *cve, *cwe, *attack, *atlas, *refs;
+    const json_t *cve, *cwe, *attack, *atlas, *refs, *aliases;
 };
 
 /* Copies s into dst (size n): control characters become spaces, and a cut never splits a UTF-8
@@ -127,12 +120,6 @@ static void clip_whole(char *dst, size_t n, const char *s)
         dst[0] = '\0';
 }
 
-static const json_t *jarr(const json_t *o, const char *k)
-{
-    const json_t *a = json_object_get(o, k);
-    return json_is_array(a) ? a : NULL;
-}
-
 static bool eq(const char *a, const char *b)
 {
     return strcmp(a, b) == 0;
@@ -170,40 +157,6 @@ static bool safe_token(const char *s, const char *extra)
             return false;
     }
     return true;
-}
-
-static bool cve_valid(const char *s)
-{
-    /* CVE-YYYY-NNNN+ */
-    if (strncmp(s, "CVE-", 4) != 0 || strlen(s) < 13 || strlen(s) > 20)
-        return false;
-    for (size_t i = 4; s[i]; i++)
-        if (!(is_digit(s[i]) || (i == 8 && s[i] == '-')))
-            return false;
-    return s[8] == '-';
-}
-
-/* "CWE-22" -> 22, else -1 */
-static int cwe_number(const char *s)
-{
-    if (strncmp(s, "CWE-", 4) != 0 || !s[4] || strlen(s) > 10)
-        return -1;
-    int n = 0;
-    for (const char *p = s + 4; *p; p++) {
-        if (!is_digit(*p))
-            return -1;
-        n = n * 10 + (*p - '0');
-    }
-    return n;
-}
-
-static const char *tier_word(const char *s)
-{
-    static const char *const w[] = {"CRITICAL", "HIGH", "MEDIUM", "LOW"};
-    for (size_t i = 0; i < 4; i++)
-        if (s && ieq(s, w[i]))
-            return w[i];
-    return NULL;
 }
 
 /* ---- weakness classes ------------------------------------------------------------------ */
@@ -381,24 +334,24 @@ struct impact_info {
 };
 
 static const struct impact_info IMPACTS[] = {
-    {"agentic", IM_AGENTIC, "autonomous agents can carry an attack further without a human noticing", NULL,
+    {"agentic", BW_IMPACT_AGENTIC, "autonomous agents can carry an attack further without a human noticing", NULL,
      "Log every agent step (prompt, retrieved content, tool call and its result) under one session id, so an injected instruction can be traced to everything it caused.", NULL},
-    {"tool_execution", IM_TOOL, "attackers can make AI agents run tools on their behalf",
+    {"tool_execution", BW_IMPACT_TOOL, "attackers can make AI agents run tools on their behalf",
      "Disable or restrict the affected tools and plugins in every agent deployment until reviewed, and require human approval for tool calls with side effects (shell, file write, e-mail, payments, outbound HTTP).",
      "Alert on agent tool calls with side effects that follow untrusted content (a retrieved page, document, e-mail or tool result) in the same session.", "T1059"},
-    {"model_supply_chain", IM_SUPPLY, "models or AI packages taken from outside can carry malicious code",
+    {"model_supply_chain", BW_IMPACT_SUPPLY, "models or AI packages taken from outside can carry malicious code",
      "Load models, datasets and AI packages only from pinned, verified sources: check hashes or signatures, prefer safetensors to pickle-based formats, and block unapproved model hubs at the proxy.",
      "Alert on model files and AI packages pulled from sources outside the approved registries, and on pickle-based model files appearing on hosts.", "T1195.001"},
-    {"data_exposure", IM_DATA, "sensitive data can leak",
+    {"data_exposure", BW_IMPACT_DATA, "sensitive data can leak",
      "Rotate credentials and tokens that {product} could read or that appeared in prompts, context or logs, and review what data the users, connectors and agents of {product} could reach.",
      "Scan model output and outbound requests of AI applications for secrets and personal data (key formats, tokens, e-mail addresses) and alert on hits.", "T1567"},
-    {"prompt_injection", IM_PROMPT, "untrusted text can override the application's instructions",
+    {"prompt_injection", BW_IMPACT_PROMPT, "untrusted text can override the application's instructions",
      "Turn on input and output guardrails (prompt-injection classifiers, content filters) for every LLM endpoint, and treat retrieved documents, web pages, e-mails and tool results as data, never as instructions.",
      "Track guardrail verdicts per application and per user: a rising rate of blocked or flagged prompts is an early sign of a campaign.", NULL},
-    {"model_theft", IM_THEFT, "models can be copied",
+    {"model_theft", BW_IMPACT_THEFT, "models can be copied",
      "Rate-limit and monitor inference API use per key and tenant; restrict who can download model weights and watch model registries for bulk downloads.",
      "Alert on systematic, high-volume querying of a model by one key or tenant and on bulk downloads of model weights.", NULL},
-    {"availability", IM_AVAIL, "AI services can be made unavailable or costly",
+    {"availability", BW_IMPACT_AVAIL, "AI services can be made unavailable or costly",
      "Cap request size, tokens and rate per client on the affected AI endpoints, and set spend alerts on AI services.",
      "Alert on request, token and GPU usage spikes of AI services and on spend above forecast.", "T1499"},
 };
@@ -441,40 +394,41 @@ static void numeric_version(char *dst, size_t n, const char *v)
     dst[i] = '\0';
 }
 
-static void facts_read(struct facts *f, const json_t *r)
+static void facts_read(struct facts *f, const json_t *rec)
 {
+    struct bw_facts r;
     memset(f, 0, sizeof *f);
+    bw_facts_read(&r, rec);
     f->pkg = -1;
-    const char *type = bw_json_str(r, "type");
-    f->type = eq(type, "ai_cve") ? RT_AI_CVE : eq(type, "model_advisory") ? RT_MODEL_ADVISORY
-            : eq(type, "prompt_attack") ? RT_PROMPT_ATTACK : eq(type, "agent_threat") ? RT_AGENT_THREAT : RT_OTHER;
-    static const char *const words[] = {"vulnerability", "advisory", "prompt attack", "agent threat", "threat"};
+    f->type = r.type;
+    static const char *const words[] = {[BW_FACTS_PROMPT_ATTACK] = "prompt attack",
+                                        [BW_FACTS_AGENT_THREAT] = "agent threat",
+                                        [BW_FACTS_AI_CVE] = "vulnerability",
+                                        [BW_FACTS_MODEL_ADVISORY] = "advisory",
+                                        [BW_FACTS_OTHER] = "threat"};
     f->type_word = words[f->type];
-    clip(f->id, sizeof f->id, bw_json_str(r, "id"));
+    clip(f->id, sizeof f->id, r.id);
     if (!f->id[0])
         strcpy(f->id, "this threat");
-    clip_prose(f->title, sizeof f->title, bw_json_str(r, "title"));
-    clip_prose(f->summary, sizeof f->summary, bw_json_str(r, "summary"));
+    clip_prose(f->title, sizeof f->title, r.title);
+    clip_prose(f->summary, sizeof f->summary, r.summary);
 
-    f->tier = tier_word(bw_json_str(r, "risk_tier"));
-    if (!f->tier)
-        f->tier = tier_word(bw_json_str(r, "severity"));
-    if (!f->tier)
-        f->tier = "MEDIUM";
+    /* the risk tier, else the severity, else MEDIUM */
+    int t = r.risk_tier >= 0 ? r.risk_tier : r.severity >= 0 ? r.severity : 2;
     static const char *const sla[] = {"24 hours", "72 hours", "14 days", "30 days"};
     static const char *const prio[] = {"P1", "P2", "P3", "P4"};
-    int t = eq(f->tier, "CRITICAL") ? 0 : eq(f->tier, "HIGH") ? 1 : eq(f->tier, "MEDIUM") ? 2 : 3;
+    f->tier = bw_intel_severities[t];
     f->sla = sla[t];
     f->priority = prio[t];
 
-    const json_t *rs = json_object_get(r, "risk_score");
+    const json_t *rs = json_object_get(rec, "risk_score");
     f->risk_score = -1;
     if (json_is_number(rs)) {
         double v = json_number_value(rs);
         if (v >= 0 && v <= 100)
             f->risk_score = (int)(v + 0.5);
     }
-    const json_t *cvss = json_object_get(r, "cvss");
+    const json_t *cvss = json_object_get(rec, "cvss");
     const json_t *bs = json_object_get(cvss, "base_score");
     f->cvss10 = -1;
     if (json_is_number(bs)) {
@@ -485,18 +439,17 @@ static void facts_read(struct facts *f, const json_t *r)
     clip(f->cvss_version, sizeof f->cvss_version, bw_json_str(cvss, "version"));
     f->av_network = strstr(bw_json_str(cvss, "vector"), "AV:N") != NULL;
 
-    f->kev = json_is_true(json_object_get(r, "kev"));
-    f->exploit = f->kev || json_is_true(json_object_get(r, "exploit_available"));
-    const json_t *kd = json_object_get(r, "kev_details");
-    if (json_is_object(kd)) {
+    f->kev = r.kev;
+    f->exploit = r.exploit;
+    if (r.kev_details) {
         /* stored as ISO 8601 timestamps ("2025-05-05T00:00:00Z"); text uses the day */
-        bw_iso_day(f->kev_added, bw_json_str(kd, "date_added"));
-        bw_iso_day(f->kev_due, bw_json_str(kd, "due_date"));
-        clip_prose(f->kev_action, sizeof f->kev_action, bw_json_str(kd, "required_action"));
-        f->kev_ransomware = ieq(bw_json_str(kd, "ransomware_use"), "known");
+        bw_iso_day(f->kev_added, r.kev_added);
+        bw_iso_day(f->kev_due, r.kev_due);
+        clip_prose(f->kev_action, sizeof f->kev_action, r.kev_action);
+        f->kev_ransomware = ieq(r.kev_ransomware, "known");
         char vendor[NAME_CAP], product[NAME_CAP], both[2 * NAME_CAP + 2];
-        clip(vendor, sizeof vendor, bw_json_str(kd, "vendor"));
-        clip(product, sizeof product, bw_json_str(kd, "product"));
+        clip(vendor, sizeof vendor, r.kev_vendor);
+        clip(product, sizeof product, r.kev_product);
         if (product[0]) {
             /* "Langflow" rather than "Langflow Langflow" */
             if (vendor[0] && !ieq(vendor, product))
@@ -507,34 +460,30 @@ static void facts_read(struct facts *f, const json_t *r)
             add_token(f, product);
         }
     }
-    bw_iso_day(f->published, bw_json_str(r, "published")); /* ISO 8601; text uses the day */
+    bw_iso_day(f->published, r.published); /* ISO 8601; text uses the day */
 
-    f->cve = jarr(r, "cve");
-    f->cwe = jarr(r, "cwe");
-    f->attack = jarr(r, "attack_techniques");
-    f->atlas = jarr(r, "atlas_techniques");
-    f->refs = jarr(r, "references");
+    f->impacts = r.impacts;
+    f->cve = r.cve;
+    f->cwe = r.cwe;
+    f->attack = r.attack;
+    f->atlas = r.atlas;
+    f->refs = r.references;
+    f->aliases = r.aliases;
 
     size_t i;
     const json_t *v;
     json_array_foreach(f->cwe, i, v) {
         if (i >= BW_PLAYBOOK_MAX_ITEMS)
             break;
-        int n = cwe_number(json_string_value(v) ? json_string_value(v) : "");
+        int n = bw_cwe_number(json_string_value(v));
         int w = n > 0 ? weak_class(n) : -1;
         if (w >= 0 && !(f->weak & (1u << w))) {
             f->weak |= 1u << w;
             f->weak_cwe[w] = n;
         }
     }
-    json_array_foreach(jarr(r, "ai_impact"), i, v) {
-        const char *s = json_string_value(v);
-        for (size_t k = 0; s && k < N_IMPACTS; k++)
-            if (eq(s, IMPACTS[k].name))
-                f->impacts |= IMPACTS[k].bit;
-    }
 
-    json_array_foreach(jarr(r, "affected"), i, v) {
+    json_array_foreach(r.affected, i, v) {
         if (f->naff >= BW_PLAYBOOK_MAX_ITEMS)
             break;
         if (!json_is_object(v))
@@ -559,8 +508,8 @@ static void facts_read(struct facts *f, const json_t *r)
     f->has_product = f->product[0] != '\0';
     if (!f->has_product)
         snprintf(f->product, sizeof f->product, "%s",
-                 f->type == RT_PROMPT_ATTACK ? "the affected LLM application"
-                 : f->type == RT_AGENT_THREAT ? "the affected AI agent"
+                 f->type == BW_FACTS_PROMPT_ATTACK ? "the affected LLM application"
+                 : f->type == BW_FACTS_AGENT_THREAT ? "the affected AI agent"
                  : "the affected product");
 
     f->lookback = f->exploit ? 90 : t <= 1 ? 30 : 14;
@@ -747,9 +696,9 @@ static void techniques_collect(const struct facts *f, struct cands *cs)
         return;
 
     /* (3) inference from the record's facts */
-    bool service = f->type == RT_AI_CVE || f->type == RT_MODEL_ADVISORY || f->type == RT_OTHER;
+    bool service = f->type == BW_FACTS_AI_CVE || f->type == BW_FACTS_MODEL_ADVISORY || f->type == BW_FACTS_OTHER;
     bool python = f->pkg >= 0 && ieq(f->aff[f->pkg].eco, "PyPI");
-    if (f->type == RT_MODEL_ADVISORY) {
+    if (f->type == BW_FACTS_MODEL_ADVISORY) {
         snprintf(basis, sizeof basis, "inferred from the record type model_advisory: the flaw in %s is triggered by a crafted model file that someone loads", f->product);
         cand_add(cs, bw_attack_technique_find("T1204.002"), SRC_INFERRED, basis);
     } else if (service && f->av_network) {
@@ -768,17 +717,17 @@ static void techniques_collect(const struct facts *f, struct cands *cs)
     for (size_t k = 0; k < N_IMPACTS; k++) {
         if (!(f->impacts & IMPACTS[k].bit) || !IMPACTS[k].technique)
             continue;
-        if (IMPACTS[k].bit == IM_DATA && service)
+        if (IMPACTS[k].bit == BW_IMPACT_DATA && service)
             continue; /* for a product flaw, how data is exposed follows from its weakness */
         snprintf(basis, sizeof basis, "inferred from the AI impact %s", IMPACTS[k].name);
         cand_add(cs, bw_attack_technique_find(IMPACTS[k].technique), SRC_INFERRED, basis);
     }
     if (cs->n || na)
         return; /* ATLAS tactics will speak for records that have them */
-    if (f->type == RT_AI_CVE) {
+    if (f->type == BW_FACTS_AI_CVE) {
         cand_add(cs, bw_attack_technique_find("T1190"), SRC_INFERRED,
                  "inferred from the record type ai_cve: a vulnerability in an AI service, assumed reachable over the network");
-    } else if (f->type == RT_AGENT_THREAT) {
+    } else if (f->type == BW_FACTS_AGENT_THREAT) {
         cand_add(cs, bw_attack_technique_find("T1059"), SRC_INFERRED,
                  "inferred from the record type agent_threat: agents execute tools and commands on the attacker's behalf");
     }
@@ -1072,8 +1021,8 @@ static json_t *detection(struct ctx *c, const struct cands *cs)
             attack_hint(c, a, cs->v[i].t);
     for (size_t k = 0; k < N_IMPACTS; k++)
         if ((f->impacts & IMPACTS[k].bit) && IMPACTS[k].detect)
-            if (!(IMPACTS[k].bit == IM_DATA && artifact(f)))
-                pusht(c, a, IMPACTS[k].bit == IM_DATA && is_service(f) ? DATA_DETECT_SERVICE : IMPACTS[k].detect);
+            if (!(IMPACTS[k].bit == BW_IMPACT_DATA && artifact(f)))
+                pusht(c, a, IMPACTS[k].bit == BW_IMPACT_DATA && is_service(f) ? DATA_DETECT_SERVICE : IMPACTS[k].detect);
     if (f->pkg >= 0 && f->aff[f->pkg].fixed[0]) {
         snprintf(buf, sizeof buf, "Add %s below %s to software-composition and container-image scanning as a blocking finding, so vulnerable builds cannot ship again.",
                  f->aff[f->pkg].name, f->aff[f->pkg].fixed);
@@ -1087,56 +1036,21 @@ static json_t *detection(struct ctx *c, const struct cands *cs)
 
 /* ---- KQL ----------------------------------------------------------------------------------- */
 
-/* A KQL string literal: double quotes, backslash escapes. Control characters were already made
- * spaces by clip(); anything else (UTF-8 included) is allowed in a KQL string. */
-static void kql_str(struct bw_sb *b, const char *s)
-{
-    bw_sb_putn(b, "\"", 1);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            bw_sb_putn(b, "\\", 1);
-        if ((unsigned char)*s >= 0x20)
-            bw_sb_putn(b, s, 1);
-    }
-    bw_sb_putn(b, "\"", 1);
-}
-
-/* A verbatim KQL string (@"..."), for regular expressions: only '"' needs doubling. */
-static void kql_verbatim(struct bw_sb *b, const char *s)
-{
-    bw_sb_putn(b, "@\"", 2);
-    for (; *s; s++) {
-        if (*s == '"')
-            bw_sb_putn(b, "\"", 1);
-        bw_sb_putn(b, s, 1);
-    }
-    bw_sb_putn(b, "\"", 1);
-}
-
-static void kql_list(struct bw_sb *b, const char *const *items, size_t n)
-{
-    bw_sb_puts(b, "(");
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            bw_sb_puts(b, ", ");
-        kql_str(b, items[i]);
-    }
-    bw_sb_puts(b, ")");
-}
-
+/* The product and package names as a KQL list (kql.h). */
 static void kql_tokens(struct bw_sb *b, const struct facts *f)
 {
     const char *items[MAX_TOKENS];
     for (size_t i = 0; i < f->ntok; i++)
         items[i] = f->tokens[i];
-    kql_list(b, items, f->ntok);
+    bw_kql_list(b, items, f->ntok);
 }
 
-static void kql_head(struct bw_sb *b, const char *table, const char *timecol, int days)
+/* A table over the lookback window (ago(90d) ...), or all of it when timecol is NULL. */
+static void kql_head(struct bw_sb *b, const char *table, const char *timecol, const struct facts *f)
 {
-    bw_sb_puts(b, table);
-    if (timecol)
-        bw_sb_printf(b, "\n| where %s > ago(%dd)", timecol, days);
+    char span[16];
+    snprintf(span, sizeof span, "%dd", f->lookback);
+    bw_kql_from(b, table, timecol, span, 0);
 }
 
 enum query { Q_CHILD, Q_WEB, Q_AUTHWEB, Q_PACKAGE, Q_EXPOSURE, Q_INBOUND, Q_SSRF, Q_MODELFILES,
@@ -1197,13 +1111,13 @@ static void name_regex(struct bw_sb *b, const char *name)
 
 static void q_child(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceProcessEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
     kql_tokens(b, f);
     bw_sb_puts(b, " or InitiatingProcessFolderPath has_any ");
     kql_tokens(b, f);
     bw_sb_puts(b, "\n| where FileName in~ ");
-    kql_list(b, SHELLS, NELEM(SHELLS));
+    bw_kql_list(b, SHELLS, NELEM(SHELLS));
     bw_sb_puts(b, "\n| project Timestamp, DeviceName, AccountName, InitiatingProcessFileName, InitiatingProcessCommandLine, FileName, ProcessCommandLine"
                "\n| order by Timestamp desc");
 }
@@ -1223,13 +1137,13 @@ static void web_regex(struct bw_sb *b, const struct facts *f)
     }
     if (r.oom)
         b->oom = true;
-    kql_verbatim(b, bw_sb_str(&r));
+    bw_kql_verbatim(b, bw_sb_str(&r));
     free(r.p);
 }
 
 static void q_web(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "CommonSecurityLog", "TimeGenerated", f->lookback);
+    kql_head(b, "CommonSecurityLog", "TimeGenerated", f);
     bw_sb_puts(b, "\n| where isnotempty(RequestURL)\n| where RequestURL matches regex ");
     web_regex(b, f);
     if (f->ntok) {
@@ -1246,7 +1160,7 @@ static void q_web(struct bw_sb *b, const struct facts *f)
 
 static void q_authweb(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "CommonSecurityLog", "TimeGenerated", f->lookback);
+    kql_head(b, "CommonSecurityLog", "TimeGenerated", f);
     bw_sb_puts(b, "\n| where RequestURL has_any ");
     kql_tokens(b, f);
     bw_sb_puts(b, " or DestinationHostName has_any ");
@@ -1262,20 +1176,20 @@ static void q_package(struct bw_sb *b, const struct facts *f)
     bool py = ieq(a->eco, "PyPI"), npm = ieq(a->eco, "npm");
     char fixed[sizeof a->fixed]; /* never shorter than the version: a cut number would be another */
     numeric_version(fixed, sizeof fixed, a->fixed);
-    kql_head(b, "DeviceProcessEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceProcessEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where ProcessCommandLine has ");
-    kql_str(b, a->name);
+    bw_kql_str(b, a->name);
     if (py || npm) {
         bw_sb_puts(b, "\n| where FileName in~ ");
         if (py)
-            kql_list(b, PY_PROCS, NELEM(PY_PROCS));
+            bw_kql_list(b, PY_PROCS, NELEM(PY_PROCS));
         else
-            kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
+            bw_kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
         bw_sb_puts(b, " or InitiatingProcessFileName in~ ");
         if (py)
-            kql_list(b, PY_PROCS, NELEM(PY_PROCS));
+            bw_kql_list(b, PY_PROCS, NELEM(PY_PROCS));
         else
-            kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
+            bw_kql_list(b, NODE_PROCS, NELEM(NODE_PROCS));
     }
     /* the version pinned on the command line, e.g. pip install mlflow==2.9.1 or npm i pkg@1.2.3 */
     struct bw_sb r = {0};
@@ -1284,14 +1198,14 @@ static void q_package(struct bw_sb *b, const struct facts *f)
     bw_sb_puts(&r, npm ? "@" : "\\s*(?:===|==|~=|>=|<=)\\s*");
     bw_sb_puts(&r, "([0-9]+(?:\\.[0-9]+){0,3})");
     bw_sb_puts(b, "\n| extend RequestedVersion = extract(");
-    kql_verbatim(b, bw_sb_str(&r));
+    bw_kql_verbatim(b, bw_sb_str(&r));
     bw_sb_puts(b, ", 1, ProcessCommandLine)");
     if (r.oom)
         b->oom = true;
     free(r.p);
     if (fixed[0]) {
         bw_sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion) and parse_version(RequestedVersion) < parse_version(");
-        kql_str(b, fixed);
+        bw_kql_str(b, fixed);
         bw_sb_puts(b, ")");
     } else {
         bw_sb_puts(b, "\n| extend BelowFixed = isnotempty(RequestedVersion)");
@@ -1303,23 +1217,17 @@ static void q_package(struct bw_sb *b, const struct facts *f)
 static void q_exposure(struct bw_sb *b, const struct facts *f)
 {
     const char *ids[BW_PLAYBOOK_MAX_ITEMS];
-    size_t n = 0, i;
-    const json_t *v;
-    json_array_foreach(f->cve, i, v) {
-        const char *s = json_string_value(v);
-        if (n < BW_PLAYBOOK_MAX_ITEMS && s && cve_valid(s))
-            ids[n++] = s;
-    }
-    kql_head(b, "DeviceTvmSoftwareVulnerabilities", NULL, 0);
+    size_t n = bw_facts_ids(f->cve, bw_cve_valid, SIZE_MAX, BW_PLAYBOOK_MAX_ITEMS, ids);
+    kql_head(b, "DeviceTvmSoftwareVulnerabilities", NULL, f);
     bw_sb_puts(b, "\n| where CveId in ");
-    kql_list(b, ids, n);
+    bw_kql_list(b, ids, n);
     bw_sb_puts(b, "\n| summarize Devices = dcount(DeviceId), DeviceNames = make_set(DeviceName, 50) by CveId, SoftwareVendor, SoftwareName, SoftwareVersion, VulnerabilitySeverityLevel"
                "\n| order by Devices desc");
 }
 
 static void q_inbound(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceNetworkEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceNetworkEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where ActionType == \"InboundConnectionAccepted\" and RemoteIPType == \"Public\"");
     if (f->ntok) {
         bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
@@ -1334,7 +1242,7 @@ static void q_inbound(struct bw_sb *b, const struct facts *f)
 
 static void q_ssrf(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceNetworkEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceNetworkEvents", "Timestamp", f);
     if (f->ntok) {
         bw_sb_puts(b, "\n| where InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
@@ -1347,12 +1255,12 @@ static void q_ssrf(struct bw_sb *b, const struct facts *f)
 
 static void q_modelfiles(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "DeviceFileEvents", "Timestamp", f->lookback);
+    kql_head(b, "DeviceFileEvents", "Timestamp", f);
     bw_sb_puts(b, "\n| where ActionType in (\"FileCreated\", \"FileModified\", \"FileRenamed\")\n| where FileName matches regex ");
-    kql_verbatim(b, "(?i)\\.(pkl|pickle|pt|pth|bin|ckpt|joblib|h5|keras|npy|npz|gguf|onnx|tflite|pb|safetensors|mar|nemo)$");
+    bw_kql_verbatim(b, "(?i)\\.(pkl|pickle|pt|pth|bin|ckpt|joblib|h5|keras|npy|npz|gguf|onnx|tflite|pb|safetensors|mar|nemo)$");
     /* written by Python tooling or by a download, or by the product itself */
     bw_sb_puts(b, "\n| where InitiatingProcessFileName in~ ");
-    kql_list(b, MODEL_WRITERS, NELEM(MODEL_WRITERS));
+    bw_kql_list(b, MODEL_WRITERS, NELEM(MODEL_WRITERS));
     if (f->ntok) {
         bw_sb_puts(b, " or InitiatingProcessCommandLine has_any ");
         kql_tokens(b, f);
@@ -1375,25 +1283,25 @@ static bool atlas_has(const struct facts *f, const char *prefix)
 
 static void q_prompt(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "AppTraces", "TimeGenerated", f->lookback);
+    kql_head(b, "AppTraces", "TimeGenerated", f);
     bw_sb_puts(b, "\n| extend Prompt = coalesce(tostring(Properties[\"gen_ai.prompt\"]), tostring(Properties[\"prompt\"]), Message)"
                ", Completion = coalesce(tostring(Properties[\"gen_ai.completion\"]), tostring(Properties[\"completion\"]))"
                "\n| where Prompt matches regex ");
-    kql_verbatim(b, "(?i)(ignore|disregard|forget|override)\\W+((all|any|the|your|my)\\W+)*(previous|prior|above|earlier|system|original)\\W+(instructions?|prompts?|rules|directions|messages?)");
+    bw_kql_verbatim(b, "(?i)(ignore|disregard|forget|override)\\W+((all|any|the|your|my)\\W+)*(previous|prior|above|earlier|system|original)\\W+(instructions?|prompts?|rules|directions|messages?)");
     /* hidden characters: zero-width, bidi controls and Unicode tag characters */
     bw_sb_puts(b, "\n    or Prompt matches regex ");
-    kql_verbatim(b, "[\\x{200B}-\\x{200F}\\x{202A}-\\x{202E}\\x{2060}-\\x{2064}\\x{E0000}-\\x{E007F}]");
+    bw_kql_verbatim(b, "[\\x{200B}-\\x{200F}\\x{202A}-\\x{202E}\\x{2060}-\\x{2064}\\x{E0000}-\\x{E007F}]");
     bw_sb_puts(b, "\n    or Prompt has_any (\"system prompt\", \"new instructions\", \"you are now\", \"developer mode\")");
     if (atlas_has(f, "AML.T0054"))
         bw_sb_puts(b, "\n    or Prompt has_any (\"jailbreak\", \"do anything now\", \"no restrictions\", \"without any filters\", \"roleplay\")");
     if (atlas_has(f, "AML.T0056"))
         bw_sb_puts(b, "\n    or Prompt matches regex @\"(?i)(repeat|print|reveal|show|output)\\W+(\\w+\\W+){0,3}(system\\W+prompt|instructions|initial\\W+prompt)\"");
-    if ((f->impacts & IM_DATA) || atlas_has(f, "AML.T0057") || atlas_has(f, "AML.T0086") || atlas_has(f, "AML.T0024")) {
+    if ((f->impacts & BW_IMPACT_DATA) || atlas_has(f, "AML.T0057") || atlas_has(f, "AML.T0086") || atlas_has(f, "AML.T0024")) {
         /* markdown images or links whose query string carries data, and secrets in the output */
         bw_sb_puts(b, "\n    or Completion matches regex ");
-        kql_verbatim(b, "!\\[[^\\]]*\\]\\(https?://[^)\\s]*[?&][^)\\s]*=");
+        bw_kql_verbatim(b, "!\\[[^\\]]*\\]\\(https?://[^)\\s]*[?&][^)\\s]*=");
         bw_sb_puts(b, "\n    or Completion matches regex ");
-        kql_verbatim(b, "(AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|ghp_[A-Za-z0-9]{36}|-----BEGIN [A-Z ]*PRIVATE KEY-----)");
+        bw_kql_verbatim(b, "(AKIA[0-9A-Z]{16}|sk-[A-Za-z0-9_-]{20,}|ghp_[A-Za-z0-9]{36}|-----BEGIN [A-Z ]*PRIVATE KEY-----)");
     }
     bw_sb_puts(b, "\n| project TimeGenerated, AppRoleName, OperationId, UserId, ClientIP, Prompt, Completion"
                "\n| order by TimeGenerated desc");
@@ -1401,12 +1309,12 @@ static void q_prompt(struct bw_sb *b, const struct facts *f)
 
 static void q_tools(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "AppTraces", "TimeGenerated", f->lookback);
+    kql_head(b, "AppTraces", "TimeGenerated", f);
     bw_sb_puts(b, "\n| extend Tool = tostring(Properties[\"gen_ai.tool.name\"]), Arguments = tostring(Properties[\"gen_ai.tool.call.arguments\"])"
                "\n| where isnotempty(Tool)"
                "\n| where Tool has_any (\"shell\", \"exec\", \"terminal\", \"command\", \"python\", \"code\", \"http\", \"fetch\", \"browser\", \"email\", \"mail\", \"send\", \"write\", \"delete\", \"upload\")"
                "\n    or Arguments matches regex ");
-    kql_verbatim(b, "(?i)(https?://|curl|wget|base64|rm\\s+-rf|\\.ssh|\\.env|id_rsa|token|password|secret)");
+    bw_kql_verbatim(b, "(?i)(https?://|curl|wget|base64|rm\\s+-rf|\\.ssh|\\.env|id_rsa|token|password|secret)");
     if (f->ntok) {
         bw_sb_puts(b, "\n    or AppRoleName has_any ");
         kql_tokens(b, f);
@@ -1417,11 +1325,11 @@ static void q_tools(struct bw_sb *b, const struct facts *f)
 
 static void q_egress(struct bw_sb *b, const struct facts *f)
 {
-    kql_head(b, "AppDependencies", "TimeGenerated", f->lookback);
+    kql_head(b, "AppDependencies", "TimeGenerated", f);
     bw_sb_puts(b, "\n| where DependencyType =~ \"HTTP\""
                "\n| extend Host = tostring(parse_url(Data).Host)"
                "\n| where strlen(Data) > 512 or Data matches regex ");
-    kql_verbatim(b, "[?&][^=&]{1,40}=[A-Za-z0-9+/_=%-]{100,}");
+    bw_kql_verbatim(b, "[?&][^=&]{1,40}=[A-Za-z0-9+/_=%-]{100,}");
     bw_sb_puts(b, "\n| summarize Calls = count(), Hosts = make_set(Host, 20), LongestUrl = max(strlen(Data)) by AppRoleName, bin(TimeGenerated, 1h)"
                "\n| order by Calls desc");
 }
@@ -1446,12 +1354,8 @@ static void query_text(struct bw_sb *b, enum query q, const struct facts *f)
 
 static bool has_valid_cve(const struct facts *f)
 {
-    size_t i;
-    const json_t *v;
-    json_array_foreach(f->cve, i, v)
-        if (json_string_value(v) && cve_valid(json_string_value(v)))
-            return true;
-    return false;
+    const char *one;
+    return bw_facts_ids(f->cve, bw_cve_valid, SIZE_MAX, 1, &one) > 0;
 }
 
 static bool cands_has(const struct cands *cs, const char *prefix)
@@ -1468,21 +1372,21 @@ static size_t queries_pick(const struct facts *f, const struct cands *cs, enum q
 {
     size_t n = 0;
     bool on[Q_COUNT] = {false};
-    bool execish = exec_weak(f) || cands_has(cs, "T1059") || cands_has(cs, "T1203") || (f->impacts & IM_TOOL);
-    bool ai_app = f->type == RT_PROMPT_ATTACK || f->type == RT_AGENT_THREAT;
+    bool execish = exec_weak(f) || cands_has(cs, "T1059") || cands_has(cs, "T1203") || (f->impacts & BW_IMPACT_TOOL);
+    bool ai_app = f->type == BW_FACTS_PROMPT_ATTACK || f->type == BW_FACTS_AGENT_THREAT;
     bool web = !ai_app && !artifact(f); /* reached through requests to a service */
     enum query order[2 * Q_COUNT]; /* a type-specific head, then the general list */
     size_t no = 0;
-    if (f->type == RT_PROMPT_ATTACK) {
+    if (f->type == BW_FACTS_PROMPT_ATTACK) {
         order[no++] = Q_PROMPT;
         order[no++] = Q_TOOLS;
         order[no++] = Q_EGRESS;
-    } else if (f->type == RT_AGENT_THREAT) {
+    } else if (f->type == BW_FACTS_AGENT_THREAT) {
         order[no++] = Q_TOOLS;
         order[no++] = Q_PROMPT;
         order[no++] = Q_EGRESS;
         order[no++] = Q_CHILD;
-    } else if (f->type == RT_MODEL_ADVISORY) {
+    } else if (f->type == BW_FACTS_MODEL_ADVISORY) {
         order[no++] = Q_PACKAGE;
         order[no++] = Q_MODELFILES;
     }
@@ -1498,15 +1402,15 @@ static size_t queries_pick(const struct facts *f, const struct cands *cs, enum q
         enum query q = order[i];
         bool ok = false;
         switch (q) {
-        case Q_PROMPT: ok = ai_app || (f->impacts & IM_PROMPT); break;
-        case Q_TOOLS: ok = f->type == RT_AGENT_THREAT || (f->impacts & (IM_TOOL | IM_AGENTIC)); break;
-        case Q_EGRESS: ok = ai_app && ((f->impacts & IM_DATA) || atlas_has(f, "AML.T0086") || atlas_has(f, "AML.T0057")); break;
-        case Q_CHILD: ok = f->ntok && execish && (!ai_app || (f->impacts & IM_TOOL)); break;
+        case Q_PROMPT: ok = ai_app || (f->impacts & BW_IMPACT_PROMPT); break;
+        case Q_TOOLS: ok = f->type == BW_FACTS_AGENT_THREAT || (f->impacts & (BW_IMPACT_TOOL | BW_IMPACT_AGENTIC)); break;
+        case Q_EGRESS: ok = ai_app && ((f->impacts & BW_IMPACT_DATA) || atlas_has(f, "AML.T0086") || atlas_has(f, "AML.T0057")); break;
+        case Q_CHILD: ok = f->ntok && execish && (!ai_app || (f->impacts & BW_IMPACT_TOOL)); break;
         case Q_WEB: ok = web && web_weak(f); break;
         case Q_AUTHWEB: ok = web && f->ntok && has_w(f, W_AUTH); break;
         case Q_PACKAGE: ok = f->pkg >= 0; break;
         case Q_SSRF: ok = has_w(f, W_SSRF) || cands_has(cs, "T1552.005"); break;
-        case Q_MODELFILES: ok = artifact(f) || has_w(f, W_DESER) || (f->impacts & IM_SUPPLY); break;
+        case Q_MODELFILES: ok = artifact(f) || has_w(f, W_DESER) || (f->impacts & BW_IMPACT_SUPPLY); break;
         case Q_EXPOSURE: ok = has_valid_cve(f); break;
         case Q_INBOUND: ok = web && (f->av_network || cands_has(cs, "T1190") || has_w(f, W_AUTH)); break;
         case Q_COUNT: break;
@@ -1563,13 +1467,13 @@ static json_t *hunting(struct ctx *c, const struct cands *cs)
 
 static bool is_service(const struct facts *f)
 {
-    return f->type == RT_AI_CVE || f->type == RT_MODEL_ADVISORY || f->type == RT_OTHER;
+    return f->type == BW_FACTS_AI_CVE || f->type == BW_FACTS_MODEL_ADVISORY || f->type == BW_FACTS_OTHER;
 }
 
 /* The flaw is reached through a model file, not through a network service. */
 static bool artifact(const struct facts *f)
 {
-    return f->type == RT_MODEL_ADVISORY;
+    return f->type == BW_FACTS_MODEL_ADVISORY;
 }
 
 static bool exposed(const struct facts *f, const struct cands *cs)
@@ -1579,7 +1483,7 @@ static bool exposed(const struct facts *f, const struct cands *cs)
 
 static bool secrets_at_risk(const struct facts *f)
 {
-    return (f->impacts & IM_DATA) || has_w(f, W_PATH) || has_w(f, W_SSRF) || has_w(f, W_CRED) || has_w(f, W_INFO);
+    return (f->impacts & BW_IMPACT_DATA) || has_w(f, W_PATH) || has_w(f, W_SSRF) || has_w(f, W_CRED) || has_w(f, W_INFO);
 }
 
 /* "before 2.9.2", "from 1.0 before 1.4", ... */
@@ -1689,7 +1593,7 @@ static json_t *immediate(struct ctx *c, const struct cands *cs)
             push_upgrade(c, a, &f->aff[i]);
         else {
             bw_sb_reset(b);
-            if (f->type == RT_AGENT_THREAT)
+            if (f->type == BW_FACTS_AGENT_THREAT)
                 bw_sb_printf(b, "Review every deployment of %s: which tools, MCP servers, connectors and credentials it can use, and whether it asks before running commands or sending data.", f->aff[i].name);
             else
                 bw_sb_printf(b, "Review every deployment of %s that reads untrusted content, and which data and actions its model output can reach.", f->aff[i].name);
@@ -1708,7 +1612,7 @@ static json_t *immediate(struct ctx *c, const struct cands *cs)
     for (size_t k = 0; k < N_IMPACTS; k++) {
         if (!(f->impacts & IMPACTS[k].bit) || !IMPACTS[k].action)
             continue;
-        if (IMPACTS[k].bit == IM_DATA && is_service(f)) {
+        if (IMPACTS[k].bit == BW_IMPACT_DATA && is_service(f)) {
             /* the weakness actions already rotate what the flaw exposes */
             if (!(has_w(f, W_PATH) || has_w(f, W_SSRF) || has_w(f, W_CRED) || has_w(f, W_INFO)))
                 pusht(c, a, DATA_ACTION_SERVICE);
@@ -1716,7 +1620,7 @@ static json_t *immediate(struct ctx *c, const struct cands *cs)
         }
         pusht(c, a, IMPACTS[k].action);
     }
-    if (f->type == RT_AGENT_THREAT && !(f->impacts & IM_TOOL))
+    if (f->type == BW_FACTS_AGENT_THREAT && !(f->impacts & BW_IMPACT_TOOL))
         pusht(c, a, "Review the tools, connectors and credentials each agent holds: remove what the use case does not need and require human approval for actions with side effects.");
     pusht(c, a, "Hunt for earlier exploitation with this playbook's queries over the last {lookback} days, before and after remediation: a fix does not remove an attacker who is already in.");
     return a;
@@ -1780,10 +1684,10 @@ static json_t *soc_playbook(struct ctx *c, const struct cands *cs)
             soc(c, a, "Containment", weak_text(f, w, true));
             shown++;
         }
-    if (ai_app || (f->impacts & (IM_TOOL | IM_PROMPT))) {
-        if (f->type == RT_AGENT_THREAT || (f->impacts & IM_TOOL))
+    if (ai_app || (f->impacts & (BW_IMPACT_TOOL | BW_IMPACT_PROMPT))) {
+        if (f->type == BW_FACTS_AGENT_THREAT || (f->impacts & BW_IMPACT_TOOL))
             soc(c, a, "Containment", "Suspend the affected agents' side-effecting tools (shell, file write, e-mail, outbound HTTP, payments) or switch them to human approval.");
-        if (ai_app || (f->impacts & IM_PROMPT))
+        if (ai_app || (f->impacts & BW_IMPACT_PROMPT))
             soc(c, a, "Containment", "Block the offending users, API keys or content sources, and turn on prompt-injection filtering for the affected applications.");
     }
     if (!ai_app && (exec_weak(f) || f->kev))
@@ -1888,11 +1792,11 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
             pusht(c, x, WEAK[w].harden);
             shown++;
         }
-    if (ai_app || (f->impacts & (IM_TOOL | IM_AGENTIC)))
+    if (ai_app || (f->impacts & (BW_IMPACT_TOOL | BW_IMPACT_AGENTIC)))
         push(c, x, "Give agents least-privilege tools and credentials of their own, scoped per task, with human approval for side-effecting actions.");
-    if (f->impacts & IM_PROMPT)
+    if (f->impacts & BW_IMPACT_PROMPT)
         push(c, x, "Separate trusted instructions from untrusted content in prompts (clear delimiters, content marked as data), and filter both input and output.");
-    if (f->impacts & IM_SUPPLY)
+    if (f->impacts & BW_IMPACT_SUPPLY)
         push(c, x, "Keep an AI bill of materials and an approved model registry; pin models and packages by hash.");
     if (ai_app)
         push(c, x, "Keep versioned, known-good copies of system prompts, tool configuration, retrieval indexes and agent memory, so they can be restored after an injection.");
@@ -1957,9 +1861,9 @@ static json_t *advisory(struct ctx *c)
         bw_sb_printf(&b, ": %s", f->title);
     bw_sb_puts(&b, ".");
     sb_sentence(&b, f->summary);
-    if (f->type == RT_PROMPT_ATTACK)
+    if (f->type == BW_FACTS_PROMPT_ATTACK)
         bw_sb_puts(&b, " It affects LLM applications that pass untrusted content (user input, documents, web pages, e-mails) to a model");
-    else if (f->type == RT_AGENT_THREAT)
+    else if (f->type == BW_FACTS_AGENT_THREAT)
         bw_sb_puts(&b, " It affects AI agents that act on untrusted content with tools, connectors or credentials");
     if (!is_service(f) && f->naff) {
         bw_sb_puts(&b, "; the documented case involves ");
@@ -2010,9 +1914,9 @@ static json_t *advisory(struct ctx *c)
         decision = tmp;
     } else if (f->kev) {
         decision = "apply the vendor's mitigations, or stop using the product, as CISA requires";
-    } else if (f->type == RT_PROMPT_ATTACK) {
+    } else if (f->type == BW_FACTS_PROMPT_ATTACK) {
         decision = "turn on input and output guardrails and limit what the affected applications may do with model output";
-    } else if (f->type == RT_AGENT_THREAT) {
+    } else if (f->type == BW_FACTS_AGENT_THREAT) {
         decision = "restrict the agents' tool permissions and require human approval for actions with side effects";
     } else {
         decision = "apply the vendor's mitigations and restrict exposure";
@@ -2078,11 +1982,11 @@ static json_t *checklist(struct ctx *c, const struct cands *cs)
     }
     if (f->naff == 0 && !ai_app)
         check(c, &cl, "Apply the vendor's fix or mitigations for {product} on every instance.", "Platform engineering", patch_due);
-    if (f->type == RT_AGENT_THREAT || (f->impacts & IM_TOOL))
+    if (f->type == BW_FACTS_AGENT_THREAT || (f->impacts & BW_IMPACT_TOOL))
         check(c, &cl, "Reduce agent tool permissions to least privilege and require approval for side-effecting tools.", "AI application owner", within);
-    if (ai_app || (f->impacts & IM_PROMPT))
+    if (ai_app || (f->impacts & BW_IMPACT_PROMPT))
         check(c, &cl, "Enable prompt-injection and output filtering on every affected LLM endpoint.", "AI application owner", within);
-    if (f->impacts & IM_SUPPLY || has_w(f, W_DESER))
+    if (f->impacts & BW_IMPACT_SUPPLY || has_w(f, W_DESER))
         check(c, &cl, "Verify the origin and hashes of models and AI packages in use; quarantine unverified ones.", "ML platform team", within);
     if (secrets_at_risk(f))
         check(c, &cl, "Rotate credentials, tokens and keys the affected component could read.", "Identity and access management", within);
@@ -2141,18 +2045,17 @@ static json_t *references(struct ctx *c, const struct cands *cs)
     char label[320], url[256];
     size_t i;
     const json_t *v;
-    json_array_foreach(f->cve, i, v) {
-        const char *s = json_string_value(v);
-        if (i >= BW_PLAYBOOK_MAX_ITEMS || !s || !cve_valid(s))
-            continue;
-        snprintf(label, sizeof label, "NVD: %s", s);
-        snprintf(url, sizeof url, "https://nvd.nist.gov/vuln/detail/%s", s);
+    const char *cves[BW_PLAYBOOK_MAX_ITEMS];
+    size_t ncve = bw_facts_ids(f->cve, bw_cve_valid, BW_PLAYBOOK_MAX_ITEMS, BW_PLAYBOOK_MAX_ITEMS, cves);
+    for (i = 0; i < ncve; i++) {
+        snprintf(label, sizeof label, "NVD: %s", cves[i]);
+        snprintf(url, sizeof url, "https://nvd.nist.gov/vuln/detail/%s", cves[i]);
         ref_add(c, refs, label, url);
     }
     if (f->kev)
         ref_add(c, refs, "CISA Known Exploited Vulnerabilities catalog", "https://www.cisa.gov/known-exploited-vulnerabilities-catalog");
     json_array_foreach(f->cwe, i, v) {
-        int n = json_string_value(v) ? cwe_number(json_string_value(v)) : -1;
+        int n = bw_cwe_number(json_string_value(v));
         if (i >= BW_PLAYBOOK_MAX_ITEMS || n <= 0 || n > 1999) /* CWE ids stop well below 2000 */
             continue;
         int w = weak_class(n);
@@ -2180,7 +2083,7 @@ static json_t *references(struct ctx *c, const struct cands *cs)
     const char *ids[BW_PLAYBOOK_MAX_ITEMS + 1];
     size_t nid = 0;
     ids[nid++] = bw_json_str(c->rec, "id");
-    json_array_foreach(jarr(c->rec, "aliases"), i, v) {
+    json_array_foreach(f->aliases, i, v) {
         if (nid > BW_PLAYBOOK_MAX_ITEMS)
             break;
         if (json_string_value(v))
@@ -2209,11 +2112,11 @@ static json_t *references(struct ctx *c, const struct cands *cs)
         unsigned impacts;
         const char *risk;
     } owasp[] = {
-        {IM_PROMPT, "LLM01 Prompt Injection"},
-        {IM_DATA, "LLM02 Sensitive Information Disclosure"},
-        {IM_SUPPLY, "LLM03 Supply Chain"},
-        {IM_TOOL | IM_AGENTIC, "LLM06 Excessive Agency"},
-        {IM_AVAIL | IM_THEFT, "LLM10 Unbounded Consumption"},
+        {BW_IMPACT_PROMPT, "LLM01 Prompt Injection"},
+        {BW_IMPACT_DATA, "LLM02 Sensitive Information Disclosure"},
+        {BW_IMPACT_SUPPLY, "LLM03 Supply Chain"},
+        {BW_IMPACT_TOOL | BW_IMPACT_AGENTIC, "LLM06 Excessive Agency"},
+        {BW_IMPACT_AVAIL | BW_IMPACT_THEFT, "LLM10 Unbounded Consumption"},
     };
     bool any = false;
     snprintf(label, sizeof label, "OWASP Top 10 for LLM Applications 2025");
@@ -2225,7 +2128,7 @@ static json_t *references(struct ctx *c, const struct cands *cs)
         }
     if (any)
         ref_add(c, refs, label, "https://genai.owasp.org/resource/owasp-top-10-for-llm-applications-2025/");
-    if (f->impacts & IM_AGENTIC)
+    if (f->impacts & BW_IMPACT_AGENTIC)
         ref_add(c, refs, "OWASP Top 10 for Agentic Applications 2026", "https://genai.owasp.org/resource/owasp-top-10-for-agentic-applications-for-2026/");
     size_t taken = 0;
     json_array_foreach(f->refs, i, v) {
@@ -2365,10 +2268,10 @@ json_t *bw_playbook_build(const json_t *record)
     c->rec = record;
     facts_read(&c->f, record);
     /* the record type implies an impact even when ai_impact does not list it */
-    if (c->f.type == RT_PROMPT_ATTACK)
-        c->f.impacts |= IM_PROMPT;
-    if (c->f.type == RT_AGENT_THREAT)
-        c->f.impacts |= IM_AGENTIC;
+    if (c->f.type == BW_FACTS_PROMPT_ATTACK)
+        c->f.impacts |= BW_IMPACT_PROMPT;
+    if (c->f.type == BW_FACTS_AGENT_THREAT)
+        c->f.impacts |= BW_IMPACT_AGENTIC;
     techniques_collect(&c->f, cs);
 
     set(c, pb, "risk_tier", json_string(c->f.tier));
