@@ -3,7 +3,7 @@
 #include "common/limits.h"
 #include "common/rng.h"
 #include "common/timeutil.h"
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 #include "engine/posture.h"
 #include "net/egress.h"
 

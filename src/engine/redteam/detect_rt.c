@@ -1,6 +1,6 @@
 #include "engine/redteam/detect_rt.h"
 
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Detectors the red team adds to src/engine/redteam/detect.h: compliance versus refusal, exfiltration
+/* Detectors the red team adds to src/engine/detect.h: compliance versus refusal, exfiltration
  * URLs, and the sanitising of what a report quotes. Pure functions: no I/O, no allocation
  * unless stated. */
 #ifndef BW_ENGINE_REDTEAM_DETECT_RT_H

@@ -17,7 +17,7 @@
 #ifndef BW_ENGINE_REDTEAM_REDTEAM_H
 #define BW_ENGINE_REDTEAM_REDTEAM_H
 #include "common/limits.h"
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 /* The red team's side of the wire: find the target's API, render an attack for it, send it
  * through the egress module and judge the reply. */
 #include "engine/assetscan.h"
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 #include "engine/redteam/detect_rt.h"
 #include "engine/posture.h"
 #include "engine/redteam/redteam.h"

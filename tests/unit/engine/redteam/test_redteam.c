@@ -7,7 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 #include "engine/redteam/detect_rt.h"
 #include "engine/redteam/redteam.h"
 

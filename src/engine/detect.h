@@ -2,8 +2,8 @@
  * the red-team engine: reply extraction from the two API shapes we speak, refusal versus
  * compliance, canary emission, system-prompt leakage, leaked credentials and verbose errors.
  * Pure functions: no I/O, no clock, no allocation unless stated. */
-#ifndef BW_ENGINE_REDTEAM_DETECT_H
-#define BW_ENGINE_REDTEAM_DETECT_H
+#ifndef BW_ENGINE_DETECT_H
+#define BW_ENGINE_DETECT_H
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 
 #include "common/limits.h"
 #include "engine/agentscan.h"

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "engine/assetscan.h"
-#include "engine/redteam/detect.h"
+#include "engine/detect.h"
 
 #include <stdlib.h>
 #include <string.h>
