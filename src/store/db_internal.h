@@ -24,6 +24,14 @@ struct db_backend {
     const char *begin_write; /* SQL that starts a write transaction */
 };
 
+/* The operations every backend has, as functions named <prefix>_<operation> in its file: a
+ * backend's table is DB_BACKEND_OPS(prefix) plus its name, its begin_write and, when it has them,
+ * listen/listen_stop. One list, so a backend cannot forget an operation the others have. */
+#define DB_BACKEND_OPS(p)                                                                          \
+    .open = p##_open, .close = p##_close, .acquire = p##_acquire, .release = p##_release,         \
+    .exec = p##_exec, .query = p##_query, .next = p##_next, .text = p##_text, .isnull = p##_isnull, \
+    .integer = p##_int, .rows_free = p##_rows_free, .script = p##_script
+
 /* A listener: which backend made it, and that backend's own state. */
 struct db_listener {
     const struct db_backend *be;

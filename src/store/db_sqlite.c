@@ -307,17 +307,6 @@ static int sq_script(struct db_conn *dc, const char *sql)
 
 const struct db_backend db_sqlite_backend = {
     .name = "sqlite",
-    .open = sq_open,
-    .close = sq_close,
-    .acquire = sq_acquire,
-    .release = sq_release,
-    .exec = sq_exec,
-    .query = sq_query,
-    .next = sq_next,
-    .text = sq_text,
-    .isnull = sq_isnull,
-    .integer = sq_int,
-    .rows_free = sq_rows_free,
-    .script = sq_script,
+    DB_BACKEND_OPS(sq),
     .begin_write = "BEGIN IMMEDIATE",
 };
