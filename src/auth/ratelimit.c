@@ -43,6 +43,7 @@ struct shard {
 struct bw_limiter {
     int64_t window_us;
     size_t max_per_shard;
+    atomic_ulong evictions; /* live entries dropped to make room (metrics) */
     struct db *db; /* shared: the table's database; NULL = this process's table only */
     char name[BW_LIMITER_NAME_MAX + 1];
     _Atomic int64_t next_sweep_us;
@@ -109,8 +110,8 @@ static void put(struct entry *slots, size_t cap, const struct entry *src)
     slots[i] = *src;
 }
 
-/* Rebuilds the shard's table at new_cap keeping entries still holding state at `now`
- * (tat > now); an entry whose budget is fully back is the same as no entry. */
+/* Rebuilds the shard's table at new_cap (>= the current one) keeping entries still holding state
+ * at `now` (tat > now); an entry whose budget is fully back is the same as no entry. */
 static int rebuild(struct shard *s, size_t new_cap, int64_t now)
 {
     struct entry *ns = calloc(new_cap, sizeof *ns);
@@ -118,7 +119,7 @@ static int rebuild(struct shard *s, size_t new_cap, int64_t now)
         return -1;
     size_t used = 0;
     for (size_t i = 0; i < s->cap; i++)
-        if (s->slots[i].h && s->slots[i].tat > now && used < new_cap / 2) {
+        if (s->slots[i].h && s->slots[i].tat > now) {
             put(ns, new_cap, &s->slots[i]);
             used++;
         }
@@ -129,6 +130,53 @@ static int rebuild(struct shard *s, size_t new_cap, int64_t now)
     return 0;
 }
 
+/* Removes slot i by backward-shift deletion, so the probe chains of linear probing stay whole
+ * without tombstones. */
+static void remove_at(struct shard *s, size_t i)
+{
+    size_t mask = s->cap - 1;
+    s->slots[i].h = 0;
+    s->used--;
+    for (size_t j = (i + 1) & mask; s->slots[j].h; j = (j + 1) & mask) {
+        size_t home = (s->slots[j].h >> 8) & mask;
+        /* j's entry may move into the hole at i unless its home lies cyclically in (i, j] */
+        bool stays = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (stays)
+            continue;
+        s->slots[i] = s->slots[j];
+        s->slots[j].h = 0;
+        i = j;
+    }
+}
+
+/* The shard is at its bound and full of entries: makes room for one more. Expired entries (budget
+ * fully back, the same as no entry) go first, by a rebuild when they are many, so the scan below is
+ * paid rarely; otherwise the live entry nearest a full budget (the smallest tat) is evicted: the
+ * sources that spent the most keep their state, and a flood of new sources can push out only
+ * sources that were themselves close to their full budget. A new key is always tracked: refusing
+ * it would let a flood of sources fail open, and refusing the request would let it lock everyone
+ * out. */
+static int make_room(struct bw_limiter *l, struct shard *s, int64_t now)
+{
+    size_t expired = 0, victim = SIZE_MAX;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->slots[i].h)
+            continue;
+        if (s->slots[i].tat <= now)
+            expired++;
+        if (victim == SIZE_MAX || s->slots[i].tat < s->slots[victim].tat)
+            victim = i;
+    }
+    if (expired > s->cap / 8)
+        return rebuild(s, s->cap, now);
+    if (victim == SIZE_MAX)
+        return -1;
+    if (s->slots[victim].tat > now)
+        atomic_fetch_add_explicit(&l->evictions, 1, memory_order_relaxed);
+    remove_at(s, victim);
+    return 0;
+}
+
 static struct entry *find_or_add(struct bw_limiter *l, struct shard *s, uint64_t h, const char *key,
                                  int64_t now)
 {
@@ -136,19 +184,23 @@ static struct entry *find_or_add(struct bw_limiter *l, struct shard *s, uint64_t
     if (e)
         return e;
     if ((s->used + 1) * 2 > s->cap) { /* keep the load under 1/2 */
-        size_t want = s->cap ? s->cap : 16;
-        if ((s->used + 1) * 2 > want && want < l->max_per_shard * 2)
-            want *= 2;
-        if (rebuild(s, want, now) != 0)
+        if (s->cap < l->max_per_shard * 2) {
+            if (rebuild(s, s->cap ? s->cap * 2 : 16, now) != 0)
+                return NULL;
+        } else if (make_room(l, s, now) != 0) {
             return NULL;
-        if ((s->used + 1) * 2 > s->cap) /* full of live entries at the bound: refuse to track */
-            return NULL;
+        }
     }
     struct entry ne = {.h = h, .tat = now};
     memcpy(ne.key, key, strlen(key) + 1); /* short_key made it fit */
     put(s->slots, s->cap, &ne);
     s->used++;
     return find(s, h, key);
+}
+
+unsigned long bw_limiter_evictions(struct bw_limiter *l)
+{
+    return atomic_load_explicit(&l->evictions, memory_order_relaxed);
 }
 
 void bw_limiter_share(struct bw_limiter *l, struct db *db, const char *name)

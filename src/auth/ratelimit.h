@@ -1,7 +1,8 @@
 /* Rolling-window rate limiter (GCRA): N requests per window, spread so that a client that used
  * its whole budget gets one request back every window/N. State is one timestamp per key in a
  * sharded hash table (256 shards, a mutex each), so threads rarely meet on a lock. Entries whose
- * budget is fully restored are dropped when a shard needs room.
+ * budget is fully restored are dropped when a shard needs room; at the memory bound the live entry
+ * nearest a full budget is evicted (counted), so the limiter never fails open for new keys.
  *
  * Shared (bw_limiter_share): the timestamps live in the database's rate_limits table instead and
  * each step is one upsert, so every instance on that database spends one budget. The shared state
@@ -45,6 +46,10 @@ bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int
 
 /* Forgets `key` (e.g. after a successful login). */
 void bw_limiter_reset(struct bw_limiter *l, const char *key);
+
+/* Live entries evicted so far to make room for new keys when the table was at its bound (the
+ * entry nearest a full budget goes; a request is never refused because the table is full). */
+unsigned long bw_limiter_evictions(struct bw_limiter *l);
 
 /* Number of tracked keys (tests, metrics): for a shared limiter, the rows of the shared table
  * (every limiter sharing it), 0 when the database cannot say. */

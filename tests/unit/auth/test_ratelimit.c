@@ -108,7 +108,7 @@ static void test_spread_requests_never_denied(void **state)
 static void test_keys_independent(void **state)
 {
     (void)state;
-    /* room for every key below (a full shard stops tracking new keys: see test_memory_bound) */
+    /* room for every key below (a full shard evicts: see test_full_table_never_fails_open) */
     struct bw_limiter *l = bw_limiter_new(3600, 1u << 16);
     for (int i = 0; i < 3; i++)
         assert_true(take(l, "ip:10.0.0.1", 3, T0).allowed);
@@ -202,6 +202,61 @@ static void test_memory_bound(void **state)
     for (int i = 0; i < 5; i++)
         assert_true(take(l, "fresh", 5, later).allowed);
     assert_false(take(l, "fresh", 5, later).allowed);
+    bw_limiter_free(l);
+}
+
+/* Regression: a shard at its bound used to stop tracking new keys, and an untracked key was
+ * allowed every time, so ~10^5 distinct sources walked past every limit (fail open). Now the live
+ * entry nearest a full budget is evicted: every key is limited, and a flood of fresh sources
+ * cannot free a source that spent its budget. */
+static void test_full_table_never_fails_open(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(3600, 256 * 16); /* 16 live entries per shard */
+    for (int i = 0; i < 3; i++)
+        assert_true(take(l, "ip:attacker", 3, T0).allowed);
+    assert_false(take(l, "ip:attacker", 3, T0).allowed);
+    char key[32];
+    for (int i = 0; i < 100000; i++) {
+        snprintf(key, sizeof key, "ip:%d", i);
+        /* each new key is tracked: with a budget of 2 its third request is refused */
+        assert_true(take(l, key, 2, T0 + i).allowed);
+        if (i % 997 == 0) {
+            assert_true(take(l, key, 2, T0 + i).allowed);
+            if (take(l, key, 2, T0 + i).allowed)
+                fail_msg("key %s was not tracked at the table's bound", key);
+        }
+    }
+    /* the exhausted source kept its state through the flood */
+    assert_false(take(l, "ip:attacker", 3, T0 + 100000).allowed);
+    long retry = 0;
+    assert_true(bw_limiter_exhausted(l, "ip:attacker", 3, T0 + 100000, &retry));
+    assert_true(bw_limiter_evictions(l) > 90000);
+    assert_true(bw_limiter_size(l) <= 256u * 16u);
+    bw_limiter_free(l);
+}
+
+/* Among live entries, the one nearest a full budget goes first. */
+static void test_eviction_order(void **state)
+{
+    (void)state;
+    /* every shard full of keys that spent 1 of 10, then a key that spent all 10: it must survive
+     * any number of newcomers */
+    struct bw_limiter *l = bw_limiter_new(3600, 256 * 16);
+    char key[32];
+    for (int i = 0; i < 256 * 16; i++) {
+        snprintf(key, sizeof key, "light:%d", i);
+        (void)take(l, key, 10, T0);
+    }
+    for (int i = 0; i < 10; i++)
+        assert_true(take(l, "heavy", 10, T0).allowed);
+    unsigned long before = bw_limiter_evictions(l);
+    for (int i = 0; i < 256 * 64; i++) {
+        snprintf(key, sizeof key, "new:%d", i);
+        (void)take(l, key, 10, T0 + 1);
+    }
+    assert_true(bw_limiter_evictions(l) > before);
+    assert_false(take(l, "heavy", 10, T0 + 2).allowed);
     bw_limiter_free(l);
 }
 
@@ -392,6 +447,8 @@ int main(void)
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_limit_of_one),
         cmocka_unit_test(test_memory_bound),
+        cmocka_unit_test(test_full_table_never_fails_open),
+        cmocka_unit_test(test_eviction_order),
         cmocka_unit_test(test_keys_up_to_63_bytes),
         cmocka_unit_test(test_long_keys_are_limited),
     };
