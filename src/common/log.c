@@ -2,6 +2,7 @@
 
 #include "common/limits.h"
 #include "common/timeutil.h"
+#include "common/utf8.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -171,30 +172,41 @@ void bw_json_escape(char *dst, size_t *len, size_t cap, const char *s)
 {
     static const char hex[] = "0123456789abcdef";
     size_t n = *len;
-    for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+    const unsigned char *p = (const unsigned char *)s;
+    size_t left = s ? strlen(s) : 0;
+    while (left) {
         unsigned char c = *p;
         char esc[7];
-        size_t k;
+        const char *out = esc;
+        size_t k, take = 1;
         if (c == '"' || c == '\\') {
             esc[0] = '\\';
             esc[1] = (char)c;
             k = 2;
         } else if (c < 0x20 || c == 0x7f) {
-            esc[0] = '\\';
-            esc[1] = 'u';
-            esc[2] = '0';
-            esc[3] = '0';
+            memcpy(esc, "\\u00", 4);
             esc[4] = hex[c >> 4];
             esc[5] = hex[c & 15];
             k = 6;
-        } else {
+        } else if (c < 0x80) {
             esc[0] = (char)c;
             k = 1;
+        } else if ((take = bw_utf8_seq(p, left)) != 0) {
+            out = (const char *)p; /* a whole, well-formed sequence */
+            k = take;
+        } else {
+            /* a byte that is not UTF-8 (a percent-decoded path with C0 AE, say): U+FFFD, so
+             * every log line stays valid JSON */
+            out = "\xef\xbf\xbd";
+            k = 3;
+            take = 1;
         }
         if (n + k >= cap)
             break;
-        memcpy(dst + n, esc, k);
+        memcpy(dst + n, out, k);
         n += k;
+        p += take;
+        left -= take;
     }
     *len = n;
 }
@@ -210,7 +222,9 @@ void bw_log_json(int level, const char *request_id, const char *msg, json_t *fie
     json_t *o = json_object();
     json_object_set_new(o, "ts", json_string(ts));
     json_object_set_new(o, "level", json_string(level_name[level & 3]));
-    json_object_set_new(o, "msg", json_string(msg ? msg : ""));
+    /* messages may carry outside text (a configured value, a peer's answer): invalid UTF-8
+     * becomes U+FFFD rather than dropping the message */
+    json_object_set_new(o, "msg", msg ? bw_utf8_json(msg) : json_string(""));
     if (request_id)
         json_object_set_new(o, "request_id", json_string(request_id));
     if (fields) {

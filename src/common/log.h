@@ -28,7 +28,8 @@ void bw_logf(int level, const char *request_id, const char *fmt, ...)
 /* Appends a finished line (without newline; JSON object text) to the thread's buffer. */
 void bw_log_raw(int level, const char *line, size_t len);
 
-/* Appends `s` JSON-escaped (without quotes) to dst[*len..cap); truncates silently at cap. */
+/* Appends `s` JSON-escaped (without quotes) to dst[*len..cap); bytes that are not well-formed
+ * UTF-8 become U+FFFD; truncates at cap, never inside an escape or a character. */
 void bw_json_escape(char *dst, size_t *len, size_t cap, const char *s);
 
 #endif

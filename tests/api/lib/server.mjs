@@ -35,6 +35,7 @@ export class Server {
     this.adminKey = opts.adminKey ?? ('adm_test_' + randomBytes(12).toString('hex'));
     this.database = opts.database;
     this.logs = [];
+    this.stderrBytes = []; // the raw bytes, for checks node's decoding would hide (UTF-8)
     this.exitCode = undefined;
   }
 
@@ -73,6 +74,7 @@ export class Server {
     const ready = new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('server did not start:\n' + this.logs.map(l => l.raw).join('\n'))), 30000);
       this.proc.stderr.on('data', (chunk) => {
+        this.stderrBytes.push(chunk);
         buf += chunk.toString();
         let i;
         while ((i = buf.indexOf('\n')) >= 0) {

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "common/log.h"
 #include "common/utf8.h"
 
 #include <string.h>
@@ -26,6 +27,34 @@ static void valid_is_as_strict_as_jansson(void **state)
     }
 }
 
+/* The access log's escaper: a percent-decoded path may hold any bytes (C0 AE is the classic
+ * overlong '.'); every line must stay valid UTF-8 JSON, and truncation never splits a character
+ * or an escape. */
+static void log_escape_is_utf8(void **state)
+{
+    (void)state;
+    char out[64];
+    size_t n = 0;
+    bw_json_escape(out, &n, sizeof out, "/a\xC0\xAE/\xC3\xA4\"\\\x01\xE2\x82");
+    out[n] = '\0';
+    assert_string_equal(out, "/a\xEF\xBF\xBD\xEF\xBF\xBD/\xC3\xA4\\\"\\\\\\u0001\xEF\xBF\xBD\xEF\xBF\xBD");
+    assert_true(bw_utf8_valid(out, n));
+    json_error_t e;
+    char doc[80];
+    snprintf(doc, sizeof doc, "\"%s\"", out);
+    json_t *j = json_loads(doc, JSON_DECODE_ANY, &e);
+    assert_non_null(j);
+    json_decref(j);
+    /* cut short: whole characters only, for every capacity */
+    for (size_t cap = 1; cap < 16; cap++) {
+        n = 0;
+        bw_json_escape(out, &n, cap, "\xE2\x82\xAC\xE2\x82\xAC\xE2\x82\xAC\"\xFF");
+        assert_true(n < cap);
+        assert_true(bw_utf8_valid(out, n));
+        assert_true(n == 0 || n == 3 || n == 6 || n == 9 || n == 11 || n == 14);
+    }
+}
+
 static void json_replaces_each_bad_byte(void **state)
 {
     (void)state;
@@ -44,6 +73,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(valid_is_as_strict_as_jansson),
         cmocka_unit_test(json_replaces_each_bad_byte),
+        cmocka_unit_test(log_escape_is_utf8),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
