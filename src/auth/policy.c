@@ -12,12 +12,21 @@ static bool is_account(const struct bw_principal *p)
     return p->kind == BW_AUTH_JWT || p->kind == BW_AUTH_APIKEY;
 }
 
+/* The admin key is a valid credential, but not an account's: routes that act for an account
+ * refuse it with 403 (it authenticated; it may not do this) and name what they take instead. */
+static struct bw_decision admin_key_refused(enum bw_tier need)
+{
+    return deny(BW_E_FORBIDDEN, need,
+                "the admin key cannot be used here: this endpoint acts for an account; send an account's "
+                "bearer token (Authorization: Bearer) or API key (X-API-Key)");
+}
+
 static struct bw_decision tier_at_least(const struct bw_principal *p, enum bw_tier need, const char *m)
 {
     if (p->kind == BW_AUTH_ANON)
         return deny(BW_E_AUTH_REQUIRED, need, "authentication required: send a bearer token or an X-API-Key");
     if (p->kind == BW_AUTH_ADMINKEY)
-        return deny(BW_E_AUTH_REQUIRED, need, "this endpoint acts for an account; the admin key is not one");
+        return admin_key_refused(need);
     if (p->tier >= need)
         return allow();
     return deny(BW_E_TIER_REQUIRED, need, m);
@@ -31,9 +40,15 @@ struct bw_decision bw_policy_check(enum bw_access a, const struct bw_principal *
     case BW_ACCESS_LOGIN:
         return allow();
     case BW_ACCESS_SIGNED_IN:
+        if (p->kind == BW_AUTH_ADMINKEY)
+            return admin_key_refused(BW_TIER_FREE);
         return is_account(p) ? allow()
                              : deny(BW_E_AUTH_REQUIRED, BW_TIER_FREE, "sign in first: send a bearer token or an X-API-Key");
     case BW_ACCESS_SESSION:
+        if (p->kind == BW_AUTH_ADMINKEY)
+            return deny(BW_E_FORBIDDEN, BW_TIER_FREE,
+                        "the admin key cannot be used here: key management needs an account's session token "
+                        "(Authorization: Bearer, from POST /api/auth/login)");
         return p->kind == BW_AUTH_JWT
                    ? allow()
                    : deny(BW_E_AUTH_REQUIRED, BW_TIER_FREE,

@@ -121,6 +121,9 @@ struct bw_req {
     bool first_done;        /* the headers-only first call has happened */
 };
 
+/* The challenge every 401 carries: the two credential schemes the server reads. */
+#define BW_WWW_AUTHENTICATE "Bearer realm=\"bulwark\", ApiKey realm=\"bulwark\", header=\"X-API-Key\""
+
 /* ---- replies: exactly one per request ---- */
 
 /* Serialises and frees body (stolen). */

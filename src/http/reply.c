@@ -68,6 +68,8 @@ void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *ex
         json_decref(extra);
     }
     r->err = e;
+    if (e == BW_E_AUTH_REQUIRED) /* RFC 9110 11.6.1: a 401 names the schemes that would do */
+        bw_req_header(r, "WWW-Authenticate", "%s", BW_WWW_AUTHENTICATE);
     bw_reply_json(r, bw_err_status(e), json_pack("{s:o}", "error", err));
 }
 

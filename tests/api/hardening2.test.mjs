@@ -1,7 +1,7 @@
 // Hardening, round two (regressions of a black-box audit): every log line is valid UTF-8 JSON.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, rawSocket, readResponse } from './lib/server.mjs';
+import { startServer, rawSocket, readResponse, assertError } from './lib/server.mjs';
 
 let srv;
 before(async () => { srv = await startServer({ env: { BULWARK_WORKERS: '0' } }); });
@@ -36,4 +36,41 @@ test('access-log lines of paths that are not UTF-8 are valid UTF-8 JSON', async 
   }
   assert.ok(requests >= targets.length, `every request logged (${requests})`);
   srv = null;
+});
+
+test('401 answers carry WWW-Authenticate naming both credential schemes', async () => {
+  const s = await startServer({ env: { BULWARK_WORKERS: '0' } });
+  try {
+    for (const [m, p, h] of [['GET', '/api/developer/keys', {}],
+      ['GET', '/api/ai-security/assets', { authorization: 'Bearer not.a.jwt' }],
+      ['GET', '/api/ai-security/assets', { 'x-api-key': 'svc_nope' }]]) {
+      const r = await s.req(m, p, { headers: h });
+      assert.equal(r.status, 401, `${m} ${p}`);
+      const w = r.headers.get('www-authenticate');
+      assert.match(w ?? '', /^Bearer realm="bulwark", ApiKey realm="bulwark", header="X-API-Key"$/);
+    }
+    // other statuses do not
+    const r = await s.req('GET', '/healthz');
+    assert.equal(r.headers.get('www-authenticate'), null);
+  } finally { await s.stop(); }
+});
+
+test('the admin key on routes that act for an account: 403 FORBIDDEN naming the credential they take', async () => {
+  const s = await startServer({ env: { BULWARK_WORKERS: '0' } });
+  try {
+    const cases = [['GET', '/api/developer/keys', /session token/],                     // session
+      ['POST', '/api/developer/keys', /session token/, { label: 'x' }],
+      ['GET', '/api/threat-intel/playbooks/history', /bearer token|X-API-Key/],          // signed_in
+      ['GET', '/api/ai-security/assets', /bearer token|X-API-Key/],                      // starter
+      ['POST', '/api/ai-security/redteam/engage', /bearer token|X-API-Key/, {}]];         // pro
+    for (const [m, p, re, body] of cases) {
+      const r = await s.req(m, p, { key: s.adminKey, body });
+      const e = assertError(assert, r, 403, 'FORBIDDEN');
+      assert.match(e.message, re, `${m} ${p}: ${e.message}`);
+      assert.equal(r.headers.get('www-authenticate'), null);
+    }
+    // where it may go, it still goes
+    assert.equal((await s.req('GET', '/metrics', { key: s.adminKey })).status, 200);
+    assert.equal((await s.req('GET', '/api/orchestrator/god-mode/ciso', { key: s.adminKey })).status, 200);
+  } finally { await s.stop(); }
 });

@@ -144,8 +144,10 @@ test('KEV dates in a playbook are whole days, though the store keeps timestamps'
 test('POST and history need an account; the admin key is not one', async () => {
   assertError(assert, await regenerate('AML.T0051'), 401, 'AUTH_REQUIRED');
   assertError(assert, await history(), 401, 'AUTH_REQUIRED');
-  assertError(assert, await regenerate('AML.T0051', { key: srv.adminKey }), 401, 'AUTH_REQUIRED');
-  assertError(assert, await history('', { key: srv.adminKey }), 401, 'AUTH_REQUIRED');
+  // it authenticated, but may not act for an account: 403 FORBIDDEN naming what the route takes
+  const e1 = assertError(assert, await regenerate('AML.T0051', { key: srv.adminKey }), 403, 'FORBIDDEN');
+  assert.match(e1.message, /bearer token|X-API-Key/);
+  assertError(assert, await history('', { key: srv.adminKey }), 403, 'FORBIDDEN');
   assertError(assert, await regenerate('AML.T0051', { key: 'svc_not_a_real_key_000000000000000000000' }), 401, 'AUTH_REQUIRED');
 });
 

@@ -40,7 +40,8 @@ static void test_session_needs_a_jwt(void **state)
     (void)state;
     assert_int_equal(check(BW_ACCESS_SESSION, who(BW_AUTH_JWT, BW_TIER_FREE, BW_ROLE_USER)), BW_OK);
     assert_int_equal(check(BW_ACCESS_SESSION, who(BW_AUTH_APIKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_AUTH_REQUIRED);
-    assert_int_equal(check(BW_ACCESS_SESSION, who(BW_AUTH_ADMINKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_AUTH_REQUIRED);
+    /* the admin key authenticated but may not act for an account: 403, not 401 */
+    assert_int_equal(check(BW_ACCESS_SESSION, who(BW_AUTH_ADMINKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_FORBIDDEN);
     assert_int_equal(check(BW_ACCESS_SESSION, who(BW_AUTH_ANON, BW_TIER_FREE, BW_ROLE_USER)), BW_E_AUTH_REQUIRED);
 }
 
@@ -50,6 +51,10 @@ static void test_signed_in_takes_tokens_and_keys(void **state)
     assert_int_equal(check(BW_ACCESS_SIGNED_IN, who(BW_AUTH_JWT, BW_TIER_FREE, BW_ROLE_USER)), BW_OK);
     assert_int_equal(check(BW_ACCESS_SIGNED_IN, who(BW_AUTH_APIKEY, BW_TIER_FREE, BW_ROLE_USER)), BW_OK);
     assert_int_equal(check(BW_ACCESS_SIGNED_IN, who(BW_AUTH_ANON, BW_TIER_FREE, BW_ROLE_USER)), BW_E_AUTH_REQUIRED);
+    struct bw_principal adm = who(BW_AUTH_ADMINKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN);
+    struct bw_decision d = bw_policy_check(BW_ACCESS_SIGNED_IN, &adm);
+    assert_int_equal(d.err, BW_E_FORBIDDEN);
+    assert_non_null(strstr(d.message, "X-API-Key")); /* says which credential the route takes */
 }
 
 static void test_tier_order(void **state)
@@ -71,8 +76,8 @@ static void test_tier_order(void **state)
         assert_non_null(d.message);
         /* anonymous: 401, not 403 */
         assert_int_equal(check(cases[c].a, who(BW_AUTH_ANON, BW_TIER_FREE, BW_ROLE_USER)), BW_E_AUTH_REQUIRED);
-        /* the admin key is not an account */
-        assert_int_equal(check(cases[c].a, who(BW_AUTH_ADMINKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_AUTH_REQUIRED);
+        /* the admin key is not an account: 403 FORBIDDEN (it did authenticate) */
+        assert_int_equal(check(cases[c].a, who(BW_AUTH_ADMINKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_FORBIDDEN);
     }
 }
 
