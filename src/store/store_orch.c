@@ -231,12 +231,6 @@ static int each_row(struct db *db, const char *sql, const struct db_param *p, in
 
 static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 
-static json_t *parse_or_null(const char *s)
-{
-    json_t *v = s ? json_loads(s, 0, NULL) : NULL;
-    return v ? v : json_null();
-}
-
 static void add_id(struct db_rows *r, json_t *out) { json_array_append_new(out, text_or_null(db_rows_text(r, 0))); }
 
 int store_orch_managed(struct db *db, const char *manager_id, size_t cap, json_t *ids)
@@ -245,86 +239,103 @@ int store_orch_managed(struct db *db, const char *manager_id, size_t cap, json_t
     return each_row(db, "SELECT id FROM users WHERE managed_by = ? ORDER BY id LIMIT ?", p, 2, cap, add_id, ids);
 }
 
+/* The caller's function for each row of a document read, and its argument. */
+struct row_fn {
+    union {
+        store_orch_asset_fn asset;
+        store_orch_engagement_fn engagement;
+        store_orch_doc_fn doc;
+    } fn;
+    void *arg;
+};
+
 #define ASSET_SELECT                                                                                     \
     "SELECT a.id, a.user_id, a.name, a.type, a.provider, a.endpoint, a.env, a.security_score, a.risk_level," \
     " a.created_at, a.last_scan_id, a.last_scanned_at, s.body FROM assets a"                             \
     " LEFT JOIN asset_scans s ON s.id = a.last_scan_id"
 
-static void add_asset(struct db_rows *r, json_t *out)
+static int put_asset(struct db_rows *r, void *arg)
 {
-    json_t *o = json_object();
-    static const char *const names[] = {"id", "user_id", "name", "type", "provider", "endpoint", "env"};
-    for (int i = 0; i < 7; i++)
-        json_object_set_new(o, names[i], text_or_null(db_rows_text(r, i)));
-    json_object_set_new(o, "security_score", json_integer(db_rows_int(r, 7)));
-    json_object_set_new(o, "risk_level", text_or_null(db_rows_text(r, 8)));
-    json_object_set_new(o, "created_at", text_or_null(db_rows_text(r, 9)));
-    json_object_set_new(o, "last_scan_id", text_or_null(db_rows_text(r, 10)));
-    json_object_set_new(o, "last_scanned_at", text_or_null(db_rows_text(r, 11)));
-    json_object_set_new(o, "scan", parse_or_null(db_rows_text(r, 12)));
-    json_array_append_new(out, o);
+    const struct row_fn *f = arg;
+    f->fn.asset(f->arg, &(struct store_orch_asset){
+                            .id = db_rows_text(r, 0),
+                            .user_id = db_rows_text(r, 1),
+                            .name = db_rows_text(r, 2),
+                            .type = db_rows_text(r, 3),
+                            .provider = db_rows_text(r, 4),
+                            .endpoint = db_rows_text(r, 5),
+                            .env = db_rows_text(r, 6),
+                            .security_score = db_rows_int(r, 7),
+                            .risk_level = db_rows_text(r, 8),
+                            .created_at = db_rows_text(r, 9),
+                            .last_scan_id = db_rows_text(r, 10),
+                            .last_scanned_at = db_rows_text(r, 11),
+                            .scan = db_rows_text(r, 12),
+                        });
+    return ST_OK;
 }
 
-int store_orch_assets(struct db *db, const char *user_id, size_t cap, json_t *out)
+/* The reads below have LIMIT cap, so at most cap rows reach fn. */
+int store_orch_assets(struct db *db, const char *user_id, size_t cap, store_orch_asset_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_OPT(user_id), DBP_INT((int64_t)cap)};
+    struct row_fn f = {.fn.asset = fn, .arg = arg};
     if (!user_id)
-        return each_row(db, ASSET_SELECT " ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p + 1, 1, cap, add_asset,
-                        out);
-    return each_row(db, ASSET_SELECT " WHERE a.user_id = ? ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p, 2, cap,
-                    add_asset, out);
+        return store_query_each(db, ASSET_SELECT " ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p + 1, 1, put_asset,
+                                &f);
+    return store_query_each(db, ASSET_SELECT " WHERE a.user_id = ? ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p,
+                            2, put_asset, &f);
 }
 
 #define ENG_SELECT "SELECT id, user_id, asset_id, overall_risk, finished_at, report FROM engagements"
 
-static void add_engagement(struct db_rows *r, json_t *out)
+static int put_engagement(struct db_rows *r, void *arg)
 {
-    json_t *report = parse_or_null(db_rows_text(r, 5));
-    if (!json_is_object(report)) {
-        json_decref(report);
-        return;
-    }
-    json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id", text_or_null(db_rows_text(r, 0)),
-                                         "user_id", text_or_null(db_rows_text(r, 1)), "asset_id",
-                                         text_or_null(db_rows_text(r, 2)), "overall_risk",
-                                         text_or_null(db_rows_text(r, 3)), "finished_at",
-                                         text_or_null(db_rows_text(r, 4)), "report", report));
+    const struct row_fn *f = arg;
+    f->fn.engagement(f->arg, &(struct store_orch_engagement){
+                                 .id = db_rows_text(r, 0),
+                                 .user_id = db_rows_text(r, 1),
+                                 .asset_id = db_rows_text(r, 2),
+                                 .overall_risk = db_rows_text(r, 3),
+                                 .finished_at = db_rows_text(r, 4),
+                                 .report = db_rows_text(r, 5),
+                             });
+    return ST_OK;
 }
 
-int store_orch_engagements(struct db *db, const char *user_id, size_t cap, json_t *out)
+int store_orch_engagements(struct db *db, const char *user_id, size_t cap, store_orch_engagement_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_OPT(user_id), DBP_INT((int64_t)cap)};
+    struct row_fn f = {.fn.engagement = fn, .arg = arg};
     if (!user_id)
-        return each_row(db, ENG_SELECT " WHERE status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?", p + 1,
-                        1, cap, add_engagement, out);
-    return each_row(db,
-                    ENG_SELECT " WHERE user_id = ? AND status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?",
-                    p, 2, cap, add_engagement, out);
+        return store_query_each(db, ENG_SELECT " WHERE status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?",
+                                p + 1, 1, put_engagement, &f);
+    return store_query_each(
+        db, ENG_SELECT " WHERE user_id = ? AND status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?", p, 2,
+        put_engagement, &f);
 }
 
-static void add_doc(struct db_rows *r, json_t *out)
+static int put_doc(struct db_rows *r, void *arg)
 {
-    json_t *d = parse_or_null(db_rows_text(r, 0));
-    if (json_is_object(d))
-        json_array_append_new(out, d);
-    else
-        json_decref(d);
+    const struct row_fn *f = arg;
+    f->fn.doc(f->arg, db_rows_text(r, 0));
+    return ST_OK;
 }
 
-int store_orch_active_cves(struct db *db, size_t limit, json_t *out)
+int store_orch_active_cves(struct db *db, size_t limit, store_orch_doc_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_INT((int64_t)limit)};
-    return each_row(db,
-                    "SELECT doc FROM intel_records WHERE substr(id, 1, 4) = 'CVE-' AND (kev = 1 OR severity IN"
-                    " ('CRITICAL', 'HIGH')) ORDER BY risk_score DESC, id LIMIT ?",
-                    p, 1, limit, add_doc, out);
+    return store_query_each(db,
+                            "SELECT doc FROM intel_records WHERE substr(id, 1, 4) = 'CVE-' AND (kev = 1 OR severity IN"
+                            " ('CRITICAL', 'HIGH')) ORDER BY risk_score DESC, id LIMIT ?",
+                            p, 1, put_doc, &(struct row_fn){.fn.doc = fn, .arg = arg});
 }
 
-int store_orch_kev(struct db *db, size_t cap, json_t *out)
+int store_orch_kev(struct db *db, size_t cap, store_orch_doc_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_INT((int64_t)cap)};
-    return each_row(db, "SELECT doc FROM intel_records WHERE kev = 1 ORDER BY risk_score DESC, id LIMIT ?", p, 1, cap,
-                    add_doc, out);
+    return store_query_each(db, "SELECT doc FROM intel_records WHERE kev = 1 ORDER BY risk_score DESC, id LIMIT ?", p,
+                            1, put_doc, &(struct row_fn){.fn.doc = fn, .arg = arg});
 }
 
 static int read_counts(struct db_rows *r, void *arg)
