@@ -66,6 +66,8 @@ typedef int (*store_tx_fn)(struct db_conn *c, void *arg);
  * rolls back otherwise (a failed COMMIT too), releases. body's answer, or ST_ERROR when no
  * connection could be had or BEGIN or COMMIT failed (body then did not run, or its work is gone). */
 int store_tx(struct db *db, store_tx_fn body, void *arg);
+/* The same on the caller's connection c (several transactions on one connection). */
+int store_conn_tx(struct db_conn *c, store_tx_fn body, void *arg);
 
 /* Takes the per-user write lock inside an open write transaction: the UPDATE locks the user's row
  * on PostgreSQL and the database on SQLite, so per-account limits are counted one request after

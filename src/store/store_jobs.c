@@ -29,11 +29,10 @@ int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, 
 {
     struct db_param p[] = {DBP_TEXT(id),     DBP_TEXT(kind),   DBP_TEXT(ref),
                            DBP_INT(max_attempts), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms)};
-    int rc = db_exec(c,
-                     "INSERT INTO jobs (id, kind, ref, state, max_attempts, run_after, created_ms, updated_ms)"
-                     " VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
-                     p, 7, NULL);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return store_conn_exec(c,
+                           "INSERT INTO jobs (id, kind, ref, state, max_attempts, run_after, created_ms, updated_ms)"
+                           " VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                           p, 7, NULL);
 }
 
 /* The claimable set, shared by both claim statements: queued and due, or running with an expired
@@ -45,72 +44,55 @@ int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, 
     "state = 'running', lease_owner = ?, lease_until = ?, heartbeat_at = ?, attempts = attempts + 1," \
     " updated_ms = ?"
 
-static int claim_pg(struct db_conn *c, const char *owner, int64_t now, int64_t lease, struct store_job *out)
+struct claim {
+    const char *owner;
+    int64_t now, lease;
+    struct store_job *out;
+};
+
+static int read_id(struct db_rows *r, void *id)
 {
-    if (db_begin(c, true) != DB_OK)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    struct db_param sel[] = {DBP_INT(now), DBP_INT(now)};
-    char id[BW_ID_MAX] = "";
-    /* SKIP LOCKED: a row another claimer holds is passed over, not waited for */
-    int rc = db_query(c,
-                      "SELECT id FROM jobs WHERE " CLAIMABLE " ORDER BY created_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                      sel, 2, &r);
-    if (rc == DB_OK && db_rows_next(r))
-        COPY(id, db_rows_text(r, 0));
-    db_rows_free(r);
-    if (rc != DB_OK) {
-        db_rollback(c);
-        return ST_ERROR;
-    }
-    if (!id[0]) {
-        db_rollback(c);
-        return ST_NOTFOUND;
-    }
-    struct db_param up[] = {DBP_TEXT(owner), DBP_INT(now + lease), DBP_INT(now), DBP_INT(now), DBP_TEXT(id)};
-    r = NULL;
-    rc = db_query(c, "UPDATE jobs SET " CLAIM_SET " WHERE id = ? RETURNING " JOB_COLS, up, 5, &r);
-    bool got = rc == DB_OK && db_rows_next(r);
-    if (got)
-        read_job(r, out);
-    db_rows_free(r);
-    if (!got || db_commit(c) != DB_OK) {
-        db_rollback(c);
-        return ST_ERROR;
-    }
+    store_copy(id, BW_ID_MAX, db_rows_text(r, 0));
     return ST_OK;
 }
 
-static int claim_sqlite(struct db_conn *c, const char *owner, int64_t now, int64_t lease, struct store_job *out)
+/* A store_tx body: the candidate, locked, then its update. ST_NOTFOUND when none is claimable. */
+static int claim_pg(struct db_conn *c, void *arg)
 {
-    struct db_param p[] = {DBP_TEXT(owner), DBP_INT(now + lease), DBP_INT(now), DBP_INT(now), DBP_INT(now),
-                           DBP_INT(now)};
-    struct db_rows *r = NULL;
-    /* one statement under SQLite's database-wide write lock: select and update cannot interleave */
-    int rc = db_query(c,
-                      "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
-                      " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
-                      p, 6, &r);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    int st = ST_NOTFOUND;
-    if (db_rows_next(r)) {
-        read_job(r, out);
-        st = ST_OK;
-    }
-    db_rows_free(r); /* runs the statement to its end, which is what commits it */
-    return st;
+    const struct claim *a = arg;
+    struct db_param sel[] = {DBP_INT(a->now), DBP_INT(a->now)};
+    char id[BW_ID_MAX] = "";
+    /* SKIP LOCKED: a row another claimer holds is passed over, not waited for */
+    int rc = store_conn_one(c,
+                            "SELECT id FROM jobs WHERE " CLAIMABLE
+                            " ORDER BY created_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                            sel, 2, read_id, id);
+    if (rc != ST_OK)
+        return rc;
+    struct db_param up[] = {DBP_TEXT(a->owner), DBP_INT(a->now + a->lease), DBP_INT(a->now), DBP_INT(a->now),
+                            DBP_TEXT(id)};
+    rc = store_conn_one(c, "UPDATE jobs SET " CLAIM_SET " WHERE id = ? RETURNING " JOB_COLS, up, 5, read_job, a->out);
+    return rc == ST_NOTFOUND ? ST_ERROR : rc; /* the row is locked: it cannot have gone */
+}
+
+static int claim_sqlite(struct db *db, const struct claim *a)
+{
+    struct db_param p[] = {DBP_TEXT(a->owner), DBP_INT(a->now + a->lease), DBP_INT(a->now), DBP_INT(a->now),
+                           DBP_INT(a->now),   DBP_INT(a->now)};
+    /* one statement under SQLite's database-wide write lock: select and update cannot interleave
+     * (freeing the rows runs it to its end, which is what commits it) */
+    return store_query_one(db,
+                           "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
+                           " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
+                           p, 6, read_job, a->out);
 }
 
 int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, struct store_job *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = strcmp(db_backend(db), "postgres") == 0 ? claim_pg(c, owner, now_ms, lease_ms, out)
-                                                      : claim_sqlite(c, owner, now_ms, lease_ms, out);
-    db_release(c);
-    return rc;
+    struct claim a = {owner, now_ms, lease_ms, out};
+    if (strcmp(db_backend(db), "postgres") == 0)
+        return store_tx(db, claim_pg, &a);
+    return claim_sqlite(db, &a);
 }
 
 /* One UPDATE on the owner's running job; ST_NOTFOUND when nothing matched. */
@@ -194,8 +176,8 @@ int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t 
 int store_job_cancel_ref_conn(struct db_conn *c, const char *ref, int64_t now_ms)
 {
     struct db_param p[] = {DBP_INT(now_ms), DBP_TEXT(ref)};
-    return db_exec(c, "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE ref = ? AND state = 'queued'", p, 2,
-                   NULL) == DB_OK
+    return store_conn_exec(c, "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE ref = ? AND state = 'queued'",
+                           p, 2, NULL) == ST_OK
                ? ST_OK
                : ST_ERROR;
 }

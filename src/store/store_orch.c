@@ -41,37 +41,34 @@ int store_orch_run_active(struct db *db, const char *scope_key, struct store_orc
     return one_run(db, "SELECT " RUN_COLS " FROM orch_runs WHERE scope_key = ? AND active = 1 LIMIT 1", p, 1, out);
 }
 
+struct run_create {
+    const struct store_orch_run *run;
+    int64_t accepted_us;
+    int max_attempts;
+    int64_t now_ms;
+};
+
+static int run_create_tx(struct db_conn *c, void *arg)
+{
+    const struct run_create *a = arg;
+    const struct store_orch_run *run = a->run;
+    struct db_param p[] = {DBP_TEXT(run->job_id),   DBP_TEXT(run->scope_key),   DBP_TEXT(run->requested_by),
+                           DBP_INT(run->max_items), DBP_TEXT(run->accepted_at), DBP_INT(a->accepted_us)};
+    /* ST_CONFLICT: the unique index on (scope_key, active) holds another active run */
+    int rc = store_conn_exec(c,
+                             "INSERT INTO orch_runs (job_id, scope_key, requested_by, max_items, status, active,"
+                             " accepted_at, accepted_us) VALUES (?, ?, ?, ?, 'queued', 1, ?, ?)",
+                             p, 6, NULL);
+    if (rc != ST_OK)
+        return rc;
+    return store_job_enqueue_conn(c, run->job_id, "orchestrator", run->job_id, a->max_attempts, a->now_ms);
+}
+
 int store_orch_run_create(struct db *db, const struct store_orch_run *run, int64_t accepted_us, int max_attempts,
                           int64_t now_ms, char active_job[BW_ID_MAX])
 {
     active_job[0] = '\0';
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    struct db_param p[] = {DBP_TEXT(run->job_id),   DBP_TEXT(run->scope_key),   DBP_TEXT(run->requested_by),
-                           DBP_INT(run->max_items), DBP_TEXT(run->accepted_at), DBP_INT(accepted_us)};
-    int e = db_exec(c,
-                    "INSERT INTO orch_runs (job_id, scope_key, requested_by, max_items, status, active, accepted_at,"
-                    " accepted_us) VALUES (?, ?, ?, ?, 'queued', 1, ?, ?)",
-                    p, 6, NULL);
-    if (e == DB_CONSTRAINT) {
-        rc = ST_CONFLICT;
-        goto fail;
-    }
-    if (e != DB_OK)
-        goto fail;
-    rc = store_job_enqueue_conn(c, run->job_id, "orchestrator", run->job_id, max_attempts, now_ms);
-    if (rc != ST_OK)
-        goto fail;
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
+    int rc = store_tx(db, run_create_tx, &(struct run_create){run, accepted_us, max_attempts, now_ms});
     if (rc == ST_CONFLICT) {
         struct store_orch_run a;
         if (store_orch_run_active(db, run->scope_key, &a) == ST_OK)
@@ -132,38 +129,38 @@ int store_orch_run_finish(struct db *db, const char *job_id, enum bw_run_status 
                               p, 4, ST_NOTFOUND);
 }
 
+struct snapshot_save {
+    const struct store_orch_snapshot *s;
+    const char *const *texts;
+    int keep;
+};
+
+static int snapshot_save_tx(struct db_conn *c, void *arg)
+{
+    const struct snapshot_save *a = arg;
+    const struct store_orch_snapshot *s = a->s;
+    struct db_param p[] = {DBP_TEXT(s->id),         DBP_TEXT(s->scope_key), DBP_TEXT(s->job_id),
+                           DBP_INT(s->max_items),   DBP_TEXT(s->created_at), DBP_INT(s->created_us),
+                           DBP_TEXT(a->texts[0]),   DBP_TEXT(a->texts[1]),  DBP_TEXT(a->texts[2]),
+                           DBP_TEXT(a->texts[3])};
+    /* keep the newest few: a snapshot can be megabytes, and only the newest is served */
+    struct db_param q[] = {DBP_TEXT(s->scope_key), DBP_TEXT(s->scope_key), DBP_INT(a->keep)};
+    if (store_conn_exec(c,
+                        "INSERT INTO orch_snapshots (id, scope_key, job_id, max_items, created_at, created_us, ciso,"
+                        " aspm, compliance, hunt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        p, 10, NULL) != ST_OK ||
+        store_conn_exec(c,
+                        "DELETE FROM orch_snapshots WHERE scope_key = ? AND id NOT IN (SELECT id FROM orch_snapshots"
+                        " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT ?)",
+                        q, 3, NULL) != ST_OK)
+        return ST_ERROR;
+    return ST_OK;
+}
+
 int store_orch_snapshot_save(struct db *db, const struct store_orch_snapshot *s, const char *const texts[4],
                              int keep)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    struct db_param p[] = {DBP_TEXT(s->id),         DBP_TEXT(s->scope_key), DBP_TEXT(s->job_id),
-                           DBP_INT(s->max_items),   DBP_TEXT(s->created_at), DBP_INT(s->created_us),
-                           DBP_TEXT(texts[0]),      DBP_TEXT(texts[1]),     DBP_TEXT(texts[2]),
-                           DBP_TEXT(texts[3])};
-    if (db_exec(c,
-                "INSERT INTO orch_snapshots (id, scope_key, job_id, max_items, created_at, created_us, ciso, aspm,"
-                " compliance, hunt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                p, 10, NULL) != DB_OK)
-        goto fail;
-    /* keep the newest few: a snapshot can be megabytes, and only the newest is served */
-    struct db_param q[] = {DBP_TEXT(s->scope_key), DBP_TEXT(s->scope_key), DBP_INT(keep)};
-    if (db_exec(c,
-                "DELETE FROM orch_snapshots WHERE scope_key = ? AND id NOT IN (SELECT id FROM orch_snapshots"
-                " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT ?)",
-                q, 3, NULL) != DB_OK)
-        goto fail;
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
-    return rc;
+    return store_tx(db, snapshot_save_tx, &(struct snapshot_save){s, texts, keep});
 }
 
 struct snapshot_out {

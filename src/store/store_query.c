@@ -172,20 +172,25 @@ int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p
     return list_of(NULL, c, sql, p, np, elem, read, out, n);
 }
 
+int store_conn_tx(struct db_conn *c, store_tx_fn body, void *arg)
+{
+    if (db_begin(c, true) != DB_OK)
+        return ST_ERROR;
+    int rc = body(c, arg);
+    if (rc == ST_OK && db_commit(c) != DB_OK)
+        rc = ST_ERROR;
+    /* a COMMIT that failed can leave SQLite's transaction open on this connection */
+    if (rc != ST_OK)
+        db_rollback(c);
+    return rc;
+}
+
 int store_tx(struct db *db, store_tx_fn body, void *arg)
 {
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) == DB_OK) {
-        rc = body(c, arg);
-        if (rc == ST_OK && db_commit(c) != DB_OK)
-            rc = ST_ERROR;
-        /* a COMMIT that failed can leave SQLite's transaction open on this connection */
-        if (rc != ST_OK)
-            db_rollback(c);
-    }
+    int rc = store_conn_tx(c, body, arg);
     db_release(c);
     return rc;
 }
