@@ -188,42 +188,46 @@ int store_job_get(struct db *db, const char *id, struct store_job *out)
     return store_query_one(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", p, 1, read_job, out);
 }
 
+/* The kinds so far: up to cap in out. */
+struct queue_stats {
+    struct store_job_queue *out;
+    size_t cap, n;
+};
+
+/* A (kind, state) group into its kind's entry. */
+static int read_group(struct db_rows *r, void *arg)
+{
+    struct queue_stats *q = arg;
+    const char *kind = db_rows_text(r, 0);
+    int state = bw_job_state_parse(db_rows_text(r, 1));
+    if (!kind || state < 0)
+        return ST_OK;
+    size_t i = 0;
+    while (i < q->n && strcmp(q->out[i].kind, kind) != 0)
+        i++;
+    if (i == q->n) {
+        if (q->n == q->cap)
+            return ST_OK; /* more kinds than asked for: the rest are left out */
+        memset(&q->out[i], 0, sizeof q->out[i]);
+        COPY(q->out[i].kind, kind);
+        q->n++;
+    }
+    if (state == BW_JOB_STATE_QUEUED) {
+        q->out[i].queued = db_rows_int(r, 2);
+        q->out[i].oldest_queued_ms = db_rows_int(r, 3);
+    } else {
+        q->out[i].running = db_rows_int(r, 2);
+    }
+    return ST_OK;
+}
+
 int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap, size_t *n)
 {
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = db_query(c,
-                      "SELECT kind, state, COUNT(*), MIN(created_ms) FROM jobs WHERE state IN ('queued', 'running')"
-                      " GROUP BY kind, state ORDER BY kind",
-                      NULL, 0, &r);
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            const char *kind = db_rows_text(r, 0);
-            int state = bw_job_state_parse(db_rows_text(r, 1));
-            if (!kind || state < 0)
-                continue;
-            size_t i = 0;
-            while (i < *n && strcmp(out[i].kind, kind) != 0)
-                i++;
-            if (i == *n) {
-                if (*n == cap)
-                    continue; /* more kinds than asked for: the rest are left out */
-                memset(&out[i], 0, sizeof out[i]);
-                COPY(out[i].kind, kind);
-                (*n)++;
-            }
-            if (state == BW_JOB_STATE_QUEUED) {
-                out[i].queued = db_rows_int(r, 2);
-                out[i].oldest_queued_ms = db_rows_int(r, 3);
-            } else {
-                out[i].running = db_rows_int(r, 2);
-            }
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    struct queue_stats q = {out, cap, 0};
+    int rc = store_query_each(db,
+                              "SELECT kind, state, COUNT(*), MIN(created_ms) FROM jobs WHERE state IN ('queued',"
+                              " 'running') GROUP BY kind, state ORDER BY kind",
+                              NULL, 0, read_group, &q);
+    *n = q.n;
+    return rc;
 }

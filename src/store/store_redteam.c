@@ -103,23 +103,19 @@ int store_engagement_get(struct db *db, const char *user_id, const char *id, str
     return st;
 }
 
+static int read_ms(struct db_rows *r, void *ms)
+{
+    *(int *)ms = (int)db_rows_int(r, 0);
+    return ST_OK;
+}
+
 int store_engagement_avg_ms(struct db *db, const char *asset_id, int *ms)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(asset_id)};
-    int rc = db_query(c,
-                      "SELECT avg_attack_ms FROM engagements WHERE asset_id = ? AND status = 'completed'"
-                      " AND avg_attack_ms IS NOT NULL ORDER BY created_us DESC LIMIT 1",
-                      p, 1, &r);
-    int st = ST_ERROR;
-    if (rc == DB_OK)
-        st = db_rows_next(r) ? (*ms = (int)db_rows_int(r, 0), ST_OK) : ST_NOTFOUND;
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    return store_query_one(db,
+                           "SELECT avg_attack_ms FROM engagements WHERE asset_id = ? AND status = 'completed'"
+                           " AND avg_attack_ms IS NOT NULL ORDER BY created_us DESC LIMIT 1",
+                           p, 1, read_ms, ms);
 }
 
 int store_engagement_start(struct db *db, const char *id, const char *started_at)
