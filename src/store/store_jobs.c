@@ -150,27 +150,37 @@ int store_job_release(struct db *db, const char *id, const char *owner, int64_t 
                         p, 4);
 }
 
+/* Running with an expired lease and no attempts left: nobody will finish it. Parameter: now. */
+#define REAPABLE "state = 'running' AND lease_until < ? AND attempts >= max_attempts"
+
+/* The jobs failed so far: up to cap in out. */
+struct reaped {
+    struct store_job *out;
+    size_t cap, n;
+};
+
+static int read_reaped(struct db_rows *r, void *arg)
+{
+    struct reaped *k = arg;
+    if (k->n < k->cap) /* the LIMIT keeps every row within cap; this keeps out within bounds */
+        read_job(r, &k->out[k->n++]);
+    return ST_OK;
+}
+
 int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t cap, size_t *n)
 {
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms)};
-    struct db_rows *r = NULL;
-    int rc = db_query(c,
-                      "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no attempts"
-                      " are left', updated_ms = ? WHERE state = 'running' AND lease_until < ?"
-                      " AND attempts >= max_attempts RETURNING " JOB_COLS,
-                      p, 2, &r);
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) /* read every row: SQLite applies the update as it steps */
-            if (*n < cap)
-                read_job(r, &out[(*n)++]);
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT((int64_t)cap)};
+    struct reaped k = {out, cap, 0};
+    /* At most cap jobs, so each job failed here comes back to the caller for its failure hook. The
+     * condition is repeated outside the subquery: on PostgreSQL a row another reaper failed
+     * meanwhile is re-checked after its lock and skipped, never failed and returned twice. */
+    int rc = store_query_each(db,
+                              "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no"
+                              " attempts are left', updated_ms = ? WHERE " REAPABLE " AND id IN (SELECT id FROM jobs"
+                              " WHERE " REAPABLE " ORDER BY created_ms, id LIMIT ?) RETURNING " JOB_COLS,
+                              p, 4, read_reaped, &k);
+    *n = k.n;
+    return rc;
 }
 
 int store_job_cancel_ref_conn(struct db_conn *c, const char *ref, int64_t now_ms)
