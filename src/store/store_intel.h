@@ -3,9 +3,8 @@
  *
  * Writers hand store_intel_write a body that it runs in a write transaction after taking the
  * intel lock row, so imports and the first-start seed run one after another, also across
- * instances on one PostgreSQL. intel_counts (records per type and severity) is kept
- * in step inside the same transaction, which is what lets the feed answer `total` without
- * counting.
+ * instances on one PostgreSQL. intel_counts (records per type and severity) is kept in step
+ * inside the same transaction, which is what lets the feed answer `total` without counting.
  *
  * Ownership: char ** results are malloc'ed (free them); the feed's bw_sb belongs to the caller. */
 #ifndef BW_STORE_STORE_INTEL_H

@@ -8,8 +8,9 @@
  *   store_query_each                  every row, to a row reader
  *   store_query_int                   the one row's first column (COUNT, SUM)
  *   store_query_list                  every row into a malloc'ed array
+ *   store_tx                          a write transaction around a body (committed on ST_OK)
  * store_conn_* do the same on a connection the caller holds (inside a transaction, or several
- * statements on one connection), and store_tx runs a transaction's body on a connection of its own. sql is passed through unchanged: pass string literals (or
+ * statements on one connection). sql is passed through unchanged: pass string literals (or
  * pointers to them), which is what the backends key their prepared statements by. Failures are
  * logged and counted by the db layer (ST_ERROR: "already logged"). */
 #ifndef BW_STORE_STORE_INTERNAL_H
