@@ -173,18 +173,22 @@ void bw_jobs_reap(struct db *db, int64_t now_ms)
 {
     struct store_job dead[BW_JOB_REAP_BATCH];
     size_t n = 0;
-    if (store_job_reap(db, now_ms, dead, BW_JOB_REAP_BATCH, &n) != ST_OK)
-        return;
-    for (size_t i = 0; i < n; i++) {
-        int kind = 0;
-        const struct bw_job_kind *k = kind_of(dead[i].kind, &kind);
-        count_finished(kind, BW_JOB_FAILED);
-        bw_log_json(BW_LOG_WARN, NULL, "job failed: attempts exhausted",
-                    json_pack("{s:s,s:s,s:i}", "job_id", dead[i].id, "kind", dead[i].kind, "attempts",
-                              dead[i].attempts));
-        if (k && k->failed)
-            k->failed(db, &dead[i], "the worker running it stopped answering and no attempts are left");
-    }
+    /* a batch at a time until one comes back short: the store fails only the jobs it returns, so
+     * every failure hook runs. Each batch fails its jobs for good, so the loop ends. */
+    do {
+        if (store_job_reap(db, now_ms, dead, BW_JOB_REAP_BATCH, &n) != ST_OK)
+            return;
+        for (size_t i = 0; i < n; i++) {
+            int kind = 0;
+            const struct bw_job_kind *k = kind_of(dead[i].kind, &kind);
+            count_finished(kind, BW_JOB_FAILED);
+            bw_log_json(BW_LOG_WARN, NULL, "job failed: attempts exhausted",
+                        json_pack("{s:s,s:s,s:i}", "job_id", dead[i].id, "kind", dead[i].kind, "attempts",
+                                  dead[i].attempts));
+            if (k && k->failed)
+                k->failed(db, &dead[i], "the worker running it stopped answering and no attempts are left");
+        }
+    } while (n == BW_JOB_REAP_BATCH);
 }
 
 /* ---- the pool ---- */

@@ -87,7 +87,8 @@ void bw_jobs_stop(struct bw_jobs *p);
  * was claimable. */
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
                     atomic_bool *stopping);
-/* Fails the expired jobs that have no attempts left and runs their kinds' failure hooks. */
+/* Fails every expired job that has no attempts left, BW_JOB_REAP_BATCH at a time until none is
+ * left, and runs each one's failure hook. */
 void bw_jobs_reap(struct db *db, int64_t now_ms);
 
 #endif

@@ -113,6 +113,25 @@ static int upsert(struct store_intel_tx *tx, const json_t *rec, bool kev_filter,
     return rc;
 }
 
+/* The batch, written in id order in one intel write. */
+struct ingest {
+    json_t *batch;
+    const char **ids;
+    size_t n;
+    bool kev_filter;
+    int64_t now_us;
+    struct bw_ingest_report *rep;
+};
+
+static int ingest_tx(struct store_intel_tx *tx, void *arg)
+{
+    const struct ingest *g = arg;
+    int rc = ST_OK;
+    for (size_t i = 0; rc == ST_OK && i < g->n; i++)
+        rc = upsert(tx, json_object_get(g->batch, g->ids[i]), g->kev_filter, g->now_us, g->rep);
+    return rc;
+}
+
 int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now_us, struct bw_ingest_report *rep)
 {
     memset(rep, 0, sizeof *rep);
@@ -126,14 +145,8 @@ int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now
         }
     const char **ids = sorted_keys(batch, &n);
     rep->merged = (long)(json_array_size(records) - n);
-    struct store_intel_tx *tx = NULL;
-    int rc = ids ? store_intel_begin(db, &tx) : ST_ERROR;
-    for (i = 0; rc == ST_OK && i < n; i++)
-        rc = upsert(tx, json_object_get(batch, ids[i]), kev_filter, now_us, rep);
-    if (rc == ST_OK)
-        rc = store_intel_commit(tx);
-    else
-        store_intel_rollback(tx);
+    int rc = ids ? store_intel_write(db, ingest_tx, &(struct ingest){batch, ids, n, kev_filter, now_us, rep})
+                 : ST_ERROR;
     free(ids);
     json_decref(batch);
     if (rc != ST_OK)
@@ -141,29 +154,34 @@ int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now
     return rc == ST_OK ? 0 : -1;
 }
 
-int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap)
+/* The seed load's state: what it loaded, why it failed, and whether the store had records. */
+struct seed_load {
+    long *loaded;
+    char *why;
+    size_t cap;
+    bool explained; /* why is written */
+    bool had_records;
+};
+
+static int seed_tx(struct store_intel_tx *tx, void *arg)
 {
-    *loaded = 0;
-    struct store_intel_tx *tx = NULL;
+    struct seed_load *s = arg;
     int64_t have = 0;
-    if (store_intel_begin(db, &tx) != ST_OK || store_intel_tx_count(tx, &have) != ST_OK) {
-        store_intel_rollback(tx);
-        snprintf(why, cap, "the database failed");
-        return -1;
-    }
+    if (store_intel_tx_count(tx, &have) != ST_OK)
+        return ST_ERROR;
     if (have > 0) { /* seeded before, or imported into: never again */
-        store_intel_rollback(tx);
-        return 0;
+        s->had_records = true;
+        return ST_NOTFOUND; /* nothing written: roll back */
     }
     const struct bw_embedded *f = bw_embedded_find(BW_SEED_FILE);
     json_t *seed = f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
     int64_t at = 0;
     if (!seed || bw_parse_iso8601(bw_json_str(seed, "generated_at"), &at) != 0 ||
         !json_is_array(json_object_get(seed, "records"))) {
-        snprintf(why, cap, "%s is missing or malformed", BW_SEED_FILE);
-        store_intel_rollback(tx);
+        snprintf(s->why, s->cap, "%s is missing or malformed", BW_SEED_FILE);
+        s->explained = true;
         json_decref(seed);
-        return -1;
+        return ST_ERROR;
     }
     size_t i;
     json_t *r;
@@ -171,26 +189,32 @@ int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap)
     json_array_foreach(json_object_get(seed, "records"), i, r) {
         char w[200];
         if (bw_intel_check(r, w, sizeof w) != 0) {
-            snprintf(why, cap, "%s: record %zu: %s", BW_SEED_FILE, i, w);
+            snprintf(s->why, s->cap, "%s: record %zu: %s", BW_SEED_FILE, i, w);
             rc = ST_ERROR;
             break;
         }
         if ((rc = put_doc(tx, r, at * 1000000, NULL)) != ST_OK) {
-            snprintf(why, cap, "the database refused seed record %s", bw_json_str(r, "id"));
+            snprintf(s->why, s->cap, "the database refused seed record %s", bw_json_str(r, "id"));
             break;
         }
-        (*loaded)++;
-    }
-    if (rc == ST_OK && store_intel_commit(tx) != ST_OK) {
-        snprintf(why, cap, "the database failed");
-        rc = ST_ERROR;
-    } else if (rc != ST_OK) {
-        store_intel_rollback(tx);
+        (*s->loaded)++;
     }
     json_decref(seed);
-    if (rc != ST_OK)
-        *loaded = 0;
-    return rc == ST_OK ? 0 : -1;
+    s->explained = rc != ST_OK; /* every failure above wrote why */
+    return rc;
+}
+
+int bw_intel_seed_load(struct db *db, long *loaded, char *why, size_t cap)
+{
+    *loaded = 0;
+    struct seed_load s = {loaded, why, cap, false, false};
+    int rc = store_intel_write(db, seed_tx, &s);
+    if (rc == ST_OK || s.had_records)
+        return 0;
+    if (!s.explained)
+        snprintf(why, cap, "the database failed");
+    *loaded = 0;
+    return -1;
 }
 
 json_t *bw_intel_seed_doc(const json_t *index, int64_t at_s)

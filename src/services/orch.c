@@ -268,28 +268,82 @@ static void run_free(struct run *r)
 
 static void stat(struct run *r, const char *phase, json_t *v) { json_object_set_new(r->stats, phase, v); }
 
+/* ---- the stored rows as the pipeline reads them ---------------------------------------------- */
+
+static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+/* A stored document, parsed; null when there is none or it does not parse. */
+static json_t *doc_or_null(const char *s)
+{
+    json_t *v = s ? json_loads(s, 0, NULL) : NULL;
+    return v ? v : json_null();
+}
+
+/* Appends {id,user_id,name,type,provider,endpoint,env,security_score,risk_level,created_at,
+ * last_scan_id,last_scanned_at,scan} to the array out, scan the latest scan document or null. */
+static void add_asset(void *out, const struct store_orch_asset *a)
+{
+    json_t *o = json_object();
+    const char *const texts[] = {a->id, a->user_id, a->name, a->type, a->provider, a->endpoint, a->env};
+    static const char *const names[] = {"id", "user_id", "name", "type", "provider", "endpoint", "env"};
+    for (int i = 0; i < 7; i++)
+        json_object_set_new(o, names[i], text_or_null(texts[i]));
+    json_object_set_new(o, "security_score", json_integer(a->security_score));
+    json_object_set_new(o, "risk_level", text_or_null(a->risk_level));
+    json_object_set_new(o, "created_at", text_or_null(a->created_at));
+    json_object_set_new(o, "last_scan_id", text_or_null(a->last_scan_id));
+    json_object_set_new(o, "last_scanned_at", text_or_null(a->last_scanned_at));
+    json_object_set_new(o, "scan", doc_or_null(a->scan));
+    json_array_append_new(out, o);
+}
+
+/* Appends {id,user_id,asset_id,overall_risk,finished_at,report} to the array out; an engagement
+ * whose report is not a JSON object is left out (it cannot come from this server). */
+static void add_engagement(void *out, const struct store_orch_engagement *e)
+{
+    json_t *report = doc_or_null(e->report);
+    if (!json_is_object(report)) {
+        json_decref(report);
+        return;
+    }
+    json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id", text_or_null(e->id), "user_id",
+                                         text_or_null(e->user_id), "asset_id", text_or_null(e->asset_id),
+                                         "overall_risk", text_or_null(e->overall_risk), "finished_at",
+                                         text_or_null(e->finished_at), "report", report));
+}
+
+/* Appends an intel record's document to the array out; one that is not a JSON object is left out. */
+static void add_doc(void *out, const char *doc)
+{
+    json_t *d = doc_or_null(doc);
+    if (json_is_object(d))
+        json_array_append_new(out, d);
+    else
+        json_decref(d);
+}
+
 /* ---- phases --------------------------------------------------------------------------------- */
 
 static int load_sources(struct run *r)
 {
     if (store_orch_counts(r->db, &r->counts) != ST_OK ||
-        store_orch_active_cves(r->db, (size_t)r->o->max_items, r->active) != ST_OK ||
-        store_orch_kev(r->db, BW_ORCH_KEV_MAX, r->kev) != ST_OK)
+        store_orch_active_cves(r->db, (size_t)r->o->max_items, add_doc, r->active) != ST_OK ||
+        store_orch_kev(r->db, BW_ORCH_KEV_MAX, add_doc, r->kev) != ST_OK)
         return -1;
     if (r->s->all) {
-        if (store_orch_assets(r->db, NULL, BW_ORCH_ASSETS_MAX, r->assets) != ST_OK ||
-            store_orch_engagements(r->db, NULL, BW_ORCH_ENGAGEMENTS_MAX, r->engagements) != ST_OK)
+        if (store_orch_assets(r->db, NULL, BW_ORCH_ASSETS_MAX, add_asset, r->assets) != ST_OK ||
+            store_orch_engagements(r->db, NULL, BW_ORCH_ENGAGEMENTS_MAX, add_engagement, r->engagements) != ST_OK)
             return -1;
     } else {
         size_t i;
         json_t *id;
         json_array_foreach(r->s->accounts, i, id) {
             size_t have = json_array_size(r->assets), eng = json_array_size(r->engagements);
-            if (have < BW_ORCH_ASSETS_MAX &&
-                store_orch_assets(r->db, json_string_value(id), BW_ORCH_ASSETS_MAX - have, r->assets) != ST_OK)
+            if (have < BW_ORCH_ASSETS_MAX && store_orch_assets(r->db, json_string_value(id), BW_ORCH_ASSETS_MAX - have,
+                                                               add_asset, r->assets) != ST_OK)
                 return -1;
             if (eng < BW_ORCH_ENGAGEMENTS_MAX &&
-                store_orch_engagements(r->db, json_string_value(id), BW_ORCH_ENGAGEMENTS_MAX - eng,
+                store_orch_engagements(r->db, json_string_value(id), BW_ORCH_ENGAGEMENTS_MAX - eng, add_engagement,
                                        r->engagements) != ST_OK)
                 return -1;
         }

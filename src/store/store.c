@@ -99,6 +99,7 @@ static int read_key(struct db_rows *r, void *item)
     return ST_OK;
 }
 
+/* ST_OK, ST_CONFLICT (the id or hash exists) or ST_ERROR. */
 static int insert_key(struct db_conn *c, const struct store_key *k)
 {
     struct db_param p[] = {DBP_TEXT(k->id),
@@ -108,10 +109,10 @@ static int insert_key(struct db_conn *c, const struct store_key *k)
                            DBP_TEXT(k->label),
                            DBP_TEXT(k->created_at),
                            DBP_OPT(k->rotated_from[0] ? k->rotated_from : NULL)};
-    return db_exec(c,
-                   "INSERT INTO api_keys (id, user_id, key_hash, key_prefix, label, active, "
-                   "created_at, rotated_from) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
-                   p, 7, NULL);
+    return store_conn_exec(c,
+                           "INSERT INTO api_keys (id, user_id, key_hash, key_prefix, label, active, "
+                           "created_at, rotated_from) VALUES (?, ?, ?, ?, ?, 1, ?, ?)",
+                           p, 7, NULL);
 }
 
 /* Takes the per-user write lock: the UPDATE locks the user's row on PostgreSQL and the database
@@ -126,11 +127,9 @@ int store_lock_user(struct db_conn *c, const char *user_id)
     return ch ? ST_OK : ST_NOTFOUND;
 }
 
-int store_begin_capped(struct db_conn *c, const char *user_id, const char *count_sql, long max, int64_t *count)
+int store_capped(struct db_conn *c, const char *user_id, const char *count_sql, long max, int64_t *count)
 {
     *count = 0;
-    if (db_begin(c, true) != DB_OK)
-        return ST_ERROR;
     int rc = store_lock_user(c, user_id);
     if (rc == ST_OK) {
         struct db_param p[] = {DBP_TEXT(user_id)};
@@ -138,119 +137,99 @@ int store_begin_capped(struct db_conn *c, const char *user_id, const char *count
         if (rc == ST_OK && *count >= max)
             rc = ST_LIMIT;
     }
-    if (rc != ST_OK)
-        db_rollback(c);
     return rc;
+}
+
+struct key_create {
+    const struct store_key *k;
+    long max_active;
+};
+
+static int key_create_tx(struct db_conn *c, void *arg)
+{
+    const struct key_create *a = arg;
+    int64_t active = 0;
+    int rc = store_capped(c, a->k->user_id, "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1",
+                          a->max_active, &active);
+    return rc == ST_OK ? insert_key(c, a->k) : rc;
 }
 
 int store_key_create(struct db *db, const struct store_key *k, long max_active)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int64_t active = 0;
-    int rc = store_begin_capped(c, k->user_id, "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1",
-                                max_active, &active);
-    if (rc != ST_OK)
-        goto out;
-    int e = insert_key(c, k);
-    if (e != DB_OK) {
-        rc = e == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
-        goto fail;
-    }
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    if (rc != ST_OK)
-        db_rollback(c);
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
-    return rc;
+    return store_tx(db, key_create_tx, &(struct key_create){k, max_active});
 }
+
+/* One array each, so the lookup and the revocation are prepared once wherever they run (statements
+ * are cached by the text's address). */
+static const char KEY_FIND_SQL[] = "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
+                                   "WHERE k.user_id = ? AND (k.id = ? OR k.key_prefix = ?) "
+                                   "ORDER BY k.created_at DESC LIMIT 1";
+static const char KEY_REVOKE_SQL[] = "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ?";
 
 static int key_find(struct db_conn *c, const char *user_id, const char *idp, struct store_key *out)
 {
     struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(idp), DBP_TEXT(idp)};
-    return store_conn_one(c,
-                          "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
-                          "WHERE k.user_id = ? AND (k.id = ? OR k.key_prefix = ?) "
-                          "ORDER BY k.created_at DESC LIMIT 1",
-                          p, 3, read_key, out);
+    return store_conn_one(c, KEY_FIND_SQL, p, 3, read_key, out);
 }
 
 int store_key_get(struct db *db, const char *user_id, const char *idp, struct store_key *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
+    struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(idp), DBP_TEXT(idp)};
+    return store_query_one(db, KEY_FIND_SQL, p, 3, read_key, out);
+}
+
+/* A key named by id or prefix among user_id's, and the key the operation fills. */
+struct key_op {
+    const char *user_id, *idp;
+    struct store_key *key;
+};
+
+static int key_revoke_tx(struct db_conn *c, void *arg)
+{
+    struct key_op *a = arg;
+    int rc = key_find(c, a->user_id, a->idp, a->key);
+    if (rc != ST_OK || !a->key->active)
+        return rc;
+    char ts[21];
+    bw_iso8601(bw_now_s(), ts);
+    struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(a->key->id)};
+    if (store_conn_exec(c, KEY_REVOKE_SQL, p, 2, NULL) != ST_OK)
         return ST_ERROR;
-    int rc = key_find(c, user_id, idp, out);
-    db_release(c);
-    return rc;
+    a->key->active = false;
+    return ST_OK;
 }
 
 int store_key_revoke(struct db *db, const char *user_id, const char *idp, struct store_key *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = key_find(c, user_id, idp, out);
-    if (rc == ST_OK && out->active) {
-        char ts[21];
-        bw_iso8601(bw_now_s(), ts);
-        struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(out->id)};
-        if (db_exec(c, "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ?", p, 2, NULL) != DB_OK)
-            rc = ST_ERROR;
-        else
-            out->active = false;
-    }
-    db_release(c);
-    return rc;
+    return store_tx(db, key_revoke_tx, &(struct key_op){user_id, idp, out});
 }
 
-int store_key_rotate(struct db *db, const char *user_id, const char *idp, struct store_key *nk)
+static int key_rotate_tx(struct db_conn *c, void *arg)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
-    struct store_key old;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    rc = store_lock_user(c, user_id);
+    struct key_op *a = arg;
+    struct store_key *nk = a->key, old;
+    int rc = store_lock_user(c, a->user_id);
+    if (rc == ST_OK)
+        rc = key_find(c, a->user_id, a->idp, &old);
     if (rc != ST_OK)
-        goto fail;
-    rc = key_find(c, user_id, idp, &old);
-    if (rc != ST_OK)
-        goto fail;
-    if (!old.active) {
-        rc = ST_CONFLICT;
-        goto fail;
-    }
+        return rc;
+    if (!old.active)
+        return ST_CONFLICT;
     struct db_param p[] = {DBP_TEXT(nk->created_at), DBP_TEXT(old.id)};
-    if (db_exec(c, "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ?", p, 2, NULL) != DB_OK) {
-        rc = ST_ERROR;
-        goto fail;
-    }
-    COPY(nk->user_id, user_id);
+    if (store_conn_exec(c, KEY_REVOKE_SQL, p, 2, NULL) != ST_OK)
+        return ST_ERROR;
+    COPY(nk->user_id, a->user_id);
     COPY(nk->label, old.label);
     COPY(nk->rotated_from, old.prefix);
     nk->tier = old.tier;
     nk->role = old.role;
     nk->active = true;
-    if (insert_key(c, nk) != DB_OK) {
-        rc = ST_ERROR;
-        goto fail;
-    }
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    if (rc != ST_OK)
-        db_rollback(c);
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
-    return rc;
+    return insert_key(c, nk) == ST_OK ? ST_OK : ST_ERROR;
+}
+
+int store_key_rotate(struct db *db, const char *user_id, const char *idp, struct store_key *nk)
+{
+    return store_tx(db, key_rotate_tx, &(struct key_op){user_id, idp, nk});
 }
 
 int store_key_list(struct db *db, const char *user_id, struct store_key **out, size_t *n)
@@ -408,51 +387,51 @@ int store_asset_get(struct db *db, const char *user_id, const char *id, struct s
     return rc;
 }
 
-int store_asset_delete(struct db *db, const char *user_id, const char *id, int64_t *cancelled)
+struct asset_delete {
+    const char *user_id, *id;
+    int64_t now_s;
+    int64_t *cancelled;
+    int64_t changes; /* assets deleted: 0 or 1 */
+};
+
+static int asset_delete_tx(struct db_conn *c, void *arg)
 {
-    *cancelled = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
+    struct asset_delete *a = arg;
     char ts[21];
-    int64_t now_s = bw_now_s();
-    bw_iso8601(now_s, ts);
-    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
-    struct db_param jp[] = {DBP_INT(now_s * 1000), DBP_TEXT(id), DBP_TEXT(user_id)};
-    struct db_param ep[] = {DBP_TEXT(ts), DBP_TEXT(id), DBP_TEXT(user_id)};
-    int64_t changes = 0;
-    int rc = ST_ERROR;
+    bw_iso8601(a->now_s, ts);
+    struct db_param p[] = {DBP_TEXT(a->id), DBP_TEXT(a->user_id)};
+    struct db_param jp[] = {DBP_INT(a->now_s * 1000), DBP_TEXT(a->id), DBP_TEXT(a->user_id)};
+    struct db_param ep[] = {DBP_TEXT(ts), DBP_TEXT(a->id), DBP_TEXT(a->user_id)};
     /* scans first: the cascade is declared, but SQLite only honours it with foreign_keys on and
      * being explicit keeps both backends identical. Engagements against the asset stop with it
      * (their reports stay): nothing attacks an endpoint its owner has taken off the register. */
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    if (db_exec(c, "DELETE FROM asset_scans WHERE asset_id = ? AND user_id = ?", p, 2, NULL) != DB_OK ||
-        db_exec(c, "DELETE FROM assets WHERE id = ? AND user_id = ?", p, 2, &changes) != DB_OK ||
-        (changes &&
-         (db_exec(c,
-                  "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE state = 'queued' AND ref IN"
-                  " (SELECT id FROM engagements WHERE asset_id = ? AND user_id = ? AND status IN ('queued', 'running'))",
-                  jp, 3, NULL) != DB_OK ||
-          db_exec(c,
-                  "UPDATE engagements SET status = 'cancelled', finished_at = ?"
-                  " WHERE asset_id = ? AND user_id = ? AND status IN ('queued', 'running')",
-                  ep, 3, cancelled) != DB_OK))) {
-        db_rollback(c);
-        goto out;
-    }
-    rc = db_commit(c) == DB_OK ? (changes ? ST_OK : ST_NOTFOUND) : ST_ERROR;
-out:
-    db_release(c);
-    return rc;
+    if (store_conn_exec(c, "DELETE FROM asset_scans WHERE asset_id = ? AND user_id = ?", p, 2, NULL) != ST_OK ||
+        store_conn_exec(c, "DELETE FROM assets WHERE id = ? AND user_id = ?", p, 2, &a->changes) != ST_OK ||
+        (a->changes &&
+         (store_conn_exec(c,
+                          "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE state = 'queued' AND ref IN"
+                          " (SELECT id FROM engagements WHERE asset_id = ? AND user_id = ? AND status IN ('queued',"
+                          " 'running'))",
+                          jp, 3, NULL) != ST_OK ||
+          store_conn_exec(c,
+                          "UPDATE engagements SET status = 'cancelled', finished_at = ?"
+                          " WHERE asset_id = ? AND user_id = ? AND status IN ('queued', 'running')",
+                          ep, 3, a->cancelled) != ST_OK)))
+        return ST_ERROR;
+    return ST_OK;
 }
 
-int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
+int store_asset_delete(struct db *db, const char *user_id, const char *id, int64_t *cancelled)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
+    *cancelled = 0;
+    struct asset_delete a = {user_id, id, bw_now_s(), cancelled, 0};
+    int rc = store_tx(db, asset_delete_tx, &a);
+    return rc == ST_OK && !a.changes ? ST_NOTFOUND : rc;
+}
+
+static int scan_save_tx(struct db_conn *c, void *arg)
+{
+    const struct store_asset_scan *s = arg;
     int64_t changes = 0;
     struct db_param up[] = {DBP_INT(s->score), DBP_TEXT(s->risk_level), DBP_TEXT(s->id), DBP_TEXT(s->created_at),
                             DBP_TEXT(s->asset_id), DBP_TEXT(s->user_id)};
@@ -463,30 +442,23 @@ int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
     for (int i = 0; i < 6; i++)
         ins[8 + i] = s->has_evidence ? DBP_INT(ev[i]) : DBP_NULL;
     ins[14] = s->has_evidence ? DBP_OPT(s->owasp_findings) : DBP_NULL;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    if (db_exec(c,
-                "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?, last_scanned_at = ?"
-                " WHERE id = ? AND user_id = ?",
-                up, 6, &changes) != DB_OK) {
-        db_rollback(c);
-        goto out;
-    }
-    if (changes == 0) {
-        db_rollback(c);
-        rc = ST_NOTFOUND;
-        goto out;
-    }
-    if (db_exec(c,
-                "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at, created_us,"
-                " open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested, owasp_findings)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                ins, 15, NULL) != DB_OK) {
-        db_rollback(c);
-        goto out;
-    }
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-out:
-    db_release(c);
-    return rc;
+    if (store_conn_exec(c,
+                        "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?, last_scanned_at = ?"
+                        " WHERE id = ? AND user_id = ?",
+                        up, 6, &changes) != ST_OK)
+        return ST_ERROR;
+    if (changes == 0)
+        return ST_NOTFOUND;
+    return store_conn_exec(c,
+                           "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at,"
+                           " created_us, open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested,"
+                           " owasp_findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           ins, 15, NULL) == ST_OK
+               ? ST_OK
+               : ST_ERROR;
+}
+
+int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
+{
+    return store_tx(db, scan_save_tx, (void *)s);
 }

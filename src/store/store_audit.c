@@ -35,6 +35,33 @@ static int row_cmp(const void *a, const void *b)
     " END,"                                                                                                        \
     " account_id = COALESCE(excluded.account_id, audit_counts.account_id)"
 
+/* The rows of one transaction. */
+struct chunk {
+    const struct store_audit_row *rows;
+    size_t n;
+};
+
+static int upsert_tx(struct db_conn *c, void *arg)
+{
+    const struct chunk *k = arg;
+    for (size_t i = 0; i < k->n; i++) {
+        const struct store_audit_row *w = &k->rows[i];
+        struct db_param p[] = {DBP_TEXT(w->kind),
+                               DBP_TEXT(w->principal),
+                               DBP_INT(w->bucket_ms),
+                               DBP_TEXT(w->sub),
+                               DBP_TEXT(w->principal_type),
+                               w->account_id[0] ? DBP_TEXT(w->account_id) : DBP_NULL,
+                               DBP_TEXT(w->detail),
+                               DBP_INT(w->n),
+                               DBP_INT(w->first_ms),
+                               DBP_INT(w->last_ms)};
+        if (store_conn_exec(c, UPSERT_SQL, p, 10, NULL) != ST_OK)
+            return ST_ERROR;
+    }
+    return ST_OK;
+}
+
 int store_audit_upsert(struct db *db, struct store_audit_row *rows, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -42,34 +69,20 @@ int store_audit_upsert(struct db *db, struct store_audit_row *rows, size_t n)
     if (!n)
         return ST_OK;
     qsort(rows, n, sizeof *rows, row_cmp);
+    /* one connection for the flush (an unreachable database is one failure, not one per chunk)
+     * and a transaction per chunk: other writers get the SQLite lock in between */
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
     int st = ST_OK;
     for (size_t at = 0; at < n; at += BW_AUDIT_UPSERT_CHUNK) {
         size_t end = n - at < BW_AUDIT_UPSERT_CHUNK ? n : at + BW_AUDIT_UPSERT_CHUNK;
-        bool ok = db_begin(c, true) == DB_OK;
-        for (size_t i = at; ok && i < end; i++) {
-            const struct store_audit_row *w = &rows[i];
-            struct db_param p[] = {DBP_TEXT(w->kind),
-                                   DBP_TEXT(w->principal),
-                                   DBP_INT(w->bucket_ms),
-                                   DBP_TEXT(w->sub),
-                                   DBP_TEXT(w->principal_type),
-                                   w->account_id[0] ? DBP_TEXT(w->account_id) : DBP_NULL,
-                                   DBP_TEXT(w->detail),
-                                   DBP_INT(w->n),
-                                   DBP_INT(w->first_ms),
-                                   DBP_INT(w->last_ms)};
-            ok = db_exec(c, UPSERT_SQL, p, 10, NULL) == DB_OK;
-        }
-        if (ok && db_commit(c) == DB_OK) {
-            for (size_t i = at; i < end; i++)
-                rows[i].written = true;
-        } else {
-            db_rollback(c);
+        if (store_conn_tx(c, upsert_tx, &(struct chunk){rows + at, end - at}) != ST_OK) {
             st = ST_ERROR;
+            continue;
         }
+        for (size_t i = at; i < end; i++)
+            rows[i].written = true;
     }
     db_release(c);
     return st;

@@ -4,7 +4,6 @@
 #include "store/store_internal.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #define TXT(dst, src) snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
@@ -15,48 +14,24 @@ struct store_intel_tx {
     struct db_conn *c;
 };
 
-int store_intel_begin(struct db *db, struct store_intel_tx **out)
+struct intel_write {
+    store_intel_fn body;
+    void *arg;
+};
+
+static int intel_write_tx(struct db_conn *c, void *arg)
 {
-    *out = NULL;
-    struct store_intel_tx *tx = calloc(1, sizeof *tx);
-    if (!tx)
-        return ST_ERROR;
-    tx->c = db_acquire(db);
-    if (!tx->c) {
-        free(tx);
-        return ST_ERROR;
-    }
+    const struct intel_write *w = arg;
     /* the lock row first: a second writer waits here until the first commits */
-    if (db_begin(tx->c, true) != DB_OK) {
-        db_release(tx->c);
-        free(tx);
+    if (store_conn_exec(c, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, 0, NULL) != ST_OK)
         return ST_ERROR;
-    }
-    if (db_exec(tx->c, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, 0, NULL) != DB_OK) {
-        store_intel_rollback(tx);
-        return ST_ERROR;
-    }
-    *out = tx;
-    return ST_OK;
+    struct store_intel_tx tx = {c};
+    return w->body(&tx, w->arg);
 }
 
-int store_intel_commit(struct store_intel_tx *tx)
+int store_intel_write(struct db *db, store_intel_fn body, void *arg)
 {
-    int rc = db_commit(tx->c) == DB_OK ? ST_OK : ST_ERROR;
-    if (rc != ST_OK)
-        db_rollback(tx->c);
-    db_release(tx->c);
-    free(tx);
-    return rc;
-}
-
-void store_intel_rollback(struct store_intel_tx *tx)
-{
-    if (!tx)
-        return;
-    db_rollback(tx->c);
-    db_release(tx->c);
-    free(tx);
+    return store_tx(db, intel_write_tx, &(struct intel_write){body, arg});
 }
 
 int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc)
@@ -69,10 +44,10 @@ int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc)
 static int count_add(struct db_conn *c, const char *type, const char *sev, int64_t delta)
 {
     struct db_param p[] = {DBP_TEXT(type), DBP_TEXT(sev), DBP_INT(delta)};
-    return db_exec(c,
-                   "INSERT INTO intel_counts (type, severity, n) VALUES (?, ?, ?) "
-                   "ON CONFLICT (type, severity) DO UPDATE SET n = intel_counts.n + excluded.n",
-                   p, 3, NULL) == DB_OK
+    return store_conn_exec(c,
+                           "INSERT INTO intel_counts (type, severity, n) VALUES (?, ?, ?) "
+                           "ON CONFLICT (type, severity) DO UPDATE SET n = intel_counts.n + excluded.n",
+                           p, 3, NULL) == ST_OK
                ? ST_OK
                : ST_ERROR;
 }
@@ -87,21 +62,21 @@ int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *
                            DBP_TEXT(w->entry),        DBP_TEXT(w->id)};
     int rc;
     if (!old_type) {
-        rc = db_exec(tx->c,
-                     "INSERT INTO intel_records (type, title, severity, published, updated, enriched_at, enriched_us, "
-                     "version, risk_score, kev, source, doc, entry, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                     p, 14, NULL);
-        if (rc != DB_OK)
-            return rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+        rc = store_conn_exec(tx->c,
+                             "INSERT INTO intel_records (type, title, severity, published, updated, enriched_at,"
+                             " enriched_us, version, risk_score, kev, source, doc, entry, id)"
+                             " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             p, 14, NULL);
+        if (rc != ST_OK)
+            return rc;
         return count_add(tx->c, w->type, w->severity, 1);
     }
     int64_t ch = 0;
-    rc = db_exec(tx->c,
-                 "UPDATE intel_records SET type = ?, title = ?, severity = ?, published = ?, updated = ?, "
-                 "enriched_at = ?, enriched_us = ?, version = ?, risk_score = ?, kev = ?, source = ?, doc = ?, "
-                 "entry = ? WHERE id = ?",
-                 p, 14, &ch);
-    if (rc != DB_OK)
+    if (store_conn_exec(tx->c,
+                        "UPDATE intel_records SET type = ?, title = ?, severity = ?, published = ?, updated = ?, "
+                        "enriched_at = ?, enriched_us = ?, version = ?, risk_score = ?, kev = ?, source = ?, doc = ?, "
+                        "entry = ? WHERE id = ?",
+                        p, 14, &ch) != ST_OK)
         return ST_ERROR;
     if (ch == 0)
         return ST_NOTFOUND;

@@ -1,11 +1,10 @@
 /* Threat-intelligence storage (migration 0004): records, the feed over them, saved playbook
  * generations. Built on db.h like store.h; return codes are store.h's ST_*.
  *
- * Writers go through a transaction object: store_intel_begin opens a write transaction and
- * takes the intel lock row first, so imports and the first-start seed run one after another,
- * also across instances on one PostgreSQL. intel_counts (records per type and severity) is kept
- * in step inside the same transaction, which is what lets the feed answer `total` without
- * counting.
+ * Writers hand store_intel_write a body that it runs in a write transaction after taking the
+ * intel lock row, so imports and the first-start seed run one after another, also across
+ * instances on one PostgreSQL. intel_counts (records per type and severity) is kept in step
+ * inside the same transaction, which is what lets the feed answer `total` without counting.
  *
  * Ownership: char ** results are malloc'ed (free them); the feed's bw_sb belongs to the caller. */
 #ifndef BW_STORE_STORE_INTEL_H
@@ -32,16 +31,19 @@ struct store_intel_row {
     const char *doc, *entry;
 };
 
-int store_intel_begin(struct db *db, struct store_intel_tx **out);
+/* An intel write's body: reads and writes through tx (valid only during the call). ST_OK commits;
+ * any other answer rolls back and is what store_intel_write answers. */
+typedef int (*store_intel_fn)(struct store_intel_tx *tx, void *arg);
+/* Opens a write transaction, takes the intel lock row (a second writer waits there until the
+ * first commits), runs body(tx, arg), commits on ST_OK and rolls back otherwise. body's answer,
+ * or ST_ERROR when the database failed before or after it. */
+int store_intel_write(struct db *db, store_intel_fn body, void *arg);
 /* The stored document of id (*doc malloc'ed), or ST_NOTFOUND. */
 int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc);
 /* Inserts the row (old_type NULL) or replaces it (old_type/old_severity: what the row had). */
 int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *row, const char *old_type,
                        const char *old_severity);
 int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);
-/* Both end the transaction and free tx. */
-int store_intel_commit(struct store_intel_tx *tx);
-void store_intel_rollback(struct store_intel_tx *tx);
 
 /* ---- reading records ---- */
 

@@ -8,6 +8,7 @@
  *   store_query_each                  every row, to a row reader
  *   store_query_int                   the one row's first column (COUNT, SUM)
  *   store_query_list                  every row into a malloc'ed array
+ *   store_tx                          a write transaction around a body (committed on ST_OK)
  * store_conn_* do the same on a connection the caller holds (inside a transaction, or several
  * statements on one connection). sql is passed through unchanged: pass string literals (or
  * pointers to them), which is what the backends key their prepared statements by. Failures are
@@ -51,20 +52,32 @@ int store_query_list(struct db *db, const char *sql, const struct db_param *p, i
                      store_row_fn read, void **out, size_t *n);
 
 /* The same on the caller's connection c. */
+int store_conn_exec(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *changes);
 int store_conn_one(struct db_conn *c, const char *sql, const struct db_param *p, int np, store_row_fn read, void *arg);
 int store_conn_each(struct db_conn *c, const char *sql, const struct db_param *p, int np, store_row_fn fn, void *arg);
 int store_conn_int(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *out);
 int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
                     store_row_fn read, void **out, size_t *n);
 
+/* A transaction's body: its statements on c. ST_OK commits; any other answer rolls back and is
+ * what store_tx answers. */
+typedef int (*store_tx_fn)(struct db_conn *c, void *arg);
+/* Acquires a connection, opens a write transaction (db_begin: the backend's begin_write, so a
+ * read-then-write body cannot fail half-way on SQLite), runs body(c, arg), commits on ST_OK and
+ * rolls back otherwise (a failed COMMIT too), releases. body's answer, or ST_ERROR when no
+ * connection could be had or BEGIN or COMMIT failed (body then did not run, or its work is gone). */
+int store_tx(struct db *db, store_tx_fn body, void *arg);
+/* The same on the caller's connection c (several transactions on one connection). */
+int store_conn_tx(struct db_conn *c, store_tx_fn body, void *arg);
+
 /* Takes the per-user write lock inside an open write transaction: the UPDATE locks the user's row
  * on PostgreSQL and the database on SQLite, so per-account limits are counted one request after
  * the other. ST_OK, ST_NOTFOUND (no such user) or ST_ERROR. */
 int store_lock_user(struct db_conn *c, const char *user_id);
 
-/* Opens a write transaction, takes the user's lock and counts with count_sql (one parameter: the
- * user id) into *count. ST_OK leaves the transaction open for the caller's insert; ST_LIMIT (the
- * count reached max), ST_NOTFOUND (no such user) and ST_ERROR roll it back. */
-int store_begin_capped(struct db_conn *c, const char *user_id, const char *count_sql, long max, int64_t *count);
+/* Inside a write transaction (a store_tx body): takes the user's lock and counts with count_sql
+ * (one parameter: the user id) into *count. ST_OK when the count is below max, so the body may
+ * insert; ST_LIMIT (the count reached max), ST_NOTFOUND (no such user) or ST_ERROR. */
+int store_capped(struct db_conn *c, const char *user_id, const char *count_sql, long max, int64_t *count);
 
 #endif

@@ -29,11 +29,10 @@ int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, 
 {
     struct db_param p[] = {DBP_TEXT(id),     DBP_TEXT(kind),   DBP_TEXT(ref),
                            DBP_INT(max_attempts), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms)};
-    int rc = db_exec(c,
-                     "INSERT INTO jobs (id, kind, ref, state, max_attempts, run_after, created_ms, updated_ms)"
-                     " VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
-                     p, 7, NULL);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return store_conn_exec(c,
+                           "INSERT INTO jobs (id, kind, ref, state, max_attempts, run_after, created_ms, updated_ms)"
+                           " VALUES (?, ?, ?, 'queued', ?, ?, ?, ?)",
+                           p, 7, NULL);
 }
 
 /* The claimable set, shared by both claim statements: queued and due, or running with an expired
@@ -45,72 +44,55 @@ int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, 
     "state = 'running', lease_owner = ?, lease_until = ?, heartbeat_at = ?, attempts = attempts + 1," \
     " updated_ms = ?"
 
-static int claim_pg(struct db_conn *c, const char *owner, int64_t now, int64_t lease, struct store_job *out)
+struct claim {
+    const char *owner;
+    int64_t now, lease;
+    struct store_job *out;
+};
+
+static int read_id(struct db_rows *r, void *id)
 {
-    if (db_begin(c, true) != DB_OK)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    struct db_param sel[] = {DBP_INT(now), DBP_INT(now)};
-    char id[BW_ID_MAX] = "";
-    /* SKIP LOCKED: a row another claimer holds is passed over, not waited for */
-    int rc = db_query(c,
-                      "SELECT id FROM jobs WHERE " CLAIMABLE " ORDER BY created_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                      sel, 2, &r);
-    if (rc == DB_OK && db_rows_next(r))
-        COPY(id, db_rows_text(r, 0));
-    db_rows_free(r);
-    if (rc != DB_OK) {
-        db_rollback(c);
-        return ST_ERROR;
-    }
-    if (!id[0]) {
-        db_rollback(c);
-        return ST_NOTFOUND;
-    }
-    struct db_param up[] = {DBP_TEXT(owner), DBP_INT(now + lease), DBP_INT(now), DBP_INT(now), DBP_TEXT(id)};
-    r = NULL;
-    rc = db_query(c, "UPDATE jobs SET " CLAIM_SET " WHERE id = ? RETURNING " JOB_COLS, up, 5, &r);
-    bool got = rc == DB_OK && db_rows_next(r);
-    if (got)
-        read_job(r, out);
-    db_rows_free(r);
-    if (!got || db_commit(c) != DB_OK) {
-        db_rollback(c);
-        return ST_ERROR;
-    }
+    store_copy(id, BW_ID_MAX, db_rows_text(r, 0));
     return ST_OK;
 }
 
-static int claim_sqlite(struct db_conn *c, const char *owner, int64_t now, int64_t lease, struct store_job *out)
+/* A store_tx body: the candidate, locked, then its update. ST_NOTFOUND when none is claimable. */
+static int claim_pg(struct db_conn *c, void *arg)
 {
-    struct db_param p[] = {DBP_TEXT(owner), DBP_INT(now + lease), DBP_INT(now), DBP_INT(now), DBP_INT(now),
-                           DBP_INT(now)};
-    struct db_rows *r = NULL;
-    /* one statement under SQLite's database-wide write lock: select and update cannot interleave */
-    int rc = db_query(c,
-                      "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
-                      " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
-                      p, 6, &r);
-    if (rc != DB_OK)
-        return ST_ERROR;
-    int st = ST_NOTFOUND;
-    if (db_rows_next(r)) {
-        read_job(r, out);
-        st = ST_OK;
-    }
-    db_rows_free(r); /* runs the statement to its end, which is what commits it */
-    return st;
+    const struct claim *a = arg;
+    struct db_param sel[] = {DBP_INT(a->now), DBP_INT(a->now)};
+    char id[BW_ID_MAX] = "";
+    /* SKIP LOCKED: a row another claimer holds is passed over, not waited for */
+    int rc = store_conn_one(c,
+                            "SELECT id FROM jobs WHERE " CLAIMABLE
+                            " ORDER BY created_ms, id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                            sel, 2, read_id, id);
+    if (rc != ST_OK)
+        return rc;
+    struct db_param up[] = {DBP_TEXT(a->owner), DBP_INT(a->now + a->lease), DBP_INT(a->now), DBP_INT(a->now),
+                            DBP_TEXT(id)};
+    rc = store_conn_one(c, "UPDATE jobs SET " CLAIM_SET " WHERE id = ? RETURNING " JOB_COLS, up, 5, read_job, a->out);
+    return rc == ST_NOTFOUND ? ST_ERROR : rc; /* the row is locked: it cannot have gone */
+}
+
+static int claim_sqlite(struct db *db, const struct claim *a)
+{
+    struct db_param p[] = {DBP_TEXT(a->owner), DBP_INT(a->now + a->lease), DBP_INT(a->now), DBP_INT(a->now),
+                           DBP_INT(a->now),   DBP_INT(a->now)};
+    /* one statement under SQLite's database-wide write lock: select and update cannot interleave
+     * (freeing the rows runs it to its end, which is what commits it) */
+    return store_query_one(db,
+                           "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
+                           " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
+                           p, 6, read_job, a->out);
 }
 
 int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, struct store_job *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = strcmp(db_backend(db), "postgres") == 0 ? claim_pg(c, owner, now_ms, lease_ms, out)
-                                                      : claim_sqlite(c, owner, now_ms, lease_ms, out);
-    db_release(c);
-    return rc;
+    struct claim a = {owner, now_ms, lease_ms, out};
+    if (strcmp(db_backend(db), "postgres") == 0)
+        return store_tx(db, claim_pg, &a);
+    return claim_sqlite(db, &a);
 }
 
 /* One UPDATE on the owner's running job; ST_NOTFOUND when nothing matched. */
@@ -168,34 +150,44 @@ int store_job_release(struct db *db, const char *id, const char *owner, int64_t 
                         p, 4);
 }
 
+/* Running with an expired lease and no attempts left: nobody will finish it. Parameter: now. */
+#define REAPABLE "state = 'running' AND lease_until < ? AND attempts >= max_attempts"
+
+/* The jobs failed so far: up to cap in out. */
+struct reaped {
+    struct store_job *out;
+    size_t cap, n;
+};
+
+static int read_reaped(struct db_rows *r, void *arg)
+{
+    struct reaped *k = arg;
+    if (k->n < k->cap) /* the LIMIT keeps every row within cap; this keeps out within bounds */
+        read_job(r, &k->out[k->n++]);
+    return ST_OK;
+}
+
 int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t cap, size_t *n)
 {
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms)};
-    struct db_rows *r = NULL;
-    int rc = db_query(c,
-                      "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no attempts"
-                      " are left', updated_ms = ? WHERE state = 'running' AND lease_until < ?"
-                      " AND attempts >= max_attempts RETURNING " JOB_COLS,
-                      p, 2, &r);
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) /* read every row: SQLite applies the update as it steps */
-            if (*n < cap)
-                read_job(r, &out[(*n)++]);
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT((int64_t)cap)};
+    struct reaped k = {out, cap, 0};
+    /* At most cap jobs, so each job failed here comes back to the caller for its failure hook. The
+     * condition is repeated outside the subquery: on PostgreSQL a row another reaper failed
+     * meanwhile is re-checked after its lock and skipped, never failed and returned twice. */
+    int rc = store_query_each(db,
+                              "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no"
+                              " attempts are left', updated_ms = ? WHERE " REAPABLE " AND id IN (SELECT id FROM jobs"
+                              " WHERE " REAPABLE " ORDER BY created_ms, id LIMIT ?) RETURNING " JOB_COLS,
+                              p, 4, read_reaped, &k);
+    *n = k.n;
+    return rc;
 }
 
 int store_job_cancel_ref_conn(struct db_conn *c, const char *ref, int64_t now_ms)
 {
     struct db_param p[] = {DBP_INT(now_ms), DBP_TEXT(ref)};
-    return db_exec(c, "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE ref = ? AND state = 'queued'", p, 2,
-                   NULL) == DB_OK
+    return store_conn_exec(c, "UPDATE jobs SET state = 'cancelled', updated_ms = ? WHERE ref = ? AND state = 'queued'",
+                           p, 2, NULL) == ST_OK
                ? ST_OK
                : ST_ERROR;
 }
@@ -206,42 +198,46 @@ int store_job_get(struct db *db, const char *id, struct store_job *out)
     return store_query_one(db, "SELECT " JOB_COLS " FROM jobs WHERE id = ?", p, 1, read_job, out);
 }
 
+/* The kinds so far: up to cap in out. */
+struct queue_stats {
+    struct store_job_queue *out;
+    size_t cap, n;
+};
+
+/* A (kind, state) group into its kind's entry. */
+static int read_group(struct db_rows *r, void *arg)
+{
+    struct queue_stats *q = arg;
+    const char *kind = db_rows_text(r, 0);
+    int state = bw_job_state_parse(db_rows_text(r, 1));
+    if (!kind || state < 0)
+        return ST_OK;
+    size_t i = 0;
+    while (i < q->n && strcmp(q->out[i].kind, kind) != 0)
+        i++;
+    if (i == q->n) {
+        if (q->n == q->cap)
+            return ST_OK; /* more kinds than asked for: the rest are left out */
+        memset(&q->out[i], 0, sizeof q->out[i]);
+        COPY(q->out[i].kind, kind);
+        q->n++;
+    }
+    if (state == BW_JOB_STATE_QUEUED) {
+        q->out[i].queued = db_rows_int(r, 2);
+        q->out[i].oldest_queued_ms = db_rows_int(r, 3);
+    } else {
+        q->out[i].running = db_rows_int(r, 2);
+    }
+    return ST_OK;
+}
+
 int store_job_queue_stats(struct db *db, struct store_job_queue *out, size_t cap, size_t *n)
 {
-    *n = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
-    int rc = db_query(c,
-                      "SELECT kind, state, COUNT(*), MIN(created_ms) FROM jobs WHERE state IN ('queued', 'running')"
-                      " GROUP BY kind, state ORDER BY kind",
-                      NULL, 0, &r);
-    if (rc == DB_OK) {
-        while (db_rows_next(r)) {
-            const char *kind = db_rows_text(r, 0);
-            int state = bw_job_state_parse(db_rows_text(r, 1));
-            if (!kind || state < 0)
-                continue;
-            size_t i = 0;
-            while (i < *n && strcmp(out[i].kind, kind) != 0)
-                i++;
-            if (i == *n) {
-                if (*n == cap)
-                    continue; /* more kinds than asked for: the rest are left out */
-                memset(&out[i], 0, sizeof out[i]);
-                COPY(out[i].kind, kind);
-                (*n)++;
-            }
-            if (state == BW_JOB_STATE_QUEUED) {
-                out[i].queued = db_rows_int(r, 2);
-                out[i].oldest_queued_ms = db_rows_int(r, 3);
-            } else {
-                out[i].running = db_rows_int(r, 2);
-            }
-        }
-    }
-    db_rows_free(r);
-    db_release(c);
-    return rc == DB_OK ? ST_OK : ST_ERROR;
+    struct queue_stats q = {out, cap, 0};
+    int rc = store_query_each(db,
+                              "SELECT kind, state, COUNT(*), MIN(created_ms) FROM jobs WHERE state IN ('queued',"
+                              " 'running') GROUP BY kind, state ORDER BY kind",
+                              NULL, 0, read_group, &q);
+    *n = q.n;
+    return rc;
 }

@@ -55,8 +55,9 @@ int store_job_retry(struct db *db, const char *id, const char *owner, const char
 /* Gives owner's running job back to the queue without counting the attempt (a clean shutdown
  * stopped it between steps). */
 int store_job_release(struct db *db, const char *id, const char *owner, int64_t now_ms);
-/* Marks running jobs whose lease expired with no attempts left as failed and returns up to cap of
- * them in out (their failure hooks are the caller's to run). */
+/* Marks at most cap running jobs whose lease expired with no attempts left as failed (the oldest
+ * first) and returns every one of them in out, *n of them; their failure hooks are the caller's to
+ * run. *n == cap: more may be left, call again. */
 int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t cap, size_t *n);
 /* Cancels the queued jobs working on ref (a running one is stopped by its handler, which sees its
  * subject cancelled). On an open connection, inside the caller's transaction. */

@@ -41,37 +41,34 @@ int store_orch_run_active(struct db *db, const char *scope_key, struct store_orc
     return one_run(db, "SELECT " RUN_COLS " FROM orch_runs WHERE scope_key = ? AND active = 1 LIMIT 1", p, 1, out);
 }
 
+struct run_create {
+    const struct store_orch_run *run;
+    int64_t accepted_us;
+    int max_attempts;
+    int64_t now_ms;
+};
+
+static int run_create_tx(struct db_conn *c, void *arg)
+{
+    const struct run_create *a = arg;
+    const struct store_orch_run *run = a->run;
+    struct db_param p[] = {DBP_TEXT(run->job_id),   DBP_TEXT(run->scope_key),   DBP_TEXT(run->requested_by),
+                           DBP_INT(run->max_items), DBP_TEXT(run->accepted_at), DBP_INT(a->accepted_us)};
+    /* ST_CONFLICT: the unique index on (scope_key, active) holds another active run */
+    int rc = store_conn_exec(c,
+                             "INSERT INTO orch_runs (job_id, scope_key, requested_by, max_items, status, active,"
+                             " accepted_at, accepted_us) VALUES (?, ?, ?, ?, 'queued', 1, ?, ?)",
+                             p, 6, NULL);
+    if (rc != ST_OK)
+        return rc;
+    return store_job_enqueue_conn(c, run->job_id, "orchestrator", run->job_id, a->max_attempts, a->now_ms);
+}
+
 int store_orch_run_create(struct db *db, const struct store_orch_run *run, int64_t accepted_us, int max_attempts,
                           int64_t now_ms, char active_job[BW_ID_MAX])
 {
     active_job[0] = '\0';
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    struct db_param p[] = {DBP_TEXT(run->job_id),   DBP_TEXT(run->scope_key),   DBP_TEXT(run->requested_by),
-                           DBP_INT(run->max_items), DBP_TEXT(run->accepted_at), DBP_INT(accepted_us)};
-    int e = db_exec(c,
-                    "INSERT INTO orch_runs (job_id, scope_key, requested_by, max_items, status, active, accepted_at,"
-                    " accepted_us) VALUES (?, ?, ?, ?, 'queued', 1, ?, ?)",
-                    p, 6, NULL);
-    if (e == DB_CONSTRAINT) {
-        rc = ST_CONFLICT;
-        goto fail;
-    }
-    if (e != DB_OK)
-        goto fail;
-    rc = store_job_enqueue_conn(c, run->job_id, "orchestrator", run->job_id, max_attempts, now_ms);
-    if (rc != ST_OK)
-        goto fail;
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
+    int rc = store_tx(db, run_create_tx, &(struct run_create){run, accepted_us, max_attempts, now_ms});
     if (rc == ST_CONFLICT) {
         struct store_orch_run a;
         if (store_orch_run_active(db, run->scope_key, &a) == ST_OK)
@@ -132,38 +129,38 @@ int store_orch_run_finish(struct db *db, const char *job_id, enum bw_run_status 
                               p, 4, ST_NOTFOUND);
 }
 
+struct snapshot_save {
+    const struct store_orch_snapshot *s;
+    const char *const *texts;
+    int keep;
+};
+
+static int snapshot_save_tx(struct db_conn *c, void *arg)
+{
+    const struct snapshot_save *a = arg;
+    const struct store_orch_snapshot *s = a->s;
+    struct db_param p[] = {DBP_TEXT(s->id),         DBP_TEXT(s->scope_key), DBP_TEXT(s->job_id),
+                           DBP_INT(s->max_items),   DBP_TEXT(s->created_at), DBP_INT(s->created_us),
+                           DBP_TEXT(a->texts[0]),   DBP_TEXT(a->texts[1]),  DBP_TEXT(a->texts[2]),
+                           DBP_TEXT(a->texts[3])};
+    /* keep the newest few: a snapshot can be megabytes, and only the newest is served */
+    struct db_param q[] = {DBP_TEXT(s->scope_key), DBP_TEXT(s->scope_key), DBP_INT(a->keep)};
+    if (store_conn_exec(c,
+                        "INSERT INTO orch_snapshots (id, scope_key, job_id, max_items, created_at, created_us, ciso,"
+                        " aspm, compliance, hunt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        p, 10, NULL) != ST_OK ||
+        store_conn_exec(c,
+                        "DELETE FROM orch_snapshots WHERE scope_key = ? AND id NOT IN (SELECT id FROM orch_snapshots"
+                        " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT ?)",
+                        q, 3, NULL) != ST_OK)
+        return ST_ERROR;
+    return ST_OK;
+}
+
 int store_orch_snapshot_save(struct db *db, const struct store_orch_snapshot *s, const char *const texts[4],
                              int keep)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    struct db_param p[] = {DBP_TEXT(s->id),         DBP_TEXT(s->scope_key), DBP_TEXT(s->job_id),
-                           DBP_INT(s->max_items),   DBP_TEXT(s->created_at), DBP_INT(s->created_us),
-                           DBP_TEXT(texts[0]),      DBP_TEXT(texts[1]),     DBP_TEXT(texts[2]),
-                           DBP_TEXT(texts[3])};
-    if (db_exec(c,
-                "INSERT INTO orch_snapshots (id, scope_key, job_id, max_items, created_at, created_us, ciso, aspm,"
-                " compliance, hunt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                p, 10, NULL) != DB_OK)
-        goto fail;
-    /* keep the newest few: a snapshot can be megabytes, and only the newest is served */
-    struct db_param q[] = {DBP_TEXT(s->scope_key), DBP_TEXT(s->scope_key), DBP_INT(keep)};
-    if (db_exec(c,
-                "DELETE FROM orch_snapshots WHERE scope_key = ? AND id NOT IN (SELECT id FROM orch_snapshots"
-                " WHERE scope_key = ? ORDER BY created_us DESC, id DESC LIMIT ?)",
-                q, 3, NULL) != DB_OK)
-        goto fail;
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
-    return rc;
+    return store_tx(db, snapshot_save_tx, &(struct snapshot_save){s, texts, keep});
 }
 
 struct snapshot_out {
@@ -231,12 +228,6 @@ static int each_row(struct db *db, const char *sql, const struct db_param *p, in
 
 static json_t *text_or_null(const char *s) { return s ? json_string(s) : json_null(); }
 
-static json_t *parse_or_null(const char *s)
-{
-    json_t *v = s ? json_loads(s, 0, NULL) : NULL;
-    return v ? v : json_null();
-}
-
 static void add_id(struct db_rows *r, json_t *out) { json_array_append_new(out, text_or_null(db_rows_text(r, 0))); }
 
 int store_orch_managed(struct db *db, const char *manager_id, size_t cap, json_t *ids)
@@ -245,86 +236,103 @@ int store_orch_managed(struct db *db, const char *manager_id, size_t cap, json_t
     return each_row(db, "SELECT id FROM users WHERE managed_by = ? ORDER BY id LIMIT ?", p, 2, cap, add_id, ids);
 }
 
+/* The caller's function for each row of a document read, and its argument. */
+struct row_fn {
+    union {
+        store_orch_asset_fn asset;
+        store_orch_engagement_fn engagement;
+        store_orch_doc_fn doc;
+    } fn;
+    void *arg;
+};
+
 #define ASSET_SELECT                                                                                     \
     "SELECT a.id, a.user_id, a.name, a.type, a.provider, a.endpoint, a.env, a.security_score, a.risk_level," \
     " a.created_at, a.last_scan_id, a.last_scanned_at, s.body FROM assets a"                             \
     " LEFT JOIN asset_scans s ON s.id = a.last_scan_id"
 
-static void add_asset(struct db_rows *r, json_t *out)
+static int put_asset(struct db_rows *r, void *arg)
 {
-    json_t *o = json_object();
-    static const char *const names[] = {"id", "user_id", "name", "type", "provider", "endpoint", "env"};
-    for (int i = 0; i < 7; i++)
-        json_object_set_new(o, names[i], text_or_null(db_rows_text(r, i)));
-    json_object_set_new(o, "security_score", json_integer(db_rows_int(r, 7)));
-    json_object_set_new(o, "risk_level", text_or_null(db_rows_text(r, 8)));
-    json_object_set_new(o, "created_at", text_or_null(db_rows_text(r, 9)));
-    json_object_set_new(o, "last_scan_id", text_or_null(db_rows_text(r, 10)));
-    json_object_set_new(o, "last_scanned_at", text_or_null(db_rows_text(r, 11)));
-    json_object_set_new(o, "scan", parse_or_null(db_rows_text(r, 12)));
-    json_array_append_new(out, o);
+    const struct row_fn *f = arg;
+    f->fn.asset(f->arg, &(struct store_orch_asset){
+                            .id = db_rows_text(r, 0),
+                            .user_id = db_rows_text(r, 1),
+                            .name = db_rows_text(r, 2),
+                            .type = db_rows_text(r, 3),
+                            .provider = db_rows_text(r, 4),
+                            .endpoint = db_rows_text(r, 5),
+                            .env = db_rows_text(r, 6),
+                            .security_score = db_rows_int(r, 7),
+                            .risk_level = db_rows_text(r, 8),
+                            .created_at = db_rows_text(r, 9),
+                            .last_scan_id = db_rows_text(r, 10),
+                            .last_scanned_at = db_rows_text(r, 11),
+                            .scan = db_rows_text(r, 12),
+                        });
+    return ST_OK;
 }
 
-int store_orch_assets(struct db *db, const char *user_id, size_t cap, json_t *out)
+/* The reads below have LIMIT cap, so at most cap rows reach fn. */
+int store_orch_assets(struct db *db, const char *user_id, size_t cap, store_orch_asset_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_OPT(user_id), DBP_INT((int64_t)cap)};
+    struct row_fn f = {.fn.asset = fn, .arg = arg};
     if (!user_id)
-        return each_row(db, ASSET_SELECT " ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p + 1, 1, cap, add_asset,
-                        out);
-    return each_row(db, ASSET_SELECT " WHERE a.user_id = ? ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p, 2, cap,
-                    add_asset, out);
+        return store_query_each(db, ASSET_SELECT " ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p + 1, 1, put_asset,
+                                &f);
+    return store_query_each(db, ASSET_SELECT " WHERE a.user_id = ? ORDER BY a.created_us DESC, a.id DESC LIMIT ?", p,
+                            2, put_asset, &f);
 }
 
 #define ENG_SELECT "SELECT id, user_id, asset_id, overall_risk, finished_at, report FROM engagements"
 
-static void add_engagement(struct db_rows *r, json_t *out)
+static int put_engagement(struct db_rows *r, void *arg)
 {
-    json_t *report = parse_or_null(db_rows_text(r, 5));
-    if (!json_is_object(report)) {
-        json_decref(report);
-        return;
-    }
-    json_array_append_new(out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "id", text_or_null(db_rows_text(r, 0)),
-                                         "user_id", text_or_null(db_rows_text(r, 1)), "asset_id",
-                                         text_or_null(db_rows_text(r, 2)), "overall_risk",
-                                         text_or_null(db_rows_text(r, 3)), "finished_at",
-                                         text_or_null(db_rows_text(r, 4)), "report", report));
+    const struct row_fn *f = arg;
+    f->fn.engagement(f->arg, &(struct store_orch_engagement){
+                                 .id = db_rows_text(r, 0),
+                                 .user_id = db_rows_text(r, 1),
+                                 .asset_id = db_rows_text(r, 2),
+                                 .overall_risk = db_rows_text(r, 3),
+                                 .finished_at = db_rows_text(r, 4),
+                                 .report = db_rows_text(r, 5),
+                             });
+    return ST_OK;
 }
 
-int store_orch_engagements(struct db *db, const char *user_id, size_t cap, json_t *out)
+int store_orch_engagements(struct db *db, const char *user_id, size_t cap, store_orch_engagement_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_OPT(user_id), DBP_INT((int64_t)cap)};
+    struct row_fn f = {.fn.engagement = fn, .arg = arg};
     if (!user_id)
-        return each_row(db, ENG_SELECT " WHERE status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?", p + 1,
-                        1, cap, add_engagement, out);
-    return each_row(db,
-                    ENG_SELECT " WHERE user_id = ? AND status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?",
-                    p, 2, cap, add_engagement, out);
+        return store_query_each(db, ENG_SELECT " WHERE status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?",
+                                p + 1, 1, put_engagement, &f);
+    return store_query_each(
+        db, ENG_SELECT " WHERE user_id = ? AND status = 'completed' ORDER BY created_us DESC, id DESC LIMIT ?", p, 2,
+        put_engagement, &f);
 }
 
-static void add_doc(struct db_rows *r, json_t *out)
+static int put_doc(struct db_rows *r, void *arg)
 {
-    json_t *d = parse_or_null(db_rows_text(r, 0));
-    if (json_is_object(d))
-        json_array_append_new(out, d);
-    else
-        json_decref(d);
+    const struct row_fn *f = arg;
+    f->fn.doc(f->arg, db_rows_text(r, 0));
+    return ST_OK;
 }
 
-int store_orch_active_cves(struct db *db, size_t limit, json_t *out)
+int store_orch_active_cves(struct db *db, size_t limit, store_orch_doc_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_INT((int64_t)limit)};
-    return each_row(db,
-                    "SELECT doc FROM intel_records WHERE substr(id, 1, 4) = 'CVE-' AND (kev = 1 OR severity IN"
-                    " ('CRITICAL', 'HIGH')) ORDER BY risk_score DESC, id LIMIT ?",
-                    p, 1, limit, add_doc, out);
+    return store_query_each(db,
+                            "SELECT doc FROM intel_records WHERE substr(id, 1, 4) = 'CVE-' AND (kev = 1 OR severity IN"
+                            " ('CRITICAL', 'HIGH')) ORDER BY risk_score DESC, id LIMIT ?",
+                            p, 1, put_doc, &(struct row_fn){.fn.doc = fn, .arg = arg});
 }
 
-int store_orch_kev(struct db *db, size_t cap, json_t *out)
+int store_orch_kev(struct db *db, size_t cap, store_orch_doc_fn fn, void *arg)
 {
     struct db_param p[] = {DBP_INT((int64_t)cap)};
-    return each_row(db, "SELECT doc FROM intel_records WHERE kev = 1 ORDER BY risk_score DESC, id LIMIT ?", p, 1, cap,
-                    add_doc, out);
+    return store_query_each(db, "SELECT doc FROM intel_records WHERE kev = 1 ORDER BY risk_score DESC, id LIMIT ?", p,
+                            1, put_doc, &(struct row_fn){.fn.doc = fn, .arg = arg});
 }
 
 static int read_counts(struct db_rows *r, void *arg)

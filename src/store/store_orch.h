@@ -2,9 +2,13 @@
  * the pipeline makes over what other modules stored (intel records, assets and their latest
  * scans, engagements, saved playbooks). Return codes are store.h's ST_*.
  *
- * Reads that return documents append them to a caller's JSON array (parsed; rows whose stored
- * text does not parse are skipped, they cannot come from this server). Every read is capped by
- * the caller, so a huge store costs a bounded pipeline. */
+ * The store parses no document: reads of rows that carry one (an asset's latest scan, an
+ * engagement's report, an intel record) hand each row to a caller's function, the document as the
+ * stored text; src/services/orch.c decides what it means. Reads of plain columns (managed
+ * accounts, stale playbooks) append JSON values to a caller's array. Every read is capped by the
+ * caller, so a huge store costs a bounded pipeline.
+ *
+ * Ownership: the texts of a row are borrowed for the duration of the callback. */
 #ifndef BW_STORE_STORE_ORCH_H
 #define BW_STORE_STORE_ORCH_H
 #include "common/ids.h"
@@ -65,18 +69,35 @@ int store_orch_snapshot_latest(struct db *db, const char *scope_key, enum store_
 /* Ids of the accounts managed by manager_id (`user add --managed-by`), at most cap, appended as
  * JSON strings. */
 int store_orch_managed(struct db *db, const char *manager_id, size_t cap, json_t *ids);
-/* Assets of user_id (NULL: every account), newest first, at most cap, as objects {id,user_id,
- * name,type,provider,endpoint,env,security_score,risk_level,created_at,last_scan_id,
- * last_scanned_at,scan} where scan is the latest scan document or null. */
-int store_orch_assets(struct db *db, const char *user_id, size_t cap, json_t *out);
-/* Completed engagements of user_id (NULL: every account), newest first, at most cap: {id,user_id,
- * asset_id,overall_risk,finished_at,report}. */
-int store_orch_engagements(struct db *db, const char *user_id, size_t cap, json_t *out);
-/* Records with a CVE id that are in KEV or rated CRITICAL/HIGH, riskiest first (then id), at most
- * limit: the documents. */
-int store_orch_active_cves(struct db *db, size_t limit, json_t *out);
-/* Records in KEV, riskiest first, at most cap. */
-int store_orch_kev(struct db *db, size_t cap, json_t *out);
+
+/* An asset with its latest scan; NULL for SQL NULL. */
+struct store_orch_asset {
+    const char *id, *user_id, *name, *type, *provider, *endpoint, *env;
+    int64_t security_score;
+    const char *risk_level, *created_at, *last_scan_id, *last_scanned_at;
+    const char *scan; /* the latest scan's document as stored, or NULL */
+};
+typedef void (*store_orch_asset_fn)(void *arg, const struct store_orch_asset *a);
+/* Calls fn for the assets of user_id (NULL: every account), newest first, at most cap. */
+int store_orch_assets(struct db *db, const char *user_id, size_t cap, store_orch_asset_fn fn, void *arg);
+
+/* A completed engagement; NULL for SQL NULL. */
+struct store_orch_engagement {
+    const char *id, *user_id, *asset_id, *overall_risk, *finished_at;
+    const char *report; /* the scored report as stored, or NULL */
+};
+typedef void (*store_orch_engagement_fn)(void *arg, const struct store_orch_engagement *e);
+/* Calls fn for the completed engagements of user_id (NULL: every account), newest first, at most
+ * cap. */
+int store_orch_engagements(struct db *db, const char *user_id, size_t cap, store_orch_engagement_fn fn, void *arg);
+
+/* An intel record's stored document (NULL for SQL NULL). */
+typedef void (*store_orch_doc_fn)(void *arg, const char *doc);
+/* Calls fn for the records with a CVE id that are in KEV or rated CRITICAL/HIGH, riskiest first
+ * (then id), at most limit. */
+int store_orch_active_cves(struct db *db, size_t limit, store_orch_doc_fn fn, void *arg);
+/* Calls fn for the records in KEV, riskiest first, at most cap. */
+int store_orch_kev(struct db *db, size_t cap, store_orch_doc_fn fn, void *arg);
 
 /* Assets of user_id (NULL: every account). */
 int store_orch_asset_count(struct db *db, const char *user_id, int64_t *n);

@@ -1,5 +1,5 @@
 /* The store's statement shapes (store_internal.h): one statement, the first row, every row, a
- * count, a list. One query loop and one place that takes a connection of its own. */
+ * count, a list, a transaction. One query loop and one place that takes a connection of its own. */
 #include "store/store.h"
 #include "store/store_internal.h"
 
@@ -65,14 +65,20 @@ static int rows(struct db *db, struct db_conn *c, const char *sql, const struct 
     return rc;
 }
 
+int store_conn_exec(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *changes)
+{
+    int rc = db_exec(c, sql, p, np, changes);
+    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+}
+
 int store_exec(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *changes)
 {
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
-    int rc = db_exec(c, sql, p, np, changes);
+    int rc = store_conn_exec(c, sql, p, np, changes);
     db_release(c);
-    return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+    return rc;
 }
 
 int store_exec_changed(struct db *db, const char *sql, const struct db_param *p, int np, int none)
@@ -164,4 +170,27 @@ int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p
                     store_row_fn read, void **out, size_t *n)
 {
     return list_of(NULL, c, sql, p, np, elem, read, out, n);
+}
+
+int store_conn_tx(struct db_conn *c, store_tx_fn body, void *arg)
+{
+    if (db_begin(c, true) != DB_OK)
+        return ST_ERROR;
+    int rc = body(c, arg);
+    if (rc == ST_OK && db_commit(c) != DB_OK)
+        rc = ST_ERROR;
+    /* a COMMIT that failed can leave SQLite's transaction open on this connection */
+    if (rc != ST_OK)
+        db_rollback(c);
+    return rc;
+}
+
+int store_tx(struct db *db, store_tx_fn body, void *arg)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = store_conn_tx(c, body, arg);
+    db_release(c);
+    return rc;
 }

@@ -50,41 +50,44 @@ void store_engagement_clear(struct store_engagement *e)
     e->attack_ids = NULL;
 }
 
-int store_engagement_create(struct db *db, const struct store_engagement *e, const char *job_id, int max_attempts,
-                            long max_active, int64_t now_ms, int64_t *active)
+struct engagement_create {
+    const struct store_engagement *e;
+    const char *job_id;
+    int max_attempts;
+    long max_active;
+    int64_t now_ms;
+    int64_t *active;
+};
+
+static int engagement_create_tx(struct db_conn *c, void *arg)
 {
-    *active = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = store_begin_capped(c, e->user_id,
-                                "SELECT COUNT(*) FROM engagements WHERE user_id = ? AND status IN ('queued', 'running')",
-                                max_active, active);
+    const struct engagement_create *a = arg;
+    const struct store_engagement *e = a->e;
+    int rc = store_capped(c, e->user_id,
+                          "SELECT COUNT(*) FROM engagements WHERE user_id = ? AND status IN ('queued', 'running')",
+                          a->max_active, a->active);
     if (rc != ST_OK)
-        goto out;
+        return rc;
     struct db_param p[] = {DBP_TEXT(e->id),         DBP_TEXT(e->user_id),    DBP_TEXT(e->asset_id),
                            DBP_TEXT(e->asset_type), DBP_TEXT(e->target_url), DBP_TEXT(e->categories),
                            DBP_TEXT(e->intensity),  DBP_TEXT(e->canary),     DBP_TEXT(e->attack_ids),
                            DBP_INT(e->attack_count), DBP_INT(e->eta_seconds), DBP_TEXT(e->created_at),
                            DBP_INT(e->created_us)};
-    if (db_exec(c,
-                "INSERT INTO engagements (id, user_id, asset_id, asset_type, target_url, categories, intensity,"
-                " canary, status, attack_ids, attack_count, eta_seconds, created_at, created_us)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)",
-                p, 13, NULL) != DB_OK) {
-        rc = ST_ERROR;
-        goto fail;
-    }
-    rc = store_job_enqueue_conn(c, job_id, "redteam", e->id, max_attempts, now_ms);
-    if (rc != ST_OK)
-        goto fail;
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-    goto out;
-fail:
-    db_rollback(c);
-out:
-    db_release(c);
-    return rc;
+    if (store_conn_exec(c,
+                        "INSERT INTO engagements (id, user_id, asset_id, asset_type, target_url, categories, intensity,"
+                        " canary, status, attack_ids, attack_count, eta_seconds, created_at, created_us)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)",
+                        p, 13, NULL) != ST_OK)
+        return ST_ERROR;
+    return store_job_enqueue_conn(c, a->job_id, "redteam", e->id, a->max_attempts, a->now_ms);
+}
+
+int store_engagement_create(struct db *db, const struct store_engagement *e, const char *job_id, int max_attempts,
+                            long max_active, int64_t now_ms, int64_t *active)
+{
+    *active = 0;
+    return store_tx(db, engagement_create_tx,
+                    &(struct engagement_create){e, job_id, max_attempts, max_active, now_ms, active});
 }
 
 int store_engagement_get(struct db *db, const char *user_id, const char *id, struct store_engagement *out)
@@ -100,23 +103,19 @@ int store_engagement_get(struct db *db, const char *user_id, const char *id, str
     return st;
 }
 
+static int read_ms(struct db_rows *r, void *ms)
+{
+    *(int *)ms = (int)db_rows_int(r, 0);
+    return ST_OK;
+}
+
 int store_engagement_avg_ms(struct db *db, const char *asset_id, int *ms)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    struct db_rows *r = NULL;
     struct db_param p[] = {DBP_TEXT(asset_id)};
-    int rc = db_query(c,
-                      "SELECT avg_attack_ms FROM engagements WHERE asset_id = ? AND status = 'completed'"
-                      " AND avg_attack_ms IS NOT NULL ORDER BY created_us DESC LIMIT 1",
-                      p, 1, &r);
-    int st = ST_ERROR;
-    if (rc == DB_OK)
-        st = db_rows_next(r) ? (*ms = (int)db_rows_int(r, 0), ST_OK) : ST_NOTFOUND;
-    db_rows_free(r);
-    db_release(c);
-    return st;
+    return store_query_one(db,
+                           "SELECT avg_attack_ms FROM engagements WHERE asset_id = ? AND status = 'completed'"
+                           " AND avg_attack_ms IS NOT NULL ORDER BY created_us DESC LIMIT 1",
+                           p, 1, read_ms, ms);
 }
 
 int store_engagement_start(struct db *db, const char *id, const char *started_at)
@@ -140,47 +139,45 @@ int store_engagement_status(struct db *db, const char *id, enum bw_run_status *s
     return store_query_one(db, "SELECT status FROM engagements WHERE id = ?", p, 1, read_status, status);
 }
 
-int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us)
+struct attack_save {
+    const char *id;
+    const struct store_attack_row *a;
+    int64_t now_us;
+};
+
+static int attack_save_tx(struct db_conn *c, void *arg)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
+    const struct attack_save *s = arg;
+    const char *id = s->id;
+    const struct store_attack_row *a = s->a;
     int64_t ch = 0;
     struct db_param ins[] = {DBP_TEXT(id),          DBP_TEXT(a->attack_id), DBP_INT(a->seq),
                              DBP_INT(a->succeeded), DBP_INT(a->errored),    DBP_TEXT(a->severity),
                              DBP_TEXT(a->detector), DBP_TEXT(a->prompt),    DBP_TEXT(a->response_excerpt),
-                             DBP_INT(a->elapsed_ms), DBP_INT(now_us)};
+                             DBP_INT(a->elapsed_ms), DBP_INT(s->now_us)};
     struct db_param up[] = {DBP_TEXT(id), DBP_TEXT(id), DBP_TEXT(id)};
-    if (db_begin(c, true) != DB_OK)
-        goto out;
     /* a row that exists (the attack ran before a crash) wins: nothing is counted twice. The
      * recompute only touches a running engagement: when a cancel (or any final state) committed
      * first, nothing changes and the row goes with the rollback. On PostgreSQL the update waits
      * for a concurrent cancel's row lock and then sees its status; SQLite's write lock orders them. */
-    if (db_exec(c,
-                "INSERT INTO engagement_attacks (engagement_id, attack_id, seq, succeeded, errored, severity,"
-                " detector, prompt, response_excerpt, elapsed_ms, created_us)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                ins, 11, NULL) != DB_OK ||
-        db_exec(c,
-                "UPDATE engagements SET"
-                " attacks_done = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?),"
-                " attacks_succeeded = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?"
-                " AND succeeded = 1) WHERE id = ? AND status = 'running'",
-                up, 3, &ch) != DB_OK) {
-        db_rollback(c);
-        goto out;
-    }
-    if (!ch) {
-        db_rollback(c);
-        rc = ST_CONFLICT;
-        goto out;
-    }
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-out:
-    db_release(c);
-    return rc;
+    if (store_conn_exec(c,
+                        "INSERT INTO engagement_attacks (engagement_id, attack_id, seq, succeeded, errored, severity,"
+                        " detector, prompt, response_excerpt, elapsed_ms, created_us)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        ins, 11, NULL) != ST_OK ||
+        store_conn_exec(c,
+                        "UPDATE engagements SET"
+                        " attacks_done = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?),"
+                        " attacks_succeeded = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?"
+                        " AND succeeded = 1) WHERE id = ? AND status = 'running'",
+                        up, 3, &ch) != ST_OK)
+        return ST_ERROR;
+    return ch ? ST_OK : ST_CONFLICT;
+}
+
+int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us)
+{
+    return store_tx(db, attack_save_tx, &(struct attack_save){id, a, now_us});
 }
 
 static int read_attack(struct db_rows *r, void *item)
@@ -222,33 +219,35 @@ int store_engagement_finish(struct db *db, const char *id, enum bw_run_status st
                         p, 7, ST_CONFLICT);
 }
 
+struct engagement_cancel {
+    const char *user_id, *id, *finished_at;
+    int64_t now_ms;
+    int64_t changed; /* engagements cancelled: 0 or 1 */
+};
+
+static int engagement_cancel_tx(struct db_conn *c, void *arg)
+{
+    struct engagement_cancel *a = arg;
+    struct db_param p[] = {DBP_TEXT(a->finished_at), DBP_TEXT(a->id), DBP_TEXT(a->user_id)};
+    if (store_conn_exec(c,
+                        "UPDATE engagements SET status = 'cancelled', finished_at = ?"
+                        " WHERE id = ? AND user_id = ? AND status IN ('queued', 'running')",
+                        p, 3, &a->changed) != ST_OK ||
+        (a->changed && store_job_cancel_ref_conn(c, a->id, a->now_ms) != ST_OK))
+        return ST_ERROR;
+    return ST_OK;
+}
+
 int store_engagement_cancel(struct db *db, const char *user_id, const char *id, const char *finished_at,
                             int64_t now_ms, struct store_engagement *out)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = ST_ERROR;
-    int64_t ch = 0;
-    struct db_param p[] = {DBP_TEXT(finished_at), DBP_TEXT(id), DBP_TEXT(user_id)};
-    if (db_begin(c, true) != DB_OK)
-        goto out;
-    if (db_exec(c,
-                "UPDATE engagements SET status = 'cancelled', finished_at = ?"
-                " WHERE id = ? AND user_id = ? AND status IN ('queued', 'running')",
-                p, 3, &ch) != DB_OK ||
-        (ch && store_job_cancel_ref_conn(c, id, now_ms) != ST_OK)) {
-        db_rollback(c);
-        goto out;
-    }
-    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
-out:
-    db_release(c);
+    struct engagement_cancel a = {user_id, id, finished_at, now_ms, 0};
+    int rc = store_tx(db, engagement_cancel_tx, &a);
     if (rc != ST_OK)
         return rc;
     /* the state afterwards; unchanged means final already, or not the caller's */
     rc = store_engagement_get(db, user_id, id, out);
-    if (rc == ST_OK && !ch)
+    if (rc == ST_OK && !a.changed)
         rc = ST_CONFLICT;
     return rc;
 }

@@ -1,8 +1,9 @@
 /* The durable job queue (src/store/store_jobs.c, src/jobs/jobs.c) on SQLite and, when
  * BULWARK_TEST_PG_HOST/BULWARK_TEST_PG_PORT name a PostgreSQL cluster, on a fresh database there:
  * claim order, leases that expire and are reclaimed, heartbeats and finishes that a lost lease
- * cannot make, retries with backoff until the attempts run out, reaping, release on shutdown,
- * the handler registry, and concurrent claimers that never share a job. The clock is passed in. */
+ * cannot make, retries with backoff until the attempts run out, reaping (every reaped job's failure
+ * hook runs, however many expired at once), release on shutdown, the handler registry, and
+ * concurrent claimers that never share a job. The clock is passed in. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -204,6 +205,75 @@ static void test_run_one(void **state)
     assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 8000, LEASE, 0, &stop), ST_NOTFOUND);
 }
 
+/* ---- the reaper ---- */
+
+static int g_reaped;
+static void count_reaped(struct db *db, const struct store_job *j, const char *error)
+{
+    (void)db;
+    assert_string_equal(j->kind, "unit-reap");
+    assert_int_equal(j->state, BW_JOB_STATE_FAILED);
+    assert_non_null(strstr(error, "stopped answering"));
+    g_reaped++;
+}
+static const struct bw_job_kind REAPED = {.kind = "unit-reap", .run = fatal_run, .failed = count_reaped};
+
+/* Enqueues n jobs of kind unit-reap with one attempt each into ids and claims them all at T0 (their
+ * workers then die: the leases run out at T0 + LEASE). */
+static void claim_doomed(struct db *db, int n, char ids[][BW_ID_MAX])
+{
+    struct store_job j;
+    for (int i = 0; i < n; i++) {
+        enqueue(db, ids[i], "unit-reap", 1, T0); /* claimed at once: the only one queued */
+        assert_int_equal(store_job_claim(db, "A", T0, LEASE, &j), ST_OK);
+        assert_string_equal(j.id, ids[i]);
+    }
+}
+
+static int count_state(struct db *db, int n, char ids[][BW_ID_MAX], enum bw_job_state state)
+{
+    int k = 0;
+    struct store_job j;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(store_job_get(db, ids[i], &j), ST_OK);
+        k += j.state == state;
+    }
+    return k;
+}
+
+/* More expired jobs than a reaper batch: every one fails and its kind's failure hook runs, so no
+ * engagement or orchestrator run is left "running" behind a job nobody will finish. */
+static void test_reap_every_job(void **state)
+{
+    struct db_fixture *fx = *state;
+    clear_jobs(fx->db);
+    (void)bw_jobs_register(&REAPED);
+    enum { N = BW_JOB_REAP_BATCH * 2 + 3 };
+    char ids[N][BW_ID_MAX];
+    claim_doomed(fx->db, N, ids);
+    g_reaped = 0;
+    bw_jobs_reap(fx->db, T0 + LEASE + 1);
+    assert_int_equal(g_reaped, N);
+    assert_int_equal(count_state(fx->db, N, ids, BW_JOB_STATE_FAILED), N);
+    bw_jobs_reap(fx->db, T0 + LEASE + 2); /* nothing is left to reap */
+    assert_int_equal(g_reaped, N);
+
+    /* the store fails at most cap jobs per call and returns each one it failed */
+    clear_jobs(fx->db);
+    char few[6][BW_ID_MAX];
+    claim_doomed(fx->db, 6, few);
+    struct store_job dead[4];
+    size_t n = 0;
+    assert_int_equal(store_job_reap(fx->db, T0 + LEASE + 1, dead, 4, &n), ST_OK);
+    assert_int_equal(n, 4);
+    assert_int_equal(count_state(fx->db, 6, few, BW_JOB_STATE_RUNNING), 2);
+    assert_int_equal(store_job_reap(fx->db, T0 + LEASE + 1, dead, 4, &n), ST_OK);
+    assert_int_equal(n, 2);
+    assert_int_equal(store_job_reap(fx->db, T0 + LEASE + 1, dead, 4, &n), ST_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(count_state(fx->db, 6, few, BW_JOB_STATE_FAILED), 6);
+}
+
 /* ---- concurrent claimers ---- */
 
 #define RACE_JOBS 60
@@ -280,6 +350,7 @@ static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
 PG_TEST(test_claim_lease_retry)
 PG_TEST(test_reap_and_release)
 PG_TEST(test_run_one)
+PG_TEST(test_reap_every_job)
 PG_TEST(test_concurrent_claims)
 
 int main(void)
@@ -291,12 +362,14 @@ int main(void)
         cmocka_unit_test(test_claim_lease_retry),
         cmocka_unit_test(test_reap_and_release),
         cmocka_unit_test(test_run_one),
+        cmocka_unit_test(test_reap_every_job),
         cmocka_unit_test(test_concurrent_claims),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_claim_lease_retry),
         cmocka_unit_test(pg_test_reap_and_release),
         cmocka_unit_test(pg_test_run_one),
+        cmocka_unit_test(pg_test_reap_every_job),
         cmocka_unit_test(pg_test_concurrent_claims),
     };
     int failed = cmocka_run_group_tests_name("jobs_sqlite", sqlite, sqlite_setup, sqlite_teardown);

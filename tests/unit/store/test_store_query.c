@@ -1,7 +1,7 @@
 /* The store's statement shapes (src/store/store_query.c, declared in store_internal.h): one
  * statement, the first row, every row, a count, a list, on a connection of their own and on the
- * caller's; how each maps rows, no rows, reader failures, constraint violations and database
- * failures to ST_*. On SQLite in a temp directory and, when BULWARK_TEST_PG_HOST/PORT name a
+ * caller's, and a transaction; how each maps rows, no rows, reader failures, constraint violations
+ * and database failures to ST_*, and what a transaction keeps. On SQLite in a temp directory and, when BULWARK_TEST_PG_HOST/PORT name a
  * cluster, on a fresh PostgreSQL database. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -241,6 +241,70 @@ static void test_conn_in_transaction(void **state)
     db_release(c);
 }
 
+/* A transaction body: inserts key k, then answers rc (after a failing statement when fail). */
+struct tx_arg {
+    const char *k;
+    int rc;
+    bool fail;
+    int ran;
+};
+
+static int tx_body(struct db_conn *c, void *arg)
+{
+    struct tx_arg *a = arg;
+    a->ran++;
+    struct db_param p[] = {DBP_TEXT(a->k), DBP_INT(7)};
+    int rc = store_conn_exec(c, "INSERT INTO helper_t (k, v) VALUES (?, ?)", p, 2, NULL);
+    if (rc != ST_OK)
+        return rc;
+    if (a->fail)
+        return store_conn_exec(c, "UPDATE no_such_table SET v = 1", NULL, 0, NULL);
+    return a->rc;
+}
+
+static int64_t count_key(struct db *db, const char *k)
+{
+    int64_t n = -1;
+    struct db_param p[] = {DBP_TEXT(k)};
+    assert_int_equal(store_query_int(db, "SELECT COUNT(*) FROM helper_t WHERE k = ?", p, 1, &n), ST_OK);
+    return n;
+}
+
+/* ST_OK commits; any other answer rolls back and is the answer; the connection is clean after. */
+static void test_tx(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    struct tx_arg ok = {"t1", ST_OK, false, 0};
+    assert_int_equal(store_tx(db, tx_body, &ok), ST_OK);
+    assert_int_equal(ok.ran, 1);
+    assert_int_equal(count_key(db, "t1"), 1);
+
+    struct tx_arg refused = {"t2", ST_CONFLICT, false, 0};
+    assert_int_equal(store_tx(db, tx_body, &refused), ST_CONFLICT);
+    assert_int_equal(count_key(db, "t2"), 0);
+    struct tx_arg limit = {"t2", ST_LIMIT, false, 0};
+    assert_int_equal(store_tx(db, tx_body, &limit), ST_LIMIT);
+    assert_int_equal(count_key(db, "t2"), 0);
+
+    /* a statement that fails inside (PostgreSQL then refuses the rest until ROLLBACK) */
+    struct tx_arg broken = {"t3", ST_OK, true, 0};
+    assert_int_equal(store_tx(db, tx_body, &broken), ST_ERROR);
+    assert_int_equal(count_key(db, "t3"), 0);
+
+    /* a constraint violation is ST_CONFLICT to store_conn_exec, and the body passes it on */
+    struct tx_arg dup = {"a", ST_OK, false, 0};
+    assert_int_equal(store_tx(db, tx_body, &dup), ST_CONFLICT);
+    assert_int_equal(count_key(db, "a"), 1);
+
+    /* nothing was left open: the next transaction and a plain statement work */
+    struct tx_arg after = {"t4", ST_OK, false, 0};
+    assert_int_equal(store_tx(db, tx_body, &after), ST_OK);
+    assert_int_equal(count_key(db, "t4"), 1);
+    struct db_param p[] = {DBP_TEXT("t5"), DBP_INT(1)};
+    assert_int_equal(store_exec(db, "INSERT INTO helper_t (k, v) VALUES (?, ?)", p, 2, NULL), ST_OK);
+}
+
 static void test_copy(void **state)
 {
     (void)state;
@@ -262,6 +326,7 @@ PG_TEST(test_each_and_int)
 PG_TEST(test_list)
 PG_TEST(test_list_reader_fails)
 PG_TEST(test_conn_in_transaction)
+PG_TEST(test_tx)
 
 int main(void)
 {
@@ -276,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_list_reader_fails),
         cmocka_unit_test(test_conn_in_transaction),
+        cmocka_unit_test(test_tx),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_exec),
@@ -284,6 +350,7 @@ int main(void)
         cmocka_unit_test(pg_test_list),
         cmocka_unit_test(pg_test_list_reader_fails),
         cmocka_unit_test(pg_test_conn_in_transaction),
+        cmocka_unit_test(pg_test_tx),
     };
     int failed = cmocka_run_group_tests_name("store_query_common", common, NULL, NULL);
     failed += cmocka_run_group_tests_name("store_query_sqlite", sqlite, sqlite_setup, sqlite_teardown);
