@@ -240,7 +240,7 @@
 #define BW_JOB_MAX_ATTEMPTS 5
 #define BW_JOB_BACKOFF_BASE_MS 1000 /* the first retry's wait; it doubles per attempt ... */
 #define BW_JOB_BACKOFF_MAX_MS 60000 /* ... up to this */
-#define BW_JOB_REAP_BATCH 16     /* expired jobs returned per reaper pass, whose kinds' failure hooks it runs */
+#define BW_JOB_REAP_BATCH 16     /* expired jobs failed per reaper statement (repeated until none are left) */
 #define BW_JOB_KINDS_MAX 8       /* job kinds in the registry */
 #define BW_JOB_KIND_MAX 32       /* bytes of a job kind name with its NUL */
 #define BW_JOB_OWNER_MAX 64      /* bytes of a lease owner (worker id) with its NUL */
