@@ -115,8 +115,9 @@ test('missing credentials on a session route is 401', async () => {
 test('the admin key is accepted on public routes and is not an account', async () => {
   let r = await srv.req('GET', '/api/ai-security/governance/frameworks', { key: srv.adminKey });
   assert.equal(r.status, 200);
+  // it authenticated, but key management needs an account's session: 403, not 401
   r = await srv.req('GET', '/api/developer/keys', { key: srv.adminKey });
-  assertError(assert, r, 401, 'AUTH_REQUIRED');
+  assertError(assert, r, 403, 'FORBIDDEN');
   r = await srv.req('GET', '/api/ai-security/governance/frameworks', { key: srv.adminKey + 'x' });
   assertError(assert, r, 401, 'AUTH_REQUIRED');
 });
