@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct bw_audit;
 struct bw_limiter;
@@ -49,6 +50,9 @@ static inline struct api_ctx *api_ctx(const struct bw_req *r) { return r->ctx; }
  * 0 or -1; api_frameworks_free frees them (also after a failure). */
 int api_frameworks_render(struct api_ctx *c);
 void api_frameworks_free(struct api_ctx *c);
+
+/* The limiters' families of GET /metrics (tracked keys; evictions per limiter), written to f. */
+void api_metrics_limiters(FILE *f, const struct api_ctx *c);
 
 /* The route table (src/api/routes.c). */
 extern const struct bw_route bw_routes[];
