@@ -17,6 +17,7 @@
 
 struct bw_audit;
 struct bw_limiter;
+struct bw_orch_cache;
 struct bw_pool;
 struct bw_scanner;
 struct db;
@@ -29,7 +30,9 @@ struct api_ctx {
     struct bw_limiter *login_email; /* failed logins per email */
     struct bw_limiter *login_ip;    /* failed logins per IP */
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
-    struct bw_audit *audit;         /* flushed before an on-demand pack; its drop count */
+    struct bw_audit *audit;         /* its drop count */
+    struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
+    struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */

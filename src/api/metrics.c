@@ -13,6 +13,7 @@
 #include "http/metrics.h"
 #include "jobs/jobs.h"
 #include "net/egress.h"
+#include "services/orch_cache.h"
 #include "store/store.h"
 #include "store/store_jobs.h"
 
@@ -52,6 +53,11 @@ static void write_process(FILE *f, struct api_ctx *app)
     bw_prom_family(f, "bulwark_audit_events_dropped_total", "counter",
                    "Audit events not recorded (no room between flushes, or the write failed).");
     bw_prom_sample_u(f, "bulwark_audit_events_dropped_total", NULL, bw_audit_dropped(app->audit));
+    bw_prom_family(f, "bulwark_orch_pack_computations_total", "counter",
+                   "Orchestrator pipelines run on demand for pack requests (a scope without a snapshot); "
+                   "concurrent and cached requests of the scope share one.");
+    bw_prom_sample_u(f, "bulwark_orch_pack_computations_total", NULL,
+                     app->orch_cache ? bw_orch_cache_computations(app->orch_cache) : 0);
 }
 
 /* The job kinds to show: the registered ones, then any other kind the queue holds. */
