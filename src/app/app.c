@@ -224,7 +224,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     memset(app, 0, sizeof *app);
     app->cfg = cfg;
     app->started_s = bw_now_s();
-    char err[256];
+    char err[1024]; /* room for the paths of a file-mode refusal */
     /* settings first: a bad one stops the start before the database is touched */
     if (parse_trusted(app) != 0)
         return -1;
@@ -233,7 +233,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         return -1;
     }
     int pool = (int)cfg->threads * 2 + (int)cfg->workers + BW_ORCH_PACK_THREADS + 2;
-    if (db_open(cfg->database_url, cfg->data_dir, pool, &app->db, err, sizeof err) != 0) {
+    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    if (db_open(cfg->database_url, cfg->data_dir, dbf, pool, &app->db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
         return -1;
     }
