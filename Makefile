@@ -39,7 +39,7 @@ build: deps
 	@cmake --build $(BUILD) -j $(JOBS)
 
 run: build
-	@mkdir -p var
+	@mkdir -p -m 0700 var # the data directory is the owner's alone (bulwark refuses a wider one)
 	@echo "bulwark: starting on $${BULWARK_LISTEN:-127.0.0.1:8080} with SQLite in $${BULWARK_DATA_DIR:-./var}"
 	@echo "bulwark: on first start the admin login and admin key are printed below, once (see README)"
 	@exec $(BUILD)/bulwark serve

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     const char *url = getenv("BULWARK_DATABASE_URL"), *dir = getenv("BULWARK_DATA_DIR");
     struct db *db = NULL;
     char err[256];
-    if (db_open(url, dir ? dir : "./var", 2, &db, err, sizeof err) != 0) {
+    if (db_open(url, dir ? dir : "./var", 0, 2, &db, err, sizeof err) != 0) {
         fprintf(stderr, "bench_feedload: %s\n", err);
         return 1;
     }

@@ -60,7 +60,7 @@ export BULWARK_RATE_ANON=1000000000 BULWARK_RATE_FREE=1000000000 BULWARK_RATE_ST
 export BULWARK_RATE_PRO=1000000000 BULWARK_RATE_ENTERPRISE=1000000000
 # the access log stays on (info) as in production; it goes to a file, truncated between runs
 export BULWARK_LOG_LEVEL=info
-mkdir -p "$BULWARK_DATA_DIR"
+mkdir -p -m 0700 "$BULWARK_DATA_DIR"
 
 email=bench@example.com
 password=$(head -c 18 /dev/urandom | base64 | tr -d '/+=')

@@ -164,7 +164,7 @@ echo "bench: the store over $records records; $(nproc) cores, wrk -t$wthreads -c
 # ---- SQLite -------------------------------------------------------------------------------------
 export BULWARK_DATA_DIR="$tmp/sqlite"
 unset BULWARK_DATABASE_URL
-mkdir -p "$BULWARK_DATA_DIR"
+mkdir -p -m 0700 "$BULWARK_DATA_DIR"
 bench_backend sqlite
 
 # ---- PostgreSQL ---------------------------------------------------------------------------------
@@ -188,6 +188,6 @@ dbname="bw_store_$$"
 psql -q -h "$host" -p "$pgport" -U postgres -d postgres -c "CREATE DATABASE $dbname" >/dev/null
 export BULWARK_DATABASE_URL="postgres://postgres@$host:$pgport/$dbname"
 export BULWARK_DATA_DIR="$tmp/pgdata" # the server's other files (the first-start credentials)
-mkdir -p "$BULWARK_DATA_DIR"
+mkdir -p -m 0700 "$BULWARK_DATA_DIR"
 bench_backend postgres
 psql -q -h "$host" -p "$pgport" -U postgres -d postgres -c "DROP DATABASE $dbname" >/dev/null || true

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -127,8 +128,9 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
     take_signals(&set);
     int rc = 1;
     struct db *db = NULL;
-    char err[256];
-    if (db_open(cfg->database_url, cfg->data_dir, (int)cfg->workers + 2, &db, err, sizeof err) != 0) {
+    char err[1024]; /* room for the paths of a file-mode refusal */
+    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    if (db_open(cfg->database_url, cfg->data_dir, dbf, (int)cfg->workers + 2, &db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
     } else if (bw_egress_global_init() != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
@@ -153,8 +155,9 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
 static struct db *open_db(struct bw_config *cfg)
 {
     struct db *db = NULL;
-    char err[256];
-    if (db_open(cfg->database_url, cfg->data_dir, 2, &db, err, sizeof err) != 0) {
+    char err[1024]; /* room for the paths of a file-mode refusal */
+    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, &db, err, sizeof err) != 0) {
         fprintf(stderr, "bulwark: %s\n", err);
         return NULL;
     }
@@ -370,6 +373,10 @@ static int cmd_migrate(struct bw_config *cfg, int nargs, char **args)
 
 int main(int argc, char **argv)
 {
+    /* what bulwark creates (the data directory, the database and its -wal and -shm files, report
+     * files) is its owner's alone whatever umask it was started with: the database holds the JWT
+     * signing secret. db_open creates the database 0600 by itself too, for its other callers */
+    umask(077);
     if (sodium_init() < 0) {
         fprintf(stderr, "bulwark: libsodium failed to initialise\n");
         return 1;

@@ -13,9 +13,11 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct bw_audit;
 struct bw_limiter;
+struct bw_orch_cache;
 struct bw_pool;
 struct bw_scanner;
 struct db;
@@ -28,7 +30,9 @@ struct api_ctx {
     struct bw_limiter *login_email; /* failed logins per email */
     struct bw_limiter *login_ip;    /* failed logins per IP */
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
-    struct bw_audit *audit;         /* flushed before an on-demand pack; its drop count */
+    struct bw_audit *audit;         /* its drop count */
+    struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
+    struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */
@@ -49,6 +53,9 @@ static inline struct api_ctx *api_ctx(const struct bw_req *r) { return r->ctx; }
  * 0 or -1; api_frameworks_free frees them (also after a failure). */
 int api_frameworks_render(struct api_ctx *c);
 void api_frameworks_free(struct api_ctx *c);
+
+/* The limiters' families of GET /metrics (tracked keys; evictions per limiter), written to f. */
+void api_metrics_limiters(FILE *f, const struct api_ctx *c);
 
 /* The route table (src/api/routes.c). */
 extern const struct bw_route bw_routes[];

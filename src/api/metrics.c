@@ -13,12 +13,30 @@
 #include "http/metrics.h"
 #include "jobs/jobs.h"
 #include "net/egress.h"
+#include "services/orch_cache.h"
 #include "store/store.h"
 #include "store/store_jobs.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void api_metrics_limiters(FILE *f, const struct api_ctx *c)
+{
+    bw_prom_family(f, "bulwark_ratelimit_tracked_keys", "gauge",
+                   "Accounts and client IPs tracked by the rate limiter.");
+    bw_prom_sample_u(f, "bulwark_ratelimit_tracked_keys", NULL, bw_limiter_size(c->rate));
+    bw_prom_family(f, "bulwark_ratelimit_evictions_total", "counter",
+                   "Live limiter entries evicted to track a new key when this process's table was full, by "
+                   "limiter (rate, login_email, login_ip).");
+    const struct {
+        const char *name;
+        struct bw_limiter *l;
+    } lim[] = {{"rate", c->rate}, {"login_email", c->login_email}, {"login_ip", c->login_ip}};
+    for (size_t i = 0; i < sizeof lim / sizeof lim[0]; i++)
+        bw_prom_sample_u(f, "bulwark_ratelimit_evictions_total", BW_PROM_L1("limiter", lim[i].name),
+                         lim[i].l ? bw_limiter_evictions(lim[i].l) : 0);
+}
 
 static void write_process(FILE *f, struct api_ctx *app)
 {
@@ -28,15 +46,18 @@ static void write_process(FILE *f, struct api_ctx *app)
     bw_prom_sample_u(f, "bulwark_uptime_seconds", NULL, (unsigned long long)(bw_now_s() - app->started_s));
     bw_prom_family(f, "bulwark_http_requests_in_flight", "gauge", "Requests being processed.");
     bw_prom_sample_u(f, "bulwark_http_requests_in_flight", NULL, (unsigned long long)bw_http_in_flight());
-    bw_prom_family(f, "bulwark_ratelimit_tracked_keys", "gauge",
-                   "Accounts and client IPs tracked by the rate limiter.");
-    bw_prom_sample_u(f, "bulwark_ratelimit_tracked_keys", NULL, bw_limiter_size(app->rate));
+    api_metrics_limiters(f, app);
     bw_prom_family(f, "bulwark_http_slow_clients_closed_total", "counter",
                    "Connections cut because a request did not arrive within BULWARK_CONN_TIMEOUT_S.");
     bw_prom_sample_u(f, "bulwark_http_slow_clients_closed_total", NULL, bw_guard_cut_total());
     bw_prom_family(f, "bulwark_audit_events_dropped_total", "counter",
                    "Audit events not recorded (no room between flushes, or the write failed).");
     bw_prom_sample_u(f, "bulwark_audit_events_dropped_total", NULL, bw_audit_dropped(app->audit));
+    bw_prom_family(f, "bulwark_orch_pack_computations_total", "counter",
+                   "Orchestrator pipelines run on demand for pack requests (a scope without a snapshot); "
+                   "concurrent and cached requests of the scope share one.");
+    bw_prom_sample_u(f, "bulwark_orch_pack_computations_total", NULL,
+                     app->orch_cache ? bw_orch_cache_computations(app->orch_cache) : 0);
 }
 
 /* The job kinds to show: the registered ones, then any other kind the queue holds. */

@@ -4,13 +4,13 @@
  * what a caller sees is its scope (src/services/orch.h). Another scope's run is 404. */
 #include "api/api.h"
 #include "api/api_util.h"
-#include "audit/audit.h"
 #include "auth/policy.h"
 #include "common/jsonx.h"
 #include "common/timeutil.h"
 #include "jobs/jobs.h"
 #include "engine/intel/compliance.h"
 #include "services/orch.h"
+#include "services/orch_cache.h"
 #include "store/store.h"
 #include "store/store_intel.h"
 #include "store/store_orch.h"
@@ -133,54 +133,53 @@ static json_t *compliance_only(json_t *pack, const char *fw)
     return pack;
 }
 
-/* Serves the scope's newest snapshot of a pack, or computes the pipeline on demand; fw narrows
- * the compliance pack to one framework (NULL: the whole pack, sent as stored). */
+/* Serves the scope's newest snapshot of a pack, or else its on-demand computation, shared by the
+ * scope's requests for BULWARK_ORCH_PACK_CACHE_S (services/orch_cache.h); fw narrows the
+ * compliance pack to one framework (NULL: the whole pack, sent as kept). Runs on the pack pool:
+ * a computation takes tenths of a second, and a snapshot is up to a megabyte. */
 static void serve_pack(struct bw_req *r, enum store_orch_pack pack, const char *fw)
 {
     struct bw_orch_scope s;
     if (!scope_for(r, &s))
         return;
+    struct api_ctx *c = api_ctx(r);
     struct store_orch_snapshot meta;
     char *text = NULL;
-    int rc = store_orch_snapshot_latest(api_ctx(r)->db, s.key, pack, &meta, &text);
+    size_t len = 0;
+    int rc = store_orch_snapshot_latest(c->db, s.key, pack, &meta, &text);
     if (rc == ST_OK) {
-        bw_orch_scope_free(&s);
-        if (!fw) {
-            bw_reply_text(r, 200, JSON_TYPE, text, strlen(text));
-            return;
-        }
-        json_t *j = json_loads(text, 0, NULL);
-        free(text);
-        if (!j) {
-            bw_reply_internal(r, "stored snapshot is not JSON");
-            return;
-        }
-        bw_reply_json(r, 200, compliance_only(j, fw));
-        return;
+        len = strlen(text);
+        bw_orch_cache_forget(c->orch_cache, s.key); /* a run completed: its snapshot is what counts */
+    } else if (rc == ST_NOTFOUND) {
+        rc = bw_orch_cache_get(c->orch_cache, &s, pack, bw_now_s(), &text, &len);
     }
-    if (rc != ST_NOTFOUND) {
-        bw_orch_scope_free(&s);
-        api_reply_storage(r);
-        return;
-    }
-    bw_audit_flush(api_ctx(r)->audit); /* this instance's latest events count too */
-    struct bw_orch_opts o = {.max_items = BW_ORCH_MAX_ITEMS_DEFAULT, .now_s = bw_now_s()};
-    struct bw_orch_packs p;
-    char why[256] = "";
-    rc = bw_orch_compute(api_ctx(r)->db, &s, &o, &p, why, sizeof why);
     bw_orch_scope_free(&s);
-    if (rc != 0) {
+    if (rc != ST_OK) {
         api_reply_storage(r);
         return;
     }
-    json_t *const all[4] = {p.ciso, p.aspm, p.compliance, p.hunt};
-    json_t *out = json_incref(all[pack]);
-    bw_orch_packs_free(&p);
-    bw_reply_json(r, 200, fw ? compliance_only(out, fw) : out); /* the packs are freed: ours to change */
+    if (!fw) {
+        bw_reply_text(r, 200, JSON_TYPE, text, len);
+        return;
+    }
+    json_t *j = json_loadb(text, len, 0, NULL);
+    free(text);
+    if (!j) {
+        bw_reply_internal(r, "the pack is not JSON");
+        return;
+    }
+    bw_reply_json(r, 200, compliance_only(j, fw));
 }
 
-void api_orch_ciso(struct bw_req *r) { serve_pack(r, STORE_PACK_CISO, NULL); }
-void api_orch_aspm(struct bw_req *r) { serve_pack(r, STORE_PACK_ASPM, NULL); }
+static void ciso_work(struct bw_req *r) { serve_pack(r, STORE_PACK_CISO, NULL); }
+static void aspm_work(struct bw_req *r) { serve_pack(r, STORE_PACK_ASPM, NULL); }
+static void hunt_work(struct bw_req *r) { serve_pack(r, STORE_PACK_HUNT, NULL); }
+/* the query was checked on the event thread; the suspended request's values stay put */
+static void compliance_work(struct bw_req *r) { serve_pack(r, STORE_PACK_COMPLIANCE, bw_query(r, "framework")); }
+
+/* Each answers 503 itself when the pack pool's queue is full. */
+void api_orch_ciso(struct bw_req *r) { bw_req_defer_on(r, api_ctx(r)->orch_pool, ciso_work); }
+void api_orch_aspm(struct bw_req *r) { bw_req_defer_on(r, api_ctx(r)->orch_pool, aspm_work); }
 
 void api_orch_compliance(struct bw_req *r)
 {
@@ -197,10 +196,10 @@ void api_orch_compliance(struct bw_req *r)
             return;
         }
     }
-    serve_pack(r, STORE_PACK_COMPLIANCE, fw);
+    bw_req_defer_on(r, api_ctx(r)->orch_pool, compliance_work);
 }
 
-void api_orch_hunt(struct bw_req *r) { serve_pack(r, STORE_PACK_HUNT, NULL); }
+void api_orch_hunt(struct bw_req *r) { bw_req_defer_on(r, api_ctx(r)->orch_pool, hunt_work); }
 
 void api_orch_run(struct bw_req *r)
 {

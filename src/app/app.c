@@ -209,6 +209,8 @@ static void api_fill(struct bw_app *app)
     c->login_email = app->login_email;
     c->login_ip = app->login_ip;
     c->probes = app->probes;
+    c->orch_pool = app->orch_pool;
+    c->orch_cache = app->orch_cache;
     c->audit = app->audit;
     c->scanner = app->scanner;
     c->egress_allow = app->egress_allow;
@@ -222,7 +224,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     memset(app, 0, sizeof *app);
     app->cfg = cfg;
     app->started_s = bw_now_s();
-    char err[256];
+    char err[1024]; /* room for the paths of a file-mode refusal */
     /* settings first: a bad one stops the start before the database is touched */
     if (parse_trusted(app) != 0)
         return -1;
@@ -230,8 +232,9 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
         return -1;
     }
-    int pool = (int)cfg->threads * 2 + (int)cfg->workers + 2;
-    if (db_open(cfg->database_url, cfg->data_dir, pool, &app->db, err, sizeof err) != 0) {
+    int pool = (int)cfg->threads * 2 + (int)cfg->workers + BW_ORCH_PACK_THREADS + 2;
+    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    if (db_open(cfg->database_url, cfg->data_dir, dbf, pool, &app->db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
         return -1;
     }
@@ -255,8 +258,11 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
     app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
     app->audit = bw_audit_start(app->db);
+    /* packs computed on demand have a pool of their own: a burst of them never delays a login */
+    app->orch_pool = bw_pool_new(BW_ORCH_PACK_THREADS, BW_ORCH_PACK_QUEUE_MAX);
+    app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
-        !app->audit)
+        !app->audit || !app->orch_pool || !app->orch_cache)
         return -1;
     if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
         bw_limiter_share(app->rate, app->db, "rate");
@@ -320,6 +326,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
 
 void bw_app_free(struct bw_app *app)
 {
+    bw_pool_free(app->orch_pool); /* its computations flush the audit events and fill the cache */
+    bw_orch_cache_free(app->orch_cache);
     bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);

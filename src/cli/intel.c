@@ -230,9 +230,10 @@ static int cmd_import(struct bw_config *cfg, int nargs, char **args)
                              "rejected", rejected));
     } else if (rc == 0) {
         struct db *db = NULL;
-        char err[256];
+        char err[1024]; /* room for the paths of a file-mode refusal */
         struct bw_ingest_report rep;
-        if (db_open(cfg->database_url, cfg->data_dir, 2, &db, err, sizeof err) != 0) {
+        unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+        if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, &db, err, sizeof err) != 0) {
             fprintf(stderr, "bulwark intel import: %s\n", err);
             rc = EXIT_DB;
         } else if (bw_ingest(db, records, fmt == F_KEV, bw_now_us(), &rep) != 0) {

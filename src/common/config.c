@@ -78,6 +78,8 @@ static const struct opt opts[] = {
     {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
     {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
     {"MAX_CODE", K_LONG, OFF(max_code), 1024, BW_MAX_BODY_CEILING},
+    {"ALLOW_INSECURE_FILE_MODES", K_BOOL, OFF(allow_insecure_file_modes), 0, 1},
+    {"ORCH_PACK_CACHE_S", K_LONG, OFF(orch_pack_cache_s), 0, BW_ORCH_PACK_CACHE_S_MAX},
     {"UPGRADE_URL", K_STR, OFF(upgrade_url), 0, 0},
     {"UPGRADE_PRICE", K_STR, OFF(upgrade_price), 0, 0},
 };
@@ -180,6 +182,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->max_body = BW_MAX_BODY_DEFAULT;
     cfg->auth_cache_ms = -1; /* unset: chosen by backend when the database is open (app.c) */
     cfg->max_code = BW_MAX_CODE_DEFAULT;
+    cfg->orch_pack_cache_s = BW_ORCH_PACK_CACHE_S_DEFAULT;
     cfg->log_level = BW_LOG_INFO;
 
     for (size_t i = 0; i < NOPTS; i++) {

@@ -265,6 +265,13 @@
 #define BW_ORCH_RECOMMENDATIONS    20
 #define BW_ORCH_SNAPSHOTS_KEEP     5    /* per scope */
 #define BW_ORCH_SCOPE_KEY_MAX      64   /* bytes of a run's scope key with its NUL */
+/* on-demand packs (src/services/orch_cache.h): a pool of their own, so a computation (0.1-0.3 s
+ * with the seed, more with a larger store) never holds an HTTP event thread nor delays a login */
+#define BW_ORCH_PACK_THREADS       2    /* threads serving pack requests */
+#define BW_ORCH_PACK_QUEUE_MAX     64   /* pack requests waiting for a thread before 503 */
+#define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */
+#define BW_ORCH_PACK_CACHE_S_DEFAULT 60 /* BULWARK_ORCH_PACK_CACHE_S: how long they are reused */
+#define BW_ORCH_PACK_CACHE_S_MAX   3600
 
 /* hunt content (src/engine/intel/hunt.h): what is taken from a record */
 #define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */

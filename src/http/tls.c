@@ -9,15 +9,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
-/* The whole file as a NUL-terminated string, or NULL after logging why. */
-static char *read_pem(const char *var, const char *path, const char *marker, size_t *len)
+/* The whole file as a NUL-terminated string, or NULL after logging why. A private key that
+ * other users may read or write is warned about (not refused: a key a group reads, as Debian's
+ * ssl-cert group does, is 0640, and group membership is the operator's decision). */
+static char *read_pem(const char *var, const char *path, const char *marker, bool private_key, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
         bw_logf(BW_LOG_ERROR, NULL, "%s: cannot read %s: %s", var, path, strerror(errno));
         return NULL;
     }
+    struct stat st;
+    if (private_key && fstat(fileno(f), &st) == 0 && (st.st_mode & (S_IROTH | S_IWOTH)))
+        bw_logf(BW_LOG_WARN, NULL, "%s: the private key %s is readable or writable by every user (mode %04o): "
+                "run chmod 600 %s", var, path, (unsigned)(st.st_mode & 07777), path);
     char *buf = malloc(BW_TLS_FILE_MAX + 1);
     size_t n = buf ? fread(buf, 1, BW_TLS_FILE_MAX + 1, f) : 0;
     bool err = ferror(f) != 0;
@@ -50,9 +57,9 @@ int bw_tls_load(const char *cert_path, const char *key_path, struct bw_tls *out)
         return -1;
     }
     size_t clen = 0;
-    out->cert = read_pem("BULWARK_TLS_CERT", cert_path, "-----BEGIN CERTIFICATE-----", &clen);
+    out->cert = read_pem("BULWARK_TLS_CERT", cert_path, "-----BEGIN CERTIFICATE-----", false, &clen);
     if (out->cert)
-        out->key = read_pem("BULWARK_TLS_KEY", key_path, "PRIVATE KEY-----", &out->key_len);
+        out->key = read_pem("BULWARK_TLS_KEY", key_path, "PRIVATE KEY-----", true, &out->key_len);
     if (!out->cert || !out->key) {
         bw_tls_free(out);
         return -1;

@@ -11,7 +11,7 @@
 
 static int migrate(struct db *db, char *err, size_t n);
 
-int db_open(const char *url, const char *data_dir, int pool, struct db **out, char *err, size_t n)
+int db_open(const char *url, const char *data_dir, unsigned flags, int pool, struct db **out, char *err, size_t n)
 {
     struct db *db = calloc(1, sizeof *db);
     if (!db) {
@@ -25,6 +25,7 @@ int db_open(const char *url, const char *data_dir, int pool, struct db **out, ch
         return -1;
     }
     db->be = pg ? &db_pg_backend : &db_sqlite_backend;
+    db->flags = flags;
     if (db->be->open(db, url, data_dir, pool, err, n) != 0) {
         free(db);
         return -1;

@@ -32,10 +32,20 @@ struct db;
 struct db_conn;
 struct db_rows;
 
+/* db_open flags */
+#define DB_OPEN_ALLOW_INSECURE_MODES 1u /* SQLite: a data directory or database file that group or
+                                           others may read or write is a warning, not a refusal */
+
 /* Opens the database: a postgres:// or postgresql:// URL selects PostgreSQL, anything else
  * (NULL) SQLite at data_dir/bulwark.db. Applies the embedded migrations. On failure returns -1
- * with a message in err. */
-int db_open(const char *url, const char *data_dir, int pool_size, struct db **out, char *err,
+ * with a message in err.
+ *
+ * SQLite keeps the JWT signing secret and the accounts in that file, so the directory must be
+ * the owner's alone (no read or write for group or others) and so must the database and its
+ * -wal and -shm files: otherwise -1 with the path and the chmod that fixes it, unless flags has
+ * DB_OPEN_ALLOW_INSECURE_MODES (then a warning is logged). A directory it creates is 0700, a
+ * database 0600 whatever the umask (SQLite gives -wal and -shm the database's mode). */
+int db_open(const char *url, const char *data_dir, unsigned flags, int pool_size, struct db **out, char *err,
             size_t errlen);
 void db_close(struct db *db);
 const char *db_backend(const struct db *db); /* "sqlite" or "postgres" */

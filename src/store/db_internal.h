@@ -41,6 +41,7 @@ struct db_listener {
 struct db {
     const struct db_backend *be;
     void *impl;
+    unsigned flags; /* DB_OPEN_*, read by the backend's open */
     _Atomic unsigned long errors[DB_ERR__COUNT]; /* for /metrics (db_error_count) */
 };
 

@@ -5,12 +5,14 @@
 #include "common/log.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 
 struct sq_conn {
@@ -60,6 +62,44 @@ static int sq_open_handle(const char *path, sqlite3 **out)
     return 0;
 }
 
+/* The data directory and the database files must be the owner's alone: the settings table holds
+ * the JWT signing secret (whoever reads it can forge sessions) and the accounts. One that group or
+ * others may read or write stops the open, naming it and the fix, unless allowed (then a warning). */
+static int check_modes(const char *dir, const char *db_path, bool allow, char *err, size_t n)
+{
+    static const char *const suffix[] = {"", "-wal", "-shm"};
+    char path[4200];
+    for (int i = -1; i < 3; i++) {
+        snprintf(path, sizeof path, "%s%s", i < 0 ? dir : db_path, i < 0 ? "" : suffix[i]);
+        struct stat st;
+        if (stat(path, &st) != 0 || !(st.st_mode & 066))
+            continue;
+        char msg[2 * sizeof path + 200];
+        snprintf(msg, sizeof msg,
+                 "%s %s is readable or writable by group or others (mode %04o) and holds the JWT signing secret: "
+                 "run chmod %s %s",
+                 i < 0 ? "data directory" : "database file", path, (unsigned)(st.st_mode & 07777), i < 0 ? "700" : "600",
+                 path);
+        if (!allow) {
+            snprintf(err, n, "%s (or set BULWARK_ALLOW_INSECURE_FILE_MODES=1 to start anyway)", msg);
+            return -1;
+        }
+        bw_logf(BW_LOG_WARN, NULL, "%s; used anyway, BULWARK_ALLOW_INSECURE_FILE_MODES is set", msg);
+    }
+    return 0;
+}
+
+/* The database file, created 0600 before SQLite would create it 0644 less the umask. 0 or -1. */
+static int create_private(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return errno == EEXIST ? 0 : -1;
+    int rc = fchmod(fd, 0600); /* the umask may have taken bits the owner needs */
+    close(fd);
+    return rc;
+}
+
 static int sq_open(struct db *db, const char *url, const char *data_dir, int pool, char *err, size_t n)
 {
     (void)url;
@@ -73,6 +113,15 @@ static int sq_open(struct db *db, const char *url, const char *data_dir, int poo
         return -1;
     }
     snprintf(s->path, sizeof s->path, "%s/bulwark.db", data_dir);
+    if (check_modes(data_dir, s->path, db->flags & DB_OPEN_ALLOW_INSECURE_MODES, err, n) != 0) {
+        free(s);
+        return -1;
+    }
+    if (create_private(s->path) != 0) {
+        snprintf(err, n, "cannot create SQLite database %s: %s", s->path, strerror(errno));
+        free(s);
+        return -1;
+    }
     pthread_key_create(&s->key, NULL);
     pthread_mutex_init(&s->mu, NULL);
     sqlite3 *probe;

@@ -52,7 +52,7 @@ static inline int dbfx_sqlite_setup(struct db_fixture *fx, void **state, const c
         snprintf(data, sizeof data, "%.255s/%.40s", fx->dir, sub);
     else
         snprintf(data, sizeof data, "%.255s", fx->dir);
-    if (db_open(NULL, data, pool, &fx->db, err, sizeof err) != 0) {
+    if (db_open(NULL, data, 0, pool, &fx->db, err, sizeof err) != 0) {
         print_error("db_open: %s\n", err);
         return -1;
     }
@@ -111,7 +111,7 @@ static inline int dbfx_pg_setup(struct db_fixture *fx, void **state, const char 
         return -1;
     char url[512], err[256] = "";
     snprintf(url, sizeof url, "postgresql://postgres@%.200s:%.20s/%.63s", host, port, fx->dbname);
-    if (db_open(url, NULL, pool, &fx->db, err, sizeof err) != 0) {
+    if (db_open(url, NULL, 0, pool, &fx->db, err, sizeof err) != 0) {
         print_error("db_open: %s\n", err);
         dbfx_pg_admin(fx, "DROP"); /* cmocka runs no teardown after a failed setup */
         return -1;

@@ -21,7 +21,7 @@ static void test_sqlite_errors_counted(void **state)
     assert_non_null(mkdtemp(dir));
     struct db *db = NULL;
     char err[256];
-    assert_int_equal(db_open(NULL, dir, 2, &db, err, sizeof err), 0);
+    assert_int_equal(db_open(NULL, dir, 0, 2, &db, err, sizeof err), 0);
     assert_int_equal(db_error_count(db, DB_ERR_CONNECT), 0);
     assert_int_equal(db_error_count(db, DB_ERR_STATEMENT), 0); /* migrations went through */
 

@@ -365,7 +365,7 @@ static int sqlite_teardown(void **state)
     char err[256] = "", data[300];
     snprintf(data, sizeof data, "%.255s/data", fx->dir);
     struct db *db = NULL;
-    int rc = db_open(NULL, data, 4, &db, err, sizeof err);
+    int rc = db_open(NULL, data, 0, 4, &db, err, sizeof err);
     int64_t n = 0;
     if (rc == 0) {
         if (store_user_count(db, &n) != ST_OK || n == 0)
@@ -391,12 +391,12 @@ static void test_open_rejects_other_urls(void **state)
     (void)state;
     struct db *db = NULL;
     char err[256] = "";
-    assert_int_equal(db_open("mysql://root@localhost/x", "/tmp", 2, &db, err, sizeof err), -1);
+    assert_int_equal(db_open("mysql://root@localhost/x", "/tmp", 0, 2, &db, err, sizeof err), -1);
     assert_null(db);
     assert_non_null(strstr(err, "postgres://"));
     err[0] = '\0';
     /* an unreachable PostgreSQL fails cleanly */
-    assert_int_equal(db_open("postgresql://postgres@127.0.0.1:1/none?connect_timeout=2", NULL, 2, &db, err,
+    assert_int_equal(db_open("postgresql://postgres@127.0.0.1:1/none?connect_timeout=2", NULL, 0, 2, &db, err,
                              sizeof err),
                      -1);
     assert_null(db);
