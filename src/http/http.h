@@ -101,6 +101,9 @@ struct bw_req {
     char *body;
     size_t body_len, body_cap;
     bool body_too_large;
+    bool close_after;          /* answer with Connection: close (framing that cannot be trusted) */
+    const char *bad_header;    /* a framing fault found with the headers: the header at fault */
+    const char *bad_why;       /* ... and why (static strings) */
     size_t body_discarded; /* bytes dropped after the limit (chunked bodies) */
     json_t *json; /* the parsed object when the route takes a body; owned */
 

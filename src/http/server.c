@@ -6,6 +6,7 @@
 #include "common/pool.h"
 #include "common/timeutil.h"
 #include "common/vec.h"
+#include "http/framing.h"
 #include "http/http.h"
 #include "http/metrics.h"
 
@@ -97,7 +98,7 @@ static enum MHD_Result queue(struct bw_req *r)
         MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
     for (int i = 0; i < r->nhdrs; i++)
         MHD_add_response_header(resp, r->hdrs[i].name, r->hdrs[i].value);
-    if (r->body_too_large || atomic_load_explicit(&r->http->stopping, memory_order_relaxed))
+    if (r->body_too_large || r->close_after || atomic_load_explicit(&r->http->stopping, memory_order_relaxed))
         MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(r->conn, r->status, resp);
     MHD_destroy_response(resp);
@@ -167,7 +168,9 @@ bool bw_req_defer_on(struct bw_req *r, struct bw_pool *pool, bw_handler_fn fn)
 
 /* ---- middleware -------------------------------------------------------------------------------- */
 
-static void client_ip(struct bw_req *r)
+/* The peer's address, or behind a trusted proxy the client it forwarded for (xff: every
+ * X-Forwarded-For line joined; bw_forwarded_client picks the right-most untrusted hop). */
+static void client_ip(struct bw_req *r, const struct bw_framing *f)
 {
     const union MHD_ConnectionInfo *ci =
         r->conn ? MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS) : NULL;
@@ -182,30 +185,15 @@ static void client_ip(struct bw_req *r)
             inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, r->ip, sizeof r->ip);
     }
     const struct bw_http_ctx *h = r->http;
-    if (!h->ntrusted)
+    if (!h->ntrusted || !f->xff_len || f->xff_too_long)
         return;
     bool trusted = false;
     for (int i = 0; i < h->ntrusted; i++)
         if (strcmp(r->ip, h->trusted[i]) == 0)
             trusted = true;
-    const char *xff = trusted ? bw_req_header_in(r, "X-Forwarded-For") : NULL;
-    if (!xff)
-        return;
-    /* the right-most address that is not one of our proxies is the client */
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", xff);
-    char *save = NULL, *best = NULL;
-    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-        bool is_proxy = false;
-        for (int i = 0; i < h->ntrusted; i++)
-            if (strcmp(t, h->trusted[i]) == 0)
-                is_proxy = true;
-        if (!is_proxy)
-            best = t;
-    }
-    unsigned char tmp[16];
-    if (best && (inet_pton(AF_INET, best, tmp) == 1 || inet_pton(AF_INET6, best, tmp) == 1))
-        snprintf(r->ip, sizeof r->ip, "%s", best);
+    char client[INET6_ADDRSTRLEN];
+    if (trusted && bw_forwarded_client(f->xff, f->xff_len, h->trusted, h->ntrusted, client, sizeof client))
+        snprintf(r->ip, sizeof r->ip, "%s", client);
 }
 
 static long limit_for(const struct bw_config *cfg, const struct bw_principal *p)
@@ -338,6 +326,13 @@ static bool query_ok(struct bw_req *r)
 static void process(struct bw_req *r)
 {
     struct bw_http_ctx *h = r->http;
+    if (r->bad_header) { /* RFC 9112 6.3: framing that cannot be trusted is 400, and the connection closes */
+        r->close_after = true;
+        struct bw_verr v = {0};
+        bw_verr_add(&v, r->bad_header, r->bad_why);
+        bw_verr_reply(r, &v);
+        return;
+    }
     if (r->method == BW_OTHER) { /* RFC 9110 9.1: an unrecognised method is 501, whatever the path */
         bw_reply_error(r, BW_E_NOT_IMPLEMENTED,
                        "method not implemented; this server knows GET, HEAD, POST, PUT, PATCH, DELETE, "
@@ -419,7 +414,8 @@ static void process(struct bw_req *r)
 
 /* What the first call knows: method, target, request id, client address, route. r->conn or
  * r->synth is set. */
-static void req_start(struct bw_req *r, struct bw_http_ctx *h, const char *url, const char *method)
+static void req_start(struct bw_req *r, struct bw_http_ctx *h, const char *url, const char *method,
+                      const struct bw_framing *f)
 {
     atomic_fetch_add(&g_inflight, 1);
     r->http = h;
@@ -429,7 +425,7 @@ static void req_start(struct bw_req *r, struct bw_http_ctx *h, const char *url, 
     r->method_str = r->method == BW_OTHER ? "OTHER" : bw_method_name(r->method);
     bw_request_id(bw_req_header_in(r, "x-request-id"), r->request_id);
     snprintf(r->path, sizeof r->path, "%s", url);
-    client_ip(r);
+    client_ip(r, f);
     char allow[8];
     r->route = strlen(url) <= BW_MAX_PATH ? bw_router_match(r, r->method, r->path, allow, 0) : NULL;
 }
@@ -492,11 +488,17 @@ static void req_end(struct bw_req *r, bool aborted)
 
 /* ---- MHD callbacks ----------------------------------------------------------------------------- */
 
+static enum MHD_Result framing_iter(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind;
+    bw_framing_add(cls, key, value);
+    return MHD_YES;
+}
+
 static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const char *url,
                                  const char *method, const char *version, const char *upload,
                                  size_t *upload_size, void **con_cls)
 {
-    (void)version;
     struct bw_http_ctx *h = cls;
     struct bw_req *r = *con_cls;
     if (!r) {
@@ -505,9 +507,19 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
             return MHD_NO;
         *con_cls = r;
         r->conn = conn;
-        req_start(r, h, url, method);
+        struct bw_framing f;
+        f.host = f.content_length = f.transfer_encoding = 0;
+        f.xff_len = 0;
+        f.xff_too_long = f.bad_name = false;
+        MHD_get_connection_values(conn, MHD_HEADER_KIND, framing_iter, &f);
+        req_start(r, h, url, method, &f);
         bw_guard_await(conn); /* headers are in; a body, if any, has the timeout to follow */
-        const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (!bw_framing_check(&f, strcmp(version, MHD_HTTP_VERSION_1_0) != 0, &r->bad_header, &r->bad_why)) {
+            /* answered before any body is read; Connection: close ends what follows on the socket */
+            process(r);
+            return queue(r);
+        }
+        const char *cl = f.content_length ? f.content_length_value : NULL;
         if (cl) {
             char *end;
             unsigned long long n = strtoull(cl, &end, 10);
@@ -561,7 +573,18 @@ int bw_http_synthetic(struct bw_http_ctx *h, const struct bw_synth_req *in, stru
     pthread_mutex_init(&s->mu, NULL);
     pthread_cond_init(&s->cv, NULL);
     r->synth = in;
-    req_start(r, h, in->url, in->method);
+    /* no framing of its own (there is no wire), but forwarded addresses are read as from a socket */
+    struct bw_framing *f = calloc(1, sizeof *f);
+    if (!f) {
+        pthread_cond_destroy(&s->cv);
+        pthread_mutex_destroy(&s->mu);
+        free(s);
+        return -1;
+    }
+    for (size_t i = 0; i < in->nheaders; i++)
+        bw_framing_add(f, in->headers[i][0], in->headers[i][1]);
+    req_start(r, h, in->url, in->method, f);
+    free(f);
     int rc = in->body_len ? req_body(r, in->body, in->body_len) : 0;
     if (rc == 0) {
         process(r);
@@ -737,6 +760,9 @@ int bw_http_serve(struct bw_http_ctx *h, struct bw_listener *l)
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conn_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
+        /* RFC 9112 as a server must read it: no whitespace before a header's colon, no obsolete
+         * line folding, no bare LF; what it lets through, bw_framing_check judges */
+        MHD_OPTION_STRICT_FOR_CLIENT, (int)0,
         g_tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls.cert,
         MHD_OPTION_HTTPS_MEM_KEY, tls.key,
         MHD_OPTION_HTTPS_PRIORITIES, BW_TLS_PRIORITIES,
