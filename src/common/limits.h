@@ -19,6 +19,9 @@
 #define BW_REQUEST_ID_MAX        64
 #define BW_MAX_TRUSTED_PROXIES   8     /* addresses in BULWARK_TRUSTED_PROXIES */
 #define BW_MAX_FORWARDED_FOR     2048  /* X-Forwarded-For, every line joined: longer is 400, never cut */
+#define BW_LINGER_MAX            64    /* connections answered early and draining at once (more: closed) */
+#define BW_LINGER_MS             2000  /* how long such a connection is drained before it is closed */
+#define BW_LINGER_MAX_BYTES      (4u << 20) /* what it may still send meanwhile */
 #define BW_MAX_TOKEN_LEN         4096  /* a bearer token longer than this is invalid */
 #define BW_MAX_ERRORS            32    /* validation errors reported per response */
 #define BW_ROUTES_MAX            256   /* entries of the route table (bw_router_init refuses more) */

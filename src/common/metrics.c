@@ -2,7 +2,7 @@
 
 static const char *const STATUS_LABEL[BW_METRICS_NSTATUS] = {
     "other", "200", "201", "202", "204", "400", "401", "403",
-    "404",   "405", "409", "413", "415", "429", "500", "501", "503",
+    "404",   "405", "409", "413", "415", "429", "500", "501", "503", "431",
 };
 
 unsigned bw_metrics_status_index(unsigned status)
@@ -24,6 +24,7 @@ unsigned bw_metrics_status_index(unsigned status)
     case 500: return 14;
     case 501: return 15;
     case 503: return 16;
+    case 431: return 17; /* appended: the indexes of the others stay */
     default: return 0;
     }
 }

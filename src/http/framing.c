@@ -30,6 +30,7 @@ void bw_framing_add(struct bw_framing *f, const char *name, const char *value)
 {
     if (!name)
         return;
+    f->bytes += strlen(name) + (value ? strlen(value) : 0) + 4;
     if (!is_token(name)) {
         f->bad_name = true;
         return;
@@ -74,48 +75,53 @@ static bool all_digits(const char *v)
     return true;
 }
 
-bool bw_framing_check(const struct bw_framing *f, bool http11, const char **field, const char **why)
+enum bw_err bw_framing_check(const struct bw_framing *f, bool http11, const char **field, const char **why)
 {
+    if (f->bytes > BW_MAX_HEADER_BYTES) {
+        _Static_assert(BW_MAX_HEADER_BYTES == 32u * 1024u, "the message names the limit");
+        *field = "headers", *why = "exceed the 32 KiB of header fields this server reads";
+        return BW_E_HEADERS_TOO_LARGE;
+    }
     if (f->bad_name) {
         *field = "headers", *why = "a field name is not a token (whitespace before the colon?)";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->host > 1) {
         *field = "Host", *why = "must be sent once";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->host == 0 && http11) {
         *field = "Host", *why = "is required in an HTTP/1.1 request";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->transfer_encoding && f->content_length) {
         /* the two framings disagree on where the body ends: a request smuggling shape */
         *field = "Transfer-Encoding", *why = "must not be sent together with Content-Length";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->content_length > 1) {
         *field = "Content-Length", *why = "must be sent once";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->content_length && !all_digits(f->content_length_value ? f->content_length_value : "")) {
         *field = "Content-Length", *why = "must be a decimal number of bytes";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->transfer_encoding && !http11) {
         *field = "Transfer-Encoding", *why = "is not part of HTTP/1.0";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->transfer_encoding > 1 || (f->transfer_encoding && !just_chunked(f->transfer_encoding_value
                                                                               ? f->transfer_encoding_value
                                                                               : ""))) {
         *field = "Transfer-Encoding", *why = "must be exactly \"chunked\", once";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
     if (f->xff_too_long) {
         *field = "X-Forwarded-For", *why = "is longer than this server reads (BW_MAX_FORWARDED_FOR)";
-        return false;
+        return BW_E_VALIDATION_ERROR;
     }
-    return true;
+    return BW_OK;
 }
 
 /* One hop as an address in network form (IPv4 as IPv4-mapped IPv6), so spellings compare

@@ -10,6 +10,7 @@
  * than BW_MAX_FORWARDED_FOR in all (refused, never truncated). */
 #ifndef BW_HTTP_FRAMING_H
 #define BW_HTTP_FRAMING_H
+#include "common/errors.h"
 #include "common/limits.h"
 
 #include <stdbool.h>
@@ -23,13 +24,15 @@ struct bw_framing {
     size_t xff_len;
     bool xff_too_long;
     bool bad_name; /* a field name that is not a token (RFC 9110 5.1) */
+    size_t bytes;  /* every field line, as sent ("name: value" and its CRLF) */
 };
 
 void bw_framing_add(struct bw_framing *f, const char *name, const char *value);
 
-/* True when the request may be read; otherwise false with the header at fault and why (static
- * strings), to be answered 400 and the connection closed. */
-bool bw_framing_check(const struct bw_framing *f, bool http11, const char **field, const char **why);
+/* BW_OK when the request may be read; otherwise the error to answer (400 VALIDATION_ERROR, or 431
+ * HEADERS_TOO_LARGE past BW_MAX_HEADER_BYTES of field lines) with the header at fault and why
+ * (static strings); the connection is then closed. */
+enum bw_err bw_framing_check(const struct bw_framing *f, bool http11, const char **field, const char **why);
 
 /* The client address from a joined X-Forwarded-For value sent by a trusted proxy: the right-most
  * hop that is not one of the trusted addresses (each may be IPv4 or IPv6, hops may carry a port

@@ -18,11 +18,14 @@
 #include "common/timeutil.h"
 #include "http/http.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 struct guarded {
     struct guarded *prev, *next;
@@ -31,7 +34,19 @@ struct guarded {
     _Atomic int64_t deadline_us; /* 0: nothing is awaited from the client */
 };
 
+/* A connection answered before its request was read in full, kept open by a descriptor of our own
+ * after libmicrohttpd closes its one: its write side is shut (the answer and a FIN went out) and
+ * what the client still sends is read and dropped for a while, so the close that follows does not
+ * reset the connection while the client has the answer unread (RFC 9112 9.6, "lingering close"). */
+struct lingering {
+    int fd;
+    int64_t until_us;
+    size_t drained;
+};
+
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lingering g_linger[BW_LINGER_MAX];
+static int g_nlinger;
 static struct guarded *g_head;
 static int64_t g_timeout_us = (int64_t)BW_CONNECTION_TIMEOUT_S * 1000000;
 static atomic_ulong g_cut_total;
@@ -96,10 +111,57 @@ void bw_guard_received(struct MHD_Connection *conn)
         atomic_store_explicit(&g->deadline_us, 0, memory_order_relaxed);
 }
 
+bool bw_guard_linger(struct MHD_Connection *conn, bool shut_write)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (!ci)
+        return false;
+    pthread_mutex_lock(&g_lock);
+    int fd = g_nlinger < BW_LINGER_MAX ? fcntl(ci->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
+    if (fd >= 0)
+        g_linger[g_nlinger++] = (struct lingering){fd, bw_mono_us() + (int64_t)BW_LINGER_MS * 1000, 0};
+    pthread_mutex_unlock(&g_lock);
+    if (fd < 0)
+        return false;
+    if (shut_write)
+        shutdown(fd, SHUT_WR);
+    return true;
+}
+
+/* Reads and drops what a lingering connection has sent; true when it is done with (the client
+ * closed, an error, the time or the byte allowance is up). The descriptor is non-blocking (it
+ * shares libmicrohttpd's open file description). */
+static bool linger_drain(struct lingering *l, int64_t now_us)
+{
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(l->fd, buf, sizeof buf);
+        if (n > 0) {
+            l->drained += (size_t)n;
+            if (l->drained > BW_LINGER_MAX_BYTES)
+                return true;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return now_us >= l->until_us;
+        return true; /* end of stream or an error */
+    }
+}
+
 void bw_guard_sweep(int64_t now_us)
 {
     unsigned long n = 0;
     pthread_mutex_lock(&g_lock);
+    for (int i = 0; i < g_nlinger;) {
+        if (linger_drain(&g_linger[i], now_us)) {
+            close(g_linger[i].fd);
+            g_linger[i] = g_linger[--g_nlinger];
+        } else {
+            i++;
+        }
+    }
     for (struct guarded *g = g_head; g; g = g->next) {
         int64_t d = atomic_load_explicit(&g->deadline_us, memory_order_relaxed);
         if (g->cut || d == 0 || d > now_us)

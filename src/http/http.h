@@ -102,7 +102,8 @@ struct bw_req {
     size_t body_len, body_cap;
     bool body_too_large;
     bool close_after;          /* answer with Connection: close (framing that cannot be trusted) */
-    const char *bad_header;    /* a framing fault found with the headers: the header at fault */
+    enum bw_err bad_err;       /* a framing fault found with the headers (BW_OK: none) */
+    const char *bad_header;    /* ... the header at fault */
     const char *bad_why;       /* ... and why (static strings) */
     size_t body_discarded; /* bytes dropped after the limit (chunked bodies) */
     json_t *json; /* the parsed object when the route takes a body; owned */
@@ -231,6 +232,12 @@ void bw_guard_close(void *guard);
 void bw_guard_await(struct MHD_Connection *conn);
 void bw_guard_received(struct MHD_Connection *conn);
 void bw_guard_sweep(int64_t now_us);
+/* Keeps the connection's socket open past libmicrohttpd's close, draining what the client still
+ * sends for up to BW_LINGER_MS (the sweep drains and closes it), for a connection answered before
+ * its request was read in full. shut_write: the answer is out, shut the write side now (otherwise
+ * libmicrohttpd sends its queued answer and shuts it). False when none can be kept (then
+ * libmicrohttpd's close is the only one). */
+bool bw_guard_linger(struct MHD_Connection *conn, bool shut_write);
 unsigned long bw_guard_cut_total(void); /* connections shut down so far */
 
 /* TLS 1.2 and 1.3 only, GnuTLS's NORMAL cipher suites otherwise */

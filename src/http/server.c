@@ -3,6 +3,7 @@
 #include "common/ids.h"
 #include "common/jsonx.h"
 #include "common/log.h"
+#include "common/sbuf.h"
 #include "common/pool.h"
 #include "common/timeutil.h"
 #include "common/vec.h"
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 static atomic_long g_inflight;
@@ -104,6 +106,54 @@ static enum MHD_Result queue(struct bw_req *r)
     MHD_destroy_response(resp);
     r->state = BW_RS_QUEUED;
     return ret;
+}
+
+/* libmicrohttpd 0.9.75 cannot queue a response while a body is still arriving, so a chunked body
+ * found too large mid-way is answered by writing the response to the socket directly (plain HTTP
+ * only: under TLS the bytes would need GnuTLS's session). The write side is then shut, and the
+ * guard keeps the socket open and drains it (bw_guard_linger) after libmicrohttpd closes its
+ * descriptor, so an ordinary client reads the answer instead of a connection reset. True when the
+ * answer went out. */
+static _Thread_local bool t_quiet_close; /* the next "application reported internal error" is ours */
+
+static bool answer_on_socket(struct bw_req *r)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(r->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (g_tls || !ci)
+        return false;
+    responded(r);
+    char date[40];
+    time_t now = (time_t)bw_now_s();
+    struct tm tm;
+    strftime(date, sizeof date, "%a, %d %b %Y %H:%M:%S GMT", gmtime_r(&now, &tm));
+    struct bw_sb b = {0};
+    bw_sb_printf(&b, "HTTP/1.1 %u %s\r\nDate: %s\r\nConnection: close\r\nContent-Type: %s\r\n"
+                     "x-request-id: %s\r\nAPI-Version: 1\r\n",
+                 r->status, r->status == 413 ? "Content Too Large" : "Bad Request" /* only 413 comes here */, date,
+                 r->content_type ? r->content_type : "application/json; charset=utf-8", r->request_id);
+    for (size_t i = 0; i < sizeof g_security_headers / sizeof g_security_headers[0]; i++)
+        bw_sb_printf(&b, "%s: %s\r\n", g_security_headers[i][0], g_security_headers[i][1]);
+    for (int i = 0; i < r->nhdrs; i++)
+        bw_sb_printf(&b, "%s: %s\r\n", r->hdrs[i].name, r->hdrs[i].value);
+    bw_sb_printf(&b, "Content-Length: %zu\r\n\r\n", r->resp_len);
+    bw_sb_putn(&b, r->resp, r->resp_len);
+    bool ok = !b.oom;
+    /* a few hundred bytes into an idle send buffer: one send, non-blocking, nearly always whole */
+    size_t off = 0;
+    while (ok && off < b.len) {
+        ssize_t n = send(ci->connect_fd, b.p + off, b.len - off, MSG_NOSIGNAL);
+        if (n > 0)
+            off += (size_t)n;
+        else if (n < 0 && errno == EINTR)
+            continue;
+        else
+            ok = false;
+    }
+    free(b.p);
+    if (ok)
+        bw_guard_linger(r->conn, true);
+    r->state = BW_RS_QUEUED;
+    return ok;
 }
 
 /* ---- blocking work ---------------------------------------------------------------------------- */
@@ -326,8 +376,12 @@ static bool query_ok(struct bw_req *r)
 static void process(struct bw_req *r)
 {
     struct bw_http_ctx *h = r->http;
-    if (r->bad_header) { /* RFC 9112 6.3: framing that cannot be trusted is 400, and the connection closes */
+    if (r->bad_err != BW_OK) { /* RFC 9112 6.3: framing that cannot be trusted is 400, and the connection closes */
         r->close_after = true;
+        if (r->bad_err == BW_E_HEADERS_TOO_LARGE) {
+            bw_reply_error(r, r->bad_err, r->bad_why, NULL);
+            return;
+        }
         struct bw_verr v = {0};
         bw_verr_add(&v, r->bad_header, r->bad_why);
         bw_verr_reply(r, &v);
@@ -436,8 +490,9 @@ static int req_body(struct bw_req *r, const char *upload, size_t n)
 {
     size_t max = (size_t)r->http->cfg->max_body;
     if (r->body_too_large || r->body_len + n > max) {
-        /* a chunked body past the limit: MHD cannot answer mid-body, so the rest is read and
-         * dropped (413 at the end), up to 4x the limit; past that the connection is cut */
+        /* a chunked body past the limit: over plain HTTP the caller answers at once (on the
+         * socket); under TLS the rest is read and dropped (413 at the end), up to 4x the limit,
+         * past which the connection is cut */
         r->body_too_large = true;
         r->body_discarded += n;
         return r->body_discarded > 4 * max ? -1 : 0;
@@ -507,14 +562,17 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
             return MHD_NO;
         *con_cls = r;
         r->conn = conn;
-        struct bw_framing f;
+        struct bw_framing f; /* every member but the 2 KiB xff buffer, which xff_len guards */
         f.host = f.content_length = f.transfer_encoding = 0;
-        f.xff_len = 0;
+        f.content_length_value = f.transfer_encoding_value = NULL;
+        f.xff_len = f.bytes = 0;
+        f.xff[0] = '\0';
         f.xff_too_long = f.bad_name = false;
         MHD_get_connection_values(conn, MHD_HEADER_KIND, framing_iter, &f);
         req_start(r, h, url, method, &f);
         bw_guard_await(conn); /* headers are in; a body, if any, has the timeout to follow */
-        if (!bw_framing_check(&f, strcmp(version, MHD_HTTP_VERSION_1_0) != 0, &r->bad_header, &r->bad_why)) {
+        r->bad_err = bw_framing_check(&f, strcmp(version, MHD_HTTP_VERSION_1_0) != 0, &r->bad_header, &r->bad_why);
+        if (r->bad_err != BW_OK) {
             /* answered before any body is read; Connection: close ends what follows on the socket */
             process(r);
             return queue(r);
@@ -524,9 +582,11 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
             char *end;
             unsigned long long n = strtoull(cl, &end, 10);
             if (*end == '\0' && n > (unsigned long long)h->cfg->max_body) {
-                /* answer before reading the body; MHD closes the connection afterwards */
+                /* answer before reading the body; MHD closes the connection afterwards, and the
+                 * guard drains what the client still sends so the close resets nothing */
                 r->body_too_large = true;
                 process(r);
+                bw_guard_linger(conn, false);
                 return queue(r);
             }
         }
@@ -537,7 +597,22 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
         *upload_size = 0;
         if (r->state != BW_RS_NEW)
             return MHD_YES;
-        return req_body(r, upload, n) == 0 ? MHD_YES : MHD_NO;
+        if (req_body(r, upload, n) != 0)
+            return MHD_NO;
+        if (r->body_too_large) {
+            /* a chunked body past the limit: answered at once (not after reading the rest), then
+             * the connection is closed gracefully; under TLS the rest is read and dropped as far
+             * as req_body allows, and the 413 follows the body */
+            process(r);
+            if (!g_tls) {
+                if (!answer_on_socket(r))
+                    bw_logf(BW_LOG_INFO, r->request_id, "could not send the 413 before closing");
+                t_quiet_close = true;
+                return MHD_NO;
+            }
+            r->state = BW_RS_NEW;
+        }
+        return MHD_YES;
     }
     if (r->state == BW_RS_NEW) {
         bw_guard_received(conn); /* the request is complete: no deadline while it is handled */
@@ -656,6 +731,10 @@ __attribute__((format(printf, 2, 0))) static void mhd_log(void *cls, const char 
     size_t n = strlen(msg);
     while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
         msg[--n] = '\0';
+    if (t_quiet_close) { /* the close that follows an answer written on the socket: expected */
+        t_quiet_close = false;
+        return;
+    }
     bw_log_json(BW_LOG_WARN, NULL, "http", json_pack("{s:s}", "detail", msg));
 }
 

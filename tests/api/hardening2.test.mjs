@@ -216,3 +216,61 @@ test('X-Forwarded-For from a peer that is not a trusted proxy is ignored', async
     assert.equal(s.logLines().find((l) => l.request_id === id)?.ip, '127.0.0.1');
   } finally { await s.stop(); }
 });
+
+// ---- an oversized upload is answered, not reset ---------------------------------------------------
+
+import http from 'node:http';
+
+// POSTs `total` bytes from a stream (chunked, or with Content-Length) the way an ordinary client
+// does; resolves with the status and body the client read, or the error it saw instead.
+function upload(port, total, { chunked = true } = {}) {
+  return new Promise((resolve) => {
+    const headers = { 'content-type': 'application/json' };
+    if (!chunked) headers['content-length'] = String(total);
+    const req = http.request({ port, host: '127.0.0.1', method: 'POST', path: '/api/vibe-code/scan', headers });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (d) => { body += d; });
+      res.on('end', () => resolve({ status: res.statusCode, body, connection: res.headers.connection }));
+      res.on('error', (e) => resolve({ error: e.code || String(e) }));
+    });
+    req.on('error', (e) => resolve({ error: e.code || String(e) }));
+    const piece = Buffer.alloc(16384, 0x61);
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        sent += piece.length;
+        if (!req.write(piece)) { req.once('drain', pump); return; }
+      }
+      req.end();
+    };
+    pump();
+  });
+}
+
+test('a body past the limit is answered 413 with the envelope and the connection closed, whatever its size', async () => {
+  const s = await startServer({ env: { BULWARK_WORKERS: '0', BULWARK_MAX_BODY: '65536' } });
+  try {
+    for (const [total, chunked] of [[100_000, true], [1_000_000, true], [20_000_000, true], [20_000_000, false], [300_000, false]]) {
+      const r = await upload(s.port, total, { chunked });
+      assert.equal(r.error, undefined, `${total} bytes ${chunked ? 'chunked' : 'with Content-Length'}: ${r.error}`);
+      assert.equal(r.status, 413, JSON.stringify(r));
+      assert.equal(JSON.parse(r.body).error.code, 'PAYLOAD_TOO_LARGE');
+      assert.equal(r.connection, 'close');
+    }
+    // and the server goes on serving
+    assert.equal((await s.req('GET', '/healthz')).status, 200);
+  } finally { await s.stop(); }
+});
+
+test('header fields past 32 KiB are 431 HEADERS_TOO_LARGE in the envelope (up to what libmicrohttpd holds)', async () => {
+  const pad = 'x'.repeat(1000);
+  const lines = Array.from({ length: 36 }, (_, i) => `X-Pad-${i}: ${pad}\r\n`).join('');
+  const r = await exchange(srv.port, `GET /healthz HTTP/1.1\r\nHost: x\r\n${lines}\r\n`);
+  assert.deepEqual(statuses(r.text), [431], r.text.slice(0, 300));
+  const { head, json } = envelopeOf(r.text);
+  assert.equal(json.error.code, 'HEADERS_TOO_LARGE');
+  assert.match(head, /^x-request-id: req_/im);
+  assert.match(head, /^x-content-type-options: nosniff$/im);
+  assert.ok(r.closed);
+});

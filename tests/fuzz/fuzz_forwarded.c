@@ -38,8 +38,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bw_framing_add(f, line, value);
     }
     const char *field = NULL, *why = NULL;
-    bool ok = bw_framing_check(f, data[0] & 1, &field, &why);
-    if (!ok && (!field || !why))
+    enum bw_err e = bw_framing_check(f, data[0] & 1, &field, &why);
+    if (e != BW_OK && (!field || !why))
         abort();
     static const char trusted[2][64] = {"127.0.0.1", "2001:db8::7"};
     char out[64];

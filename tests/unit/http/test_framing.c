@@ -21,7 +21,7 @@ static const char *verdict(bool http11, ...)
         bw_framing_add(&f, n, va_arg(ap, const char *));
     va_end(ap);
     const char *field = NULL, *why = NULL;
-    if (bw_framing_check(&f, http11, &field, &why))
+    if (bw_framing_check(&f, http11, &field, &why) == BW_OK)
         return NULL;
     assert_non_null(why);
     return field;
@@ -72,8 +72,18 @@ static void xff_lines_joined_and_bounded(void **state)
     assert_true(f.xff_too_long);
     const char *field = NULL, *why = NULL;
     bw_framing_add(&f, "Host", "x");
-    assert_false(bw_framing_check(&f, true, &field, &why));
+    assert_int_equal(bw_framing_check(&f, true, &field, &why), BW_E_VALIDATION_ERROR);
     assert_string_equal(field, "X-Forwarded-For");
+    /* header fields past BW_MAX_HEADER_BYTES: 431 */
+    struct bw_framing g;
+    memset(&g, 0, sizeof g);
+    static char v[1024];
+    memset(v, 'v', sizeof v - 1);
+    for (int i = 0; i < 31; i++)
+        bw_framing_add(&g, "X-Pad", v);
+    assert_int_equal(bw_framing_check(&g, false, &field, &why), BW_OK);
+    bw_framing_add(&g, "X-Pad", v);
+    assert_int_equal(bw_framing_check(&g, false, &field, &why), BW_E_HEADERS_TOO_LARGE);
 }
 
 static const char *client(const char *xff)
