@@ -1,8 +1,11 @@
 /* Bare libmicrohttpd server for `make bench`: the floor bulwark is measured against.
  * It runs the daemon exactly as src/http/server.c does (same flags, thread pool, connection
- * limits and timeouts) but answers every request with a constant 200 {"status":"ok"}, so the
- * ratio bulwark/bare is bulwark's own cost per request, not libmicrohttpd's or the kernel's.
- * Usage: bench_bare PORT   (0 picks a free port; prints "port=N" once listening) */
+ * limits and timeouts) but answers every request with constant bytes, so the ratio bulwark/bare
+ * is bulwark's own cost per request, not libmicrohttpd's or the kernel's. Given a response
+ * bulwark sent (curl -si: status line, header lines, a blank line, the body), it answers with the
+ * same header lines (one MHD_add_response_header each, as bulwark adds them) and the same body,
+ * so the kernel moves the same bytes for both; otherwise a 200 {"status":"ok"}.
+ * Usage: bench_bare PORT [RESPONSE_FILE]   (0 picks a free port; prints "port=N" once listening) */
 #ifndef _GNU_SOURCE
 #define _POSIX_C_SOURCE 200809L /* sigwait, pthread_sigmask under -std=c17 without CMake's flags */
 #endif
@@ -18,9 +21,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
-static const char body[] = "{\"status\":\"ok\"}";
+static const char default_body[] = "{\"status\":\"ok\"}";
+static const char *body = default_body;
+static size_t body_len = sizeof default_body - 1;
+#define MAX_HEADERS 32
+static char *hdr_name[MAX_HEADERS], *hdr_value[MAX_HEADERS];
+static int nhdr;
+
+/* Reads a captured response: the header lines MHD would not write itself, and the body. 0 or -1. */
+static int load_response(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *end = strstr(buf, "\r\n\r\n");
+    if (!end)
+        return -1;
+    *end = '\0';
+    body = end + 4;
+    body_len = n - (size_t)(body - buf);
+    char *save = NULL;
+    (void)strtok_r(buf, "\r\n", &save); /* the status line */
+    for (char *l = strtok_r(NULL, "\r\n", &save); l && nhdr < MAX_HEADERS; l = strtok_r(NULL, "\r\n", &save)) {
+        char *c = strchr(l, ':');
+        if (!c)
+            continue;
+        *c = '\0';
+        char *v = c + 1;
+        while (*v == ' ')
+            v++;
+        if (!strcasecmp(l, "Date") || !strcasecmp(l, "Content-Length") || !strcasecmp(l, "Connection") ||
+            !strcasecmp(l, "Transfer-Encoding"))
+            continue; /* libmicrohttpd writes these itself, for both servers */
+        hdr_name[nhdr] = l;
+        hdr_value[nhdr++] = v;
+    }
+    return 0;
+}
 
 /* First call per request: MHD has only the headers; a real server answers after seeing the
  * whole request (possibly a body), so mark the connection and wait for the 2nd call, exactly as
@@ -45,11 +89,13 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
     }
     /* A response per request over a persistent buffer, as bulwark's queue() does: the baseline
      * then includes MHD's own response bookkeeping, and the ratio isolates bulwark's work. */
-    struct MHD_Response *resp =
-        MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+    struct MHD_Response *resp = MHD_create_response_from_buffer(body_len, (void *)body, MHD_RESPMEM_PERSISTENT);
     if (!resp)
         return MHD_NO;
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    if (!nhdr)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+    for (int i = 0; i < nhdr; i++)
+        MHD_add_response_header(resp, hdr_name[i], hdr_value[i]);
     enum MHD_Result ret = MHD_queue_response(conn, MHD_HTTP_OK, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -57,8 +103,12 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: %s PORT   (0 = pick a free port)\n", argv[0]);
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: %s PORT [RESPONSE_FILE]   (0 = pick a free port)\n", argv[0]);
+        return 2;
+    }
+    if (argc == 3 && load_response(argv[2]) != 0) {
+        fprintf(stderr, "bench_bare: %s is not a captured HTTP response\n", argv[2]);
         return 2;
     }
     char *end;
