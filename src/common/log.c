@@ -175,6 +175,21 @@ void bw_json_escape(char *dst, size_t *len, size_t cap, const char *s)
     const unsigned char *p = (const unsigned char *)s;
     size_t left = s ? strlen(s) : 0;
     while (left) {
+        /* a run of printable ASCII that needs no escape goes in one copy (request ids, paths) */
+        size_t run = 0;
+        while (run < left && p[run] >= 0x20 && p[run] < 0x7f && p[run] != '"' && p[run] != '\\')
+            run++;
+        if (run) {
+            if (n + run >= cap)
+                run = cap > n + 1 ? cap - n - 1 : 0;
+            memcpy(dst + n, p, run);
+            n += run;
+            p += run;
+            left -= run;
+            if (left && n + 1 >= cap)
+                break;
+            continue;
+        }
         unsigned char c = *p;
         char esc[7];
         const char *out = esc;

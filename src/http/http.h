@@ -89,11 +89,7 @@ struct bw_req {
     const struct bw_route *route;
     enum bw_method method;
     const char *method_str;
-    char path[BW_MAX_PATH + 1];
-    char params[BW_MAX_PATH_PARAMS][BW_MAX_PATH_PARAM_LEN + 1];
     int nparams;
-    char request_id[BW_REQUEST_ID_MAX + 1];
-    char ip[64];
     struct bw_principal principal;
     int64_t start_us;
 
@@ -115,15 +111,25 @@ struct bw_req {
     size_t resp_len;
     bool resp_static;
     const char *content_type; /* NULL: application/json; charset=utf-8 */
-    struct {
-        const char *name;
-        char value[128];
-    } hdrs[8];
     int nhdrs;
     enum { BW_RS_NEW, BW_RS_SUSPENDED, BW_RS_READY, BW_RS_QUEUED } state;
     bw_handler_fn deferred; /* what runs on the blocking pool */
     bool first_done;        /* the headers-only first call has happened */
+
+    /* Buffers from here on are not zeroed when a request starts (BW_REQ_ZEROED): each is written
+     * before it is read (path and ids at the start, params by the router up to nparams, hdrs up
+     * to nhdrs), and clearing 3 KiB per request showed in the profile. */
+    char path[BW_MAX_PATH + 1];
+    char params[BW_MAX_PATH_PARAMS][BW_MAX_PATH_PARAM_LEN + 1];
+    char request_id[BW_REQUEST_ID_MAX + 1];
+    char ip[64];
+    struct {
+        const char *name;
+        char value[128];
+    } hdrs[8];
 };
+/* The part of a request cleared when it starts. */
+#define BW_REQ_ZEROED offsetof(struct bw_req, path)
 
 /* The challenge every 401 carries: the two credential schemes the server reads. */
 #define BW_WWW_AUTHENTICATE "Bearer realm=\"bulwark\", ApiKey realm=\"bulwark\", header=\"X-API-Key\""
@@ -141,6 +147,8 @@ void bw_reply_text(struct bw_req *r, unsigned status, const char *content_type, 
 void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra);
 /* 500 INTERNAL_ERROR, logged with the request id. */
 void bw_reply_internal(struct bw_req *r, const char *what);
+/* Adds a response header whose value is a number (name must be a literal). */
+void bw_req_header_num(struct bw_req *r, const char *name, long v);
 /* Adds a response header (name must be a literal). */
 void bw_req_header(struct bw_req *r, const char *name, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

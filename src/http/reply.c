@@ -21,6 +21,25 @@ void bw_req_header(struct bw_req *r, const char *name, const char *fmt, ...)
     r->nhdrs++;
 }
 
+void bw_req_header_num(struct bw_req *r, const char *name, long v)
+{
+    if (r->nhdrs >= (int)(sizeof r->hdrs / sizeof r->hdrs[0]))
+        return;
+    /* by hand: three of these go with every rate-limited answer */
+    char d[24];
+    size_t k = sizeof d;
+    unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
+    d[--k] = '\0';
+    do
+        d[--k] = (char)('0' + u % 10);
+    while ((u /= 10) && k > 1);
+    if (v < 0)
+        d[--k] = '-';
+    r->hdrs[r->nhdrs].name = name;
+    memcpy(r->hdrs[r->nhdrs].value, d + k, sizeof d - k);
+    r->nhdrs++;
+}
+
 static void set_body(struct bw_req *r, unsigned status, char *body, size_t len, bool is_static)
 {
     if (r->resp && !r->resp_static)

@@ -131,13 +131,23 @@ static bool match_one(const struct compiled *c, const char *path, struct bw_req 
     return true;
 }
 
-/* Whether some parameterless route (any method) has exactly this path. */
-static bool literal_path(const char *path)
+/* Whether some parameterless route (any method) has exactly this path of nsegs segments. */
+static bool literal_path(const char *path, int nsegs)
 {
     for (size_t i = 0; i < g_n; i++)
-        if (g_routes[i].literal && match_one(&g_routes[i], path, NULL))
+        if (g_routes[i].literal && g_routes[i].nsegs == nsegs && match_one(&g_routes[i], path, NULL))
             return true;
     return false;
+}
+
+/* The number of segments of a path ("/a/b" has 2): a route with another count cannot match, so
+ * most of the table is passed over without reading the path again. */
+static int segments(const char *path)
+{
+    int n = 0;
+    for (const char *p = path; *p; p++)
+        n += *p == '/';
+    return n;
 }
 
 size_t bw_router_index(const struct bw_route *route) { return (size_t)(route - g_routes[0].r); }
@@ -146,19 +156,21 @@ const struct bw_route *bw_router_match(struct bw_req *r, enum bw_method m, const
                                        char *allow, size_t cap)
 {
     enum bw_method want = m == BW_HEAD ? BW_GET : m; /* MHD drops the body of HEAD replies */
+    int nsegs = segments(path);
     for (size_t i = 0; i < g_n; i++)
-        if (g_routes[i].r->method == want && match_one(&g_routes[i], path, r) &&
-            !(g_routes[i].shadows && literal_path(path)))
+        if (g_routes[i].r->method == want && g_routes[i].nsegs == nsegs && match_one(&g_routes[i], path, r) &&
+            !(g_routes[i].shadows && literal_path(path, nsegs)))
             return g_routes[i].r;
     /* no route for this method: collect the methods the path does have, for 405 + Allow */
-    bool lit = literal_path(path);
+    bool lit = literal_path(path, nsegs);
     size_t len = 0;
     if (cap)
         allow[0] = '\0';
     unsigned seen = 0;
     for (size_t i = 0; i < g_n; i++) {
         enum bw_method rm = g_routes[i].r->method;
-        if ((seen & (1u << rm)) || (lit && !g_routes[i].literal) || !match_one(&g_routes[i], path, NULL))
+        if ((seen & (1u << rm)) || (lit && !g_routes[i].literal) || g_routes[i].nsegs != nsegs ||
+            !match_one(&g_routes[i], path, NULL))
             continue;
         seen |= 1u << rm;
         int w = snprintf(allow + len, cap > len ? cap - len : 0, "%s%s", len ? ", " : "",
