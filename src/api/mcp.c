@@ -13,7 +13,7 @@
 static void reply_scan(struct bw_req *r, const struct bw_mcp_live *live)
 {
     json_t *errors = NULL;
-    json_t *out = bw_mcp_scan_body_live(r->json, live, &errors);
+    json_t *out = bw_mcp_scan_body_live(api_ctx(r)->mcp_checks, r->json, live, &errors);
     if (errors) {
         struct bw_verr v = {errors}; /* the engine's list is already {field, message} items */
         if (!bw_verr_reply(r, &v))

@@ -7,6 +7,7 @@
 #include "engine/redteam/redteam.h"
 #include "engine/code/scanner.h"
 #include "engine/governance.h"
+#include "engine/mcpscan.h"
 
 #include "auth/password.h"
 #include "common/embedded.h"
@@ -215,6 +216,7 @@ static void api_fill(struct bw_app *app)
     c->dummy_hash = app->dummy_hash;
     c->started_s = app->started_s;
     c->gov = &app->gov;
+    c->mcp_checks = app->mcp_checks;
 }
 
 int bw_app_init(struct bw_app *app, struct bw_config *cfg)
@@ -292,6 +294,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     }
     if (governance_load(app) != 0)
         return -1;
+    if (bw_mcp_checks_load(bw_embedded_find(BW_MCP_CHECKS), &app->mcp_checks, err, sizeof err) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded MCP check catalog %s is invalid: %s", BW_MCP_CHECKS, err);
+        return -1;
+    }
     {
         char why[512];
         int64_t t0 = bw_mono_us();
@@ -330,6 +336,7 @@ void bw_app_free(struct bw_app *app)
     db_close(app->db);
     api_frameworks_free(&app->api);
     bw_governance_catalogs_free(&app->gov);
+    bw_mcp_checks_free(app->mcp_checks);
     bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);
 }

@@ -160,6 +160,7 @@
 #define BW_MCP_MAX_FINDINGS 1000     /* findings listed (the score counts them all; it caps at 100) */
 #define BW_MCP_MAX_ERRORS 32         /* validation errors reported */
 #define BW_MCP_PARAM_TEXTS 64        /* parameter descriptions read per tool */
+#define BW_MCP_CHECK_TEXT_MAX 1000   /* bytes of a title, detail or remediation in data/mcp/checks.json */
 
 /* MCP live probe: the wire format (src/engine/mcprpc.h) and the exchanges (src/engine/mcpprobe.h) */
 #define BW_MCP_RPC_DEPTH_MAX 64              /* JSON nesting accepted in a response */
