@@ -30,8 +30,8 @@ static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
 {
     if (app->cfg->jwt_secret) {
         size_t n = strlen(app->cfg->jwt_secret);
-        if (n > 256)
-            n = 256;
+        if (n > BW_JWT_SECRET_MAX)
+            n = BW_JWT_SECRET_MAX;
         memcpy(out, app->cfg->jwt_secret, n);
         *len = n;
         return 0;
@@ -48,8 +48,8 @@ static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
     }
     sodium_memzero(gen, sizeof gen);
     *len = strlen(have);
-    if (*len > 256)
-        *len = 256;
+    if (*len > BW_JWT_SECRET_MAX)
+        *len = BW_JWT_SECRET_MAX;
     memcpy(out, have, *len);
     sodium_memzero(have, sizeof have);
     return 0;
@@ -237,7 +237,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
         return -1;
     }
-    unsigned char secret[256], admin_hash[32];
+    unsigned char secret[BW_JWT_SECRET_MAX], admin_hash[32];
     size_t slen = 0;
     if (load_jwt_secret(app, secret, &slen) != 0 ||
         load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)

@@ -250,8 +250,6 @@ static enum ev_outcome k_keys_fresh(const json_t *ev, const char *control_id, ch
     return EV_SATISFIED;
 }
 
-#define BW_ASSESS_REDTEAM_WINDOW_DAYS 90 /* the gatherer's window (BW_EVIDENCE_WINDOW_DAYS) */
-
 /* Adversarial testing: silent without a completed engagement in the window; a HIGH or CRITICAL
  * attack that succeeded contradicts the control, none satisfies it. */
 static enum ev_outcome k_redteam_resilience(const json_t *ev, const char *control_id, char *why, size_t cap)
@@ -263,13 +261,13 @@ static enum ev_outcome k_redteam_resilience(const json_t *ev, const char *contro
     if (bad > 0) {
         snprintf(why, cap,
                  "%" JSON_INTEGER_FORMAT " HIGH or CRITICAL red-team attack%s succeeded in the last %d days",
-                 bad, plural(bad), BW_ASSESS_REDTEAM_WINDOW_DAYS);
+                 bad, plural(bad), BW_EVIDENCE_WINDOW_DAYS);
         return EV_CONTRADICTED;
     }
     snprintf(why, cap,
              "%" JSON_INTEGER_FORMAT " red-team engagement%s completed in the last %d days without a HIGH or "
              "CRITICAL attack succeeding",
-             n, plural(n), BW_ASSESS_REDTEAM_WINDOW_DAYS);
+             n, plural(n), BW_EVIDENCE_WINDOW_DAYS);
     return EV_SATISFIED;
 }
 

@@ -844,7 +844,8 @@ static int grade_posture(struct run *r)
     size_t registered = json_array_size(r->assets), recent = 0, scanned = 0;
     long sum = 0;
     char cutoff[24];
-    bw_iso8601(r->o->now_s - 30 * 86400, cutoff);
+    _Static_assert(BW_ORCH_COVERAGE_DAYS == 30, "the answer names the window: scanned_30d, unscanned-in-30-days");
+    bw_iso8601(r->o->now_s - (int64_t)BW_ORCH_COVERAGE_DAYS * 86400, cutoff);
     json_t *a;
     json_array_foreach(r->assets, i, a) {
         const char *at = json_string_value(json_object_get(a, "last_scanned_at"));
