@@ -7,6 +7,7 @@
 #include "common/timeutil.h"
 #include "engine/intel/attack.h"
 #include "engine/intel/cvss.h"
+#include "engine/intel/facts.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/playbook.h"
 #include "engine/intel/risk.h"
@@ -204,18 +205,19 @@ static json_t *asset_words(const json_t *a)
     return w;
 }
 
+/* The words of a threat record: its affected products and packages, and the KEV product. */
 static json_t *record_words(const json_t *rec)
 {
+    struct bw_facts f;
+    bw_facts_read(&f, rec);
     json_t *w = json_array();
     size_t i;
     json_t *af;
-    json_array_foreach(json_object_get(rec, "affected"), i, af) {
+    json_array_foreach(f.affected, i, af) {
         words_of(bw_json_str(af, "product"), w);
         words_of(bw_json_str(af, "package"), w);
     }
-    json_t *kd = json_object_get(rec, "kev_details");
-    if (json_is_object(kd))
-        words_of(bw_json_str(kd, "product"), w);
+    words_of(f.kev_product, w);
     return w;
 }
 
@@ -442,6 +444,8 @@ static int correlate_kev(struct run *r)
 
 static void tally(json_t *map, const char *id, const char *member)
 {
+    if (!id)
+        return; /* not a string: no key to count under */
     json_t *e = json_object_get(map, id);
     if (!e) {
         e = json_pack("{s:i,s:i}", "intel_records", 0, "findings", 0);
@@ -450,16 +454,21 @@ static void tally(json_t *map, const char *id, const char *member)
     bump(e, member, 1);
 }
 
-static int map_attack(struct run *r)
+/* Counts the techniques the considered records list under member into map, as intel_records. */
+static void tally_records(struct run *r, const char *member, json_t *map)
 {
     const char *id;
     json_t *d;
     json_object_foreach(r->considered, id, d) {
         size_t i;
         json_t *t;
-        json_array_foreach(json_object_get(d, "attack_techniques"), i, t) tally(r->attack, json_string_value(t),
-                                                                                 "intel_records");
+        json_array_foreach(json_object_get(d, member), i, t) tally(map, json_string_value(t), "intel_records");
     }
+}
+
+static int map_attack(struct run *r)
+{
+    tally_records(r, "attack_techniques", r->attack);
     stat(r, "map_attack", json_pack("{s:I}", "techniques", (json_int_t)json_object_size(r->attack)));
     return 0;
 }
@@ -522,14 +531,7 @@ static void collect_findings(struct run *r)
 
 static int map_atlas(struct run *r)
 {
-    const char *id;
-    json_t *d;
-    json_object_foreach(r->considered, id, d) {
-        size_t i;
-        json_t *t;
-        json_array_foreach(json_object_get(d, "atlas_techniques"), i, t) tally(r->atlas, json_string_value(t),
-                                                                                "intel_records");
-    }
+    tally_records(r, "atlas_techniques", r->atlas);
     collect_findings(r);
     size_t i;
     json_t *f;
