@@ -1,11 +1,12 @@
 #include "engine/governance.h"
 
+#include "engine/risk.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* Lower-cased copy with every non-alphanumeric byte turned into a space and spaces around, so a
  * phrase matches at word boundaries with a plain substring search for " phrase ". */
@@ -76,19 +77,6 @@ static bool control_met(const char *ctx_norm, const char *title)
         found += has_word(ctx_norm, word);
     }
     return words > 0 && found * 2 >= words && found >= 1;
-}
-
-static int sev_rank(const char *s)
-{
-    if (!s)
-        return 0;
-    if (strcasecmp(s, "critical") == 0)
-        return 4;
-    if (strcasecmp(s, "high") == 0)
-        return 3;
-    if (strcasecmp(s, "medium") == 0)
-        return 2;
-    return 1;
 }
 
 const char *bw_governance_risk_class(const char *text)
@@ -601,8 +589,8 @@ json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_c
             met++;
             continue;
         }
-        int rank = sev_rank(json_string_value(json_object_get(c, "severity")));
-        bool applies = contradicted || rank >= 3;
+        int rank = bw_sev_parse(json_string_value(json_object_get(c, "severity")));
+        bool applies = contradicted || rank >= BW_SEV_HIGH;
         size_t k;
         json_t *kw;
         json_array_foreach(json_object_get(c, "keywords"), k, kw) {

@@ -13,6 +13,7 @@
 #include "engine/intel/risk.h"
 #include "engine/intel/compliance.h"
 #include "engine/intel/hunt.h"
+#include "engine/risk.h"
 #include "net/url.h"
 #include "store/store.h"
 #include "store/store_intel.h"
@@ -114,21 +115,6 @@ void bw_orch_packs_free(struct bw_orch_packs *p)
 }
 
 /* ---- small helpers -------------------------------------------------------------------------- */
-
-static int sev_rank(const char *s)
-{
-    if (!s)
-        return 0;
-    if (strcasecmp(s, "CRITICAL") == 0)
-        return 4;
-    if (strcasecmp(s, "HIGH") == 0)
-        return 3;
-    if (strcasecmp(s, "MEDIUM") == 0)
-        return 2;
-    if (strcasecmp(s, "LOW") == 0)
-        return 1;
-    return 0;
-}
 
 static const char *const SEV_NAMES[5] = {"INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
 
@@ -819,7 +805,7 @@ static int build_hunt(struct run *r)
 static int cmp_finding(const json_t *x, const json_t *y, void *ctx)
 {
     (void)ctx;
-    int a = sev_rank(bw_json_str(x, "severity")), b = sev_rank(bw_json_str(y, "severity"));
+    int a = bw_sev_parse(bw_json_str(x, "severity")), b = bw_sev_parse(bw_json_str(y, "severity"));
     if (a != b)
         return b - a;
     return strcmp(bw_json_str(x, "asset_id"), bw_json_str(y, "asset_id"));
@@ -831,14 +817,15 @@ static int grade_posture(struct run *r)
     json_t *keep = json_array();
     size_t i;
     json_t *f;
-    json_array_foreach(r->findings, i, f) if (sev_rank(bw_json_str(f, "severity")) >= 3) json_array_append(keep, f);
+    json_array_foreach(r->findings, i, f) if (bw_sev_parse(bw_json_str(f, "severity")) >= BW_SEV_HIGH)
+        json_array_append(keep, f);
     sort_array(keep, cmp_finding, NULL);
     json_decref(r->findings);
     r->findings = keep;
 
     size_t crit = 0, high = 0;
     json_array_foreach(r->findings, i, f) {
-        if (sev_rank(bw_json_str(f, "severity")) == 4)
+        if (bw_sev_parse(bw_json_str(f, "severity")) == BW_SEV_CRITICAL)
             crit++;
         else
             high++;
@@ -876,7 +863,8 @@ static int grade_posture(struct run *r)
     if (d_exp > 10)
         d_exp = 10;
     long d_abuse = 0;
-    json_array_foreach(r->anomalies, i, a) d_abuse += sev_rank(bw_json_str(a, "severity")) >= 3 ? 5 : 2;
+    json_array_foreach(r->anomalies, i, a) d_abuse +=
+        bw_sev_parse(bw_json_str(a, "severity")) >= BW_SEV_HIGH ? 5 : 2;
     if (d_abuse > 10)
         d_abuse = 10;
     long score = 100 - d_find - d_cov - d_assets - d_exp - d_abuse;
@@ -956,7 +944,7 @@ static int build_recommendations(struct run *r)
         snprintf(action, sizeof action, rt ? "Harden the target against %s (OWASP %s), then re-run the engagement."
                                            : "Remediate the finding (OWASP %s%s), then re-scan the asset.",
                  rt ? bw_json_str(f, "title") : bw_json_str(f, "owasp_llm"), rt ? bw_json_str(f, "owasp_llm") : "");
-        recommend(out, sev_rank(bw_json_str(f, "severity")), title, action, cites);
+        recommend(out, bw_sev_parse(bw_json_str(f, "severity")), title, action, cites);
     }
     json_decref(seen);
     /* 3. zero-trust anomalies */
@@ -970,7 +958,7 @@ static int build_recommendations(struct run *r)
         snprintf(action, sizeof action,
                  "Review the principal's recent activity; revoke or rotate the key, or block the address, if it is not "
                  "expected.");
-        recommend(out, sev_rank(bw_json_str(d, "severity")), title, action, cites);
+        recommend(out, bw_sev_parse(bw_json_str(d, "severity")), title, action, cites);
     }
     /* 4. registered assets never scanned (one recommendation citing them) */
     json_t *unscanned = json_array();
@@ -998,7 +986,7 @@ static int build_recommendations(struct run *r)
                  "Inventory where the affected product runs and apply the fix; the threat's playbook is at "
                  "/api/threat-intel/%s/playbook.",
                  bw_json_str(d, "id"));
-        recommend(out, sev_rank(bw_json_str(d, "severity")), title, action, cites);
+        recommend(out, bw_sev_parse(bw_json_str(d, "severity")), title, action, cites);
         extra++;
     }
     /* most urgent first; stable within a weight */
@@ -1149,7 +1137,7 @@ static json_t *aspm_pack(struct run *r)
     size_t crit = 0, high = 0;
     json_t *items = json_array(), *f;
     json_array_foreach(r->findings, i, f) {
-        if (sev_rank(bw_json_str(f, "severity")) == 4)
+        if (bw_sev_parse(bw_json_str(f, "severity")) == BW_SEV_CRITICAL)
             crit++;
         else
             high++;
