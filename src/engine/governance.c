@@ -130,16 +130,24 @@ static const char *plural(json_int_t n) { return n == 1 ? "" : "s"; }
  * control_id matters to owasp_risk only. */
 typedef enum ev_outcome (*ev_kind_fn)(const json_t *ev, const char *control_id, char *why, size_t cap);
 
+/* A kind met by a count above zero: "<n> <noun>[s] <rest>", else the none text. */
+static enum ev_outcome some_of(const json_t *ev, const char *key, const char *none, const char *noun,
+                               const char *rest, char *why, size_t cap)
+{
+    json_int_t n = ev_int(ev, key);
+    if (n <= 0) {
+        snprintf(why, cap, "%s", none);
+        return EV_UNSATISFIED;
+    }
+    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " %s%s %s", n, noun, plural(n), rest);
+    return EV_SATISFIED;
+}
+
 static enum ev_outcome k_asset_inventory(const json_t *ev, const char *control_id, char *why, size_t cap)
 {
     (void)control_id;
-    json_int_t n = ev_int(ev, "assets_registered");
-    if (n <= 0) {
-        snprintf(why, cap, "no AI asset is registered on the platform");
-        return EV_UNSATISFIED;
-    }
-    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " AI asset%s registered on the platform", n, plural(n));
-    return EV_SATISFIED;
+    return some_of(ev, "assets_registered", "no AI asset is registered on the platform", "AI asset",
+                   "registered on the platform", why, cap);
 }
 
 static enum ev_outcome k_posture_scanned_90d(const json_t *ev, const char *control_id, char *why, size_t cap)
@@ -212,13 +220,8 @@ static enum ev_outcome k_owasp_risk(const json_t *ev, const char *control_id, ch
 static enum ev_outcome k_keys_rotated(const json_t *ev, const char *control_id, char *why, size_t cap)
 {
     (void)control_id;
-    json_int_t n = ev_int(ev, "keys_rotated");
-    if (n <= 0) {
-        snprintf(why, cap, "no API key of the account has ever been rotated");
-        return EV_UNSATISFIED;
-    }
-    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " API key rotation%s recorded", n, plural(n));
-    return EV_SATISFIED;
+    return some_of(ev, "keys_rotated", "no API key of the account has ever been rotated", "API key rotation",
+                   "recorded", why, cap);
 }
 
 static enum ev_outcome k_keys_fresh(const json_t *ev, const char *control_id, char *why, size_t cap)
