@@ -51,6 +51,8 @@ struct check_def {
     const char *remediation;
 };
 
+_Static_assert(BW_ASSET_CERT_EXPIRING_DAYS == 30, "TLS_CERTIFICATE_EXPIRING's title names the window");
+
 static const struct check_def CHECKS[C__COUNT] = {
     [C_BLOCKED] = {"ENDPOINT_BLOCKED", "Endpoint refused by the egress policy", NULL,
                    "The endpoint resolves to an address bulwark does not contact (loopback, private, link-local or "
