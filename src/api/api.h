@@ -18,6 +18,7 @@
 struct bw_audit;
 struct bw_limiter;
 struct bw_orch_cache;
+struct bw_mcp_checks;
 struct bw_pool;
 struct bw_scanner;
 struct db;
@@ -38,6 +39,7 @@ struct api_ctx {
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     const struct bw_gov_catalogs *gov; /* the framework catalogs and evidence mapping */
+    const struct bw_mcp_checks *mcp_checks; /* what MCP scan findings say */
 
     /* the framework documents, rendered once by api_frameworks_render */
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */

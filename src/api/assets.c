@@ -45,15 +45,16 @@ void api_assets_register(struct bw_req *r)
         bw_verr_add(&v, "type", "is required");
         bw_verr_add(&v, "endpoint", "is required");
     } else {
-        if (bw_body_string(r, &v, "name", true, 128, &name) && name && !name[strspn(name, " \t\r\n")])
+        if (bw_body_string(r, &v, "name", true, BW_NAME_MAX, &name) && name && !name[strspn(name, " \t\r\n")])
             bw_verr_add(&v, "name", "must not be blank");
-        if (bw_body_string(r, &v, "type", true, 16, &type) && type &&
+        if (bw_body_string(r, &v, "type", true, BW_ASSET_TYPE_MAX, &type) && type &&
             !one_of(type, TYPES, sizeof TYPES / sizeof TYPES[0]))
             bw_verr_add(&v, "type", "must be one of model, agent, rag, api, pipeline");
-        bw_body_string(r, &v, "provider", false, 128, &provider);
-        if (bw_body_string(r, &v, "endpoint", true, 2048, &endpoint) && endpoint && !bw_posture_url_ok(endpoint))
+        bw_body_string(r, &v, "provider", false, BW_NAME_MAX, &provider);
+        if (bw_body_string(r, &v, "endpoint", true, BW_ENDPOINT_MAX, &endpoint) && endpoint &&
+            !bw_posture_url_ok(endpoint))
             bw_verr_add(&v, "endpoint", "must be an http or https URL");
-        bw_body_string(r, &v, "env", false, 64, &env);
+        bw_body_string(r, &v, "env", false, BW_ASSET_ENV_MAX, &env);
     }
     if (bw_verr_reply(r, &v))
         return;

@@ -97,7 +97,7 @@ void api_vibe_scan(struct bw_req *r)
         bw_verr_add(&v, "code", "must be a string");
     else if (json_string_length(jc) == 0)
         bw_verr_add(&v, "code", "must not be empty");
-    if (r->json && bw_body_string(r, &v, "language", true, 16, &lang) && lang && bw_lang_parse(lang) < 0)
+    if (r->json && bw_body_string(r, &v, "language", true, BW_LANGUAGE_MAX, &lang) && lang && bw_lang_parse(lang) < 0)
         bw_verr_add(&v, "language", "must be one of js, ts, py, go, java, php, rb, cs, rs");
     if (!r->json)
         bw_verr_add(&v, "language", "is required");

@@ -178,7 +178,7 @@ void api_governance_assess(struct bw_req *r)
         bw_verr_add(&v, "framework_id", "is required");
         bw_verr_add(&v, "ai_use_cases", "is required");
     } else {
-        if (bw_body_string(r, &v, "framework_id", true, 32, &fw) && fw) {
+        if (bw_body_string(r, &v, "framework_id", true, BW_ASSESS_FRAMEWORK_ID_MAX, &fw) && fw) {
             int fwi = -1;
             for (int i = 0; i < BW_FRAMEWORKS; i++)
                 if (strcmp(fw, ORDER[i]) == 0)

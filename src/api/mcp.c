@@ -6,28 +6,15 @@
  * the scan stays synchronous on the event thread: it is pure and bounded by the input limits. */
 #include "api/api.h"
 
-#include "common/timeutil.h"
+#include "api/api_util.h"
 #include "engine/mcpprobe.h"
 #include "engine/mcpscan.h"
 
 static void reply_scan(struct bw_req *r, const struct bw_mcp_live *live)
 {
     json_t *errors = NULL;
-    json_t *out = bw_mcp_scan_body_live(r->json, live, &errors);
-    if (errors) {
-        struct bw_verr v = {errors}; /* the engine's list is already {field, message} items */
-        if (!bw_verr_reply(r, &v))
-            bw_reply_internal(r, "mcp scan failed"); /* an empty list: only when allocation failed */
-        return;
-    }
-    if (!out) {
-        bw_reply_internal(r, "mcp scan failed");
-        return;
-    }
-    char ts[21];
-    bw_iso8601(bw_now_s(), ts);
-    json_object_set_new(out, "scanned_at", json_string(ts));
-    bw_reply_json(r, 200, out);
+    json_t *out = bw_mcp_scan_body_live(api_ctx(r)->mcp_checks, r->json, live, &errors);
+    api_reply_scan(r, out, errors, "mcp scan failed");
 }
 
 /* Runs on the probe pool: seconds of outbound I/O at most (BW_MCP_PROBE_BUDGET_MS). */

@@ -7,6 +7,7 @@
 #include "engine/redteam/redteam.h"
 #include "engine/code/scanner.h"
 #include "engine/governance.h"
+#include "engine/mcpscan.h"
 
 #include "auth/password.h"
 #include "common/embedded.h"
@@ -29,8 +30,8 @@ static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
 {
     if (app->cfg->jwt_secret) {
         size_t n = strlen(app->cfg->jwt_secret);
-        if (n > 256)
-            n = 256;
+        if (n > BW_JWT_SECRET_MAX)
+            n = BW_JWT_SECRET_MAX;
         memcpy(out, app->cfg->jwt_secret, n);
         *len = n;
         return 0;
@@ -47,8 +48,8 @@ static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
     }
     sodium_memzero(gen, sizeof gen);
     *len = strlen(have);
-    if (*len > 256)
-        *len = 256;
+    if (*len > BW_JWT_SECRET_MAX)
+        *len = BW_JWT_SECRET_MAX;
     memcpy(out, have, *len);
     sodium_memzero(have, sizeof have);
     return 0;
@@ -217,6 +218,7 @@ static void api_fill(struct bw_app *app)
     c->dummy_hash = app->dummy_hash;
     c->started_s = app->started_s;
     c->gov = &app->gov;
+    c->mcp_checks = app->mcp_checks;
 }
 
 int bw_app_init(struct bw_app *app, struct bw_config *cfg)
@@ -238,7 +240,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
         return -1;
     }
-    unsigned char secret[256], admin_hash[32];
+    unsigned char secret[BW_JWT_SECRET_MAX], admin_hash[32];
     size_t slen = 0;
     if (load_jwt_secret(app, secret, &slen) != 0 ||
         load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
@@ -298,6 +300,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     }
     if (governance_load(app) != 0)
         return -1;
+    if (bw_mcp_checks_load(bw_embedded_find(BW_MCP_CHECKS), &app->mcp_checks, err, sizeof err) != 0) {
+        bw_logf(BW_LOG_ERROR, NULL, "the embedded MCP check catalog %s is invalid: %s", BW_MCP_CHECKS, err);
+        return -1;
+    }
     {
         char why[512];
         int64_t t0 = bw_mono_us();
@@ -338,6 +344,7 @@ void bw_app_free(struct bw_app *app)
     db_close(app->db);
     api_frameworks_free(&app->api);
     bw_governance_catalogs_free(&app->gov);
+    bw_mcp_checks_free(app->mcp_checks);
     bw_scanner_free(app->scanner);
     memset(app, 0, sizeof *app);
 }

@@ -1,7 +1,8 @@
 /* The composition root: it owns what the server is made of (configuration, storage, principals,
- * limiters, pools, the audit recorder, the scanner, the framework catalogs) and hands each layer
- * the narrow context it serves from: the HTTP layer a struct bw_http_ctx (with the audit and
- * readiness hooks), the handlers a struct api_ctx (src/api/api.h), reached through the request.
+ * limiters, pools, the audit recorder, the scanner, the framework and MCP check catalogs) and
+ * hands each layer the narrow context it serves from: the HTTP layer a struct bw_http_ctx (with
+ * the audit and readiness hooks), the handlers a struct api_ctx (src/api/api.h), reached through
+ * the request.
  * Built by bw_app_init (serve), freed by bw_app_free. Read-only after start except for the
  * thread-safe members. */
 #ifndef BW_APP_APP_H
@@ -17,6 +18,8 @@
 #include "store/db.h"
 
 #include <stdint.h>
+
+struct bw_mcp_checks;
 
 struct bw_app {
     struct bw_config *cfg;
@@ -34,6 +37,7 @@ struct bw_app {
     char dummy_hash[160];           /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     struct bw_gov_catalogs gov; /* the framework catalogs and evidence mapping, for assessments */
+    struct bw_mcp_checks *mcp_checks; /* what MCP scan findings say (data/mcp/checks.json) */
     struct bw_scanner *scanner; /* the code scanner, compiled once at start */
     struct bw_http_ctx http;    /* what the HTTP layer is handed (bw_http_serve, bw_http_synthetic) */
     struct api_ctx api;         /* what the handlers are handed (api_ctx(r)) */

@@ -16,6 +16,8 @@
                                           then its body) have to arrive (BULWARK_CONN_TIMEOUT_S) */
 #define BW_TLS_FILE_MAX          (1u * 1024u * 1024u) /* bytes of a PEM file (BULWARK_TLS_CERT/KEY) */
 #define BW_SHUTDOWN_GRACE_S      30    /* default of BULWARK_SHUTDOWN_GRACE_S: how long SIGTERM waits for in-flight requests */
+#define BW_DRAIN_POLL_MS         5     /* ... checking this often whether they are done */
+#define BW_SIGNAL_TICK_MS        250   /* the main thread's wait for a signal between connection-guard sweeps */
 #define BW_REQUEST_ID_MAX        64
 #define BW_MAX_TRUSTED_PROXIES   8     /* addresses in BULWARK_TRUSTED_PROXIES */
 #define BW_MAX_FORWARDED_FOR     2048  /* X-Forwarded-For, every line joined: longer is 400, never cut */
@@ -35,8 +37,11 @@
 #define BW_CONTEXT_MAX           4096 /* characters of a scan's `context` */
 #define BW_SCAN_INLINE_BYTES     (64u * 1024u) /* larger scans run on the blocking pool */
 #define BW_FREE_VISIBLE_FINDINGS 3
-#define BW_NAME_MAX              128
-#define BW_ENDPOINT_MAX          2048
+#define BW_NAME_MAX              128  /* characters of an asset's name and of its provider */
+#define BW_ENDPOINT_MAX          2048 /* characters of an asset's endpoint */
+#define BW_ASSET_TYPE_MAX        16   /* characters of an asset's type (then one of the five) */
+#define BW_ASSET_ENV_MAX         64   /* characters of an asset's env */
+#define BW_LANGUAGE_MAX          16   /* characters of a code scan's language (then one the scanner knows) */
 #define BW_URL_DISPLAY_MAX       2560 /* bytes of a URL as shown in a finding (longer ones are cut) */
 
 #define BW_TOKEN_TTL_S           86400
@@ -134,6 +139,7 @@
 #define BW_EGRESS_URL_MAX             2048          /* == sizeof final_url (src/net/egress.h) */
 #define BW_URL_MAX                    2048          /* bytes of a URL the parser reads (src/net/url.h) */
 #define BW_URL_HOST_MAX               253           /* characters of a host name, without its final dot */
+#define BW_EGRESS_HOST_MAX            256           /* bytes of the host the guard resolves, with its NUL */
 
 /* code scanner (src/engine/code/scanner.h, scanner.c) */
 #define BW_SCAN_MAX_FINDINGS     1000
@@ -164,6 +170,7 @@
 #define BW_MCP_MAX_FINDINGS 1000     /* findings listed (the score counts them all; it caps at 100) */
 #define BW_MCP_MAX_ERRORS 32         /* validation errors reported */
 #define BW_MCP_PARAM_TEXTS 64        /* parameter descriptions read per tool */
+#define BW_MCP_CHECK_TEXT_MAX 1000   /* bytes of a title, detail or remediation in data/mcp/checks.json */
 
 /* MCP live probe: the wire format (src/engine/mcprpc.h) and the exchanges (src/engine/mcpprobe.h) */
 #define BW_MCP_RPC_DEPTH_MAX 64              /* JSON nesting accepted in a response */
@@ -202,6 +209,7 @@
 #define BW_ASSET_MIN_EXCHANGE_MS 100     /* the least time an exchange gets once the budget runs short */
 #define BW_ASSET_RESPONSE_MAX (64 * 1024)      /* body bytes of the first GET and the malformed-JSON probe */
 #define BW_ASSET_LLM_RESPONSE_MAX (256 * 1024) /* body bytes of a model's reply */
+#define BW_ASSET_CERT_EXPIRING_DAYS 30   /* a certificate expiring within this many days is reported */
 
 /* governance assessments: the request (src/api/governance.c), the engine (src/engine/governance.h)
    and the evidence gathered (src/services/evidence.h) */
@@ -211,12 +219,14 @@
 #define BW_ASSESS_MAX_RECOMMENDATIONS 5
 #define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
 #define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh: an active API key older than this fails the control */
+#define BW_ASSESS_FRAMEWORK_ID_MAX 32 /* characters of framework_id (then one of the four) */
 #define BW_EVIDENCE_MAX_SCANS 1000          /* latest scans read per gathering */
 #define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger document of a scan stored before 0010 is skipped */
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
 #define BW_EVIDENCE_FINDING_IDS 4           /* finding ids kept per OWASP risk */
 #define BW_EVIDENCE_WINDOW_DAYS 90          /* "recent" scans and engagements: the window evidence is gathered from */
 #define BW_EVIDENCE_OWASP 10                /* OWASP LLM Top 10 risks tracked, LLM01..LLM10 */
+#define BW_EVIDENCE_ID_MAX 40               /* bytes of a finding id kept, NUL included; longer ids are ignored */
 
 /* red team (src/engine/redteam/redteam.h, src/store/store_redteam.h) */
 #define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
@@ -251,12 +261,16 @@
 
 /* JWT (src/auth/jwt.h) */
 #define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
+#define BW_JWT_SECRET_MAX 256 /* bytes of the JWT secret used (BULWARK_JWT_SECRET beyond them is ignored) */
 
 /* threat-intelligence playbooks (src/engine/intel/playbook.h): lists taken from a record */
 #define BW_PLAYBOOK_MAX_ITEMS      16 /* CVEs, CWEs, affected entries, ATLAS ids used from a record */
 #define BW_PLAYBOOK_MAX_TECHNIQUES 24 /* ATT&CK techniques considered */
 #define BW_PLAYBOOK_MAX_RECORD_REFS 24 /* record references copied into references */
 #define BW_PLAYBOOK_MAX_NAME       96 /* bytes of a product/package name used in text and queries */
+#define BW_PLAYBOOK_MAX_TOKENS     6  /* product/package names searched for in the queries */
+#define BW_PLAYBOOK_MAX_MITIGATIONS 64 /* ATT&CK, and ATLAS, mitigations gathered per architecture entry */
+#define BW_PLAYBOOK_EVIDENCE_ITEMS 64 /* items kept of any one array in the supporting evidence */
 
 /* orchestrator (src/services/orch.h) */
 #define BW_ORCH_MAX_ITEMS          1000 /* max_items of a run */
@@ -276,6 +290,7 @@
 #define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */
 #define BW_ORCH_PACK_CACHE_S_DEFAULT 60 /* BULWARK_ORCH_PACK_CACHE_S: how long they are reused */
 #define BW_ORCH_PACK_CACHE_S_MAX   3600
+#define BW_ORCH_COVERAGE_DAYS      30   /* ASPM coverage: an asset scanned this recently is covered */
 
 /* hunt content (src/engine/intel/hunt.h): what is taken from a record */
 #define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */

@@ -27,13 +27,11 @@ static const int SEV_WEIGHT[] = {0, 3, 10, 25, 40};
 static const char *const AGENT_TYPES[] = {"openai", "langchain", "crewai", "autogen", "mcp", NULL};
 enum { AT_OPENAI, AT_LANGCHAIN, AT_CREWAI, AT_AUTOGEN, AT_MCP, AT_COUNT };
 
-#define CHECK_ATLAS_MAX 3
-
 /* What is fixed per issue type; severity, message and (for some) remediation depend on the case. */
 struct check {
     const char *type;
     const char *owasp;
-    const char *atlas[CHECK_ATLAS_MAX]; /* unused slots NULL */
+    const char *atlas[BW_AGENT_CHECK_ATLAS_MAX]; /* unused slots NULL */
     const char *remediation;            /* NULL: the case supplies it */
 };
 
@@ -177,9 +175,7 @@ static const char *find_unnegated(const char *norm, const struct words *w, const
 
 /* ---- the capability catalog (data/agents/capabilities.json) ---- */
 
-#define CAP_MAX 32 /* capabilities are a bit set in a uint32_t */
-#define PHRASE_MAX 80
-#define CAP_ATLAS_MAX 4
+_Static_assert(BW_AGENT_CAPS_MAX <= 32, "capabilities are a bit set in a uint32_t");
 
 enum applies { AP_ANY, AP_WRITERS, AP_READERS };
 enum leg { LEG_NONE, LEG_PRIVATE, LEG_UNTRUSTED, LEG_EXFIL, LEG_COUNT };
@@ -192,7 +188,7 @@ struct cap {
     enum leg leg;
     bool over_privileged, needs_approval, executes, persists;
     struct words phrases;
-    char *atlas[CAP_ATLAS_MAX];
+    char *atlas[BW_AGENT_CAP_ATLAS_MAX];
     size_t natlas;
 };
 
@@ -204,7 +200,7 @@ struct known {
 };
 
 struct catalog {
-    struct cap cap[CAP_MAX];
+    struct cap cap[BW_AGENT_CAPS_MAX];
     size_t ncap;
     struct words read_only, read, write, tool_neg, wildcard, sandbox;
     struct words prompt_neg, approval, no_approval, guard, weakening;
@@ -328,7 +324,7 @@ static bool get_enum(const json_t *o, const char *key, const char *ctx, const ch
 static bool is_phrase(const char *s, bool one_word)
 {
     size_t n = strlen(s);
-    if (n == 0 || n > PHRASE_MAX || s[0] == ' ' || s[n - 1] == ' ')
+    if (n == 0 || n > BW_AGENT_PHRASE_MAX || s[0] == ' ' || s[n - 1] == ' ')
         return false;
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -359,7 +355,7 @@ static bool get_words(const json_t *o, const char *key, const char *ctx, bool on
         if (!s || !is_phrase(s, one_word))
             return lfail(e, "%s.%s[%zu] must be %s in normalised form (lower-case ASCII letters and digits, "
                             "single spaces, at most %d characters)",
-                         ctx, key, i, one_word ? "one word" : "a phrase", PHRASE_MAX);
+                         ctx, key, i, one_word ? "one word" : "a phrase", BW_AGENT_PHRASE_MAX);
         size_t l = strlen(s);
         char *p = malloc(l + 3);
         if (!p)
@@ -434,8 +430,8 @@ static bool load_cap(const json_t *o, size_t idx, struct catalog *c, struct lerr
     k->applies = (enum applies)applies;
     k->leg = (enum leg)leg;
     const json_t *atlas = json_object_get(o, "atlas");
-    if (!json_is_array(atlas) || json_array_size(atlas) > CAP_ATLAS_MAX)
-        return lfail(e, "%s.atlas must be an array of at most %d ATLAS technique ids", ctx, CAP_ATLAS_MAX);
+    if (!json_is_array(atlas) || json_array_size(atlas) > BW_AGENT_CAP_ATLAS_MAX)
+        return lfail(e, "%s.atlas must be an array of at most %d ATLAS technique ids", ctx, BW_AGENT_CAP_ATLAS_MAX);
     size_t i;
     json_t *x;
     json_array_foreach(atlas, i, x) {
@@ -550,8 +546,8 @@ static struct catalog *catalog_parse(const char *text, size_t len, struct lerr *
     ok = ok && get_words(pw, "safety_weakening", "prompt_words", false, &c->weakening, e);
 
     const json_t *caps = json_object_get(doc, "capabilities");
-    ok = ok && ((json_is_array(caps) && json_array_size(caps) > 0 && json_array_size(caps) <= CAP_MAX) ||
-                lfail(e, "capabilities must be an array of 1 to %d items", CAP_MAX));
+    ok = ok && ((json_is_array(caps) && json_array_size(caps) > 0 && json_array_size(caps) <= BW_AGENT_CAPS_MAX) ||
+                lfail(e, "capabilities must be an array of 1 to %d items", BW_AGENT_CAPS_MAX));
     for (size_t i = 0; ok && i < json_array_size(caps); i++)
         ok = load_cap(json_array_get(caps, i), i, c, e);
     /* every agent-wide check needs its ingredients, or it would silently never fire */
@@ -739,7 +735,7 @@ struct tool {
     size_t len;
     char *norm;                /* owned */
     uint32_t caps;             /* capability bit set */
-    const char *why[CAP_MAX];  /* the phrase that matched each capability (NULL for known tools) */
+    const char *why[BW_AGENT_CAPS_MAX]; /* the phrase that matched each capability (NULL for known tools) */
     const struct known *known; /* the framework's entry for this name, or NULL */
     bool wildcard;             /* a grant of every tool */
     bool sandbox_hint;         /* its name says it runs in a sandbox (docker, e2b, ...) */
@@ -1046,7 +1042,6 @@ static void read_config(const json_t *cfg, int type, json_t *errs, struct cfg *o
 /* ---- issues ---- */
 
 enum subj { SUBJ_NONE, SUBJ_TOOL, SUBJ_SERVER, SUBJ_OPTION };
-#define ISSUE_ATLAS_MAX 12
 
 struct issue {
     enum bw_agent_check check;
@@ -1057,7 +1052,7 @@ struct issue {
     char *message; /* owned */
     size_t message_len;
     const char *remediation; /* static or catalog-owned */
-    const char *atlas[ISSUE_ATLAS_MAX];
+    const char *atlas[BW_AGENT_ISSUE_ATLAS_MAX];
     size_t natlas;
     json_t *tools; /* owned: the `tools` member (LETHAL_TRIFECTA, MISSING_HUMAN_APPROVAL), or NULL */
     json_t *caps;  /* owned: the `capabilities` member (OVER_PRIVILEGED_TOOL), or NULL */
@@ -1113,7 +1108,7 @@ static struct issue *add(struct ctx *c, enum bw_agent_check check, enum sev sev,
     struct issue *is = &c->v[c->n++];
     *is = (struct issue){.check = check, .sev = sev, .kind = kind, .subj = subj, .subj_len = subj_len,
                          .message = b->p, .message_len = b->len, .remediation = CHECKS[check].remediation};
-    for (size_t i = 0; i < CHECK_ATLAS_MAX && CHECKS[check].atlas[i]; i++)
+    for (size_t i = 0; i < BW_AGENT_CHECK_ATLAS_MAX && CHECKS[check].atlas[i]; i++)
         is->atlas[is->natlas++] = CHECKS[check].atlas[i];
     *b = (struct bw_sb){0};
     return is;
@@ -1124,7 +1119,7 @@ static void add_atlas(struct issue *is, const char *id)
     for (size_t i = 0; i < is->natlas; i++)
         if (strcmp(is->atlas[i], id) == 0)
             return;
-    if (is->natlas < ISSUE_ATLAS_MAX)
+    if (is->natlas < BW_AGENT_ISSUE_ATLAS_MAX)
         is->atlas[is->natlas++] = id;
 }
 

@@ -51,6 +51,8 @@ struct check_def {
     const char *remediation;
 };
 
+_Static_assert(BW_ASSET_CERT_EXPIRING_DAYS == 30, "TLS_CERTIFICATE_EXPIRING's title names the window");
+
 static const struct check_def CHECKS[C__COUNT] = {
     [C_BLOCKED] = {"ENDPOINT_BLOCKED", "Endpoint refused by the egress policy", NULL,
                    "The endpoint resolves to an address bulwark does not contact (loopback, private, link-local or "
@@ -207,7 +209,8 @@ static void check_first(struct scan *s, const char *endpoint, const struct bw_eg
             add(s, C_CERT_INVALID, S_HIGH, "Certificate verification failed: %s.",
                 r->tls_error[0] ? r->tls_error : "unknown reason");
         int64_t exp = 0;
-        if (r->cert_expires[0] && bw_parse_iso8601(r->cert_expires, &exp) == 0 && exp - s->o->now_s < 30 * 86400) {
+        if (r->cert_expires[0] && bw_parse_iso8601(r->cert_expires, &exp) == 0 &&
+            exp - s->o->now_s < (int64_t)BW_ASSET_CERT_EXPIRING_DAYS * 86400) {
             if (exp < s->o->now_s)
                 add(s, C_CERT_INVALID, S_HIGH, "The certificate expired on %s.", r->cert_expires);
             else

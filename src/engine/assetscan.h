@@ -53,8 +53,6 @@ int bw_assetscan_score(const json_t *findings);
 
 /* ---- what one scan is evidence of, for governance (src/services/evidence.c) ---- */
 
-#define BW_EVIDENCE_OWASP 10 /* OWASP LLM Top 10 risks, LLM01..LLM10 */
-#define BW_EVIDENCE_ID_MAX 40 /* bytes of a finding id kept, NUL included; longer ids are ignored */
 /* The text of bw_assetscan_evidence_ids: per risk "NN:" and its ids (each byte escaped as %XX at
  * worst), ',' between ids, ';' between risks, and the NUL. */
 #define BW_EVIDENCE_IDS_TEXT \

@@ -1,11 +1,12 @@
 #include "engine/governance.h"
 
+#include "engine/risk.h"
+
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 /* Lower-cased copy with every non-alphanumeric byte turned into a space and spaces around, so a
  * phrase matches at word boundaries with a plain substring search for " phrase ". */
@@ -78,19 +79,6 @@ static bool control_met(const char *ctx_norm, const char *title)
     return words > 0 && found * 2 >= words && found >= 1;
 }
 
-static int sev_rank(const char *s)
-{
-    if (!s)
-        return 0;
-    if (strcasecmp(s, "critical") == 0)
-        return 4;
-    if (strcasecmp(s, "high") == 0)
-        return 3;
-    if (strcasecmp(s, "medium") == 0)
-        return 2;
-    return 1;
-}
-
 const char *bw_governance_risk_class(const char *text)
 {
     char *norm = normalise(text, NULL);
@@ -142,16 +130,24 @@ static const char *plural(json_int_t n) { return n == 1 ? "" : "s"; }
  * control_id matters to owasp_risk only. */
 typedef enum ev_outcome (*ev_kind_fn)(const json_t *ev, const char *control_id, char *why, size_t cap);
 
+/* A kind met by a count above zero: "<n> <noun>[s] <rest>", else the none text. */
+static enum ev_outcome some_of(const json_t *ev, const char *key, const char *none, const char *noun,
+                               const char *rest, char *why, size_t cap)
+{
+    json_int_t n = ev_int(ev, key);
+    if (n <= 0) {
+        snprintf(why, cap, "%s", none);
+        return EV_UNSATISFIED;
+    }
+    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " %s%s %s", n, noun, plural(n), rest);
+    return EV_SATISFIED;
+}
+
 static enum ev_outcome k_asset_inventory(const json_t *ev, const char *control_id, char *why, size_t cap)
 {
     (void)control_id;
-    json_int_t n = ev_int(ev, "assets_registered");
-    if (n <= 0) {
-        snprintf(why, cap, "no AI asset is registered on the platform");
-        return EV_UNSATISFIED;
-    }
-    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " AI asset%s registered on the platform", n, plural(n));
-    return EV_SATISFIED;
+    return some_of(ev, "assets_registered", "no AI asset is registered on the platform", "AI asset",
+                   "registered on the platform", why, cap);
 }
 
 static enum ev_outcome k_posture_scanned_90d(const json_t *ev, const char *control_id, char *why, size_t cap)
@@ -224,13 +220,8 @@ static enum ev_outcome k_owasp_risk(const json_t *ev, const char *control_id, ch
 static enum ev_outcome k_keys_rotated(const json_t *ev, const char *control_id, char *why, size_t cap)
 {
     (void)control_id;
-    json_int_t n = ev_int(ev, "keys_rotated");
-    if (n <= 0) {
-        snprintf(why, cap, "no API key of the account has ever been rotated");
-        return EV_UNSATISFIED;
-    }
-    snprintf(why, cap, "%" JSON_INTEGER_FORMAT " API key rotation%s recorded", n, plural(n));
-    return EV_SATISFIED;
+    return some_of(ev, "keys_rotated", "no API key of the account has ever been rotated", "API key rotation",
+                   "recorded", why, cap);
 }
 
 static enum ev_outcome k_keys_fresh(const json_t *ev, const char *control_id, char *why, size_t cap)
@@ -250,8 +241,6 @@ static enum ev_outcome k_keys_fresh(const json_t *ev, const char *control_id, ch
     return EV_SATISFIED;
 }
 
-#define BW_ASSESS_REDTEAM_WINDOW_DAYS 90 /* the gatherer's window (BW_EVIDENCE_WINDOW_DAYS) */
-
 /* Adversarial testing: silent without a completed engagement in the window; a HIGH or CRITICAL
  * attack that succeeded contradicts the control, none satisfies it. */
 static enum ev_outcome k_redteam_resilience(const json_t *ev, const char *control_id, char *why, size_t cap)
@@ -263,13 +252,13 @@ static enum ev_outcome k_redteam_resilience(const json_t *ev, const char *contro
     if (bad > 0) {
         snprintf(why, cap,
                  "%" JSON_INTEGER_FORMAT " HIGH or CRITICAL red-team attack%s succeeded in the last %d days",
-                 bad, plural(bad), BW_ASSESS_REDTEAM_WINDOW_DAYS);
+                 bad, plural(bad), BW_EVIDENCE_WINDOW_DAYS);
         return EV_CONTRADICTED;
     }
     snprintf(why, cap,
              "%" JSON_INTEGER_FORMAT " red-team engagement%s completed in the last %d days without a HIGH or "
              "CRITICAL attack succeeding",
-             n, plural(n), BW_ASSESS_REDTEAM_WINDOW_DAYS);
+             n, plural(n), BW_EVIDENCE_WINDOW_DAYS);
     return EV_SATISFIED;
 }
 
@@ -603,8 +592,8 @@ json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_c
             met++;
             continue;
         }
-        int rank = sev_rank(json_string_value(json_object_get(c, "severity")));
-        bool applies = contradicted || rank >= 3;
+        int rank = bw_sev_parse(json_string_value(json_object_get(c, "severity")));
+        bool applies = contradicted || rank >= BW_SEV_HIGH;
         size_t k;
         json_t *kw;
         json_array_foreach(json_object_get(c, "keywords"), k, kw) {

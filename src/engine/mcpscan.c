@@ -16,53 +16,39 @@
 #include <strings.h>
 
 /* ------------------------------------------------------------------------------------------ */
-/* check table                                                                                 */
+/* the checks                                                                                  */
 
 enum { S_LOW = 1, S_MEDIUM, S_HIGH, S_CRITICAL };
 
-/* The fixed order of the checks: findings of equal severity are listed in this order. */
+static const int WEIGHT[5] = {0, 3, 10, 25, 40};
+static const char *const SEV_NAME[5] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
+
+/* The checks in their fixed order (findings of equal severity are listed in this order); each is
+ * the entry of data/mcp/checks.json whose "check" is its name here in lower case. */
+#define MCP_CHECKS(X)                                                                                          \
+    X(AUTH_NONE_REMOTE) X(AUTH_OPEN_REMOTE) X(AUTH_NONE_LOCAL) X(AUTH_OPEN_LOCAL) X(AUTH_CLEAR) X(AUTH_UNKNOWN) \
+    X(AUTH_OPEN_CONFIRMED) X(TRANSPORT_PLAIN) X(TRANSPORT_CERT) X(TRANSPORT_STDIO) X(NET_WILDCARD)             \
+    X(NET_PRIVATE) X(NET_PUBLIC) X(POISON) X(POISON_ENC_HIDDEN) X(POISON_ENC) X(POISON_SECRET)                  \
+    X(FLOW_TRIFECTA) X(FLOW_EXFIL) X(FLOW_ACTION) X(TOOL_SHELL) X(TOOL_FILE) X(TOOL_DB) X(TOOL_SEND)            \
+    X(TOOL_FETCH) X(SHADOW_DUP) X(SHADOW_KNOWN) X(PROBE_NEW) X(PROBE_CHANGED) X(SCHEMA_MISSING)                 \
+    X(SCHEMA_FREEFORM) X(SCHEMA_ADDL) X(TOOLS_MANY) X(PROBE_MISSING) X(PROBE_UNREACHABLE) X(PROBE_PROTOCOL)
+
 enum check {
-    C_AUTH_NONE_REMOTE,
-    C_AUTH_OPEN_REMOTE,
-    C_AUTH_NONE_LOCAL,
-    C_AUTH_OPEN_LOCAL,
-    C_AUTH_CLEAR,
-    C_AUTH_UNKNOWN,
-    C_AUTH_OPEN_CONFIRMED,
-    C_TRANSPORT_PLAIN,
-    C_TRANSPORT_CERT,
-    C_TRANSPORT_STDIO,
-    C_NET_WILDCARD,
-    C_NET_PRIVATE,
-    C_NET_PUBLIC,
-    C_POISON,
-    C_POISON_ENC_HIDDEN,
-    C_POISON_ENC,
-    C_POISON_SECRET,
-    C_FLOW_TRIFECTA,
-    C_FLOW_EXFIL,
-    C_FLOW_ACTION,
-    C_TOOL_SHELL,
-    C_TOOL_FILE,
-    C_TOOL_DB,
-    C_TOOL_SEND,
-    C_TOOL_FETCH,
-    C_SHADOW_DUP,
-    C_SHADOW_KNOWN,
-    C_PROBE_NEW,
-    C_PROBE_CHANGED,
-    C_SCHEMA_MISSING,
-    C_SCHEMA_FREEFORM,
-    C_SCHEMA_ADDL,
-    C_TOOLS_MANY,
-    C_PROBE_MISSING,
-    C_PROBE_UNREACHABLE,
-    C_PROBE_PROTOCOL,
+#define X(name) C_##name,
+    MCP_CHECKS(X)
+#undef X
     C_COUNT
 };
 
-/* owasp: the OWASP Top 10 for LLM Applications 2025 id, NULL where none applies (bind addresses,
- * an unknown auth method, a probe that could not run: facts about the deployment, not LLM risks). */
+static const char *const CHECK_NAME[C_COUNT] = {
+#define X(name) #name,
+    MCP_CHECKS(X)
+#undef X
+};
+
+/* What a finding of one check says; the strings belong to the catalog's document. owasp: the
+ * OWASP Top 10 for LLM Applications 2025 id, NULL where none applies (bind addresses, an unknown
+ * auth method, a probe that could not run: facts about the deployment, not LLM risks). */
 struct check_def {
     const char *id, *type;
     int sev;
@@ -70,168 +56,154 @@ struct check_def {
     const char *title, *detail, *remediation;
 };
 
-static const struct check_def CHECKS[C_COUNT] = {
-    [C_AUTH_NONE_REMOTE] = {"MCP-AUTH-001", "authentication", S_CRITICAL, "LLM06", "No authentication on a remote MCP server",
-                            "The server is reachable over the network and declares no authentication: anyone who can "
-                            "reach it can list and call its tools.",
-                            "Require authentication (OAuth 2.1 as in the MCP authorization spec, or mTLS) on every request."},
-    [C_AUTH_OPEN_REMOTE] = {"MCP-AUTH-004", "authentication", S_CRITICAL, "LLM06",
-                            "Server answers without the declared authentication",
-                            "The live probe completed initialize and tools/list without sending any credentials, although "
-                            "the configuration declares authentication: it is not enforced, and anyone who can reach the "
-                            "server can use its tools.",
-                            "Enforce authentication on every request to the MCP endpoint, initialize included, then probe again."},
-    [C_AUTH_NONE_LOCAL] = {"MCP-AUTH-001", "authentication", S_HIGH, "LLM06", "No authentication on a local MCP server",
-                           "The server listens on a loopback address without authentication: any local process or "
-                           "web page using DNS rebinding can call its tools.",
-                           "Require a token even on localhost, and check the Origin and Host headers."},
-    [C_AUTH_OPEN_LOCAL] = {"MCP-AUTH-004", "authentication", S_HIGH, "LLM06",
-                           "Local server answers without the declared authentication",
-                           "The live probe completed initialize and tools/list without sending any credentials, although "
-                           "the configuration declares authentication: any local process or DNS-rebinding web page can "
-                           "use its tools.",
-                           "Enforce authentication on every request to the MCP endpoint, and check the Origin and Host headers."},
-    [C_AUTH_CLEAR] = {"MCP-AUTH-002", "authentication", S_HIGH, "LLM02", "Credentials sent in clear text",
-                      "Static credentials (basic, API key or bearer token) are sent over plain http/ws to a "
-                      "non-local host, where anyone on the path can read and replay them.",
-                      "Use https/wss (TLS) for every connection that carries credentials, and rotate the exposed ones."},
-    [C_AUTH_UNKNOWN] = {"MCP-AUTH-003", "authentication", S_MEDIUM, NULL, "Unknown authentication method",
-                        "auth_method is not one of none, api_key, bearer, oauth, oauth2, mtls, basic; its strength "
-                        "cannot be assessed.",
-                        "Use a standard method: OAuth 2.1 (per the MCP authorization spec), mTLS, or bearer tokens over TLS."},
-    [C_AUTH_OPEN_CONFIRMED] = {"MCP-AUTH-004", "authentication", S_LOW, "LLM06", "Confirmed: server answers unauthenticated",
-                               "The live probe listed the server's tools without sending any credentials, which confirms "
-                               "the missing authentication (MCP-AUTH-001 carries its weight).",
-                               "Require authentication on every request to the MCP endpoint."},
-    [C_TRANSPORT_PLAIN] = {"MCP-TRANSPORT-001", "transport", S_HIGH, "LLM02", "Unencrypted transport to a remote host",
-                           "The server is reached over plain http or ws: tool calls, results and any tokens can be "
-                           "read and modified in transit.",
-                           "Serve the MCP endpoint over https or wss only."},
-    [C_TRANSPORT_CERT] = {"MCP-TRANSPORT-003", "transport", S_HIGH, "LLM02", "TLS certificate does not verify",
-                          "The live probe found a certificate that does not verify (chain, name or validity): clients "
-                          "either refuse it or are taught to skip verification, and then tool traffic can be intercepted.",
-                          "Serve a certificate from a trusted CA that matches the host name, and renew it before it expires."},
-    [C_TRANSPORT_STDIO] = {"MCP-TRANSPORT-002", "transport", S_LOW, "LLM03", "Local stdio server runs with the user's privileges",
-                           "A stdio server is a child process of the client: it can do anything the user can, "
-                           "whatever its tools declare.",
-                           "Run only trusted, pinned server packages; sandbox them (container, restricted user) where possible."},
-    [C_NET_WILDCARD] = {"MCP-NET-001", "network_exposure", S_LOW, NULL, "Server bound to all interfaces",
-                        "The address is a wildcard (0.0.0.0 or ::): the server accepts connections on every "
-                        "network interface of the host.",
-                        "Bind to 127.0.0.1 for local use, or put the server behind an authenticating TLS proxy."},
-    [C_NET_PRIVATE] = {"MCP-NET-002", "network_exposure", S_LOW, NULL, "Server addressed by a private IP literal",
-                       "The server is addressed by a private-network IP address rather than a name: it is exposed "
-                       "to the internal network and TLS certificates cannot be checked against a hostname.",
-                       "Use a DNS name with a valid certificate and restrict network access to the clients that need it."},
-    [C_NET_PUBLIC] = {"MCP-NET-003", "network_exposure", S_LOW, NULL, "Server addressed by a public IP literal",
-                      "The server is addressed by a public IP address rather than a name: it is exposed to the "
-                      "internet and TLS certificates cannot be checked against a hostname.",
-                      "Use a DNS name with a valid certificate, and firewall the server to known clients."},
-    [C_POISON] = {"MCP-POISON-001", "tool_poisoning", S_CRITICAL, "LLM01", "Hidden instructions in a tool description",
-                  "The tool's description carries instructions aimed at the model rather than the user (tool "
-                  "poisoning): the agent may follow them silently, e.g. to read secrets or call other tools.",
-                  "Remove the tool; review the server's source; pin tool descriptions and alert when they change."},
-    [C_POISON_ENC_HIDDEN] = {"MCP-POISON-002", "tool_poisoning", S_CRITICAL, "LLM01",
-                             "Encoded hidden instructions in a tool description",
-                             "The tool's description carries an encoded run that decodes to instructions aimed at the "
-                             "model: models decode such text readily, while people reviewing the tool do not.",
-                             "Remove the tool; review the server's source; pin tool descriptions and alert when they change."},
-    [C_POISON_ENC] = {"MCP-POISON-002", "tool_poisoning", S_HIGH, "LLM01", "Encoded payload in a tool description",
-                      "The tool's description carries an encoded run (base64, hex, percent or escape sequences) that "
-                      "no reader needs: a way to hide content from review that the model can still decode.",
-                      "Keep descriptions plain text; remove the encoded content or the tool, and pin descriptions."},
-    [C_POISON_SECRET] = {"MCP-POISON-003", "tool_poisoning", S_HIGH, "LLM02", "Tool description references secret files",
-                         "The description names files where credentials live (SSH keys, cloud or package-registry "
-                         "credentials, .env files, the client's own MCP configuration): an agent that follows it "
-                         "reads them into the conversation, from where they can leave through any tool.",
-                         "Remove the reference; if the tool legitimately needs a credential, have the server hold it, "
-                         "never the model."},
-    [C_FLOW_TRIFECTA] = {"MCP-FLOW-001", "toxic_flow", S_CRITICAL, "LLM02",
-                         "Lethal trifecta: untrusted input, private data and an outbound channel",
-                         "The server combines tools that ingest untrusted content, tools that read private data and tools "
-                         "that can send data out: instructions planted in the untrusted content can make the agent read "
-                         "the private data and send it away, with no other bug needed.",
-                         "Split these tools into separate servers or agents, or require human approval for every outbound "
-                         "call once private data or untrusted content is in the context."},
-    [C_FLOW_EXFIL] = {"MCP-FLOW-001", "toxic_flow", S_HIGH, "LLM02", "Exfiltration path: private data and an outbound channel",
-                      "The server combines tools that read private data with tools that can send data out: one injected "
-                      "instruction (from a poisoned description, a document or a message) is enough to leak the data.",
-                      "Separate reading tools from sending tools, allow-list destinations, and require approval for "
-                      "outbound calls that carry data."},
-    [C_FLOW_ACTION] = {"MCP-FLOW-002", "toxic_flow", S_HIGH, "LLM06", "Untrusted input can drive dangerous actions",
-                       "The server combines tools that ingest untrusted content with tools that execute commands, change "
-                       "files or send messages and payments: text an outsider controls can steer those actions.",
-                       "Require human approval for dangerous actions once untrusted content is in the context, or keep "
-                       "these tools in separate agents."},
-    [C_TOOL_SHELL] = {"MCP-TOOL-001", "dangerous_tool", S_CRITICAL, "LLM06", "Tool executes shell commands",
-                      "The tool runs commands or code on the host: a prompt injection reaching the agent becomes "
-                      "remote code execution.",
-                      "Remove it, or replace it with narrow tools taking enumerated arguments; require human approval "
-                      "for every call and sandbox the server."},
-    [C_TOOL_FILE] = {"MCP-TOOL-002", "dangerous_tool", S_HIGH, "LLM06", "Tool writes or deletes files",
-                     "The tool modifies the file system: an injected instruction can overwrite configuration, plant "
-                     "code or destroy data.",
-                     "Restrict it to an allow-listed directory, make it read-only where possible, and require "
-                     "approval for writes and deletions."},
-    [C_TOOL_DB] = {"MCP-TOOL-004", "dangerous_tool", S_HIGH, "LLM06", "Tool accesses a database",
-                   "The tool queries or changes a database: free-form queries allow data theft and destructive "
-                   "statements.",
-                   "Use a read-only database role, parameterised named queries instead of raw SQL, and row limits."},
-    [C_TOOL_SEND] = {"MCP-TOOL-005", "dangerous_tool", S_HIGH, "LLM06", "Tool sends messages or moves money",
-                     "The tool sends email/messages or makes payments: an injected instruction can exfiltrate data "
-                     "or cause financial loss on the user's behalf.",
-                     "Require explicit human confirmation for every send or payment, with recipient and amount allow-lists."},
-    [C_TOOL_FETCH] = {"MCP-TOOL-003", "dangerous_tool", S_MEDIUM, "LLM06", "Tool fetches URLs (SSRF)",
-                      "The tool retrieves arbitrary URLs: it can reach internal services and cloud metadata, and "
-                      "fetched pages can inject instructions into the agent.",
-                      "Allow-list destinations, block private and link-local addresses, and treat fetched content as untrusted."},
-    [C_SHADOW_DUP] = {"MCP-SHADOW-001", "tool_shadowing", S_MEDIUM, "LLM03", "Duplicate tool name",
-                      "Two tools share this name: which one the client calls is undefined, and one can shadow the other.",
-                      "Give every tool a unique name; prefix tool names with the server's namespace."},
-    [C_SHADOW_KNOWN] = {"MCP-SHADOW-002", "tool_shadowing", S_MEDIUM, "LLM03", "Tool name shadows a well-known tool",
-                        "The tool re-declares the name of a common tool of other MCP servers (filesystem, fetch, "
-                        "shell...): with several servers connected, calls meant for one can reach this one.",
-                        "Prefix tool names with the server's namespace, and check which server answers each tool name."},
-    [C_PROBE_NEW] = {"MCP-PROBE-002", "tool_drift", S_MEDIUM, "LLM03", "Server exposes an undeclared tool",
-                     "The live server lists a tool that the configuration does not declare: what the agent can call "
-                     "is not what was reviewed (a changed or compromised server, or a stale configuration).",
-                     "Review the tool; update the reviewed configuration, or pin the server version and alert on changes."},
-    [C_PROBE_CHANGED] = {"MCP-PROBE-004", "tool_drift", S_MEDIUM, "LLM03", "Tool description differs from the declared one",
-                         "The live description of this tool is not the one the configuration declares: descriptions "
-                         "that change after review are how a trusted server turns malicious (a \"rug pull\").",
-                         "Review the new description; pin tool descriptions (e.g. by hash) and alert when they change."},
-    [C_SCHEMA_MISSING] = {"MCP-SCHEMA-001", "input_schema", S_MEDIUM, "LLM05", "Dangerous tool without an input schema",
-                          "A tool with a dangerous capability declares no input_schema: its arguments are "
-                          "unconstrained and cannot be validated.",
-                          "Declare a JSON Schema with typed, constrained properties and additionalProperties: false."},
-    [C_SCHEMA_FREEFORM] = {"MCP-SCHEMA-002", "input_schema", S_MEDIUM, "LLM05", "Unconstrained sensitive string parameter",
-                           "A string parameter that names a command, script, query, path or URL has no pattern, "
-                           "enum or maxLength: any value the model produces is passed through.",
-                           "Constrain it with an enum, a strict pattern or a maxLength, and validate it server-side."},
-    [C_SCHEMA_ADDL] = {"MCP-SCHEMA-003", "input_schema", S_LOW, "LLM05", "Schema allows additional properties",
-                       "input_schema sets additionalProperties: true: arguments outside the declared ones are accepted.",
-                       "Set additionalProperties: false."},
-    [C_TOOLS_MANY] = {"MCP-TOOLS-001", "tool_sprawl", S_LOW, "LLM06", "Large number of tools",
-                      "The server exposes more than 50 tools: a large attack surface that is hard to review, and "
-                      "more room for shadowing.",
-                      "Expose only the tools the use case needs; split the rest into separate servers."},
-    [C_PROBE_MISSING] = {"MCP-PROBE-003", "tool_drift", S_LOW, "LLM03", "Declared tool not exposed by the server",
-                         "The configuration declares a tool that the live server does not list: the configuration is "
-                         "stale, or the server is not the one that was reviewed.",
-                         "Update the configuration to what the server exposes, and check that the URL names the intended server."},
-    [C_PROBE_UNREACHABLE] = {"MCP-PROBE-001", "probe", S_LOW, NULL, "Live probe could not reach the server",
-                             "The live probe got no answer, so the findings rest on the declared configuration only.",
-                             "Check the URL and that the server is up; for a private or local server, the bulwark "
-                             "operator must allow that range (BULWARK_EGRESS_ALLOW)."},
-    [C_PROBE_PROTOCOL] = {"MCP-PROBE-005", "probe", S_LOW, NULL, "Server did not complete the MCP exchange",
-                          "The server answered, but not with a usable MCP streamable-HTTP exchange (initialize, then "
-                          "tools/list), so the findings rest on the declared configuration where the tools are concerned.",
-                          "Check that server_url is the MCP endpoint itself (often /mcp) and that the server speaks the "
-                          "streamable HTTP transport."},
+struct bw_mcp_checks {
+    json_t *doc;
+    struct check_def def[C_COUNT];
 };
 
-static const int WEIGHT[5] = {0, 3, 10, 25, 40};
-static const char *const SEV_NAME[5] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
+/* ------------------------------------------------------------------------------------------ */
+/* the catalog (data/mcp/checks.json)                                                          */
+
+static const char *const ENTRY_MEMBERS[] = {"check", "id",     "type",        "severity", "owasp_llm",
+                                            "title", "detail", "remediation", NULL};
+
+/* A check's name in the catalog: its name here in lower case. */
+static void check_name(size_t k, char out[32])
+{
+    size_t n = 0;
+    for (; CHECK_NAME[k][n] && n < 31; n++)
+        out[n] = (char)tolower((unsigned char)CHECK_NAME[k][n]);
+    out[n] = '\0';
+}
+
+/* "MCP-", an upper-case word, "-" and three digits, as every finding id reads. */
+static bool id_ok(const char *s)
+{
+    if (strncmp(s, "MCP-", 4) != 0)
+        return false;
+    s += 4;
+    size_t n = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ");
+    return n > 0 && s[n] == '-' && strspn(s + n + 1, "0123456789") == 3 && s[n + 4] == '\0';
+}
+
+/* "LLM01" to "LLM10", the OWASP Top 10 for LLM Applications. */
+static bool owasp_ok(const char *s)
+{
+    return strncmp(s, "LLM", 3) == 0 && strspn(s + 3, "0123456789") == 2 && s[5] == '\0' && atoi(s + 3) >= 1 &&
+           atoi(s + 3) <= 10;
+}
+
+/* The string member key of e when it is non-empty and at most BW_MCP_CHECK_TEXT_MAX bytes (a
+ * finding's detail buffer holds that and the case's own words), else NULL. */
+static const char *text_of(const json_t *e, const char *key)
+{
+    const char *s = json_string_value(json_object_get(e, key));
+    return s && *s && strlen(s) <= BW_MCP_CHECK_TEXT_MAX ? s : NULL;
+}
+
+/* Checks entry i of the catalog and files it under its check in c. 0, or -1 with err naming it. */
+static int load_entry(json_t *e, size_t i, struct bw_mcp_checks *c, char *err, size_t errlen)
+{
+    const char *name = json_string_value(json_object_get(e, "check"));
+    char at[64];
+    snprintf(at, sizeof at, "checks[%zu]%s%.32s%s", i, name ? " (" : "", name ? name : "", name ? ")" : "");
+    if (!json_is_object(e)) {
+        snprintf(err, errlen, "%s: not an object", at);
+        return -1;
+    }
+    const char *key;
+    json_t *v;
+    json_object_foreach(e, key, v) {
+        size_t m = 0;
+        while (ENTRY_MEMBERS[m] && strcmp(ENTRY_MEMBERS[m], key) != 0)
+            m++;
+        if (!ENTRY_MEMBERS[m]) {
+            snprintf(err, errlen, "%s: unknown member \"%.32s\"", at, key);
+            return -1;
+        }
+    }
+    size_t k = 0;
+    for (char lower[32]; k < C_COUNT; k++) {
+        check_name(k, lower);
+        if (name && strcmp(lower, name) == 0)
+            break;
+    }
+    const char *sev = json_string_value(json_object_get(e, "severity"));
+    const json_t *owasp = json_object_get(e, "owasp_llm");
+    struct check_def d = {.id = text_of(e, "id"), .type = text_of(e, "type"), .owasp = json_string_value(owasp),
+                          .title = text_of(e, "title"), .detail = text_of(e, "detail"),
+                          .remediation = text_of(e, "remediation")};
+    for (int s = S_LOW; sev && s <= S_CRITICAL; s++)
+        if (strcmp(sev, SEV_NAME[s]) == 0)
+            d.sev = s;
+    char why[128] = "";
+    if (k == C_COUNT)
+        snprintf(why, sizeof why, "check names no check of the scan");
+    else if (c->def[k].id)
+        snprintf(why, sizeof why, "is listed twice");
+    else if (!d.id || !id_ok(d.id))
+        snprintf(why, sizeof why, "id must read MCP-WORD-000");
+    else if (!d.type || strspn(d.type, "abcdefghijklmnopqrstuvwxyz_") != strlen(d.type))
+        snprintf(why, sizeof why, "type must be lower-case letters and underscores");
+    else if (!d.sev)
+        snprintf(why, sizeof why, "severity must be LOW, MEDIUM, HIGH or CRITICAL");
+    else if (!json_is_null(owasp) && !(d.owasp && owasp_ok(d.owasp)))
+        snprintf(why, sizeof why, "owasp_llm must be an OWASP LLM Top 10 id (LLM01 to LLM10) or null");
+    else if (!d.title || !d.detail || !d.remediation)
+        snprintf(why, sizeof why, "%s must be a non-empty string of at most %d bytes",
+                 !d.title ? "title" : !d.detail ? "detail" : "remediation", BW_MCP_CHECK_TEXT_MAX);
+    if (why[0]) {
+        snprintf(err, errlen, "%s: %s", at, why);
+        return -1;
+    }
+    c->def[k] = d;
+    return 0;
+}
+
+int bw_mcp_checks_load(const struct bw_embedded *f, struct bw_mcp_checks **out, char *err, size_t errlen)
+{
+    struct bw_mcp_checks *c = calloc(1, sizeof *c);
+    json_error_t je;
+    if (!c) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (!f) {
+        snprintf(err, errlen, "not embedded in the binary");
+        goto fail;
+    }
+    if (!(c->doc = json_loadb((const char *)f->data, f->len, JSON_REJECT_DUPLICATES, &je))) {
+        snprintf(err, errlen, "line %d: %s", je.line, je.text);
+        goto fail;
+    }
+    const json_t *checks = json_object_get(c->doc, "checks");
+    if (json_integer_value(json_object_get(c->doc, "version")) != 1 || !json_is_array(checks)) {
+        snprintf(err, errlen, "expected {\"version\": 1, \"checks\": [...]}");
+        goto fail;
+    }
+    for (size_t i = 0; i < json_array_size(checks); i++)
+        if (load_entry(json_array_get(checks, i), i, c, err, errlen) != 0)
+            goto fail;
+    for (size_t k = 0; k < C_COUNT; k++)
+        if (!c->def[k].id) {
+            char name[32];
+            check_name(k, name);
+            snprintf(err, errlen, "check %s is missing", name);
+            goto fail;
+        }
+    *out = c;
+    return 0;
+fail:
+    bw_mcp_checks_free(c);
+    return -1;
+}
+
+void bw_mcp_checks_free(struct bw_mcp_checks *c)
+{
+    if (c)
+        json_decref(c->doc);
+    free(c);
+}
 
 const char *bw_mcp_risk_level(int score) { return bw_risk_level(score); }
 
@@ -240,6 +212,7 @@ const char *bw_mcp_risk_level(int score) { return bw_risk_level(score); }
 
 struct finding {
     enum check c;
+    int sev;          /* the catalog's, for sorting */
     size_t tool;      /* index+1 in the scanned tools, then the declared-only ones; 0: configuration-wide */
     const char *name; /* the tool's name (borrowed from the input), NULL when configuration-wide */
     size_t seq;       /* insertion order, for a total (deterministic) sort */
@@ -271,7 +244,7 @@ static struct finding *add(struct findings *f, enum check c, size_t tool, const 
 static int cmp_finding(const void *pa, const void *pb)
 {
     const struct finding *a = pa, *b = pb;
-    int sa = CHECKS[a->c].sev, sb = CHECKS[b->c].sev;
+    int sa = a->sev, sb = b->sev;
     if (sa != sb)
         return sb - sa;
     if (a->c != b->c)
@@ -1561,7 +1534,7 @@ static json_t *probe_json(const struct parsed *q, const struct bw_mcp_live *live
     return o;
 }
 
-static json_t *scan(const struct parsed *q, const struct bw_mcp_live *live)
+static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, const struct bw_mcp_live *live)
 {
     struct bw_host host;
     enum scheme sc = q->sc;
@@ -1628,19 +1601,21 @@ static json_t *scan(const struct parsed *q, const struct bw_mcp_live *live)
         return NULL;
     }
 
+    for (size_t i = 0; i < f.n; i++)
+        f.v[i].sev = checks->def[f.v[i].c].sev;
     if (f.n > 1)
         qsort(f.v, f.n, sizeof *f.v, cmp_finding);
     int score = 0;
     for (size_t i = 0; i < f.n; i++) {
-        score += WEIGHT[CHECKS[f.v[i].c].sev];
+        score += WEIGHT[f.v[i].sev];
         if (score > 100)
             score = 100;
     }
     json_t *items = json_array();
     for (size_t i = 0; i < f.n && i < BW_MCP_MAX_FINDINGS; i++) {
         const struct finding *x = &f.v[i];
-        const struct check_def *c = &CHECKS[x->c];
-        char detail[1536];
+        const struct check_def *c = &checks->def[x->c];
+        char detail[BW_MCP_CHECK_TEXT_MAX + 1 + sizeof x->extra];
         snprintf(detail, sizeof detail, "%s%s%s", c->detail, x->extra[0] ? " " : "", x->extra);
         json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "id", c->id, "type", c->type, "severity", SEV_NAME[c->sev],
                               "title", c->title, "detail", json_text(detail));
@@ -1719,19 +1694,20 @@ static int parse_body(const json_t *body, struct parsed *q, json_t **errors)
     return 0;
 }
 
-json_t *bw_mcp_scan_body_live(const json_t *body, const struct bw_mcp_live *live, json_t **errors)
+json_t *bw_mcp_scan_body_live(const struct bw_mcp_checks *checks, const json_t *body, const struct bw_mcp_live *live,
+                              json_t **errors)
 {
     struct parsed q;
     if (parse_body(body, &q, errors) != 0)
         return NULL;
-    json_t *out = scan(&q, live);
+    json_t *out = scan(checks, &q, live);
     free(q.tv);
     return out;
 }
 
-json_t *bw_mcp_scan_body(const json_t *body, json_t **errors)
+json_t *bw_mcp_scan_body(const struct bw_mcp_checks *checks, const json_t *body, json_t **errors)
 {
-    return bw_mcp_scan_body_live(body, NULL, errors);
+    return bw_mcp_scan_body_live(checks, body, NULL, errors);
 }
 
 const char *bw_mcp_probe_target(const json_t *body)

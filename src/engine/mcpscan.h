@@ -59,28 +59,49 @@
  *
  * Live tools: when the probe listed the server's tools, they replace the declared ones for every
  * tool check and for summary.tools (an agent sees what the server lists, not what a file says);
- * when it did not, the declared tools are scanned. */
+ * when it did not, the declared tools are scanned.
+ *
+ * What a finding says (id, type, severity, OWASP id, title, detail, remediation) is data:
+ * data/mcp/checks.json (format: data/mcp/README.md), embedded in the binary, handed to
+ * bw_mcp_checks_load by the caller and checked there once; the scan borrows the result. */
 #ifndef BW_ENGINE_MCPSCAN_H
 #define BW_ENGINE_MCPSCAN_H
+#include "common/embedded.h"
 #include "common/limits.h"
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define BW_MCP_MANY_TOOLS 50         /* above this: MCP-TOOLS-001 */
 
+/* The embedded catalog of what the findings say. */
+#define BW_MCP_CHECKS "data/mcp/checks.json"
+
 struct bw_mcp_live; /* engine/mcpprobe.h */
 
-/* Validates a request body ({mcp_config:{...}, probe?: boolean}) and scans it statically. On
- * success returns a new object {ok:true, risk_score, risk_level, findings, summary, probe} (the
- * caller adds scanned_at; probe is {performed:false}, with an error when one was asked for) and
- * sets *errors to NULL. On invalid input returns NULL and sets *errors to a new array of
- * {field, message} (fields like "mcp_config.tools[3].name"). body may be NULL (no body). */
-json_t *bw_mcp_scan_body(const json_t *body, json_t **errors);
+/* The checked catalog: read-only once loaded, so threads share it. */
+struct bw_mcp_checks;
+
+/* Parses and checks the catalog (f: the embedded file, NULL when missing): every check the scan
+ * refers to present exactly once, each with an id, a type, a known severity, an OWASP LLM id or
+ * null, and non-empty texts, no member unknown. 0 with *out set (free with bw_mcp_checks_free),
+ * or -1 with a message naming the entry in err and *out untouched. Borrows f. */
+int bw_mcp_checks_load(const struct bw_embedded *f, struct bw_mcp_checks **out, char *err, size_t errlen);
+void bw_mcp_checks_free(struct bw_mcp_checks *c);
+
+/* Validates a request body ({mcp_config:{...}, probe?: boolean}) and scans it statically, the
+ * findings worded by checks (borrowed). On success returns a new object {ok:true, risk_score,
+ * risk_level, findings, summary, probe} (the caller adds scanned_at; probe is {performed:false},
+ * with an error when one was asked for) and sets *errors to NULL. On invalid input returns NULL
+ * and sets *errors to a new array of {field, message} (fields like "mcp_config.tools[3].name").
+ * body may be NULL (no body). */
+json_t *bw_mcp_scan_body(const struct bw_mcp_checks *checks, const json_t *body, json_t **errors);
 
 /* The same with the result of a live probe (borrowed; NULL = none): the listed tools replace the
  * declared ones, the probe's findings are added and `probe` describes it. */
-json_t *bw_mcp_scan_body_live(const json_t *body, const struct bw_mcp_live *live, json_t **errors);
+json_t *bw_mcp_scan_body_live(const struct bw_mcp_checks *checks, const json_t *body, const struct bw_mcp_live *live,
+                              json_t **errors);
 
 /* The server_url to probe (borrowed from body) when body is valid, asks for `probe: true` and the
  * URL is http or https; NULL otherwise (the scan is then static and synchronous). */

@@ -161,7 +161,9 @@ void bw_verr_add(struct bw_verr *v, const char *field, const char *msg);
 /* Answers 400 when errors were added (and returns true); frees the list either way. */
 bool bw_verr_reply(struct bw_req *r, struct bw_verr *v);
 
-/* Body field helpers: on a problem they add to v and return false. */
+/* Body field helpers: on a problem they add to v and return false. A string member: absent or
+ * null is fine unless required, and a required one must not be empty (common/jsoncheck.h words
+ * the message). */
 bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool required,
                     size_t max_chars, const char **out);
 

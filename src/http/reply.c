@@ -1,6 +1,6 @@
 /* The one path for replies: every answer, success or error, is built here. */
+#include "common/jsoncheck.h"
 #include "common/log.h"
-#include "common/utf8.h"
 #include "http/http.h"
 
 #include <errno.h>
@@ -131,32 +131,11 @@ bool bw_verr_reply(struct bw_req *r, struct bw_verr *v)
 bool bw_body_string(struct bw_req *r, struct bw_verr *v, const char *field, bool required,
                     size_t max_chars, const char **out)
 {
-    *out = NULL;
-    json_t *f = r->json ? json_object_get(r->json, field) : NULL;
-    if (!f || json_is_null(f)) {
-        if (required) {
-            bw_verr_add(v, field, "is required");
-            return false;
-        }
+    char m[64];
+    if (bw_json_check_string(r->json, field, required, required, max_chars, out, m, sizeof m))
         return true;
-    }
-    if (!json_is_string(f)) {
-        bw_verr_add(v, field, "must be a string");
-        return false;
-    }
-    const char *s = json_string_value(f);
-    if (required && !*s) {
-        bw_verr_add(v, field, "must not be empty");
-        return false;
-    }
-    if (bw_utf8_chars(s, strlen(s)) > max_chars) {
-        char m[64];
-        snprintf(m, sizeof m, "must be at most %zu characters", max_chars);
-        bw_verr_add(v, field, m);
-        return false;
-    }
-    *out = s;
-    return true;
+    bw_verr_add(v, field, m);
+    return false;
 }
 
 bool bw_query_int(struct bw_req *r, struct bw_verr *v, const char *name, long def, long min, long max,

@@ -989,7 +989,7 @@ int bw_http_serve(struct bw_http_ctx *h, struct bw_listener *l)
     sigaddset(&set, SIGTERM);
     int sig = 0;
     while (sig != SIGINT && sig != SIGTERM) { /* between signals: the connection guard's sweep */
-        struct timespec tick = {0, 250 * 1000 * 1000};
+        struct timespec tick = {0, BW_SIGNAL_TICK_MS * 1000L * 1000};
         sig = sigtimedwait(&set, NULL, &tick);
         bw_guard_sweep(bw_mono_us());
     }
@@ -1006,7 +1006,7 @@ int bw_http_serve(struct bw_http_ctx *h, struct bw_listener *l)
         bw_logf(BW_LOG_WARN, NULL, "could not stop accepting connections before the drain");
     int64_t deadline = bw_mono_us() + (int64_t)cfg->shutdown_grace_s * 1000000;
     while (atomic_load(&g_inflight) > 0 && bw_mono_us() < deadline) {
-        struct timespec ts = {0, 5 * 1000 * 1000};
+        struct timespec ts = {0, BW_DRAIN_POLL_MS * 1000L * 1000};
         nanosleep(&ts, NULL);
     }
     long left = atomic_load(&g_inflight);

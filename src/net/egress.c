@@ -39,9 +39,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The limits of this module (timeouts, response and header caps, redirects, URL length) are in
- * common/limits.h. This is only a buffer: a DNS name has at most 253 bytes. */
-#define EG_HOST_MAX 256
+/* The limits of this module (timeouts, response and header caps, redirects, URL and host length)
+ * are in common/limits.h. */
+_Static_assert(BW_EGRESS_HOST_MAX > BW_URL_HOST_MAX, "a DNS name and its NUL fit the host buffer");
 
 _Static_assert(BW_EGRESS_URL_MAX == sizeof(((struct bw_egress_resp *)0)->final_url), "final_url size");
 
@@ -146,7 +146,7 @@ static bool is_tchar(unsigned char c)
 
 struct eg_target {
     char url[BW_EGRESS_URL_MAX]; /* normalised, as given to curl */
-    char host[EG_HOST_MAX];      /* the name to resolve, or the literal address (no brackets) */
+    char host[BW_EGRESS_HOST_MAX];      /* the name to resolve, or the literal address (no brackets) */
     long port;
     bool https;
     bool literal;

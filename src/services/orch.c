@@ -7,11 +7,13 @@
 #include "common/timeutil.h"
 #include "engine/intel/attack.h"
 #include "engine/intel/cvss.h"
+#include "engine/intel/facts.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/playbook.h"
 #include "engine/intel/risk.h"
 #include "engine/intel/compliance.h"
 #include "engine/intel/hunt.h"
+#include "engine/risk.h"
 #include "net/url.h"
 #include "store/store.h"
 #include "store/store_intel.h"
@@ -114,21 +116,6 @@ void bw_orch_packs_free(struct bw_orch_packs *p)
 
 /* ---- small helpers -------------------------------------------------------------------------- */
 
-static int sev_rank(const char *s)
-{
-    if (!s)
-        return 0;
-    if (strcasecmp(s, "CRITICAL") == 0)
-        return 4;
-    if (strcasecmp(s, "HIGH") == 0)
-        return 3;
-    if (strcasecmp(s, "MEDIUM") == 0)
-        return 2;
-    if (strcasecmp(s, "LOW") == 0)
-        return 1;
-    return 0;
-}
-
 static const char *const SEV_NAMES[5] = {"INFO", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
 
 /* counter objects: {key: n} */
@@ -204,18 +191,19 @@ static json_t *asset_words(const json_t *a)
     return w;
 }
 
+/* The words of a threat record: its affected products and packages, and the KEV product. */
 static json_t *record_words(const json_t *rec)
 {
+    struct bw_facts f;
+    bw_facts_read(&f, rec);
     json_t *w = json_array();
     size_t i;
     json_t *af;
-    json_array_foreach(json_object_get(rec, "affected"), i, af) {
+    json_array_foreach(f.affected, i, af) {
         words_of(bw_json_str(af, "product"), w);
         words_of(bw_json_str(af, "package"), w);
     }
-    json_t *kd = json_object_get(rec, "kev_details");
-    if (json_is_object(kd))
-        words_of(bw_json_str(kd, "product"), w);
+    words_of(f.kev_product, w);
     return w;
 }
 
@@ -496,6 +484,8 @@ static int correlate_kev(struct run *r)
 
 static void tally(json_t *map, const char *id, const char *member)
 {
+    if (!id)
+        return; /* not a string: no key to count under */
     json_t *e = json_object_get(map, id);
     if (!e) {
         e = json_pack("{s:i,s:i}", "intel_records", 0, "findings", 0);
@@ -504,16 +494,21 @@ static void tally(json_t *map, const char *id, const char *member)
     bump(e, member, 1);
 }
 
-static int map_attack(struct run *r)
+/* Counts the techniques the considered records list under member into map, as intel_records. */
+static void tally_records(struct run *r, const char *member, json_t *map)
 {
     const char *id;
     json_t *d;
     json_object_foreach(r->considered, id, d) {
         size_t i;
         json_t *t;
-        json_array_foreach(json_object_get(d, "attack_techniques"), i, t) tally(r->attack, json_string_value(t),
-                                                                                 "intel_records");
+        json_array_foreach(json_object_get(d, member), i, t) tally(map, json_string_value(t), "intel_records");
     }
+}
+
+static int map_attack(struct run *r)
+{
+    tally_records(r, "attack_techniques", r->attack);
     stat(r, "map_attack", json_pack("{s:I}", "techniques", (json_int_t)json_object_size(r->attack)));
     return 0;
 }
@@ -576,14 +571,7 @@ static void collect_findings(struct run *r)
 
 static int map_atlas(struct run *r)
 {
-    const char *id;
-    json_t *d;
-    json_object_foreach(r->considered, id, d) {
-        size_t i;
-        json_t *t;
-        json_array_foreach(json_object_get(d, "atlas_techniques"), i, t) tally(r->atlas, json_string_value(t),
-                                                                                "intel_records");
-    }
+    tally_records(r, "atlas_techniques", r->atlas);
     collect_findings(r);
     size_t i;
     json_t *f;
@@ -871,7 +859,7 @@ static int build_hunt(struct run *r)
 static int cmp_finding(const json_t *x, const json_t *y, void *ctx)
 {
     (void)ctx;
-    int a = sev_rank(bw_json_str(x, "severity")), b = sev_rank(bw_json_str(y, "severity"));
+    int a = bw_sev_parse(bw_json_str(x, "severity")), b = bw_sev_parse(bw_json_str(y, "severity"));
     if (a != b)
         return b - a;
     return strcmp(bw_json_str(x, "asset_id"), bw_json_str(y, "asset_id"));
@@ -883,14 +871,15 @@ static int grade_posture(struct run *r)
     json_t *keep = json_array();
     size_t i;
     json_t *f;
-    json_array_foreach(r->findings, i, f) if (sev_rank(bw_json_str(f, "severity")) >= 3) json_array_append(keep, f);
+    json_array_foreach(r->findings, i, f) if (bw_sev_parse(bw_json_str(f, "severity")) >= BW_SEV_HIGH)
+        json_array_append(keep, f);
     sort_array(keep, cmp_finding, NULL);
     json_decref(r->findings);
     r->findings = keep;
 
     size_t crit = 0, high = 0;
     json_array_foreach(r->findings, i, f) {
-        if (sev_rank(bw_json_str(f, "severity")) == 4)
+        if (bw_sev_parse(bw_json_str(f, "severity")) == BW_SEV_CRITICAL)
             crit++;
         else
             high++;
@@ -898,7 +887,8 @@ static int grade_posture(struct run *r)
     size_t registered = json_array_size(r->assets), recent = 0, scanned = 0;
     long sum = 0;
     char cutoff[24];
-    bw_iso8601(r->o->now_s - 30 * 86400, cutoff);
+    _Static_assert(BW_ORCH_COVERAGE_DAYS == 30, "the answer names the window: scanned_30d, unscanned-in-30-days");
+    bw_iso8601(r->o->now_s - (int64_t)BW_ORCH_COVERAGE_DAYS * 86400, cutoff);
     json_t *a;
     json_array_foreach(r->assets, i, a) {
         const char *at = json_string_value(json_object_get(a, "last_scanned_at"));
@@ -927,7 +917,8 @@ static int grade_posture(struct run *r)
     if (d_exp > 10)
         d_exp = 10;
     long d_abuse = 0;
-    json_array_foreach(r->anomalies, i, a) d_abuse += sev_rank(bw_json_str(a, "severity")) >= 3 ? 5 : 2;
+    json_array_foreach(r->anomalies, i, a) d_abuse +=
+        bw_sev_parse(bw_json_str(a, "severity")) >= BW_SEV_HIGH ? 5 : 2;
     if (d_abuse > 10)
         d_abuse = 10;
     long score = 100 - d_find - d_cov - d_assets - d_exp - d_abuse;
@@ -1007,7 +998,7 @@ static int build_recommendations(struct run *r)
         snprintf(action, sizeof action, rt ? "Harden the target against %s (OWASP %s), then re-run the engagement."
                                            : "Remediate the finding (OWASP %s%s), then re-scan the asset.",
                  rt ? bw_json_str(f, "title") : bw_json_str(f, "owasp_llm"), rt ? bw_json_str(f, "owasp_llm") : "");
-        recommend(out, sev_rank(bw_json_str(f, "severity")), title, action, cites);
+        recommend(out, bw_sev_parse(bw_json_str(f, "severity")), title, action, cites);
     }
     json_decref(seen);
     /* 3. zero-trust anomalies */
@@ -1021,7 +1012,7 @@ static int build_recommendations(struct run *r)
         snprintf(action, sizeof action,
                  "Review the principal's recent activity; revoke or rotate the key, or block the address, if it is not "
                  "expected.");
-        recommend(out, sev_rank(bw_json_str(d, "severity")), title, action, cites);
+        recommend(out, bw_sev_parse(bw_json_str(d, "severity")), title, action, cites);
     }
     /* 4. registered assets never scanned (one recommendation citing them) */
     json_t *unscanned = json_array();
@@ -1049,7 +1040,7 @@ static int build_recommendations(struct run *r)
                  "Inventory where the affected product runs and apply the fix; the threat's playbook is at "
                  "/api/threat-intel/%s/playbook.",
                  bw_json_str(d, "id"));
-        recommend(out, sev_rank(bw_json_str(d, "severity")), title, action, cites);
+        recommend(out, bw_sev_parse(bw_json_str(d, "severity")), title, action, cites);
         extra++;
     }
     /* most urgent first; stable within a weight */
@@ -1200,7 +1191,7 @@ static json_t *aspm_pack(struct run *r)
     size_t crit = 0, high = 0;
     json_t *items = json_array(), *f;
     json_array_foreach(r->findings, i, f) {
-        if (sev_rank(bw_json_str(f, "severity")) == 4)
+        if (bw_sev_parse(bw_json_str(f, "severity")) == BW_SEV_CRITICAL)
             crit++;
         else
             high++;

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcp_checks.h"
+
 static json_t *g_body; /* the scan request the probe result is merged into */
 
 static void check_tools(const json_t *tools)
@@ -71,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_tools(live.tools);
             live.truncated = cut;
             json_t *errors = NULL;
-            json_t *out = bw_mcp_scan_body_live(g_body, &live, &errors);
+            json_t *out = bw_mcp_scan_body_live(mcp_checks, g_body, &live, &errors);
             if (!out || errors)
                 abort();
             if ((size_t)json_integer_value(json_object_get(json_object_get(out, "summary"), "tools")) !=

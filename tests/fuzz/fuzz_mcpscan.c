@@ -8,12 +8,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mcp_checks.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *why = NULL;
     json_t *body = bw_json_parse_body((const char *)data, size, &why);
     json_t *errors = NULL;
-    json_t *out = bw_mcp_scan_body(body, &errors); /* a NULL body is the "no body" case */
+    json_t *out = bw_mcp_scan_body(mcp_checks, body, &errors); /* a NULL body is the "no body" case */
     if (out) {
         /* exactly one of result / errors, and the result keeps its contract */
         if (errors)
@@ -28,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!s)
             abort();
         /* deterministic: the same body scans to the same bytes */
-        json_t *e2 = NULL, *again = bw_mcp_scan_body(body, &e2);
+        json_t *e2 = NULL, *again = bw_mcp_scan_body(mcp_checks, body, &e2);
         char *s2 = again ? json_dumps(again, JSON_COMPACT) : NULL;
         if (!s2 || strcmp(s, s2) != 0)
             abort();

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 static const char *const CATEGORIES[] = {"injection", "auth", "secrets", "crypto", "ssrf", "ai_llm"};
 #define NCATEGORIES (sizeof CATEGORIES / sizeof CATEGORIES[0])
@@ -90,22 +89,6 @@ struct tstate {
 #define SEEN_BITS 11
 #define SEEN_SLOTS (1u << SEEN_BITS)
 _Static_assert(SEEN_SLOTS >= 2 * BW_SCAN_MAX_FINDINGS, "the findings table must stay at most half full");
-
-const char *bw_sev_name(int s)
-{
-    static const char *const n[] = {"NONE", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
-    return s >= 0 && s <= 4 ? n[s] : "NONE";
-}
-
-int bw_sev_parse(const char *s)
-{
-    if (!s)
-        return 0;
-    for (int i = 1; i <= 4; i++)
-        if (strcasecmp(s, bw_sev_name(i)) == 0)
-            return i;
-    return 0;
-}
 
 /* ---- loading -------------------------------------------------------------------------------- */
 

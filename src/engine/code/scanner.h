@@ -7,16 +7,12 @@
 #define BW_ENGINE_CODE_SCANNER_H
 #include "common/limits.h"
 #include "engine/code/lang.h"
+#include "engine/risk.h" /* enum bw_sev, bw_sev_name, bw_sev_parse */
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-enum bw_sev { BW_SEV_LOW = 1, BW_SEV_MEDIUM, BW_SEV_HIGH, BW_SEV_CRITICAL };
-const char *bw_sev_name(int s);
-/* "HIGH" (case-insensitive) -> BW_SEV_HIGH; 0 when unknown. */
-int bw_sev_parse(const char *s);
 
 struct bw_rule {
     const char *id, *title, *category, *cwe, *description, *remediation, *owasp_llm; /* owasp may be NULL */

@@ -32,7 +32,6 @@ enum wclass { W_PATH, W_CMD, W_CODE, W_DESER, W_SSRF, W_XSS, W_SQLI, W_AUTH, W_U
               W_MEM, W_INFO, W_DOS, W_CSRF, W_INPUT, W_COUNT };
 
 #define NAME_CAP (BW_PLAYBOOK_MAX_NAME + 1)
-#define MAX_TOKENS 6
 
 /* eco, introduced and fixed are right only whole (they are pasted into commands and compared):
  * one that does not fit is left out (clip_whole), never cut. A name longer than
@@ -70,7 +69,7 @@ struct facts {
     int weak_cwe[W_COUNT];           /* the CWE number that set the class */
     char product[NAME_CAP];          /* display name */
     bool has_product;                /* a real name, not a generic phrase */
-    char tokens[MAX_TOKENS][NAME_CAP]; /* product/package names for queries */
+    char tokens[BW_PLAYBOOK_MAX_TOKENS][NAME_CAP]; /* product/package names for queries */
     size_t ntok;
     struct affected aff[BW_PLAYBOOK_MAX_ITEMS];
     size_t naff;
@@ -366,7 +365,7 @@ static const char *const DATA_DETECT_SERVICE = "Alert on large or unusual downlo
 
 static void add_token(struct facts *f, const char *name)
 {
-    if (!*name || f->ntok >= MAX_TOKENS)
+    if (!*name || f->ntok >= BW_PLAYBOOK_MAX_TOKENS)
         return;
     for (size_t i = 0; i < f->ntok; i++)
         if (ieq(f->tokens[i], name))
@@ -795,15 +794,13 @@ static json_t *ref_obj(const char *id, const char *name, const char *url)
     return json_pack("{s:s, s:s, s:s}", "id", id, "name", name, "url", url);
 }
 
-#define MAX_MITS 64
-
 static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *tac, const struct cands *cs,
                                   const struct bw_atlas_technique *const *at, size_t na)
 {
     json_t *e = json_object(), *basis = json_array(), *techs = json_array(), *atechs = json_array(),
            *mits = json_array(), *amits = json_array();
-    const struct bw_attack_mitigation *m[MAX_MITS];
-    const struct bw_atlas_mitigation *am[MAX_MITS];
+    const struct bw_attack_mitigation *m[BW_PLAYBOOK_MAX_MITIGATIONS];
+    const struct bw_atlas_mitigation *am[BW_PLAYBOOK_MAX_MITIGATIONS];
     size_t nm = 0, nam = 0;
     bool from_record = false;
     char buf[320];
@@ -820,7 +817,7 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
         if (o)
             set(c, o, "source", json_string(SRC_NAME[cs->v[i].src]));
         append(c, techs, o);
-        for (size_t k = 0; k < t->n_mitigations && nm < MAX_MITS; k++)
+        for (size_t k = 0; k < t->n_mitigations && nm < BW_PLAYBOOK_MAX_MITIGATIONS; k++)
             m[nm++] = t->mitigations[k];
     }
     for (size_t i = 0; i < na; i++) {
@@ -836,7 +833,7 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
         snprintf(buf, sizeof buf, "MITRE ATLAS places %s (%s) under %s, its counterpart of this tactic", at[i]->id, at[i]->name, via);
         push(c, basis, buf);
         append(c, atechs, ref_obj(at[i]->id, at[i]->name, at[i]->url));
-        for (size_t k = 0; k < at[i]->n_mitigations && nam < MAX_MITS; k++)
+        for (size_t k = 0; k < at[i]->n_mitigations && nam < BW_PLAYBOOK_MAX_MITIGATIONS; k++)
             am[nam++] = at[i]->mitigations[k];
     }
     if (nm > 1)
@@ -1039,7 +1036,7 @@ static json_t *detection(struct ctx *c, const struct cands *cs)
 /* The product and package names as a KQL list (kql.h). */
 static void kql_tokens(struct bw_sb *b, const struct facts *f)
 {
-    const char *items[MAX_TOKENS];
+    const char *items[BW_PLAYBOOK_MAX_TOKENS];
     for (size_t i = 0; i < f->ntok; i++)
         items[i] = f->tokens[i];
     bw_kql_list(b, items, f->ntok);
@@ -2154,8 +2151,6 @@ static json_t *references(struct ctx *c, const struct cands *cs)
 
 /* ---- supporting evidence ------------------------------------------------------------------- */
 
-#define EVIDENCE_MAX_ARRAY 64
-
 struct keyref {
     const char *key;
     size_t len;
@@ -2206,7 +2201,7 @@ static json_t *canon(const json_t *v)
         size_t i;
         const json_t *x;
         json_array_foreach(v, i, x) {
-            if (!a || i >= EVIDENCE_MAX_ARRAY)
+            if (!a || i >= BW_PLAYBOOK_EVIDENCE_ITEMS)
                 break;
             json_t *c = canon(x);
             if (!c || json_array_append_new(a, c)) {

@@ -59,7 +59,7 @@ static bool atlas_ok(const char *s)
 static bool id_ok(const char *s)
 {
     size_t n = s ? strlen(s) : 0;
-    if (n == 0 || n >= 48)
+    if (n == 0 || n >= BW_RT_ATTACK_ID_MAX) /* it must fit an attack row with its NUL */
         return false;
     for (size_t i = 0; i < n; i++)
         if (!islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '-')

@@ -225,7 +225,7 @@ static void post(const struct bw_rt_target *t, const char *url, const char *body
                                .headers = JSON_HEADERS,
                                .body = body,
                                .body_len = strlen(body),
-                               .connect_timeout_ms = to < 3000 ? to : 3000,
+                               .connect_timeout_ms = to < BW_RT_CONNECT_TIMEOUT_MS ? to : BW_RT_CONNECT_TIMEOUT_MS,
                                .timeout_ms = to,
                                .max_response = BW_RT_RESPONSE_CAP,
                                .max_redirects = 0,

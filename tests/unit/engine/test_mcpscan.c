@@ -1,4 +1,5 @@
-/* The MCP configuration scanner: validation, each check (positive and negative cases), ordering,
+/* The MCP configuration scanner: its catalog of finding texts (the shipped one loads, a broken one
+ * is refused naming the entry), validation, each check (positive and negative cases), ordering,
  * score and thresholds; the wire-format parsing of the live probe (mcprpc.c); the probe's exchange
  * sequence against a scripted stand-in for the egress module; and scans with a probe result. */
 #include <stdarg.h>
@@ -9,10 +10,100 @@
 #include "engine/mcpprobe.h"
 #include "engine/mcprpc.h"
 #include "engine/mcpscan.h"
+#include "mcp_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The shipped catalog changed by edit (NULL: as shipped), loaded: the error message, or "" when it
+ * loads. */
+static const char *load_edited(void (*edit)(json_t *checks), char *err, size_t errlen)
+{
+    const struct bw_embedded *f = bw_embedded_find(BW_MCP_CHECKS);
+    assert_non_null(f);
+    json_t *doc = json_loadb((const char *)f->data, f->len, 0, NULL);
+    assert_non_null(doc);
+    if (edit)
+        edit(json_object_get(doc, "checks"));
+    char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+    struct bw_embedded g = {BW_MCP_CHECKS, (const unsigned char *)text, strlen(text)};
+    struct bw_mcp_checks *c = NULL;
+    err[0] = '\0';
+    if (bw_mcp_checks_load(&g, &c, err, errlen) == 0) {
+        assert_non_null(c);
+        bw_mcp_checks_free(c);
+    } else {
+        assert_null(c); /* a failed load sets nothing */
+        assert_true(err[0] != '\0');
+    }
+    free(text);
+    return err;
+}
+
+static void drop_tool_db(json_t *a) { json_array_remove(a, 22); }
+static void twice(json_t *a) { json_array_append(a, json_array_get(a, 0)); }
+static void bad_severity(json_t *a) { json_object_set_new(json_array_get(a, 4), "severity", json_string("SEVERE")); }
+static void no_severity(json_t *a) { json_object_del(json_array_get(a, 4), "severity"); }
+static void bad_owasp(json_t *a) { json_object_set_new(json_array_get(a, 4), "owasp_llm", json_string("LLM11")); }
+static void empty_title(json_t *a) { json_object_set_new(json_array_get(a, 7), "title", json_string("")); }
+static void no_remediation(json_t *a) { json_object_del(json_array_get(a, 7), "remediation"); }
+static void unknown_member(json_t *a) { json_object_set_new(json_array_get(a, 1), "severty", json_string("LOW")); }
+static void unknown_check(json_t *a) { json_object_set_new(json_array_get(a, 2), "check", json_string("auth_maybe")); }
+static void bad_id(json_t *a) { json_object_set_new(json_array_get(a, 3), "id", json_string("MCP-AUTH-4")); }
+static void bad_type(json_t *a) { json_object_set_new(json_array_get(a, 3), "type", json_string("Auth")); }
+static void not_object(json_t *a) { json_array_set_new(a, 5, json_string("auth_unknown")); }
+static void long_detail(json_t *a)
+{
+    char big[BW_MCP_CHECK_TEXT_MAX + 2];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    json_object_set_new(json_array_get(a, 0), "detail", json_string(big));
+}
+static void null_owasp(json_t *a) { json_object_set_new(json_array_get(a, 0), "owasp_llm", json_null()); }
+
+/* The catalog (data/mcp/checks.json): the shipped one loads, with every check once; a broken one
+ * is refused with a message naming the entry and the fault. */
+static void catalog(void **state)
+{
+    (void)state;
+    char err[256];
+    assert_string_equal(load_edited(NULL, err, sizeof err), "");
+    assert_string_equal(load_edited(null_owasp, err, sizeof err), ""); /* null: no OWASP risk applies */
+    static const struct {
+        void (*edit)(json_t *);
+        const char *want;
+    } BAD[] = {
+        {drop_tool_db, "check tool_db is missing"},
+        {twice, "checks[36] (auth_none_remote): is listed twice"},
+        {bad_severity, "checks[4] (auth_clear): severity must be LOW, MEDIUM, HIGH or CRITICAL"},
+        {no_severity, "checks[4] (auth_clear): severity must be LOW, MEDIUM, HIGH or CRITICAL"},
+        {bad_owasp, "checks[4] (auth_clear): owasp_llm must be an OWASP LLM Top 10 id (LLM01 to LLM10) or null"},
+        {empty_title, "checks[7] (transport_plain): title must be a non-empty string of at most 1000 bytes"},
+        {no_remediation, "checks[7] (transport_plain): remediation must be a non-empty string of at most 1000 bytes"},
+        {long_detail, "checks[0] (auth_none_remote): detail must be a non-empty string of at most 1000 bytes"},
+        {unknown_member, "checks[1] (auth_open_remote): unknown member \"severty\""},
+        {unknown_check, "checks[2] (auth_maybe): check names no check of the scan"},
+        {bad_id, "checks[3] (auth_open_local): id must read MCP-WORD-000"},
+        {bad_type, "checks[3] (auth_open_local): type must be lower-case letters and underscores"},
+        {not_object, "checks[5]: not an object"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++)
+        assert_string_equal(load_edited(BAD[i].edit, err, sizeof err), BAD[i].want);
+    /* not the catalog at all */
+    struct bw_mcp_checks *c = NULL;
+    assert_int_equal(bw_mcp_checks_load(NULL, &c, err, sizeof err), -1);
+    assert_string_equal(err, "not embedded in the binary");
+    static const char *const DOCS[] = {"{", "[]", "{\"version\":2,\"checks\":[]}", "{\"version\":1}",
+                                       "{\"version\":1,\"checks\":[]}"};
+    for (size_t i = 0; i < sizeof DOCS / sizeof DOCS[0]; i++) {
+        struct bw_embedded g = {BW_MCP_CHECKS, (const unsigned char *)DOCS[i], strlen(DOCS[i])};
+        assert_int_equal(bw_mcp_checks_load(&g, &c, err, sizeof err), -1);
+        assert_null(c);
+    }
+    assert_string_equal(err, "check auth_none_remote is missing");
+}
 
 static json_t *run(const char *body)
 {
@@ -21,7 +112,7 @@ static json_t *run(const char *body)
     if (!b)
         fail_msg("bad test JSON: %s", e.text);
     json_t *errs = NULL;
-    json_t *out = bw_mcp_scan_body(b, &errs);
+    json_t *out = bw_mcp_scan_body(mcp_checks, b, &errs);
     json_decref(b);
     if (errs) {
         char *s = json_dumps(errs, JSON_COMPACT);
@@ -38,7 +129,7 @@ static json_t *errors_of(const char *body)
 {
     json_t *b = body ? json_loads(body, 0, NULL) : NULL;
     json_t *errs = NULL;
-    json_t *out = bw_mcp_scan_body(b, &errs);
+    json_t *out = bw_mcp_scan_body(mcp_checks, b, &errs);
     json_decref(b);
     assert_null(out);
     assert_non_null(errs);
@@ -96,7 +187,7 @@ static json_t *with_desc(const char *desc)
 {
     json_t *b = json_pack("{s:{s:s,s:s,s:[{s:s,s:s}]}}", "mcp_config", "server_url", "https://mcp.example.com/mcp",
                           "auth_method", "oauth", "tools", "name", "summarise", "description", desc);
-    json_t *errs = NULL, *out = bw_mcp_scan_body(b, &errs);
+    json_t *errs = NULL, *out = bw_mcp_scan_body(mcp_checks, b, &errs);
     json_decref(b);
     assert_null(errs);
     assert_non_null(out);
@@ -149,11 +240,11 @@ static void validation(void **state)
     for (int i = 0; i < 501; i++)
         json_array_append_new(tools, json_string("t"));
     json_t *errs = NULL;
-    assert_null(bw_mcp_scan_body(b, &errs));
+    assert_null(bw_mcp_scan_body(mcp_checks, b, &errs));
     assert_true(has_error(errs, "mcp_config.tools"));
     json_decref(errs);
     json_array_remove(tools, 0);
-    json_t *ok = bw_mcp_scan_body(b, &errs); /* exactly 500 */
+    json_t *ok = bw_mcp_scan_body(mcp_checks, b, &errs); /* exactly 500 */
     assert_non_null(ok);
     assert_int_equal(json_integer_value(json_object_get(json_object_get(ok, "summary"), "tools")), 500);
     json_decref(ok);
@@ -166,7 +257,7 @@ static void validation(void **state)
     big[4097] = '\0';
     json_array_clear(tools);
     json_array_append_new(tools, json_pack("{s:s,s:s}", "name", "t", "description", big));
-    assert_null(bw_mcp_scan_body(b, &errs));
+    assert_null(bw_mcp_scan_body(mcp_checks, b, &errs));
     assert_true(has_error(errs, "mcp_config.server_url"));
     assert_true(has_error(errs, "mcp_config.auth_method"));
     assert_true(has_error(errs, "mcp_config.tools[0].description"));
@@ -432,7 +523,7 @@ static void many_tools_and_order(void **state)
         json_array_append_new(tools, json_string(n));
     }
     json_array_append_new(tools, json_string("bash"));
-    json_t *errs = NULL, *r = bw_mcp_scan_body(b, &errs), *r2 = bw_mcp_scan_body(b, &errs);
+    json_t *errs = NULL, *r = bw_mcp_scan_body(mcp_checks, b, &errs), *r2 = bw_mcp_scan_body(mcp_checks, b, &errs);
     assert_non_null(r);
     assert_true(json_equal(r, r2)); /* deterministic */
     assert_string_equal(sev(find(r, "MCP-TOOLS-001", NULL)), "LOW");
@@ -727,7 +818,7 @@ static json_t *run_live(const char *body, struct bw_mcp_live *live, const char *
     }
     json_t *b = json_loads(body, 0, NULL);
     assert_non_null(b);
-    json_t *errs = NULL, *out = bw_mcp_scan_body_live(b, live, &errs);
+    json_t *errs = NULL, *out = bw_mcp_scan_body_live(mcp_checks, b, live, &errs);
     json_decref(b);
     assert_null(errs);
     assert_non_null(out);
@@ -1178,7 +1269,8 @@ static void probe_exchanges(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(validation),  cmocka_unit_test(auth_checks),   cmocka_unit_test(transport_and_network),
+        cmocka_unit_test(catalog), cmocka_unit_test(validation), cmocka_unit_test(auth_checks),
+        cmocka_unit_test(transport_and_network),
         cmocka_unit_test(dangerous_tools), cmocka_unit_test(poisoning), cmocka_unit_test(shadowing),
         cmocka_unit_test(schema_checks), cmocka_unit_test(many_tools_and_order), cmocka_unit_test(thresholds),
         cmocka_unit_test(encoded_payloads), cmocka_unit_test(secret_files), cmocka_unit_test(invisible_characters),
@@ -1186,5 +1278,5 @@ int main(void)
         cmocka_unit_test(live_results), cmocka_unit_test(rpc_parsing), cmocka_unit_test(probe_exchanges),
         cmocka_unit_test(hosts_as_the_guard_sees_them),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, mcp_checks_setup, mcp_checks_teardown);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "engine/mcpscan.h"
+#include "mcp_fixture.h"
 #include "engine/posture.h"
 #include "net/egress.h"
 #include "net/url.h"
@@ -362,7 +363,7 @@ static void agree_mcpscan(size_t i)
     const char *url = URLS[i].url;
     json_t *body = json_pack("{s:{s:s,s:s}}", "mcp_config", "server_url", url, "auth_method", "none");
     json_t *errs = NULL;
-    json_t *r = bw_mcp_scan_body(body, &errs);
+    json_t *r = bw_mcp_scan_body(mcp_checks, body, &errs);
     json_decref(body);
     if (URLS[i].cls == BAD) {
         if (r || !errs)
@@ -422,5 +423,5 @@ int main(void)
         cmocka_unit_test(test_hosts),
         cmocka_unit_test(test_readers_agree),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, mcp_checks_setup, mcp_checks_teardown);
 }
