@@ -1,0 +1,1 @@
+    options.AddDefaultPolicy(policy => policy.WithOrigins("https://app.example.com").AllowCredentials().AllowAnyHeader());

@@ -1,0 +1,6 @@
+[AutoValidateAntiforgeryToken]
+public class AccountController : Controller
+{
+    [HttpPost]
+    public IActionResult ChangeEmail(string email) => Ok();
+}

@@ -1,0 +1,2 @@
+        string command = completion.Content[0].Text.Trim();
+        Process.Start("/bin/bash", "-c \"" + command + "\"");

@@ -1,0 +1,2 @@
+        var sql = (await _kernel.InvokePromptAsync($"Write T-SQL for: {question}")).ToString();
+        var rows = await _db.QueryAsync(sql);

@@ -1,0 +1,4 @@
+    public void Archive(string folder)
+    {
+        Process.Start("cmd.exe", $"/c tar -czf backup.tgz {folder}");
+    }

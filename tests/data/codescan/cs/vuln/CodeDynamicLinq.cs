@@ -1,0 +1,1 @@
+        var filtered = _db.Products.Where(Request.Query["filter"].ToString()).ToList();

@@ -1,0 +1,5 @@
+    .AddCookie(options =>
+    {
+        options.Cookie.HttpOnly = false;
+        options.Cookie.SecurePolicy = CookieSecurePolicy.None;
+    });

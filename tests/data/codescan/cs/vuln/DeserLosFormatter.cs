@@ -1,0 +1,2 @@
+        var viewState = Request.Form["state"];
+        var obj = new LosFormatter().Deserialize(viewState);

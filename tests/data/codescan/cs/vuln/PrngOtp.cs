@@ -1,0 +1,1 @@
+        var code = new Random().Next(100000, 999999);

@@ -1,0 +1,1 @@
+        var resetToken = Random.Shared.NextInt64().ToString("x");

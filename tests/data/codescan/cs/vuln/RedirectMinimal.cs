@@ -1,0 +1,1 @@
+app.MapGet("/go", (HttpContext ctx) => Results.Redirect(ctx.Request.Query["to"]!));

@@ -1,0 +1,1 @@
+var client = new OpenAIClient("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");

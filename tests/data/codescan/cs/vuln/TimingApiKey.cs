@@ -1,0 +1,5 @@
+        if (!context.Request.Headers.TryGetValue("X-Api-Key", out var key) || key != _options.ApiKey)
+        {
+            context.Response.StatusCode = 401;
+            return;
+        }

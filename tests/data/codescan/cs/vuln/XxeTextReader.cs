@@ -1,0 +1,3 @@
+        var reader = new XmlTextReader(input);
+        reader.DtdProcessing = DtdProcessing.Parse;
+        while (reader.Read()) { Handle(reader); }

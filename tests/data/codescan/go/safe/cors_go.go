@@ -1,0 +1,4 @@
+	c := cors.New(cors.Options{
+		AllowedOrigins:   []string{"https://app.example.com"},
+		AllowCredentials: true,
+	})

@@ -1,0 +1,2 @@
+	cmdText := resp.Choices[0].Message.Content
+	out, err := exec.Command("sh", "-c", cmdText).Output()

@@ -1,0 +1,1 @@
+	c.SetCookie("auth_token", token, 3600, "/", "", false, false)

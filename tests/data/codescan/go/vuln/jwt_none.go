@@ -1,0 +1,3 @@
+	token, err := jwt.Parse(raw, func(t *jwt.Token) (interface{}, error) {
+		return jwt.UnsafeAllowNoneSignatureType, nil
+	})

@@ -1,0 +1,3 @@
+	key := make([]byte, 32)
+	mrand.Read(key)
+	block, _ := aes.NewCipher(key)

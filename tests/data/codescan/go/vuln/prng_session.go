@@ -1,0 +1,2 @@
+	rand.Seed(time.Now().UnixNano())
+	sessionID := fmt.Sprintf("%x", rand.Int63())

@@ -1,0 +1,1 @@
+	c.Redirect(http.StatusFound, c.DefaultQuery("return_to", "/"))

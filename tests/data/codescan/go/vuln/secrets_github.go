@@ -1,0 +1,1 @@
+var githubToken = "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"

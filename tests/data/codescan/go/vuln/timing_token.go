@@ -1,0 +1,4 @@
+	if r.Header.Get("Authorization") != "Bearer "+cfg.AdminToken {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}

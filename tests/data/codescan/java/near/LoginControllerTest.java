@@ -1,0 +1,7 @@
+class LoginControllerTest {
+    @Test
+    void rejectsWrongPassword() throws Exception {
+        mvc.perform(post("/login").param("username", "alice").param("password", "wrong"))
+           .andExpect(status().isUnauthorized());
+    }
+}

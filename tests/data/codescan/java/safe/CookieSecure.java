@@ -1,0 +1,6 @@
+        ResponseCookie authCookie = ResponseCookie.from("auth_token", jwt)
+                .httpOnly(true)
+                .secure(true)
+                .sameSite("Strict")
+                .path("/")
+                .build();

@@ -1,0 +1,2 @@
+        http.csrf(csrf -> csrf.csrfTokenRepository(CookieCsrfTokenRepository.withHttpOnlyFalse()))
+            .formLogin(Customizer.withDefaults());

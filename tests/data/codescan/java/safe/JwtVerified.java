@@ -1,0 +1,3 @@
+    public Claims parse(String token) {
+        return Jwts.parserBuilder().setSigningKey(publicKey).build().parseClaimsJws(token).getBody();
+    }

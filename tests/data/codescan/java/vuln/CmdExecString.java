@@ -1,0 +1,2 @@
+        String file = request.getParameter("file");
+        Runtime.getRuntime().exec("convert " + file + " out.png");

@@ -1,0 +1,3 @@
+    public List<User> findByUid(String uid) {
+        return ldapTemplate.search("ou=users", "(uid=" + uid + ")", new UserAttributesMapper());
+    }

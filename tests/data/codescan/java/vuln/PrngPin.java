@@ -1,0 +1,1 @@
+    int pin = ThreadLocalRandom.current().nextInt(1000, 9999);

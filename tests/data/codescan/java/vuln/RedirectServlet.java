@@ -1,0 +1,4 @@
+    protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        String target = request.getParameter("url");
+        response.sendRedirect(target);
+    }

@@ -1,0 +1,4 @@
+    @GetMapping("/doc/{section}")
+    public String doc(@PathVariable String section) {
+        return "docs/" + section;
+    }

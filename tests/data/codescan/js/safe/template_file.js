@@ -1,0 +1,3 @@
+app.get('/profile', (req, res) => {
+  res.render('profile', { name: req.query.name });
+});

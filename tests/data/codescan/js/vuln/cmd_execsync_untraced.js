@@ -1,0 +1,3 @@
+function gitLog(branch) {
+  return execSync('git log --oneline ' + branch).toString();
+}

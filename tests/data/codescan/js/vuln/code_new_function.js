@@ -1,0 +1,3 @@
+function compileFilter(expr) {
+  return new Function('item', 'return ' + expr + ';');
+}

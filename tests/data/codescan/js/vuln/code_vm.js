@@ -1,0 +1,2 @@
+  const sandbox = { result: null };
+  vm.runInNewContext(req.body.script, sandbox, { timeout: 1000 });

@@ -1,0 +1,4 @@
+app.use(cors({
+  origin: true,
+  credentials: true,
+}));

@@ -1,0 +1,3 @@
+function loadPlugin(text) {
+  return yaml.load(text, { schema: yaml.DEFAULT_FULL_SCHEMA });
+}

@@ -1,0 +1,1 @@
+const claims = jwt.verify(token, secret, { algorithms: ['HS256', 'none'] });

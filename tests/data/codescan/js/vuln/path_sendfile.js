@@ -1,0 +1,4 @@
+app.get('/files/:name', (req, res) => {
+  const filePath = path.join(__dirname, 'uploads', req.params.name);
+  res.sendFile(filePath);
+});

@@ -1,0 +1,5 @@
+window.onmessage = function (e) {
+  if (e.data.action === 'setToken') {
+    localStorage.setItem('authToken', e.data.token);
+  }
+};

@@ -1,0 +1,5 @@
+const params = new URLSearchParams(window.location.search);
+const next = params.get('next');
+if (next) {
+  window.location.href = next;
+}

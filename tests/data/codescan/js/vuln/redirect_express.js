@@ -1,0 +1,4 @@
+app.get('/auth/callback', (req, res) => {
+  const returnTo = req.query.returnTo || '/';
+  res.redirect(returnTo);
+});

@@ -1,0 +1,1 @@
+const openai = new OpenAI({ apiKey: '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' });

@@ -1,0 +1,3 @@
+  const imageUrl = req.body.imageUrl;
+  const img = await fetch(imageUrl);
+  const buf = Buffer.from(await img.arrayBuffer());

@@ -1,0 +1,4 @@
+app.post('/preview', (req, res) => {
+  const html = ejs.render(req.body.template, { user: req.user });
+  res.send(html);
+});

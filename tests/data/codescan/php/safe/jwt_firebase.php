@@ -1,0 +1,5 @@
+use Firebase\JWT\JWT;
+use Firebase\JWT\Key;
+
+$decoded = JWT::decode($jwt, new Key($publicKey, 'RS256'));
+$userId = $decoded->sub;

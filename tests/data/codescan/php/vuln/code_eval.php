@@ -1,0 +1,4 @@
+<?php
+$expr = $_GET['calc'];
+eval('$result = ' . $expr . ';');
+echo $result;

@@ -1,0 +1,7 @@
+    public function configureOptions(OptionsResolver $resolver): void
+    {
+        $resolver->setDefaults([
+            'data_class' => ChangePassword::class,
+            'csrf_protection' => false,
+        ]);
+    }

@@ -1,0 +1,5 @@
+    public function restore(string $blob)
+    {
+        $state = unserialize(base64_decode($blob));
+        $this->items = $state['items'];
+    }

@@ -1,0 +1,3 @@
+<?php
+$page = $_GET['page'] ?? 'home';
+include "pages/" . $page . ".php";

@@ -1,0 +1,1 @@
+$couponCode = 'SAVE' . mt_rand(1000, 9999);

@@ -1,0 +1,1 @@
+$resetToken = md5(uniqid(mt_rand(), true));

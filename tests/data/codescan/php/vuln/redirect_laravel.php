@@ -1,0 +1,1 @@
+        return redirect()->away($request->input('return_url'));

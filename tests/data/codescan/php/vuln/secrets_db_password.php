@@ -1,0 +1,3 @@
+define('DB_HOST', 'db.prod.internal');
+define('DB_USER', 'app');
+define('DB_PASSWORD', 'SeQGqmMk5Q#lrHaJ');

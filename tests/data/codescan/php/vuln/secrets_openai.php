@@ -1,0 +1,1 @@
+$client = OpenAI::client('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');

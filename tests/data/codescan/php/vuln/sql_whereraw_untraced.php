@@ -1,0 +1,4 @@
+    public function scopeNamed($query, $name)
+    {
+        return $query->whereRaw("name = '$name'");
+    }

@@ -1,0 +1,1 @@
+        $html = Blade::render('Hello ' . $request->input('name') . ', your order shipped.');

@@ -1,0 +1,2 @@
+    $xp = new DOMXPath($doc);
+    $nodes = $xp->query("//product[@sku='" . $request->get('sku') . "']");

@@ -1,0 +1,4 @@
+@app.route("/hello")
+def hello():
+    name = request.args.get("name", "guest")
+    return render_template_string("<h1>Hello {{ name }}!</h1>", name=name)

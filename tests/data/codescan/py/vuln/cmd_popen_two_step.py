@@ -1,0 +1,3 @@
+    branch = request.json.get("branch")
+    cmd = "git checkout " + branch + " && git pull"
+    proc = subprocess.Popen(cmd, shell=True, stdout=subprocess.PIPE)

@@ -1,0 +1,1 @@
+prefs = pickle.loads(bytes.fromhex(request.cookies.get("prefs")))

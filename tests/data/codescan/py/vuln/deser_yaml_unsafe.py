@@ -1,0 +1,2 @@
+def load_config(text):
+    return yaml.load(text, Loader=yaml.Loader)

@@ -1,0 +1,4 @@
+def generate_password():
+    chars = string.ascii_letters + string.digits + "!@#$%"
+    password = ''.join(random.sample(chars, 12))
+    return password

@@ -1,0 +1,3 @@
+def logout_view(request):
+    logout(request)
+    return HttpResponseRedirect(request.GET.get("return_to"))

@@ -1,0 +1,3 @@
+from openai import OpenAI
+
+client = OpenAI(api_key="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")

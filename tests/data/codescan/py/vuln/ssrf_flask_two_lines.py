@@ -1,0 +1,5 @@
+@app.route("/fetch")
+def fetch():
+    url = request.args.get("url")
+    r = requests.get(url, timeout=5)
+    return r.text

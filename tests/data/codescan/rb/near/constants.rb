@@ -1,0 +1,6 @@
+PASSWORD_MIN_LENGTH = 12
+TOKEN_HEADER = 'X-Auth-Token'.freeze
+SECRET_ENV = 'APP_SECRET'.freeze
+AWS_EXAMPLE_KEY = 'AKIAIOSFODNN7EXAMPLE'.freeze
+openai_key = ENV.fetch('OPENAI_API_KEY')
+db_password = ENV['DATABASE_PASSWORD']

@@ -1,0 +1,1 @@
+    cookies.encrypted[:auth_token] = { value: token, httponly: true, secure: true, same_site: :lax }

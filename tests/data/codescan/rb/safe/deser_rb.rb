@@ -1,0 +1,2 @@
+config = YAML.safe_load(request.body.read, permitted_classes: [Date])
+state = JSON.parse(cookies[:state] || '{}')

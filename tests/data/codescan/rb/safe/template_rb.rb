@@ -1,0 +1,4 @@
+  def greeting
+    @name = params[:name]
+    render :greeting
+  end

@@ -1,0 +1,2 @@
+doc = Nokogiri::XML(request.body.read) { |config| config.strict.nonet }
+count = doc.xpath('//item').size

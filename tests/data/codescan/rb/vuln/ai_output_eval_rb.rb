@@ -1,0 +1,2 @@
+code = response.dig('choices', 0, 'message', 'content')
+result = eval(code)

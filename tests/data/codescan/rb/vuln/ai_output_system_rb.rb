@@ -1,0 +1,2 @@
+command = llm.chat(messages: [{ role: 'user', content: "bash command to #{task}" }]).completion
+system(command)

@@ -1,0 +1,3 @@
+def convert(path, format)
+  system("convert #{path} output.#{format}")
+end

@@ -1,0 +1,2 @@
+    klass = params[:model].constantize
+    @records = klass.all

@@ -1,0 +1,4 @@
+  def calculate
+    result = eval(params[:expression])
+    render json: { result: result }
+  end

@@ -1,0 +1,1 @@
+    @report = Report.send(params[:type], current_user)

@@ -1,0 +1,3 @@
+def load_job(json)
+  Oj.load(json, mode: :object)
+end

@@ -1,0 +1,1 @@
+decoded = JWT.decode(token, nil, true, { algorithm: 'none' })

@@ -1,0 +1,5 @@
+class DownloadsController < ApplicationController
+  def show
+    send_file Rails.root.join('storage', 'exports', params[:filename])
+  end
+end

@@ -1,0 +1,1 @@
+    password = ('a'..'z').to_a.concat(('0'..'9').to_a).shuffle.first(12).join

@@ -1,0 +1,3 @@
+  def after_login
+    redirect_to params[:return_to]
+  end

@@ -1,0 +1,3 @@
+get '/out' do
+  redirect params['url']
+end

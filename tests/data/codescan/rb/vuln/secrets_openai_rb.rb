@@ -1,0 +1,3 @@
+OpenAI.configure do |config|
+  config.access_token = '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'
+end

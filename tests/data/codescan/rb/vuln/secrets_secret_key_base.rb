@@ -1,0 +1,3 @@
+Rails.application.configure do
+  config.secret_key_base = '02402708b668cdac71c5b62865db5a473db511cd7ca67138edf7041d5b5adf5278a28f8f432da2b4c2bdb173baec9a84b74351fb919ba13b5378c2e7107c7fd3'
+end

@@ -1,0 +1,1 @@
+    @products = Product.order("#{params[:sort]} #{params[:dir]}")

@@ -1,0 +1,3 @@
+get '/orders' do
+  DB["SELECT * FROM orders WHERE status = '#{params['status']}'"].all.to_json
+end

@@ -1,0 +1,3 @@
+  def index
+    @users = User.where("name = '#{params[:name]}'")
+  end

@@ -1,0 +1,3 @@
+post '/preview' do
+  ERB.new(params['template']).result(binding)
+end

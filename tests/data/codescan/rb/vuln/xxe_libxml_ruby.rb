@@ -1,0 +1,2 @@
+LibXML::XML.default_substitute_entities = true
+doc = LibXML::XML::Document.string(xml_string)

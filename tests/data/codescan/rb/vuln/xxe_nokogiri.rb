@@ -1,0 +1,4 @@
+  def import
+    doc = Nokogiri::XML(request.body.read) { |config| config.noent.dtdload }
+    @count = doc.xpath('//item').size
+  end

@@ -1,0 +1,2 @@
+    let data = dangerous_insecure_decode::<Claims>(&bearer)?;
+    let user_id = data.claims.sub;

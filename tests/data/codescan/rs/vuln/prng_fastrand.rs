@@ -1,0 +1,1 @@
+    let session_id: u64 = fastrand::u64(..);

@@ -1,0 +1,3 @@
+async fn callback(Query(q): Query<Callback>) -> Redirect {
+    Redirect::to(&q.next)
+}

@@ -1,0 +1,2 @@
+const AWS_ACCESS_KEY_ID: &str = "AKIAIJRACP4OVAZZQ5HA";
+const AWS_SECRET_ACCESS_KEY: &str = "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";

@@ -1,0 +1,3 @@
+export function Answer({ text }: { text: string }) {
+  return <div className="answer">{text}</div>;
+}

@@ -1,0 +1,1 @@
+  app.enableCors({ origin: ['https://app.example.com'], credentials: true });

@@ -1,0 +1,3 @@
+export function runLinter(dir: string): string {
+  return execSync(`eslint ${dir} --format json`).toString();
+}

@@ -1,0 +1,1 @@
+const [csrfToken] = useState(() => Math.random().toString(36).substring(2));

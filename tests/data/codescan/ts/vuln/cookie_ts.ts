@@ -1,0 +1,5 @@
+  res.cookie('refresh_token', refreshToken, {
+    httpOnly: false,
+    secure: false,
+    sameSite: 'none',
+  });

@@ -1,0 +1,4 @@
+  app.enableCors({
+    origin: (origin, callback) => callback(null, true),
+    credentials: true,
+  });

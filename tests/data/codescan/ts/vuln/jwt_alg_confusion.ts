@@ -1,0 +1,1 @@
+const payload = jwt.verify(token, publicKey, { algorithms: ['RS256', 'HS256'] }) as Claims;

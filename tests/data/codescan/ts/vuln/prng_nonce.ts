@@ -1,0 +1,1 @@
+const nonce = Math.random().toString(36).slice(2);

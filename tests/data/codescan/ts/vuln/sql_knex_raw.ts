@@ -1,0 +1,2 @@
+  const col = req.query.orderBy as string;
+  const rows = await knex.raw('SELECT * FROM invoices ORDER BY ' + col);

@@ -1,0 +1,3 @@
+export async function byStatus(status: string) {
+  return prisma.$queryRawUnsafe(`SELECT * FROM "Order" WHERE status = '${status}'`);
+}

@@ -1,0 +1,3 @@
+  if (req.header('x-api-key') != config.apiKey) {
+    throw new UnauthorizedException();
+  }

@@ -1,0 +1,6 @@
+import { parseXml } from 'libxmljs2';
+
+export function importFeed(xml: string) {
+  const doc = parseXml(xml, { noent: true });
+  return doc.find('//entry').map((e) => e.text());
+}
