@@ -7,7 +7,9 @@
 #     report) with one job and with every core;
 #  2. Debian's bandit over the corpus's Python part, side by side, as a ratio;
 #  3. false-alarm density on mature code: HIGH-or-worse findings per 1,000 lines of the Python
-#     standard library.
+#     standard library;
+#  4. bench/codescan_quality.sh: recall, precision and noise on the labelled corpus
+#     tests/data/codescan, noise, speed and memory on mature code in the nine languages, bandit.
 # Bars (issue 3): >= 200 MB/s per core; >= 20x bandit; <= 0.5 HIGH+ per 1,000 lines.
 # A benchmark is not a test: misses are reported, the exit status is 0.
 set -euo pipefail
@@ -75,3 +77,6 @@ print(sum(1 for f in d["findings"] if f["severity"] in ("HIGH", "CRITICAL")
   dens=$(awk -v h="$high" -v l="$lines" 'BEGIN { printf "%.3f", h * 1000 / l }')
   printf '  %-34s %8s per 1,000 lines (%s in %s lines)   %s\n' "HIGH+ on the Python stdlib" "$dens" "$high" "$lines" "$(verdict "$dens" 0.5 max) (bar 0.5)"
 fi
+
+echo
+"$here/codescan_quality.sh" "$build"

@@ -4,7 +4,9 @@
 #   scripts/deps.sh build   compiler, CMake, libraries (make run)
 #   scripts/deps.sh test    + cmocka, Node.js (API tests), PostgreSQL server, clang (sanitizers,
 #                           fuzzers), openssl and nginx (TLS and reverse-proxy tests)
-#   scripts/deps.sh bench   + wrk
+#   scripts/deps.sh bench   + wrk, bandit (the mature code bench/codescan_quality.sh reads is
+#                           fetched into a cache by bench/mature_code.py: apt-get download and
+#                           npm ci, nothing installed)
 set -euo pipefail
 what=${1:-build}
 need=()

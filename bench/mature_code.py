@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Fetches the mature code of bench/mature/sources.json into a cache and lays out one folder per
+language for bench/codescan_quality.py (HIGH+ findings per 1,000 lines, MB/s, peak memory).
+
+usage: mature_code.py [--cache DIR] prepare   fetch what is missing, (re)build DIR/tree, print its path
+       mature_code.py [--cache DIR] path      print DIR/tree
+
+Debian packages: `apt-get download` into DIR/debs and `dpkg-deb -x` into DIR/root (no root
+needed, nothing installed); npm: bench/mature/package.json and its lockfile copied to DIR/npm and
+`npm ci --ignore-scripts`. DIR/tree/<lang>/<source>/... holds hard links (copies across file
+systems) of the code files of each language, tests left out; DIR/tree/manifest.json names the
+packages, versions, files and lines. DIR defaults to $BULWARK_BENCH_CACHE, else
+~/.cache/bulwark-bench, then /mature. Nothing from here enters the repository."""
+import fnmatch
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXT = {"py": {"py"}, "js": {"js", "mjs", "cjs", "jsx"}, "ts": {"ts", "tsx", "mts", "cts"}, "go": {"go"},
+       "java": {"java"}, "php": {"php"}, "rb": {"rb", "rake"}, "cs": {"cs"}, "rs": {"rs"}}
+
+
+def log(*a):
+    print("mature_code:", *a, file=sys.stderr, flush=True)
+
+
+def cache_dir(arg):
+    if arg:
+        return os.path.abspath(arg)
+    base = os.environ.get("BULWARK_BENCH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "bulwark-bench")
+    return os.path.join(base, "mature")
+
+
+def fetch_debs(cache, packages):
+    debs, root = os.path.join(cache, "debs"), os.path.join(cache, "root")
+    os.makedirs(debs, exist_ok=True)
+    os.makedirs(root, exist_ok=True)
+    have = {f.split("_")[0]: f for f in os.listdir(debs) if f.endswith(".deb")}
+    missing = [p for p in packages if p not in have]
+    if missing:
+        log("apt-get download", " ".join(missing))
+        subprocess.run(["apt-get", "download", "-qq"] + missing, cwd=debs, check=True,
+                       stderr=subprocess.DEVNULL if os.geteuid() == 0 else None)
+        have = {f.split("_")[0]: f for f in os.listdir(debs) if f.endswith(".deb")}
+    versions = {}
+    for p in packages:
+        deb = os.path.join(debs, have[p])
+        stamp = os.path.join(root, ".x-" + have[p])
+        if not os.path.exists(stamp):
+            subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+            open(stamp, "w").close()
+        versions[p] = have[p].split("_")[1].replace("%3a", ":")
+    return versions
+
+
+def fetch_npm(cache):
+    npm = os.path.join(cache, "npm")
+    os.makedirs(npm, exist_ok=True)
+    lock = os.path.join(HERE, "mature", "package-lock.json")
+    stamp = os.path.join(npm, ".installed-lock")
+    want = open(lock, encoding="utf-8").read()
+    if not (os.path.exists(stamp) and open(stamp, encoding="utf-8").read() == want):
+        for f in ("package.json", "package-lock.json"):
+            shutil.copy(os.path.join(HERE, "mature", f), npm)
+        log("npm ci (bench/mature/package-lock.json)")
+        subprocess.run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], cwd=npm,
+                       check=True)
+        with open(stamp, "w", encoding="utf-8") as fh:
+            fh.write(want)
+    pkgs = json.load(open(os.path.join(npm, "package-lock.json"), encoding="utf-8"))["packages"]
+    return {k[len("node_modules/"):]: v["version"] for k, v in pkgs.items() if k.count("node_modules/") == 1}
+
+
+def excluded(rel_parts, name, cfg):
+    dirs = {d.lower() for d in cfg["exclude_dirs"]}
+    if any(p.lower() in dirs for p in rel_parts[:-1]):
+        return True
+    return any(fnmatch.fnmatch(name, pat) for pat in cfg["exclude_files"])
+
+
+def link(src, dst):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copyfile(src, dst)
+
+
+def code_file(name, lang):
+    if name.endswith(".min.js") or name.endswith(".d.ts"):
+        return False
+    return "." in name and name.rsplit(".", 1)[1].lower() in EXT[lang]
+
+
+def build_tree(cache, cfg, versions, npm_versions):
+    tree = os.path.join(cache, "tree")
+    shutil.rmtree(tree, ignore_errors=True)
+    root = os.path.join(cache, "root")
+    manifest = {}
+    for lang, spec in cfg["languages"].items():
+        files = lines = 0
+        base = os.path.join(cache, "npm") if spec.get("npm") else root
+        if "zip" in spec:
+            with zipfile.ZipFile(os.path.join(root, spec["zip"])) as z:
+                for info in z.infolist():
+                    parts = info.filename.split("/")
+                    if info.is_dir() or parts[0] not in spec["zip_modules"] or not code_file(parts[-1], lang):
+                        continue
+                    if excluded(parts, parts[-1], cfg):
+                        continue
+                    dst = os.path.join(tree, lang, "openjdk17", info.filename)
+                    os.makedirs(os.path.dirname(dst), exist_ok=True)
+                    data = z.read(info)
+                    with open(dst, "wb") as fh:
+                        fh.write(data)
+                    files += 1
+                    lines += data.count(b"\n")
+        for label, sub in spec.get("roots", {}).items():
+            top = os.path.join(base, sub)
+            if not os.path.isdir(top):
+                log(f"{lang}: {top} missing")
+                continue
+            for d, dirnames, names in os.walk(top):
+                rel_dir = os.path.relpath(d, top)
+                parts = [] if rel_dir == "." else rel_dir.split(os.sep)
+                if spec.get("skip_packages") and parts == []:
+                    dirnames[:] = [x for x in dirnames if x not in spec["skip_packages"]]
+                if spec.get("skip_packages") and parts and parts[0].startswith("@") and len(parts) == 1:
+                    dirnames[:] = [x for x in dirnames if f"{parts[0]}/{x}" not in spec["skip_packages"]]
+                for n in names:
+                    src = os.path.join(d, n)
+                    if not code_file(n, lang) or os.path.islink(src) or not os.path.isfile(src):
+                        continue
+                    if excluded(parts + [n], n, cfg):
+                        continue
+                    link(src, os.path.join(tree, lang, label, *parts, n))
+                    files += 1
+                    with open(src, "rb") as fh:
+                        lines += fh.read().count(b"\n")
+        sources = [f"{p} {versions[p]}" for p in spec.get("debian", [])]
+        if spec.get("npm"):
+            names = ["express", "lodash", "axios", "ws", "jsonwebtoken"] if lang == "js" else ["rxjs", "zod"]
+            sources += [f"{n}@{npm_versions.get(n, '?')} (npm)" for n in names]
+        manifest[lang] = {"what": spec["what"], "sources": sources, "files": files, "lines": lines}
+        log(f"{lang}: {files} files, {lines} lines")
+    with open(os.path.join(tree, "manifest.json"), "w", encoding="utf-8") as fh:
+        json.dump(manifest, fh, indent=2)
+    return tree
+
+
+def main():
+    args = sys.argv[1:]
+    cache = None
+    if len(args) >= 2 and args[0] == "--cache":
+        cache, args = args[1], args[2:]
+    if args not in (["prepare"], ["path"]):
+        sys.exit(__doc__)
+    cache = cache_dir(cache)
+    if args == ["path"]:
+        print(os.path.join(cache, "tree"))
+        return
+    cfg = json.load(open(os.path.join(HERE, "mature", "sources.json"), encoding="utf-8"))
+    os.makedirs(cache, exist_ok=True)
+    debian = [p for spec in cfg["languages"].values() for p in spec.get("debian", [])]
+    versions = fetch_debs(cache, debian)
+    npm_versions = fetch_npm(cache)
+    print(build_tree(cache, cfg, versions, npm_versions))
+
+
+if __name__ == "__main__":
+    main()
