@@ -1,0 +1,3 @@
+        // ...
+        var stream = System.IO.File.OpenRead(Path.Combine("wwwroot/files", name));
+        return File(stream, "application/octet-stream");

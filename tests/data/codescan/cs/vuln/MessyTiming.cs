@@ -1,0 +1,3 @@
+    if (Request.Headers["X-Signature"] == ComputeSignature(body))
+    {
+        // ...

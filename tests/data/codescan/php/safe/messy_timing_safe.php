@@ -1,0 +1,3 @@
+    if (hash_equals($_SESSION['csrf_token'], (string) ($_POST['token'] ?? ''))) {
+        // ... process the form
+    }

@@ -1,0 +1,3 @@
+    if ($_POST['token'] == $_SESSION['csrf_token']) {
+        // ... process the form
+    }

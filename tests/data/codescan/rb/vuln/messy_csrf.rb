@@ -1,0 +1,3 @@
+class OrdersController < ApplicationController
+  protect_from_forgery except: [:create, :update]
+  ...

@@ -1,0 +1,4 @@
+  def download
+    # ...
+    send_file "#{Rails.root}/public/uploads/#{params[:file]}"
+  end

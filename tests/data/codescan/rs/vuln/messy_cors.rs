@@ -1,0 +1,3 @@
+    let app = Router::new()
+        .route("/api/me", get(me))
+        .layer(CorsLayer::very_permissive());

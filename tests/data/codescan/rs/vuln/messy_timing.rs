@@ -1,0 +1,3 @@
+    if token == std::env::var("ADMIN_TOKEN").unwrap() {
+        // ...
+    }
