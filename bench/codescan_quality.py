@@ -220,7 +220,12 @@ def mature_quality(args, fam_of, out):
     manifest = os.path.join(args.mature, "manifest.json")
     info = json.load(open(manifest, encoding="utf-8")) if os.path.exists(manifest) else {}
     langs = [d for d in LANG_ORDER if os.path.isdir(os.path.join(args.mature, d))]
+    skipped = info.get("skipped", {})
     files = list(walk_code(args.mature))
+    if not files:
+        out.append("mature code: skipped: " + ("; ".join(sorted(set(skipped.values()))) or "the tree is empty"))
+        res["skipped"] = skipped
+        return res
     lines = collections.Counter()
     nbytes = 0
     for p, _lang in files:
@@ -248,6 +253,9 @@ def mature_quality(args, fam_of, out):
         res["by_lang"][lang] = {"lines": lines[lang], "high": high[lang], "noise": d,
                                 "sources": info.get(lang, {}).get("sources", [])}
         out.append(f"  {lang:<5} {lines[lang]:>9,} lines  HIGH+ {high[lang]:4d}  {d:6.3f} per 1,000   {src}")
+    for lang, why in sorted(skipped.items()):
+        out.append(f"  {lang:<5} skipped: {why}")
+    res["skipped"] = skipped
     out.append(f"  {'all':<5} {total_lines:>9,} lines  HIGH+ {total_high:4d}  {res['noise']:6.3f} per 1,000   "
                f"goal <= {GOALS['mature_noise']}: {verdict(res['noise'] <= GOALS['mature_noise'])}")
     out.append(f"  speed: {res['mbps_1_job']:.1f} MB/s with --jobs 1 (end to end, one core), "
@@ -289,6 +297,8 @@ def bandit_compare(args, out):
         out.append(f"  same Python files ({pytree}): bulwark scan --jobs 1 {tb:.2f} s, bandit {tband:.1f} s: "
                    f"{tband / tb:.0f}x   goal >= {GOALS['bandit_ratio']:.0f}x: "
                    f"{verdict(tband / tb >= GOALS['bandit_ratio'])}")
+    else:
+        out.append("  speed ratio: skipped (no mature Python tree to time both on)")
     os.unlink(rep)
     return res
 

@@ -6,6 +6,7 @@
 #  2. HIGH+ per 1,000 lines of mature code in the nine languages (Debian and npm packages fetched
 #     into a cache by bench/mature_code.py, nothing installed or copied into the repository),
 #     MB/s on one core, peak resident memory, the share of files parsed when the report says so;
+#     a language whose packages cannot be fetched (no network) is reported as skipped;
 #  3. bulwark scan against Debian's bandit on the same Python files, as a ratio.
 # Goals (issue 17): recall >= 0.6 overall and >= 0.4 in py, js, java, php, cs, rs; HIGH+ noise
 # <= 0.2 per 1,000 lines of mature code and <= 1.0 on the near-miss set; >= 100x bandit.
@@ -22,7 +23,7 @@ if [ -z "${BENCH_NO_MATURE:-}" ]; then
   if tree=$(python3 "$here/mature_code.py" prepare); then
     args+=(--mature "$tree")
   else
-    echo "codescan_quality: mature code could not be fetched: measuring the corpus only" >&2
+    echo "codescan_quality: mature code: skipped: bench/mature_code.py failed (see above): measuring the corpus only" >&2
   fi
 fi
 [ -n "${CODESCAN_JSON:-}" ] && args+=(--json "$CODESCAN_JSON")

@@ -10,7 +10,11 @@ needed, nothing installed); npm: bench/mature/package.json and its lockfile copi
 `npm ci --ignore-scripts`. DIR/tree/<lang>/<source>/... holds hard links (copies across file
 systems) of the code files of each language, tests left out; DIR/tree/manifest.json names the
 packages, versions, files and lines. DIR defaults to $BULWARK_BENCH_CACHE, else
-~/.cache/bulwark-bench, then /mature. Nothing from here enters the repository."""
+~/.cache/bulwark-bench, then /mature. Nothing from here enters the repository.
+
+A benchmark must not fail for want of a network: what the cache already holds is used, and a
+language whose packages cannot be fetched is left out of the tree and named in the manifest's
+"skipped" member with the reason ("no network", ...); `prepare` still prints the tree and exits 0."""
 import fnmatch
 import json
 import os
@@ -35,29 +39,71 @@ def cache_dir(arg):
     return os.path.join(base, "mature")
 
 
+# Fetching gives up rather than hang: one attempt, short timeouts (an unreachable mirror or
+# registry is the usual case on an offline machine, and the bench reports it as skipped).
+APT_OPTS = ["-o", "Acquire::Retries=0", "-o", "Acquire::http::Timeout=20", "-o", "Acquire::https::Timeout=20"]
+NPM_OPTS = ["--fetch-retries=0", "--fetch-timeout=20000"]
+FETCH_TIMEOUT_S = 900
+NETWORK_WORDS = ("could not resolve", "temporary failure resolving", "failed to fetch", "unable to connect",
+                 "connection failed", "connection timed out", "network is unreachable", "enotfound", "eai_again",
+                 "econnrefused", "etimedout", "enetunreach", "socket timeout")
+
+
+def run_fetch(cmd, cwd, what):
+    """Runs a fetching command; returns None, or why it failed ("no network" when it says so)."""
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=FETCH_TIMEOUT_S, check=False)
+    except FileNotFoundError:
+        return f"{cmd[0]} not installed"
+    except subprocess.TimeoutExpired:
+        return f"no network ({what} still running after {FETCH_TIMEOUT_S} s)"
+    if p.returncode == 0:
+        return None
+    err = (p.stderr or p.stdout).strip()
+    if err:  # its first lines once; the reason returned is their gist
+        lines = err.splitlines()
+        more = f"\n  ... ({len(lines) - 3} more lines)" if len(lines) > 3 else ""
+        log(f"{what}: " + "\n  ".join(x[:200] for x in lines[:3]) + more)
+    last = err.splitlines()[-1][:160] if err else f"exit {p.returncode}"
+    if "404" in err and "failed to fetch" in err.lower():
+        return f"{what}: the package lists are out of date (run apt-get update)"
+    if any(w in err.lower() for w in NETWORK_WORDS):
+        return f"no network ({what} reached no server)"
+    return f"{what} failed: {last}"
+
+
 def fetch_debs(cache, packages):
+    """Returns ({package: version} of those in the cache, why the others are missing or None)."""
     debs, root = os.path.join(cache, "debs"), os.path.join(cache, "root")
     os.makedirs(debs, exist_ok=True)
     os.makedirs(root, exist_ok=True)
-    have = {f.split("_")[0]: f for f in os.listdir(debs) if f.endswith(".deb")}
-    missing = [p for p in packages if p not in have]
+
+    def have():
+        return {f.split("_")[0]: f for f in os.listdir(debs) if f.endswith(".deb")}
+
+    missing = [p for p in packages if p not in have()]
+    why = None
     if missing:
         log("apt-get download", " ".join(missing))
-        subprocess.run(["apt-get", "download", "-qq"] + missing, cwd=debs, check=True,
-                       stderr=subprocess.DEVNULL if os.geteuid() == 0 else None)
-        have = {f.split("_")[0]: f for f in os.listdir(debs) if f.endswith(".deb")}
+        why = run_fetch(["apt-get", "download", "-qq"] + APT_OPTS + missing, debs, "apt-get download")
+        if why:
+            log(why)
+    debs_now = have()
     versions = {}
     for p in packages:
-        deb = os.path.join(debs, have[p])
-        stamp = os.path.join(root, ".x-" + have[p])
+        if p not in debs_now:
+            continue
+        deb = os.path.join(debs, debs_now[p])
+        stamp = os.path.join(root, ".x-" + debs_now[p])
         if not os.path.exists(stamp):
             subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
             open(stamp, "w").close()
-        versions[p] = have[p].split("_")[1].replace("%3a", ":")
-    return versions
+        versions[p] = debs_now[p].split("_")[1].replace("%3a", ":")
+    return versions, why
 
 
 def fetch_npm(cache):
+    """Returns ({package: version} installed, or None; why not, or None)."""
     npm = os.path.join(cache, "npm")
     os.makedirs(npm, exist_ok=True)
     lock = os.path.join(HERE, "mature", "package-lock.json")
@@ -67,12 +113,15 @@ def fetch_npm(cache):
         for f in ("package.json", "package-lock.json"):
             shutil.copy(os.path.join(HERE, "mature", f), npm)
         log("npm ci (bench/mature/package-lock.json)")
-        subprocess.run(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], cwd=npm,
-                       check=True)
+        why = run_fetch(["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"] + NPM_OPTS,
+                        npm, "npm ci")
+        if why:
+            log(why)
+            return None, why
         with open(stamp, "w", encoding="utf-8") as fh:
             fh.write(want)
     pkgs = json.load(open(os.path.join(npm, "package-lock.json"), encoding="utf-8"))["packages"]
-    return {k[len("node_modules/"):]: v["version"] for k, v in pkgs.items() if k.count("node_modules/") == 1}
+    return {k[len("node_modules/"):]: v["version"] for k, v in pkgs.items() if k.count("node_modules/") == 1}, None
 
 
 def excluded(rel_parts, name, cfg):
@@ -96,12 +145,16 @@ def code_file(name, lang):
     return "." in name and name.rsplit(".", 1)[1].lower() in EXT[lang]
 
 
-def build_tree(cache, cfg, versions, npm_versions):
+def build_tree(cache, cfg, versions, npm_versions, skipped):
     tree = os.path.join(cache, "tree")
     shutil.rmtree(tree, ignore_errors=True)
+    os.makedirs(tree)
     root = os.path.join(cache, "root")
     manifest = {}
     for lang, spec in cfg["languages"].items():
+        if lang in skipped:
+            log(f"{lang}: skipped: {skipped[lang]}")
+            continue
         files = lines = 0
         base = os.path.join(cache, "npm") if spec.get("npm") else root
         if "zip" in spec:
@@ -147,6 +200,8 @@ def build_tree(cache, cfg, versions, npm_versions):
             sources += [f"{n}@{npm_versions.get(n, '?')} (npm)" for n in names]
         manifest[lang] = {"what": spec["what"], "sources": sources, "files": files, "lines": lines}
         log(f"{lang}: {files} files, {lines} lines")
+    if skipped:
+        manifest["skipped"] = skipped
     with open(os.path.join(tree, "manifest.json"), "w", encoding="utf-8") as fh:
         json.dump(manifest, fh, indent=2)
     return tree
@@ -166,9 +221,15 @@ def main():
     cfg = json.load(open(os.path.join(HERE, "mature", "sources.json"), encoding="utf-8"))
     os.makedirs(cache, exist_ok=True)
     debian = [p for spec in cfg["languages"].values() for p in spec.get("debian", [])]
-    versions = fetch_debs(cache, debian)
-    npm_versions = fetch_npm(cache)
-    print(build_tree(cache, cfg, versions, npm_versions))
+    versions, deb_why = fetch_debs(cache, debian)
+    npm_versions, npm_why = fetch_npm(cache)
+    skipped = {}
+    for lang, spec in cfg["languages"].items():
+        if spec.get("npm") and npm_versions is None:
+            skipped[lang] = npm_why
+        elif any(p not in versions for p in spec.get("debian", [])):
+            skipped[lang] = deb_why or "a package is missing from the cache"
+    print(build_tree(cache, cfg, versions, npm_versions or {}, skipped))
 
 
 if __name__ == "__main__":
