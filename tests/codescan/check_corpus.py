@@ -27,7 +27,8 @@ EXT = {"py": "py", "pyw": "py", "js": "js", "mjs": "js", "cjs": "js", "jsx": "js
        "mts": "ts", "cts": "ts", "go": "go", "java": "java", "php": "php", "rb": "rb", "rake": "rb", "cs": "cs",
        "rs": "rs"}
 CLASSES = {"ssrf", "path_traversal", "xxe", "xpath", "ldap", "timing", "csrf", "cors_origin", "open_redirect",
-           "cookie", "jwt", "weak_prng", "deserialization", "command", "sql", "code", "template", "secrets", "ai_llm"}
+           "cookie", "jwt", "weak_prng", "deserialization", "command", "sql", "nosql", "code", "template", "secrets",
+           "ai_llm", "xss", "tls", "crypto"}
 SEVERITIES = {"LOW", "MEDIUM", "HIGH", "CRITICAL"}
 FIELDS = {"file", "line", "cwe", "family", "class", "lang", "min_severity", "code", "note"}
 

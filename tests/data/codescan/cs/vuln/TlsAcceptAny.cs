@@ -1,0 +1,5 @@
+builder.Services.AddHttpClient("payments", c => c.BaseAddress = new Uri(builder.Configuration["Payments:BaseUrl"]!))
+    .ConfigurePrimaryHttpMessageHandler(() => new HttpClientHandler
+    {
+        ServerCertificateCustomValidationCallback = HttpClientHandler.DangerousAcceptAnyServerCertificateValidator
+    });
