@@ -1,0 +1,3 @@
+	name := c.Query("name")
+	// TODO: validate
+	c.File(filepath.Join("./exports", name))

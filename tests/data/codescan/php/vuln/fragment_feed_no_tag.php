@@ -1,0 +1,2 @@
+        $feedUrl = $request->validated()['feed_url'];
+        $xml = Http::timeout(10)->get($feedUrl)->body();

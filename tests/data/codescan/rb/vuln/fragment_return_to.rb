@@ -1,0 +1,2 @@
+    if @user.save
+      redirect_to params[:return_to] || root_path
