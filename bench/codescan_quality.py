@@ -323,7 +323,8 @@ def main():
     if args.mature and os.path.isdir(args.mature):
         res["mature"] = mature_quality(args, fam_of, out)
     else:
-        out.append("mature code: no tree (bench/mature_code.py prepare writes it): no noise or speed on it")
+        out.append("mature code: skipped (no tree: BENCH_NO_MATURE set, or bench/mature_code.py prepare failed): "
+                   "no noise, speed or memory on it")
     print("\n".join(out), flush=True)
     out.clear()
     res["bandit"] = bandit_compare(args, out)
