@@ -247,7 +247,8 @@ static void maybe_sweep(struct bw_limiter *l, int64_t now)
 }
 
 /* The shared step; false when the database could not answer (the caller uses its own table). */
-static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_t tau, struct bw_limit_result *out)
+static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_t tau, bool strict,
+                        struct bw_limit_result *out)
 {
     char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
     shared_key(l, key, k, sizeof k);
@@ -255,21 +256,25 @@ static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_
     maybe_sweep(l, now);
     bool allowed = false;
     int64_t tat = 0;
-    if (store_rl_take(l->db, k, now, T, tau, &allowed, &tat) != ST_OK)
+    int rc = strict ? store_rl_take_strict(l->db, k, now, T, tau, &allowed, &tat)
+                    : store_rl_take(l->db, k, now, T, tau, &allowed, &tat);
+    if (rc != ST_OK)
         return false;
     fill(out, allowed, tat, now, T, tau);
     return true;
 }
 
-void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now,
-                     struct bw_limit_result *out)
+/* One GCRA step; strict: a refused request moves the key's tat one interval on too, at most to
+ * now + window (the whole budget then comes back one window after the last attempt). */
+static void take_step(struct bw_limiter *l, const char *key, long limit, int64_t now, bool strict,
+                      struct bw_limit_result *out)
 {
     char kbuf[BW_LIMITER_KEY_MAX + 1];
     key = short_key(key, kbuf);
     int64_t T = l->window_us / limit;          /* emission interval */
     int64_t tau = T * (limit - 1);             /* burst tolerance: the whole budget at once */
     out->limit = limit;
-    if (l->db && shared_take(l, key, T, tau, out))
+    if (l->db && shared_take(l, key, T, tau, strict, out))
         return;
     uint64_t h = hash_key(key);
     struct shard *s = &l->shards[h & (SHARDS - 1)];
@@ -277,6 +282,11 @@ void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t 
     struct entry *e = find_or_add(l, s, h, key, now);
     int64_t tat = e && e->tat > now ? e->tat : now;
     if (tat - now > tau) {
+        if (strict && e) {
+            int64_t cap = now + tau + T;
+            e->tat = tat + T < cap ? tat + T : cap;
+            tat = e->tat;
+        }
         pthread_mutex_unlock(&s->mu);
         fill(out, false, tat, now, T, tau);
         return;
@@ -286,6 +296,39 @@ void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t 
         e->tat = ntat;
     pthread_mutex_unlock(&s->mu);
     fill(out, true, ntat, now, T, tau);
+}
+
+void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now,
+                     struct bw_limit_result *out)
+{
+    take_step(l, key, limit, now, false, out);
+}
+
+void bw_limiter_take_strict(struct bw_limiter *l, const char *key, long limit, int64_t now,
+                            struct bw_limit_result *out)
+{
+    take_step(l, key, limit, now, true, out);
+}
+
+void bw_limiter_refund(struct bw_limiter *l, const char *key, long limit)
+{
+    char kbuf[BW_LIMITER_KEY_MAX + 1];
+    key = short_key(key, kbuf);
+    int64_t T = l->window_us / limit;
+    if (l->db) {
+        char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
+        shared_key(l, key, k, sizeof k);
+        if (store_rl_refund(l->db, k, T) == ST_OK)
+            return;
+        /* the database did not answer: the take may have fallen back to this table too */
+    }
+    uint64_t h = hash_key(key);
+    struct shard *s = &l->shards[h & (SHARDS - 1)];
+    pthread_mutex_lock(&s->mu);
+    struct entry *e = find(s, h, key);
+    if (e)
+        e->tat -= T; /* at or before now it is the same as a whole budget */
+    pthread_mutex_unlock(&s->mu);
 }
 
 /* The shared tat of key (now if it has none) and the wall clock it compares with; false when the

@@ -40,6 +40,17 @@ bool bw_limiter_shared(const struct bw_limiter *l);
 void bw_limiter_take(struct bw_limiter *l, const char *key, long limit, int64_t now_us,
                      struct bw_limit_result *out);
 
+/* bw_limiter_take for throttles whose requests are reserved before costly work (a login's
+ * password check): a refused request is counted too, moving the key's state one interval on, but
+ * never past now + window, so a client that keeps trying while refused stays refused, and has
+ * its whole budget back at most one window after its last attempt. */
+void bw_limiter_take_strict(struct bw_limiter *l, const char *key, long limit, int64_t now_us,
+                            struct bw_limit_result *out);
+
+/* Gives back one request that take allowed (a reserved attempt that succeeded, or that was never
+ * made): the key's state moves one interval back. On a shared limiter, one statement. */
+void bw_limiter_refund(struct bw_limiter *l, const char *key, long limit);
+
 /* Whether `key` has no budget left, without counting (for throttles that count failures only). */
 bool bw_limiter_exhausted(struct bw_limiter *l, const char *key, long limit, int64_t now_us,
                           long *retry_after_s);

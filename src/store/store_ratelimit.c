@@ -39,6 +39,36 @@ int store_rl_take(struct db *db, const char *key, int64_t now, int64_t T, int64_
     return rc == ST_NOTFOUND ? ST_ERROR : rc; /* the upsert returns its row, or it failed */
 }
 
+/* TAKE_SQL with the refused branch moving tat on by T, capped at now + tau + T. Parameters: key,
+ * now + T, now, tau, T, cap, T, cap, now, now, T, now, tau. */
+#define TAKE_STRICT_SQL                                                                                \
+    "INSERT INTO rate_limits (k, tat, refused) VALUES (?, CAST(? AS BIGINT), 0)"                       \
+    " ON CONFLICT (k) DO UPDATE SET"                                                                   \
+    " tat = CASE WHEN rate_limits.tat - CAST(? AS BIGINT) > CAST(? AS BIGINT)"                         \
+    " THEN (CASE WHEN rate_limits.tat + CAST(? AS BIGINT) < CAST(? AS BIGINT)"                         \
+    " THEN rate_limits.tat + CAST(? AS BIGINT) ELSE CAST(? AS BIGINT) END)"                            \
+    " ELSE (CASE WHEN rate_limits.tat > CAST(? AS BIGINT) THEN rate_limits.tat"                       \
+    " ELSE CAST(? AS BIGINT) END) + CAST(? AS BIGINT) END,"                                            \
+    " refused = CASE WHEN rate_limits.tat - CAST(? AS BIGINT) > CAST(? AS BIGINT) THEN 1 ELSE 0 END" \
+    " RETURNING tat, refused"
+
+int store_rl_take_strict(struct db *db, const char *key, int64_t now, int64_t T, int64_t tau, bool *allowed,
+                         int64_t *tat)
+{
+    int64_t cap = now + tau + T;
+    struct db_param p[] = {DBP_TEXT(key), DBP_INT(now + T), DBP_INT(now), DBP_INT(tau), DBP_INT(T),
+                           DBP_INT(cap),  DBP_INT(T),       DBP_INT(cap), DBP_INT(now), DBP_INT(now),
+                           DBP_INT(T),    DBP_INT(now),     DBP_INT(tau)};
+    int rc = store_query_one(db, TAKE_STRICT_SQL, p, 13, read_take, &(struct take){allowed, tat});
+    return rc == ST_NOTFOUND ? ST_ERROR : rc;
+}
+
+int store_rl_refund(struct db *db, const char *key, int64_t T)
+{
+    struct db_param p[] = {DBP_INT(T), DBP_TEXT(key)};
+    return store_exec(db, "UPDATE rate_limits SET tat = tat - CAST(? AS BIGINT) WHERE k = ?", p, 2, NULL);
+}
+
 int store_rl_get(struct db *db, const char *key, int64_t *tat)
 {
     struct db_param p[] = {DBP_TEXT(key)};

@@ -16,6 +16,15 @@
 int store_rl_take(struct db *db, const char *key, int64_t now_us, int64_t T, int64_t tau, bool *allowed,
                   int64_t *tat);
 
+/* store_rl_take, except that a refused request moves tat on by T too, never past now + tau + T
+ * (bw_limiter_take_strict). */
+int store_rl_take_strict(struct db *db, const char *key, int64_t now_us, int64_t T, int64_t tau, bool *allowed,
+                         int64_t *tat);
+
+/* Moves the key's tat back by T (one request given back). ST_OK (also when the key has no row) or
+ * ST_ERROR. */
+int store_rl_refund(struct db *db, const char *key, int64_t T);
+
 /* The key's tat, or 0 when it has none. ST_OK or ST_ERROR. */
 int store_rl_get(struct db *db, const char *key, int64_t *tat);
 

@@ -19,12 +19,22 @@
 #define S 1000000LL /* microseconds per second */
 static const int64_t T0 = 1000 * S;
 
-static struct bw_limit_result take(struct bw_limiter *l, const char *key, long limit, int64_t now)
+static struct bw_limit_result step(struct bw_limiter *l, const char *key, long limit, int64_t now, bool strict)
 {
     struct bw_limit_result r;
     memset(&r, 0x5a, sizeof r);
-    bw_limiter_take(l, key, limit, now, &r);
+    (strict ? bw_limiter_take_strict : bw_limiter_take)(l, key, limit, now, &r);
     return r;
+}
+
+static struct bw_limit_result take(struct bw_limiter *l, const char *key, long limit, int64_t now)
+{
+    return step(l, key, limit, now, false);
+}
+
+static struct bw_limit_result take_strict(struct bw_limiter *l, const char *key, long limit, int64_t now)
+{
+    return step(l, key, limit, now, true);
 }
 
 static void test_burst_then_deny(void **state)
@@ -166,6 +176,62 @@ static void test_reset(void **state)
     /* resetting an unknown key is harmless */
     bw_limiter_reset(l, "nobody");
     assert_false(bw_limiter_exhausted(l, "nobody", 3, T0, &retry));
+    bw_limiter_free(l);
+}
+
+/* Refused strict requests count: a client that keeps trying stays refused until one interval
+ * after its last attempt, and the whole budget is never more than one window past it. */
+static void test_strict_refusals_extend(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(900, 1024); /* 3 per 900 s: T 300 s, tau 600 s */
+    for (int i = 0; i < 3; i++)
+        assert_true(take_strict(l, "e:s", 3, T0).allowed);
+    struct bw_limit_result r = take_strict(l, "e:s", 3, T0 + 100 * S);
+    assert_false(r.allowed);
+    assert_int_equal(r.retry_after_s, 300); /* a plain take would say 200 */
+    assert_int_equal(r.reset_s, 900);
+    /* hammering every 10 s for an hour: refused throughout, never locked out for longer */
+    for (int64_t t = 110; t < 3700; t += 10) {
+        r = take_strict(l, "e:s", 3, T0 + t * S);
+        assert_false(r.allowed);
+        assert_int_equal(r.retry_after_s, 300);
+        assert_true(r.reset_s <= 900);
+    }
+    /* one interval after the last attempt (T0 + 3690 s) one attempt is allowed again */
+    assert_false(take_strict(l, "e:s", 3, T0 + 3989 * S).allowed);
+    assert_true(take_strict(l, "e:s", 3, T0 + (3989 + 300) * S).allowed);
+    /* a plain take of the same key does not extend */
+    struct bw_limiter *p = bw_limiter_new(900, 1024);
+    for (int i = 0; i < 3; i++)
+        assert_true(take(p, "e:s", 3, T0).allowed);
+    assert_false(take(p, "e:s", 3, T0 + 100 * S).allowed);
+    assert_int_equal(take(p, "e:s", 3, T0 + 200 * S).retry_after_s, 100);
+    bw_limiter_free(p);
+    bw_limiter_free(l);
+}
+
+static void test_refund(void **state)
+{
+    (void)state;
+    struct bw_limiter *l = bw_limiter_new(900, 1024);
+    for (int i = 0; i < 3; i++)
+        assert_true(take_strict(l, "e:r", 3, T0).allowed);
+    bw_limiter_refund(l, "e:r", 3);
+    struct bw_limit_result r = take_strict(l, "e:r", 3, T0);
+    assert_true(r.allowed);
+    assert_int_equal(r.remaining, 0);
+    assert_false(take_strict(l, "e:r", 3, T0).allowed);
+    /* a refund of a key never taken, or of more than was taken, gives no credit beyond a whole budget */
+    bw_limiter_refund(l, "e:none", 3);
+    struct bw_limiter *m = bw_limiter_new(900, 1024);
+    assert_true(take(m, "k", 3, T0).allowed);
+    bw_limiter_refund(m, "k", 3);
+    bw_limiter_refund(m, "k", 3);
+    for (int i = 0; i < 3; i++)
+        assert_true(take(m, "k", 3, T0).allowed);
+    assert_false(take(m, "k", 3, T0).allowed);
+    bw_limiter_free(m);
     bw_limiter_free(l);
 }
 
@@ -364,6 +430,48 @@ static void *racer(void *p)
     return NULL;
 }
 
+/* Reservations across instances: a strict take on one is seen by the other, a refusal extends
+ * the lockout in the table (explicit times: the store step), a refund on one gives back on both. */
+static void test_shared_strict_and_refund(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    struct bw_limiter *a = bw_limiter_new(900, 1024), *b = bw_limiter_new(900, 1024);
+    bw_limiter_share(a, db, "login_email");
+    bw_limiter_share(b, db, "login_email");
+    for (int i = 0; i < 3; i++)
+        assert_true(take_strict(i % 2 ? b : a, "e:sh", 3, 0).allowed);
+    struct bw_limit_result r = take_strict(b, "e:sh", 3, 0);
+    assert_false(r.allowed);
+    assert_in_range(r.retry_after_s, 299, 300);
+    assert_true(r.reset_s <= 900);
+    bw_limiter_refund(a, "e:sh", 3);
+    assert_true(take_strict(b, "e:sh", 3, 0).allowed);
+    assert_false(take_strict(a, "e:sh", 3, 0).allowed);
+    bw_limiter_free(a);
+    bw_limiter_free(b);
+
+    bool allowed = true;
+    int64_t tat = 0, now = 1000 * S, T = 300 * S, tau = 600 * S;
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(store_rl_take_strict(db, "x|k", now, T, tau, &allowed, &tat), ST_OK);
+    assert_true(allowed);
+    assert_int_equal(tat, now + 900 * S);
+    /* refused 100 s later: tat moves to now + window, not further */
+    assert_int_equal(store_rl_take_strict(db, "x|k", now + 100 * S, T, tau, &allowed, &tat), ST_OK);
+    assert_false(allowed);
+    assert_int_equal(tat, now + 1000 * S);
+    assert_int_equal(store_rl_take_strict(db, "x|k", now + 100 * S, T, tau, &allowed, &tat), ST_OK);
+    assert_int_equal(tat, now + 1000 * S);
+    /* the plain step leaves a refused key alone */
+    assert_int_equal(store_rl_take(db, "x|k", now + 200 * S, T, tau, &allowed, &tat), ST_OK);
+    assert_false(allowed);
+    assert_int_equal(tat, now + 1000 * S);
+    assert_int_equal(store_rl_refund(db, "x|k", T), ST_OK);
+    assert_int_equal(store_rl_get(db, "x|k", &tat), ST_OK);
+    assert_int_equal(tat, now + 700 * S);
+    assert_int_equal(store_rl_refund(db, "x|none", T), ST_OK);
+}
+
 /* 8 threads over two instances, 320 requests against a budget of 100: exactly 100 pass. */
 static void test_shared_concurrent_exact(void **state)
 {
@@ -435,6 +543,7 @@ PG_TEST(test_shared_one_budget)
 PG_TEST(test_shared_exhausted_and_reset)
 PG_TEST(test_shared_concurrent_exact)
 PG_TEST(test_shared_sweep)
+PG_TEST(test_shared_strict_and_refund)
 PG_TEST(test_shared_falls_back)
 
 int main(void)
@@ -445,6 +554,8 @@ int main(void)
         cmocka_unit_test(test_spread_requests_never_denied),
         cmocka_unit_test(test_keys_independent),
         cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_strict_refusals_extend),
+        cmocka_unit_test(test_refund),
         cmocka_unit_test(test_limit_of_one),
         cmocka_unit_test(test_memory_bound),
         cmocka_unit_test(test_full_table_never_fails_open),
@@ -458,6 +569,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared_exhausted_and_reset, sqlite_setup, sqlite_teardown),
         cmocka_unit_test_setup_teardown(test_shared_concurrent_exact, sqlite_setup, sqlite_teardown),
         cmocka_unit_test_setup_teardown(test_shared_sweep, sqlite_setup, sqlite_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_strict_and_refund, sqlite_setup, sqlite_teardown),
         cmocka_unit_test_setup_teardown(test_shared_falls_back, sqlite_setup, sqlite_teardown),
     };
     const struct CMUnitTest pg[] = {
@@ -465,6 +577,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(pg_test_shared_exhausted_and_reset, pg_setup, pg_teardown),
         cmocka_unit_test_setup_teardown(pg_test_shared_concurrent_exact, pg_setup, pg_teardown),
         cmocka_unit_test_setup_teardown(pg_test_shared_sweep, pg_setup, pg_teardown),
+        cmocka_unit_test_setup_teardown(pg_test_shared_strict_and_refund, pg_setup, pg_teardown),
         cmocka_unit_test_setup_teardown(pg_test_shared_falls_back, pg_setup, pg_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
