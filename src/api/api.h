@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 struct bw_audit;
+struct bw_inflight;
 struct bw_limiter;
 struct bw_orch_cache;
 struct bw_mcp_checks;
@@ -30,6 +31,8 @@ struct api_ctx {
     struct bw_limiter *rate;        /* the per-hour limiter (its size, for /metrics) */
     struct bw_limiter *login_email; /* failed logins per email */
     struct bw_limiter *login_ip;    /* failed logins per IP */
+    struct bw_inflight *logins;     /* password checks in flight per email ("e:") and address ("i:") */
+    struct bw_pool *hashing;        /* password checks (argon2id): a bounded pool of their own */
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
     struct bw_audit *audit;         /* its drop count */
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */

@@ -209,6 +209,8 @@ static void api_fill(struct bw_app *app)
     c->rate = app->rate;
     c->login_email = app->login_email;
     c->login_ip = app->login_ip;
+    c->logins = app->logins;
+    c->hashing = app->hashing;
     c->probes = app->probes;
     c->orch_pool = app->orch_pool;
     c->orch_cache = app->orch_cache;
@@ -259,12 +261,16 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
     app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
     app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
+    /* password checks have their own pool, so a flood of logins never queues in front of other
+     * blocking work; each one in flight holds an email and an address slot until it is answered */
+    app->hashing = bw_pool_new((int)cfg->hash_threads, (size_t)cfg->hash_queue);
+    app->logins = bw_inflight_new(2 * ((size_t)cfg->hash_threads + (size_t)cfg->hash_queue + (size_t)cfg->threads));
     app->audit = bw_audit_start(app->db);
     /* packs computed on demand have a pool of their own: a burst of them never delays a login */
     app->orch_pool = bw_pool_new(BW_ORCH_PACK_THREADS, BW_ORCH_PACK_QUEUE_MAX);
     app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
-        !app->audit || !app->orch_pool || !app->orch_cache)
+        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache)
         return -1;
     if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
         bw_limiter_share(app->rate, app->db, "rate");
@@ -337,6 +343,8 @@ void bw_app_free(struct bw_app *app)
     bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);
+    bw_pool_free(app->hashing);
+    bw_inflight_free(app->logins); /* after the pool: its last jobs leave their slots */
     bw_limiter_free(app->rate);
     bw_limiter_free(app->login_email);
     bw_limiter_free(app->login_ip);

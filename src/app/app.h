@@ -9,6 +9,7 @@
 #define BW_APP_APP_H
 #include "api/api.h"
 #include "auth/auth.h"
+#include "auth/inflight.h"
 #include "auth/ratelimit.h"
 #include "common/config.h"
 #include "common/pool.h"
@@ -28,7 +29,9 @@ struct bw_app {
     struct bw_limiter *rate;        /* per account / per anonymous IP, rolling hour */
     struct bw_limiter *login_email; /* failed logins per email */
     struct bw_limiter *login_ip;    /* failed logins per IP */
-    struct bw_pool *blocking;       /* argon2id and other slow work */
+    struct bw_inflight *logins;     /* password checks in flight per email and per address */
+    struct bw_pool *blocking;       /* slow work (assessments, large scans) */
+    struct bw_pool *hashing;        /* password checks (argon2id), bounded (BULWARK_HASH_THREADS/_QUEUE) */
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */

@@ -61,6 +61,8 @@ static const struct opt opts[] = {
     {"MAX_KEYS_PRO", K_LONG, OFF(max_keys[BW_TIER_PRO]), 1, BW_MAX_KEYS_CEILING},
     {"MAX_KEYS_ENTERPRISE", K_LONG, OFF(max_keys[BW_TIER_ENTERPRISE]), 1, BW_MAX_KEYS_CEILING},
     {"LOGIN_MAX_FAILURES", K_LONG, OFF(login_max_failures), 1, 1000000},
+    {"HASH_THREADS", K_LONG, OFF(hash_threads), 1, BW_HASH_THREADS_MAX},
+    {"HASH_QUEUE", K_LONG, OFF(hash_queue), 1, BW_HASH_QUEUE_MAX},
     {"WORKERS", K_LONG, OFF(workers), 0, 256},
     {"JOB_LEASE_MS", K_LONG, OFF(job_lease_ms), 500, 3600000},
     {"JOB_POLL_MS", K_LONG, OFF(job_poll_ms), 10, 60000},
@@ -170,6 +172,9 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     if (cores < 1)
         cores = 1;
     cfg->workers = cores;
+    /* half the cores: a flood of password checks leaves the rest to everything else */
+    cfg->hash_threads = cores / 2 > 0 ? (cores / 2 < BW_HASH_THREADS_MAX ? cores / 2 : BW_HASH_THREADS_MAX) : 1;
+    cfg->hash_queue = BW_HASH_QUEUE_DEFAULT;
     cfg->job_lease_ms = BW_JOB_LEASE_MS;
     cfg->job_poll_ms = BW_JOB_POLL_MS;
     cfg->redteam_max[BW_TIER_PRO] = BW_REDTEAM_MAX_PRO;

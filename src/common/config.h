@@ -24,6 +24,8 @@ struct bw_config {
     long rate_tier[BW_TIER__COUNT];
     long max_keys[BW_TIER__COUNT];
     long login_max_failures;
+    long hash_threads;   /* password hashing pool (argon2id: ~64 MiB and tens of ms each) */
+    long hash_queue;     /* password checks waiting for it; more are answered 503 */
     long workers;        /* job workers inside serve (0 = none); `bulwark worker` runs this many too */
     long job_lease_ms;   /* how long a claimed job is ours without a heartbeat */
     long job_poll_ms;    /* an idle worker's wait between claims */

@@ -68,6 +68,11 @@
 #define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
 
 #define BW_BLOCKING_QUEUE_MAX    1024  /* queued blocking jobs before 503 */
+#define BW_HASH_THREADS_MAX      64    /* BULWARK_HASH_THREADS: password hashing threads (default half the cores, at least 1) */
+#define BW_HASH_QUEUE_DEFAULT    64    /* BULWARK_HASH_QUEUE: password checks waiting for a hashing thread; more: 503 */
+#define BW_HASH_QUEUE_MAX        65536
+#define BW_LOGIN_INFLIGHT_EMAIL  2     /* password checks in flight for one email (login, password change); more: 429 */
+#define BW_LOGIN_INFLIGHT_IP     4     /* ... and from one client address */
 #define BW_PROBE_THREADS         8     /* concurrent outbound scans (asset scans, MCP probes) */
 #define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32

@@ -234,10 +234,14 @@ test('SIGTERM finishes in-flight requests, then exits 0', async () => {
 });
 
 test('a burst of logins does not stall other requests', async () => {
-  const srv = await startServer({ env: { BULWARK_THREADS: '2' } });
+  // two logins for each of 8 accounts, each from an address of its own: under the in-flight caps
+  // (per email and per address), so every one is checked
+  const srv = await startServer({ env: { BULWARK_THREADS: '2', BULWARK_TRUSTED_PROXIES: '127.0.0.1' } });
   try {
-    const logins = Array.from({ length: 16 }, () =>
-      srv.req('POST', '/api/auth/login', { body: { email: 'admin@localhost', password: ADMIN_PASSWORD } }));
+    const users = Array.from({ length: 8 }, () => srv.addUser('FREE'));
+    const logins = Array.from({ length: 16 }, (_, i) =>
+      srv.req('POST', '/api/auth/login', { body: { email: users[i >> 1].email, password: users[i >> 1].password },
+        headers: { 'x-forwarded-for': `10.0.0.${i + 1}` } }));
     const t0 = performance.now();
     const h = await srv.req('GET', '/healthz');
     const healthMs = performance.now() - t0;

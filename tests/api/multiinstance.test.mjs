@@ -143,6 +143,15 @@ test('failed logins on either instance lock the account on both', { skip }, asyn
   }
 });
 
+test('parallel wrong passwords spread over both instances are checked at most the budget times', { skip }, async () => {
+  const u = a.addUser('FREE');
+  const rs = await Promise.all(Array.from({ length: 20 }, (_, i) =>
+    (i % 2 ? a : b).req('POST', '/api/auth/login', { body: { email: u.email, password: 'wrong-' + i } })));
+  const checked = rs.filter((r) => r.status === 400).length;
+  assert.ok(checked >= 1 && checked <= LOGIN_FAILURES, `checked ${checked} of 20 (budget ${LOGIN_FAILURES})`);
+  for (const r of rs) if (r.status !== 400) assertError(assert, r, 429, 'RATE_LIMITED');
+});
+
 test('engagements queued through both instances run exactly once across their workers', { skip }, async () => {
   const u = await a.session('ENTERPRISE', { key: true });
   const reg = await b.req('POST', '/api/ai-security/assets/register', { key: u.key, body: { name: 'mi-target', type: 'model', provider: 'self', endpoint: target.url } });
