@@ -10,7 +10,8 @@
 
 /* ---- users ------------------------------------------------------------------------------------- */
 
-#define USER_COLS "id, email, password_hash, tier, role, managed_by, created_at"
+#define USER_COLS "id, email, password_hash, tier, role, managed_by, created_at, token_gen, disabled"
+#define USER_INSERT_COLS "id, email, password_hash, tier, role, managed_by, created_at"
 
 static int read_user(struct db_rows *r, void *item)
 {
@@ -24,6 +25,8 @@ static int read_user(struct db_rows *r, void *item)
     u->role = ro < 0 ? BW_ROLE_USER : (enum bw_role)ro;
     COPY(u->managed_by, db_rows_text(r, 5));
     COPY(u->created_at, db_rows_text(r, 6));
+    u->token_gen = db_rows_int(r, 7);
+    u->disabled = db_rows_int(r, 8) != 0;
     return ST_OK;
 }
 
@@ -36,7 +39,7 @@ int store_user_insert(struct db *db, const struct store_user *u)
                            DBP_TEXT(bw_role_name(u->role)),
                            DBP_OPT(u->managed_by[0] ? u->managed_by : NULL),
                            DBP_TEXT(u->created_at)};
-    return store_exec(db, "INSERT INTO users (" USER_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7, NULL);
+    return store_exec(db, "INSERT INTO users (" USER_INSERT_COLS ") VALUES (?, ?, ?, ?, ?, ?, ?)", p, 7, NULL);
 }
 
 static int user_one(struct db *db, const char *sql, const char *arg, struct store_user *out)
@@ -75,11 +78,163 @@ int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier)
     return store_exec_changed(db, "UPDATE users SET tier = ? WHERE email = ?", p, 2, ST_NOTFOUND);
 }
 
+int store_user_set_password(struct db *db, const char *id, const char *hash, int64_t expect_gen, int64_t *gen)
+{
+    struct db_param p[] = {DBP_TEXT(hash), DBP_TEXT(id), DBP_INT(expect_gen), DBP_INT(expect_gen)};
+    *gen = -1;
+    return store_query_one(db,
+                           "UPDATE users SET password_hash = ?, token_gen = token_gen + 1"
+                           " WHERE id = ? AND (CAST(? AS BIGINT) < 0 OR token_gen = ?) RETURNING token_gen",
+                           p, 4, store_row_int, gen);
+}
+
+enum account_op { ACCOUNT_DISABLE, ACCOUNT_ENABLE, ACCOUNT_SET_ROLE, ACCOUNT_DELETE };
+
+/* Everything an account owns, deleted children first (the foreign keys hold on PostgreSQL, and on
+ * SQLite with foreign_keys on). A table gaining a user_id column belongs here. Parameters: the
+ * account id (?) or its orchestrator scope key (the second group). */
+static const char *const delete_by_id[] = {
+    "UPDATE users SET managed_by = NULL WHERE managed_by = ?",
+    "DELETE FROM jobs WHERE ref IN (SELECT id FROM engagements WHERE user_id = ?)",
+    "DELETE FROM engagement_attacks WHERE engagement_id IN (SELECT id FROM engagements WHERE user_id = ?)",
+    "DELETE FROM engagements WHERE user_id = ?",
+    "DELETE FROM asset_scans WHERE user_id = ?",
+    "DELETE FROM assets WHERE user_id = ?",
+    "DELETE FROM assessments WHERE user_id = ?",
+    "DELETE FROM playbooks WHERE user_id = ?",
+    "DELETE FROM api_keys WHERE user_id = ?",
+};
+static const char *const delete_by_scope[] = {
+    "DELETE FROM jobs WHERE id IN (SELECT job_id FROM orch_runs WHERE scope_key = ?)",
+    "DELETE FROM orch_snapshots WHERE scope_key = ?",
+    "DELETE FROM orch_runs WHERE scope_key = ?",
+};
+
+static int delete_account(struct db_conn *c, const char *id)
+{
+    char scope[BW_ID_MAX + 8];
+    snprintf(scope, sizeof scope, "acct:%s", id);
+    struct db_param p[] = {DBP_TEXT(id)}, ps[] = {DBP_TEXT(scope)};
+    for (size_t i = 0; i < sizeof delete_by_id / sizeof delete_by_id[0]; i++)
+        if (db_exec(c, delete_by_id[i], p, 1, NULL) != DB_OK)
+            return ST_ERROR;
+    for (size_t i = 0; i < sizeof delete_by_scope / sizeof delete_by_scope[0]; i++)
+        if (db_exec(c, delete_by_scope[i], ps, 1, NULL) != DB_OK)
+            return ST_ERROR;
+    return db_exec(c, "DELETE FROM users WHERE id = ?", p, 1, NULL) == DB_OK ? ST_OK : ST_ERROR;
+}
+
+/* The change itself, on the account u as it was. */
+static int account_apply(struct db_conn *c, const struct store_user *u, enum account_op op, enum bw_role role)
+{
+    struct db_param p[] = {DBP_TEXT(u->id)};
+    char ts[21];
+    bw_iso8601(bw_now_s(), ts);
+    struct db_param kp[] = {DBP_TEXT(ts), DBP_TEXT(u->id)};
+    struct db_param rp[] = {DBP_TEXT(bw_role_name(role)), DBP_TEXT(u->id)};
+    switch (op) {
+    case ACCOUNT_DISABLE:
+        if (u->disabled)
+            return ST_OK;
+        if (db_exec(c, "UPDATE users SET disabled = 1, token_gen = token_gen + 1 WHERE id = ?", p, 1, NULL) != DB_OK ||
+            db_exec(c, "UPDATE api_keys SET active = 0, revoked_at = ? WHERE user_id = ? AND active = 1", kp, 2,
+                    NULL) != DB_OK)
+            return ST_ERROR;
+        return ST_OK;
+    case ACCOUNT_ENABLE:
+        return db_exec(c, "UPDATE users SET disabled = 0 WHERE id = ?", p, 1, NULL) == DB_OK ? ST_OK : ST_ERROR;
+    case ACCOUNT_SET_ROLE:
+        if (u->role == role)
+            return ST_OK;
+        return db_exec(c, "UPDATE users SET role = ?, token_gen = token_gen + 1 WHERE id = ?", rp, 2, NULL) == DB_OK
+                   ? ST_OK
+                   : ST_ERROR;
+    case ACCOUNT_DELETE:
+        return delete_account(c, u->id);
+    }
+    return ST_ERROR;
+}
+
+/* One account change: a write transaction that first takes the accounts' lock (a settings row
+ * every such change writes: PostgreSQL serialises them on it, SQLite on its write lock), then
+ * refuses a change that would leave no enabled admin. */
+static int account_change(struct db *db, const char *email, enum account_op op, enum bw_role role,
+                          struct store_user *out)
+{
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return ST_ERROR;
+    int rc = ST_ERROR;
+    struct db_param ep[] = {DBP_TEXT(email)};
+    if (db_begin(c, true) != DB_OK)
+        goto out;
+    if (db_exec(c,
+                "INSERT INTO settings (name, value) VALUES ('account_lock', '')"
+                " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                NULL, 0, NULL) != DB_OK)
+        goto fail;
+    struct store_user u;
+    rc = store_conn_one(c, "SELECT " USER_COLS " FROM users WHERE email = ?", ep, 1, read_user, &u);
+    if (rc != ST_OK)
+        goto fail;
+    bool admin_before = u.role == BW_ROLE_ADMIN && !u.disabled;
+    bool admin_after = op == ACCOUNT_ENABLE     ? u.role == BW_ROLE_ADMIN
+                       : op == ACCOUNT_SET_ROLE ? role == BW_ROLE_ADMIN && !u.disabled
+                                                : false;
+    if (admin_before && !admin_after) {
+        int64_t others = 0;
+        struct db_param ip[] = {DBP_TEXT(u.id)};
+        rc = store_conn_int(c, "SELECT COUNT(*) FROM users WHERE role = 'admin' AND disabled = 0 AND id <> ?", ip, 1,
+                            &others);
+        if (rc == ST_OK && others == 0)
+            rc = ST_CONFLICT;
+        if (rc != ST_OK)
+            goto fail;
+    }
+    rc = account_apply(c, &u, op, role);
+    if (rc != ST_OK)
+        goto fail;
+    *out = u;
+    if (op != ACCOUNT_DELETE)
+        rc = store_conn_one(c, "SELECT " USER_COLS " FROM users WHERE email = ?", ep, 1, read_user, out);
+    if (rc != ST_OK)
+        goto fail;
+    rc = db_commit(c) == DB_OK ? ST_OK : ST_ERROR;
+    if (rc != ST_OK)
+        db_rollback(c);
+    goto out;
+fail:
+    db_rollback(c);
+out:
+    db_release(c);
+    return rc;
+}
+
+int store_user_disable(struct db *db, const char *email, struct store_user *out)
+{
+    return account_change(db, email, ACCOUNT_DISABLE, BW_ROLE_USER, out);
+}
+
+int store_user_enable(struct db *db, const char *email, struct store_user *out)
+{
+    return account_change(db, email, ACCOUNT_ENABLE, BW_ROLE_USER, out);
+}
+
+int store_user_set_role(struct db *db, const char *email, enum bw_role role, struct store_user *out)
+{
+    return account_change(db, email, ACCOUNT_SET_ROLE, role, out);
+}
+
+int store_user_delete(struct db *db, const char *email, struct store_user *out)
+{
+    return account_change(db, email, ACCOUNT_DELETE, BW_ROLE_USER, out);
+}
+
 /* ---- API keys ---------------------------------------------------------------------------------- */
 
 #define KEY_COLS                                                                                   \
     "k.id, k.user_id, k.key_prefix, k.label, k.active, k.created_at, k.last_used_at, "             \
-    "k.rotated_from, u.tier, u.role"
+    "k.rotated_from, u.tier, u.role, u.disabled"
 
 static int read_key(struct db_rows *r, void *item)
 {
@@ -96,6 +251,7 @@ static int read_key(struct db_rows *r, void *item)
     k->tier = t < 0 ? BW_TIER_FREE : (enum bw_tier)t;
     int ro = bw_role_parse(db_rows_text(r, 9));
     k->role = ro < 0 ? BW_ROLE_USER : (enum bw_role)ro;
+    k->owner_disabled = db_rows_int(r, 10) != 0;
     return ST_OK;
 }
 
@@ -290,6 +446,15 @@ int store_setting_put_if_absent(struct db *db, const char *name, const char *val
     struct db_param p[] = {DBP_TEXT(name), DBP_TEXT(value)};
     return store_exec(db, "INSERT INTO settings (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING", p, 2,
                       NULL);
+}
+
+int store_setting_put(struct db *db, const char *name, const char *value)
+{
+    struct db_param p[] = {DBP_TEXT(name), DBP_TEXT(value)};
+    return store_exec(db,
+                      "INSERT INTO settings (name, value) VALUES (?, ?)"
+                      " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                      p, 2, NULL);
 }
 
 int store_assessment_insert(struct db *db, const char *id, const char *user_id, const char *framework_id,

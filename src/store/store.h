@@ -26,6 +26,8 @@ struct store_user {
     enum bw_role role;
     char managed_by[BW_ID_MAX]; /* "" when none */
     char created_at[21];
+    int64_t token_gen; /* session tokens carry it (claim gen); a token of another generation has ended */
+    bool disabled;     /* no login, no session, no API key */
 };
 
 struct store_key {
@@ -40,6 +42,7 @@ struct store_key {
     char hash[65];         /* hex SHA-256 of the key; filled by callers that create keys */
     enum bw_tier tier;     /* the owner's, from the join */
     enum bw_role role;
+    bool owner_disabled;
 };
 
 int store_user_insert(struct db *db, const struct store_user *u); /* ST_CONFLICT: email taken */
@@ -49,6 +52,28 @@ int store_user_count(struct db *db, int64_t *n);
 /* All users, oldest first; *out is malloc'ed (free it), *n its length. */
 int store_user_list(struct db *db, struct store_user **out, size_t *n);
 int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier);
+
+/* Sets the account's password hash and adds one to its token generation (every session token
+ * issued before ends), when its generation is still expect_gen (< 0: whatever it is). ST_OK with
+ * *gen the new generation; ST_NOTFOUND when there is no such account or its generation moved. */
+int store_user_set_password(struct db *db, const char *id, const char *hash, int64_t expect_gen, int64_t *gen);
+
+/* Account changes made by `bulwark user`, each one transaction serialised with the others (so two
+ * of them cannot both remove "the other" admin). ST_CONFLICT when the change would leave no enabled
+ * admin account; ST_NOTFOUND when there is no account with that email. *out gets the account after
+ * the change (for a deletion: as it was).
+ *   disable   marks it disabled, ends its sessions (token generation + 1) and revokes its active API
+ *             keys; already disabled: no change
+ *   enable    clears the mark (its keys stay revoked, its sessions ended)
+ *   set_role  changes the role and ends its sessions; the same role: no change
+ *   delete    deletes the account and everything it owns: API keys, assets and their scans,
+ *             assessments, saved playbooks, red-team engagements (their attack rows and jobs), and
+ *             the orchestrator runs and snapshots of its own scope; accounts it managed are kept
+ *             without a manager. Audit aggregates stay (they age out with the retention). */
+int store_user_disable(struct db *db, const char *email, struct store_user *out);
+int store_user_enable(struct db *db, const char *email, struct store_user *out);
+int store_user_set_role(struct db *db, const char *email, enum bw_role role, struct store_user *out);
+int store_user_delete(struct db *db, const char *email, struct store_user *out);
 
 /* Inserts k (id, user_id, hash, prefix, label, created_at) unless the user already has
  * max_active active keys (ST_LIMIT). Serialised per user by touching the user's row first. */
@@ -112,5 +137,7 @@ int store_asset_scan_save(struct db *db, const struct store_asset_scan *s);
 
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value);
+/* Sets the value, replacing one there is. */
+int store_setting_put(struct db *db, const char *name, const char *value);
 
 #endif
