@@ -1,7 +1,8 @@
 /* bulwark: the server and its command-line tools.
  *   bulwark serve                      run the API server (and BULWARK_WORKERS job workers)
  *   bulwark worker                     run job workers only, until SIGTERM
- *   bulwark user add|list|set-tier     manage accounts
+ *   bulwark user add|list|set-tier|passwd|disable|enable|set-role|delete   manage accounts
+ *   bulwark admin-key rotate           replace a generated admin key
  *   bulwark intel import|seed-build    load threat intelligence (KEV, OSV, ATLAS), build the seed
  *   bulwark migrate                    apply database migrations and exit
  *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
@@ -9,11 +10,8 @@
  *   bulwark version                    print the version */
 #include "api/api.h"
 #include "app/app.h"
-#include "auth/auth.h"
-#include "auth/password.h"
 #include "cli/cli.h"
 #include "common/config.h"
-#include "common/ids.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -22,7 +20,6 @@
 #include "net/egress.h"
 #include "store/store.h"
 
-#include <ctype.h>
 #include <signal.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -41,6 +38,14 @@ static void usage(FILE *f)
           "           (--password PASSWORD | --password-stdin)\n"
           "  user list                      list accounts as JSON\n"
           "  user set-tier EMAIL TIER       change an account's tier\n"
+          "  user passwd EMAIL (--password PASSWORD | --password-stdin)\n"
+          "                                 set an account's password (ends its sessions)\n"
+          "  user disable|enable EMAIL      stop or allow an account (disable also revokes its keys)\n"
+          "  user set-role EMAIL ROLE       change an account's role (ends its sessions)\n"
+          "  user delete EMAIL              delete an account and everything it owns\n"
+          "                                 (exit 1: no such account; 3: refused, the last admin)\n"
+          "  admin-key rotate               replace a generated admin key (printed once; the\n"
+          "                                 servers take it at their next start)\n"
           "  intel import --format kev|osv|atlas PATH\n"
           "                                 import threat intelligence (exit 1: input rejected, nothing\n"
           "                                 imported; 2: usage error; 3: database failure)\n"
@@ -152,210 +157,7 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
     return rc;
 }
 
-static struct db *open_db(struct bw_config *cfg)
-{
-    struct db *db = NULL;
-    char err[1024]; /* room for the paths of a file-mode refusal */
-    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
-    if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, &db, err, sizeof err) != 0) {
-        fprintf(stderr, "bulwark: %s\n", err);
-        return NULL;
-    }
-    return db;
-}
-
-static json_t *user_json(const struct store_user *u)
-{
-    return json_pack("{s:s,s:s,s:s,s:s,s:s?,s:s}", "id", u->id, "email", u->email, "tier",
-                     bw_tier_name(u->tier), "role", bw_role_name(u->role), "managed_by",
-                     u->managed_by[0] ? u->managed_by : NULL, "created_at", u->created_at);
-}
-
-static bool email_ok(const char *e)
-{
-    size_t n = strlen(e);
-    const char *at = strchr(e, '@');
-    if (n < 3 || n > BW_EMAIL_MAX || !at || at == e || !at[1] || strchr(at + 1, '@'))
-        return false;
-    for (const char *c = e; *c; c++)
-        if ((unsigned char)*c <= ' ' || *c == 0x7f)
-            return false;
-    return true;
-}
-
-static const char USER_USAGE[] =
-    "usage: bulwark user add EMAIL --tier TIER [--role user|mssp|admin] [--managed-by EMAIL]\n"
-    "                        (--password PASSWORD | --password-stdin)\n"
-    "       bulwark user list\n"
-    "       bulwark user set-tier EMAIL TIER\n"
-    "TIER: FREE, STARTER, PRO or ENTERPRISE. Options also take the form --option=VALUE.\n";
-
-static int user_add(struct bw_config *cfg, int nargs, char **args)
-{
-    const char *email = NULL, *tier = NULL, *role = "user", *managed = NULL, *password = NULL;
-    bool from_stdin = false;
-    const struct bw_opt opts[] = {{"--tier", NULL, &tier, NULL},
-                                  {"--role", NULL, &role, NULL},
-                                  {"--managed-by", NULL, &managed, NULL},
-                                  {"--password", NULL, &password, NULL},
-                                  {"--password-stdin", NULL, NULL, &from_stdin},
-                                  {NULL, NULL, NULL, NULL}};
-    int np;
-    int prc = bw_opts_parse("user add", USER_USAGE, opts, nargs, args, &email, 1, &np);
-    if (prc != BW_OPTS_OK)
-        return bw_opts_exit(prc);
-    char pwbuf[BW_PASSWORD_MAX + 2];
-    if (from_stdin) {
-        if (password) {
-            fprintf(stderr, "bulwark user add: give --password or --password-stdin, not both\n");
-            return 2;
-        }
-        if (!fgets(pwbuf, sizeof pwbuf, stdin)) {
-            fprintf(stderr, "bulwark user add: no password on standard input\n");
-            return 2;
-        }
-        pwbuf[strcspn(pwbuf, "\r\n")] = '\0';
-        password = pwbuf;
-    }
-    if (!email || !tier || !password)
-        return bw_cli_usage_error("user add", "%s is missing",
-                                  !email ? "EMAIL" : !tier ? "--tier" : "a password (--password or --password-stdin)");
-    int t = bw_tier_parse(tier), ro = bw_role_parse(role);
-    if (t < 0) {
-        fprintf(stderr, "bulwark user add: --tier must be FREE, STARTER, PRO or ENTERPRISE\n");
-        return 2;
-    }
-    if (ro < 0) {
-        fprintf(stderr, "bulwark user add: --role must be user, mssp or admin\n");
-        return 2;
-    }
-    size_t pl = strlen(password);
-    if (pl < BW_PASSWORD_MIN || pl > BW_PASSWORD_MAX) {
-        fprintf(stderr, "bulwark user add: the password must be %d to %d bytes\n", BW_PASSWORD_MIN, BW_PASSWORD_MAX);
-        return 2;
-    }
-    if (!email_ok(email)) {
-        fprintf(stderr, "bulwark user add: '%s' is not an email address\n", email);
-        return 2;
-    }
-    struct db *db = open_db(cfg);
-    if (!db)
-        return 1;
-    int rc = 1;
-    struct store_user u, m;
-    memset(&u, 0, sizeof u);
-    for (size_t i = 0; email[i]; i++)
-        u.email[i] = (char)tolower((unsigned char)email[i]);
-    if (managed) {
-        char lm[BW_EMAIL_MAX + 1] = {0};
-        for (size_t i = 0; managed[i] && i < BW_EMAIL_MAX; i++)
-            lm[i] = (char)tolower((unsigned char)managed[i]);
-        if (store_user_by_email(db, lm, &m) != ST_OK) {
-            fprintf(stderr, "bulwark user add: --managed-by %s: no such account\n", managed);
-            goto out;
-        }
-        snprintf(u.managed_by, sizeof u.managed_by, "%s", m.id);
-    }
-    bw_id_new("usr_", u.id);
-    u.tier = (enum bw_tier)t;
-    u.role = (enum bw_role)ro;
-    bw_iso8601(bw_now_s(), u.created_at);
-    if (bw_password_hash(password, u.password_hash) != 0) {
-        fprintf(stderr, "bulwark user add: password hashing failed\n");
-        goto out;
-    }
-    int st = store_user_insert(db, &u);
-    if (st == ST_CONFLICT) {
-        fprintf(stderr, "bulwark user add: an account with email %s exists\n", u.email);
-        goto out;
-    }
-    if (st != ST_OK) {
-        fprintf(stderr, "bulwark user add: the database refused the account\n");
-        goto out;
-    }
-    bw_cli_print_json(user_json(&u));
-    rc = 0;
-out:
-    sodium_memzero(pwbuf, sizeof pwbuf);
-    db_close(db);
-    return rc;
-}
-
-static int user_list(struct bw_config *cfg, int nargs, char **args)
-{
-    int prc = bw_opts_none("user list", USER_USAGE, nargs, args);
-    if (prc != BW_OPTS_OK)
-        return bw_opts_exit(prc);
-    struct db *db = open_db(cfg);
-    if (!db)
-        return 1;
-    struct store_user *users = NULL;
-    size_t n = 0;
-    int rc = store_user_list(db, &users, &n) == ST_OK ? 0 : 1;
-    if (rc == 0) {
-        json_t *arr = json_array();
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(arr, user_json(&users[i]));
-        bw_cli_print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
-    }
-    free(users);
-    db_close(db);
-    return rc;
-}
-
-static int user_set_tier(struct bw_config *cfg, int nargs, char **args)
-{
-    const char *pos[2];
-    int np;
-    int prc = bw_opts_parse("user set-tier", USER_USAGE, NULL, nargs, args, pos, 2, &np);
-    if (prc != BW_OPTS_OK)
-        return bw_opts_exit(prc);
-    if (np < 2)
-        return bw_cli_usage_error("user set-tier", "%s missing", np == 0 ? "EMAIL and TIER are" : "TIER is");
-    int t = bw_tier_parse(pos[1]);
-    if (t < 0)
-        return bw_cli_usage_error("user set-tier", "TIER must be FREE, STARTER, PRO or ENTERPRISE, not '%s'", pos[1]);
-    struct db *db = open_db(cfg);
-    if (!db)
-        return 1;
-    char email[BW_EMAIL_MAX + 1] = {0};
-    for (size_t i = 0; pos[0][i] && i < BW_EMAIL_MAX; i++)
-        email[i] = (char)tolower((unsigned char)pos[0][i]);
-    int rc = store_user_set_tier(db, email, (enum bw_tier)t);
-    struct store_user u;
-    if (rc == ST_OK && store_user_by_email(db, email, &u) == ST_OK) {
-        /* running servers on this database drop the account's cached tier at once */
-        char msg[BW_ID_MAX + 8];
-        snprintf(msg, sizeof msg, "user:%s", u.id);
-        (void)db_notify(db, BW_AUTH_CHANNEL, msg);
-        bw_cli_print_json(user_json(&u));
-    }
-    else if (rc == ST_NOTFOUND)
-        fprintf(stderr, "bulwark user set-tier: no account %s\n", email);
-    db_close(db);
-    return rc == ST_OK ? 0 : 1;
-}
-
-/* args[0] is "user" */
-static int cmd_user(struct bw_config *cfg, int nargs, char **args)
-{
-    const char *sub = nargs > 1 ? args[1] : "";
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
-        fputs(USER_USAGE, stdout);
-        return 0;
-    }
-    if (strcmp(sub, "add") == 0)
-        return user_add(cfg, nargs - 2, args + 2);
-    if (strcmp(sub, "list") == 0)
-        return user_list(cfg, nargs - 2, args + 2);
-    if (strcmp(sub, "set-tier") == 0)
-        return user_set_tier(cfg, nargs - 2, args + 2);
-    if (!sub[0])
-        return bw_cli_usage_error("user", "expected add, list or set-tier");
-    return bw_cli_usage_error("user", "unknown subcommand '%s'; expected add, list or set-tier", sub);
-}
-
-/* Applies the migrations (open_db does) and says so. */
+/* Applies the migrations (opening the database does) and says so. */
 static int cmd_migrate(struct bw_config *cfg, int nargs, char **args)
 {
     int prc = bw_opts_none("migrate",
@@ -364,7 +166,7 @@ static int cmd_migrate(struct bw_config *cfg, int nargs, char **args)
                            "too).\n" CONFIG_FLAGS_HELP, nargs, args);
     if (prc != BW_OPTS_OK)
         return bw_opts_exit(prc);
-    struct db *db = open_db(cfg);
+    struct db *db = bw_cli_open_db(cfg, "migrate");
     if (db)
         printf("{\"migrated\":true,\"backend\":\"%s\"}\n", db_backend(db));
     db_close(db);
@@ -426,7 +228,9 @@ int main(int argc, char **argv)
     else if (strcmp(cmd, "worker") == 0)
         rc = cmd_worker(&cfg, nrest - 1, args + 1);
     else if (strcmp(cmd, "user") == 0)
-        rc = cmd_user(&cfg, nrest, args);
+        rc = bw_cli_user(&cfg, nrest, args);
+    else if (strcmp(cmd, "admin-key") == 0)
+        rc = bw_cli_admin_key(&cfg, nrest, args);
     else if (strcmp(cmd, "intel") == 0)
         rc = bw_cli_intel(&cfg, nrest, args);
     else if (strcmp(cmd, "migrate") == 0)

@@ -73,6 +73,7 @@ void api_metrics(struct bw_req *r);
 void api_vibe_scan(struct bw_req *r);
 void api_vibe_patterns(struct bw_req *r);
 void api_auth_login(struct bw_req *r);
+void api_auth_password(struct bw_req *r);
 void api_keys_create(struct bw_req *r);
 void api_keys_list(struct bw_req *r);
 void api_keys_revoke(struct bw_req *r);

@@ -15,6 +15,7 @@
 #include "store/store.h"
 
 #include <ctype.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,10 @@ static bool attempt_begin(struct bw_req *r, const struct attempt *a)
         return false;
     }
     if (e != BW_INFLIGHT_OK || i != BW_INFLIGHT_OK) {
-        too_many(r, 1, e != BW_INFLIGHT_OK ? "a password check for this account is in progress; retry after Retry-After seconds"
-                                           : "too many password checks in progress from this address; retry after Retry-After seconds");
+        too_many(r, 1,
+                 e != BW_INFLIGHT_OK ? "a password check for this account is in progress; retry after Retry-After seconds"
+                                     : "too many password checks in progress from this address; retry after Retry-After "
+                                       "seconds");
         return false;
     }
     long limit = app->cfg->login_max_failures;
@@ -126,6 +129,24 @@ static void attempt_defer(struct bw_req *r, const struct attempt *a, bw_handler_
         attempt_end(app, a, ATTEMPT_UNCHECKED);
 }
 
+/* 200 with a new session token of generation gen for u: the login result. */
+static void reply_session(struct bw_req *r, const struct store_user *u, int64_t gen)
+{
+    char *token = NULL;
+    long expires_in = 0;
+    if (bw_auth_issue_token(api_ctx(r)->auth, u->id, u->tier, u->role, gen, &token, &expires_in) != 0) {
+        bw_reply_internal(r, "token signing failed");
+        return;
+    }
+    snprintf(r->principal.user_id, sizeof r->principal.user_id, "%s", u->id);
+    r->principal.kind = BW_AUTH_JWT;
+    bw_reply_json(r, 200,
+                  json_pack("{s:s,s:s,s:i,s:{s:s,s:s,s:s,s:s}}", "token", token, "token_type", "Bearer",
+                            "expires_in", (json_int_t)expires_in, "user", "id", u->id, "email", u->email,
+                            "tier", bw_tier_name(u->tier), "role", bw_role_name(u->role)));
+    free(token);
+}
+
 static void login_work(struct bw_req *r)
 {
     struct api_ctx *app = api_ctx(r);
@@ -151,20 +172,14 @@ static void login_work(struct bw_req *r)
         bw_reply_error(r, BW_E_INVALID_CREDENTIALS, "invalid email or password", NULL);
         return;
     }
-    attempt_end(app, &a, ATTEMPT_PASSED);
-    char *token = NULL;
-    long expires_in = 0;
-    if (bw_auth_issue_token(app->auth, u.id, u.tier, u.role, &token, &expires_in) != 0) {
-        bw_reply_internal(r, "token signing failed");
+    if (u.disabled) { /* only a caller who knows the password learns it; the attempt stays counted */
+        attempt_end(app, &a, ATTEMPT_FAILED);
+        bw_reply_error(r, BW_E_FORBIDDEN, "this account is disabled; an administrator can enable it", NULL);
         return;
     }
-    snprintf(r->principal.user_id, sizeof r->principal.user_id, "%s", u.id);
-    r->principal.kind = BW_AUTH_JWT;
-    bw_reply_json(r, 200,
-                  json_pack("{s:s,s:s,s:i,s:{s:s,s:s,s:s,s:s}}", "token", token, "token_type", "Bearer",
-                            "expires_in", (json_int_t)expires_in, "user", "id", u.id, "email", u.email,
-                            "tier", bw_tier_name(u.tier), "role", bw_role_name(u.role)));
-    free(token);
+    attempt_end(app, &a, ATTEMPT_PASSED);
+    bw_auth_refresh_user(app->auth, u.id);
+    reply_session(r, &u, u.token_gen);
 }
 
 void api_auth_login(struct bw_req *r)
@@ -182,4 +197,99 @@ void api_auth_login(struct bw_req *r)
     struct attempt a;
     attempt_keys(r, email, &a);
     attempt_defer(r, &a, login_work);
+}
+
+/* POST /api/auth/password: the session's own account changes its password. The current password
+ * is checked like a login (the same throttle and in-flight caps, keyed by the account's email), on
+ * the hashing pool; the change adds one to the account's token generation, so every session token
+ * issued before it ends (on other instances at once when notified, else within
+ * BULWARK_AUTH_CACHE_MS), and the caller gets a new one. API keys are not sessions: they go on. */
+static void password_work(struct bw_req *r)
+{
+    struct api_ctx *app = api_ctx(r);
+    const char *cur = json_string_value(json_object_get(r->json, "current_password"));
+    const char *next = json_string_value(json_object_get(r->json, "new_password"));
+    struct attempt a; /* the keys reserved: the email api_auth_password put in the body */
+    attempt_keys(r, json_string_value(json_object_get(r->json, "email")), &a);
+    struct store_user u;
+    int rc = store_user_by_id(app->db, r->principal.user_id, &u);
+    if (rc != ST_OK || u.disabled) { /* gone or disabled since the request was authenticated */
+        attempt_end(app, &a, ATTEMPT_UNCHECKED);
+        if (rc == ST_ERROR)
+            api_reply_storage(r);
+        else
+            bw_reply_error(r, BW_E_AUTH_REQUIRED, "this session has ended; log in again", NULL);
+        return;
+    }
+    if (!bw_password_verify(u.password_hash, cur)) {
+        attempt_end(app, &a, ATTEMPT_FAILED);
+        bw_log_json(BW_LOG_INFO, r->request_id, "password change refused",
+                    json_pack("{s:s,s:s}", "ip", r->ip, "user_id", u.id));
+        bw_reply_error(r, BW_E_INVALID_CREDENTIALS, "the current password is wrong", NULL);
+        return;
+    }
+    attempt_end(app, &a, ATTEMPT_PASSED);
+    char hash[BW_PWHASH_MAX];
+    if (bw_password_hash(next, hash) != 0) {
+        bw_reply_internal(r, "password hashing failed");
+        return;
+    }
+    /* only if this session is still current: a change made meanwhile (another password change,
+     * a disable, a role change) has ended it */
+    int64_t gen = -1;
+    rc = store_user_set_password(app->db, u.id, hash, r->principal.token_gen, &gen);
+    sodium_memzero(hash, sizeof hash);
+    if (rc == ST_ERROR) {
+        api_reply_storage(r);
+        return;
+    }
+    if (rc != ST_OK) {
+        bw_reply_error(r, BW_E_AUTH_REQUIRED, "this session has ended (the account changed meanwhile); log in again",
+                       NULL);
+        return;
+    }
+    bw_auth_forget_user(app->auth, u.id);
+    bw_log_json(BW_LOG_INFO, r->request_id, "password changed", json_pack("{s:s}", "user_id", u.id));
+    reply_session(r, &u, gen);
+}
+
+void api_auth_password(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    const char *cur = NULL, *next = NULL;
+    if (!r->json)
+        bw_verr_add(&v, "body", "a JSON object with current_password and new_password is required");
+    else {
+        bw_body_string(r, &v, "current_password", true, BW_PASSWORD_MAX, &cur);
+        if (bw_body_string(r, &v, "new_password", true, BW_PASSWORD_MAX, &next) && next) {
+            size_t n = strlen(next);
+            if (n < BW_PASSWORD_MIN || n > BW_PASSWORD_MAX) {
+                char m[48];
+                snprintf(m, sizeof m, "must be %d to %d bytes", BW_PASSWORD_MIN, BW_PASSWORD_MAX);
+                bw_verr_add(&v, "new_password", m);
+            }
+            else if (cur && strcmp(cur, next) == 0)
+                bw_verr_add(&v, "new_password", "must differ from the current password");
+        }
+    }
+    if (bw_verr_reply(r, &v))
+        return;
+    /* the throttle is the login's, keyed by the account's email: guessing the current password
+     * through a stolen session is no cheaper than guessing it at the login */
+    struct store_user u;
+    int rc = store_user_by_id(api_ctx(r)->db, r->principal.user_id, &u);
+    if (rc == ST_ERROR) {
+        api_reply_storage(r);
+        return;
+    }
+    if (rc != ST_OK) {
+        bw_reply_error(r, BW_E_AUTH_REQUIRED, "this session has ended; log in again", NULL);
+        return;
+    }
+    /* the work reads the email from the body (whatever the client sent under that name is
+     * replaced: the handler takes no such field) */
+    json_object_set_new(r->json, "email", json_string(u.email));
+    struct attempt a;
+    attempt_keys(r, u.email, &a);
+    attempt_defer(r, &a, password_work);
 }

@@ -11,6 +11,7 @@ const struct bw_route bw_routes[] = {
 
     /* authentication and keys */
     {BW_POST, "/api/auth/login", BW_ACCESS_LOGIN, api_auth_login, BW_ROUTE_BODY},
+    {BW_POST, "/api/auth/password", BW_ACCESS_SESSION, api_auth_password, BW_ROUTE_BODY},
     {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, api_keys_create, BW_ROUTE_BODY},
     {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, api_keys_list, 0},
     {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, api_keys_revoke, 0},

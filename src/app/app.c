@@ -9,6 +9,7 @@
 #include "engine/governance.h"
 #include "engine/mcpscan.h"
 
+#include "auth/apikey.h"
 #include "auth/password.h"
 #include "common/embedded.h"
 #include "common/limits.h"
@@ -62,12 +63,8 @@ static int load_admin_key(struct bw_app *app, unsigned char hash[32])
         crypto_hash_sha256(hash, (const unsigned char *)app->cfg->admin_key, strlen(app->cfg->admin_key));
         return 0;
     }
-    char key[4 + 40 + 1] = "adm_";
-    bw_random_base62(key + 4, 40);
-    unsigned char h[32];
-    char hex[65], have[80];
-    crypto_hash_sha256(h, (const unsigned char *)key, strlen(key));
-    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+    char key[BW_ADMIN_KEY_LEN + 1], hex[65], have[80];
+    bw_admin_key_generate(key, hex);
     if (store_setting_put_if_absent(app->db, "admin_key_sha256", hex) != ST_OK ||
         store_setting_get(app->db, "admin_key_sha256", have, sizeof have) != ST_OK ||
         strlen(have) != 64) {

@@ -20,6 +20,14 @@ void bw_apikey_hash(const char *key, char out[65])
     sodium_bin2hex(out, 65, h, sizeof h);
 }
 
+void bw_admin_key_generate(char key[BW_ADMIN_KEY_LEN + 1], char hash_hex[65])
+{
+    memcpy(key, "adm_", 4);
+    bw_random_base62(key + 4, BW_ADMIN_KEY_LEN - 4);
+    key[BW_ADMIN_KEY_LEN] = '\0';
+    bw_apikey_hash(key, hash_hex);
+}
+
 void bw_apikey_prefix(const char *key, char out[BW_KEY_SHOWN_PREFIX + 1])
 {
     size_t n = strnlen(key, BW_KEY_SHOWN_PREFIX);

@@ -21,6 +21,8 @@ struct centry {
     int64_t expires_us;  /* monotonic */
     struct bw_principal p;
     int64_t touched_s;   /* API keys: when last_used_at was last written */
+    int64_t gen;         /* users: the account's token generation when read */
+    bool disabled;       /* users: the account was disabled when read */
 };
 
 struct bw_auth {
@@ -135,14 +137,22 @@ static void on_notify(void *arg, const char *payload)
         forget_where(a, any, NULL);
 }
 
-void bw_auth_forget_key(struct bw_auth *a, const char *key_id)
+/* Drops what `drop` selects here and tells the other instances ("<kind>:<id>"). */
+static void forget_and_notify(struct bw_auth *a, bool (*drop)(const struct centry *, const char *), const char *kind,
+                              const char *id)
 {
-    forget_where(a, is_key, key_id);
+    forget_where(a, drop, id);
     char msg[BW_ID_MAX + 8];
-    snprintf(msg, sizeof msg, "key:%s", key_id);
+    snprintf(msg, sizeof msg, "%s:%s", kind, id);
     if (db_notify(a->db, BW_AUTH_CHANNEL, msg) != DB_OK) /* the others see it within the cache's TTL */
         bw_logf(BW_LOG_WARN, NULL, "revocation not broadcast to other instances; they follow within BULWARK_AUTH_CACHE_MS");
 }
+
+void bw_auth_forget_key(struct bw_auth *a, const char *key_id) { forget_and_notify(a, is_key, "key", key_id); }
+
+void bw_auth_forget_user(struct bw_auth *a, const char *user_id) { forget_and_notify(a, of_user, "user", user_id); }
+
+void bw_auth_refresh_user(struct bw_auth *a, const char *user_id) { forget_where(a, of_user, user_id); }
 
 /* last_used_at: written on first use and then at most once per BW_KEY_TOUCH_INTERVAL_S. */
 static void touch_key(struct bw_auth *a, struct centry *ce, int64_t now_s)
@@ -180,7 +190,7 @@ static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_pri
     int rc = store_key_by_hash_any(a->db, ce.k + 1, &k);
     if (rc == ST_ERROR)
         return BW_E_UNAVAILABLE;
-    if (rc != ST_OK || !k.active) {
+    if (rc != ST_OK || !k.active || k.owner_disabled) {
         *why = "invalid or revoked API key"; /* the same words either way: the metric tells them apart */
         *fail = rc == ST_OK ? BW_AUTH_FAIL_REVOKED : BW_AUTH_FAIL_INVALID;
         return BW_E_AUTH_REQUIRED;
@@ -212,12 +222,13 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
         return BW_E_AUTH_REQUIRED;
     }
     /* the token names the account; tier and role are read from the account, so a tier change
-     * applies without a new login */
+     * applies without a new login. A token newer than what was cached was issued after a change
+     * this instance has not heard of yet (another instance's password change): read again */
     struct centry ce;
     memset(&ce, 0, sizeof ce);
     snprintf(ce.k, sizeof ce.k, "u%s", c.sub);
     int64_t now = bw_mono_us();
-    if (!cache_get(a, ce.k, now, &ce)) {
+    if (!cache_get(a, ce.k, now, &ce) || c.gen > ce.gen) {
         struct store_user u;
         int rc = store_user_by_id(a->db, c.sub, &u);
         if (rc == ST_ERROR)
@@ -227,14 +238,23 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
             *fail = BW_AUTH_FAIL_INVALID;
             return BW_E_AUTH_REQUIRED;
         }
+        memset(&ce.p, 0, sizeof ce.p);
         ce.p.kind = BW_AUTH_JWT;
         snprintf(ce.p.user_id, sizeof ce.p.user_id, "%s", u.id);
         ce.p.tier = u.tier;
         ce.p.role = u.role;
+        ce.gen = u.token_gen;
+        ce.disabled = u.disabled;
         ce.expires_us = now + a->ttl_us;
         cache_put(a, &ce);
     }
+    if (ce.disabled || c.gen != ce.gen) {
+        *why = "this session has ended (the account's password, role or state changed); log in again";
+        *fail = BW_AUTH_FAIL_REVOKED;
+        return BW_E_AUTH_REQUIRED;
+    }
     *out = ce.p;
+    out->token_gen = c.gen;
     return BW_OK;
 }
 
@@ -304,7 +324,7 @@ enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz_in, const char 
     return BW_OK;
 }
 
-int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role,
+int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role, int64_t gen,
                         char **out, long *expires_in)
 {
     struct bw_jwt_claims c;
@@ -314,6 +334,7 @@ int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tie
     c.role = role;
     c.iat = bw_now_s();
     c.exp = c.iat + BW_TOKEN_TTL_S;
+    c.gen = gen;
     bw_id_new("jti_", c.jti);
     *expires_in = BW_TOKEN_TTL_S;
     return bw_jwt_sign(a->secret, a->slen, &c, out);

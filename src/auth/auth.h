@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum bw_auth_kind { BW_AUTH_ANON, BW_AUTH_JWT, BW_AUTH_APIKEY, BW_AUTH_ADMINKEY };
 
@@ -21,6 +22,7 @@ struct bw_principal {
     enum bw_role role;
     char key_id[BW_ID_MAX];    /* API key callers */
     char key_prefix[16];
+    int64_t token_gen;         /* session (JWT) callers: the generation the token carries */
 };
 
 /* Why a credential was refused, for the auth-failure metric. resolve reports INVALID, EXPIRED or
@@ -46,7 +48,10 @@ void bw_auth_free(struct bw_auth *a);
 
 /* Resolves the two headers (either may be NULL). Returns BW_OK with *out filled (anonymous when
  * neither is present), BW_E_AUTH_REQUIRED with *why and *fail (may be NULL) set for a bad
- * credential, or BW_E_UNAVAILABLE when the database cannot be asked. */
+ * credential, or BW_E_UNAVAILABLE when the database cannot be asked. A session token is good
+ * while its generation is the account's and the account is enabled; an API key while it is active
+ * and its account enabled. The account is read at most once per BULWARK_AUTH_CACHE_MS (and again
+ * at once after a notification, or when a token is newer than what was read). */
 enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authorization, const char *x_api_key,
                             struct bw_principal *out, const char **why, enum bw_auth_fail *fail);
 
@@ -56,13 +61,23 @@ enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authorization, const 
  * (re)connects, so a lost notification cannot outlive BULWARK_AUTH_CACHE_MS). */
 void bw_auth_forget_key(struct bw_auth *a, const char *key_id);
 
+/* The same for everything cached of an account (its sessions and keys are read again): after its
+ * password, tier, role or state changed. */
+void bw_auth_forget_user(struct bw_auth *a, const char *user_id);
+/* Drops this instance's cached state of an account it has just read (a login), so the new session
+ * is judged on what it was issued from, not on an older read (SQLite: `bulwark user enable` cannot
+ * notify the server). Nothing is broadcast. */
+void bw_auth_refresh_user(struct bw_auth *a, const char *user_id);
+
 /* The channel and payloads of those notifications: "key:<key id>", "user:<user id>" (an account's
- * tier or role changed: its sessions and keys are read again), "*" (everything). */
+ * tier, role, password or state changed: its sessions and keys are read again), "*" (everything). */
 #define BW_AUTH_CHANNEL "bulwark_auth"
 
-/* Signs a session token for the user; *out malloc'ed. */
-int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier,
-                        enum bw_role role, char **out, long *expires_in);
+/* Signs a session token for the user carrying its token generation (a token whose generation is
+ * not the account's is refused: a password change, disable or role change ends every earlier
+ * one); *out malloc'ed. */
+int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role, int64_t gen,
+                        char **out, long *expires_in);
 
 /* Label for logs, never a secret: "anonymous", "admin_key", the key prefix "svc_XXXXXXXX" (the
  * first 12 characters, as the key list shows them), or the account id for a session. */

@@ -31,9 +31,9 @@ static char *b64(const void *bin, size_t n)
 int bw_jwt_sign(const unsigned char *secret, size_t slen, const struct bw_jwt_claims *c, char **out)
 {
     static const char header[] = "{\"alg\":\"HS256\",\"typ\":\"JWT\"}";
-    json_t *p = json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:s}", "sub", c->sub, "tier", bw_tier_name(c->tier),
+    json_t *p = json_pack("{s:s,s:s,s:s,s:I,s:I,s:s,s:s,s:I}", "sub", c->sub, "tier", bw_tier_name(c->tier),
                           "role", bw_role_name(c->role), "iat", (json_int_t)c->iat, "exp",
-                          (json_int_t)c->exp, "jti", c->jti, "iss", BW_JWT_ISSUER);
+                          (json_int_t)c->exp, "jti", c->jti, "iss", BW_JWT_ISSUER, "gen", (json_int_t)c->gen);
     if (!p)
         return -1;
     char *payload = json_dumps(p, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -169,6 +169,11 @@ int bw_jwt_verify(const unsigned char *secret, size_t slen, const char *tok, siz
         goto out;
     out->tier = (enum bw_tier)ti;
     out->role = (enum bw_role)ro;
+    /* tokens issued before generations existed have none: generation 0, every account's first */
+    json_t *g = json_object_get(p, "gen");
+    if (g && (!json_is_integer(g) || json_integer_value(g) < 0))
+        goto out;
+    out->gen = g ? json_integer_value(g) : 0;
     rc = expired ? BW_JWT_EXPIRED : 0;
 out:
     json_decref(h);

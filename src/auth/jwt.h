@@ -1,5 +1,6 @@
 /* JWT, HS256 only. Verification rejects every other `alg` (none included) before looking at the
- * signature, compares the MAC in constant time and checks iss, exp, iat and nbf. */
+ * signature, compares the MAC in constant time and checks iss, exp, iat and nbf. `gen` is the
+ * account's token generation: the caller compares it with the account's (src/auth/auth.c). */
 #ifndef BW_AUTH_JWT_H
 #define BW_AUTH_JWT_H
 #include "common/config.h"
@@ -17,6 +18,7 @@ struct bw_jwt_claims {
     enum bw_role role;
     int64_t iat, exp;
     char jti[BW_ID_MAX];
+    int64_t gen; /* claim `gen`: the account's token generation when issued (absent: 0) */
 };
 
 /* Signs claims; *out is a malloc'ed token (caller frees). 0 or -1. */

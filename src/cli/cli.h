@@ -59,6 +59,16 @@ int bw_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((for
 /* Pretty-prints j (stolen) on standard output. */
 void bw_cli_print_json(json_t *j);
 
+struct db;
+/* Opens the configured database (applying the migrations), or prints why not as "bulwark CMD: ..."
+ * and returns NULL. */
+struct db *bw_cli_open_db(struct bw_config *cfg, const char *cmd);
+
+/* bulwark user add|list|set-tier|passwd|disable|enable|set-role|delete and bulwark admin-key
+ * rotate (src/cli/user.c); args[0] is "user" or "admin-key". */
+int bw_cli_user(struct bw_config *cfg, int nargs, char **args);
+int bw_cli_admin_key(struct bw_config *cfg, int nargs, char **args);
+
 /* bulwark intel import|seed-build (src/cli/intel.c); args[0] is "intel", args[1] the subcommand
  * (configuration flags are gone already). */
 int bw_cli_intel(struct bw_config *cfg, int nargs, char **args);

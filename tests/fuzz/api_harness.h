@@ -127,14 +127,20 @@ static void fz_die(const char *what)
     abort();
 }
 
+/* The account's session token, of its current token generation: an input that changed its
+ * password (POST /api/auth/password) ended the earlier ones, and the next input gets a new one. */
 static const char *fz_token(enum fz_who w)
 {
     struct fz_account *a = &fz.acc[w];
     int64_t now = bw_now_s();
-    if (!a->token[0] || now - a->token_at > 600) {
+    struct store_user cur;
+    if (store_user_by_id(fz.app.db, a->u.id, &cur) != ST_OK)
+        fz_die("fixture account");
+    if (!a->token[0] || now - a->token_at > 600 || cur.token_gen != a->u.token_gen) {
+        a->u.token_gen = cur.token_gen;
         char *t = NULL;
         long exp = 0;
-        if (bw_auth_issue_token(fz.app.auth, a->u.id, a->u.tier, a->u.role, &t, &exp) != 0 ||
+        if (bw_auth_issue_token(fz.app.auth, a->u.id, a->u.tier, a->u.role, a->u.token_gen, &t, &exp) != 0 ||
             strlen(t) >= sizeof a->token)
             fz_die("token");
         snprintf(a->token, sizeof a->token, "%s", t);

@@ -279,6 +279,35 @@ static void test_expiry(void **state)
     assert_int_equal(verify_forged(HS256, pl, NOW), -1);
 }
 
+/* The token generation: signed as `gen`, read back; absent (tokens from before it existed) is 0;
+ * anything but a non-negative integer is invalid. */
+static void test_generation(void **state)
+{
+    (void)state;
+    struct bw_jwt_claims c = claims(), out;
+    c.gen = 7;
+    char *tok = NULL;
+    assert_int_equal(bw_jwt_sign(SECRET, SLEN, &c, &tok), 0);
+    memset(&out, 0x5a, sizeof out);
+    assert_int_equal(bw_jwt_verify(SECRET, SLEN, tok, strlen(tok), NOW, &out), 0);
+    assert_int_equal(out.gen, 7);
+    free(tok);
+    char pl[512];
+    payload(pl, sizeof pl, NOW, NOW + 3600, "bulwark", NULL);
+    char *t = forge(HS256, pl, SECRET, SLEN);
+    memset(&out, 0x5a, sizeof out);
+    assert_int_equal(bw_jwt_verify(SECRET, SLEN, t, strlen(t), NOW, &out), 0);
+    assert_int_equal(out.gen, 0);
+    free(t);
+    payload(pl, sizeof pl, NOW, NOW + 3600, "bulwark", ",\"gen\":12");
+    assert_int_equal(verify_forged(HS256, pl, NOW), 0);
+    static const char *const bad[] = {",\"gen\":-1", ",\"gen\":\"1\"", ",\"gen\":1.5", ",\"gen\":null"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        payload(pl, sizeof pl, NOW, NOW + 3600, "bulwark", bad[i]);
+        assert_int_equal(verify_forged(HS256, pl, NOW), -1);
+    }
+}
+
 static void test_not_yet_valid(void **state)
 {
     (void)state;
@@ -412,7 +441,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip),     cmocka_unit_test(test_wrong_secret),
         cmocka_unit_test(test_tampering),     cmocka_unit_test(test_only_hs256),
-        cmocka_unit_test(test_expiry),        cmocka_unit_test(test_not_yet_valid),
+        cmocka_unit_test(test_expiry),        cmocka_unit_test(test_generation),
+        cmocka_unit_test(test_not_yet_valid),
         cmocka_unit_test(test_claims_checked), cmocka_unit_test(test_garbage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
