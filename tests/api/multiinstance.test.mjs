@@ -86,6 +86,47 @@ test('an instance that caches credentials forgets a changed tier and a revoked k
     'the caching instance still accepts the revoked key');
 });
 
+test('a password change, disable or deletion on one instance ends sessions and keys on every instance', { skip }, async () => {
+  const u = await a.session('PRO', { key: true });
+  const SESSION = '/api/developer/keys';
+  const ok = async (s, cred, path = SIGNED_IN) => (await s.req('GET', path, cred)).status === 200;
+  // every instance has verified (C: cached for a minute) the session and the key
+  for (const s of [a, b, c]) {
+    assert.ok(await ok(s, { token: u.token }, SESSION));
+    assert.ok(await ok(s, { key: u.key }));
+  }
+  const second = await c.login(u.email, u.password); // another session, made on C
+  const ch = await a.req('POST', '/api/auth/password', { token: u.token, body: { current_password: u.password, new_password: 'multi-instance-pw-2' } });
+  assert.equal(ch.status, 200, ch.text);
+  for (const t of [u.token, second]) assertError(assert, await b.req('GET', SESSION, { token: t }), 401, 'AUTH_REQUIRED');
+  assert.ok(await within(3000, async () => !(await ok(c, { token: u.token }, SESSION)) && !(await ok(c, { token: second }, SESSION))),
+    'the caching instance still accepts a session ended by the password change');
+  // the new session works everywhere at once, C included (it is newer than what C cached)
+  for (const s of [c, b, a]) assert.ok(await ok(s, { token: ch.json.token }, SESSION));
+  for (const s of [a, b, c]) assert.ok(await ok(s, { key: u.key }), 'API keys outlive a password change');
+
+  b.cli(['user', 'disable', u.email]);
+  for (const s of [a, b]) {
+    assertError(assert, await s.req('GET', SESSION, { token: ch.json.token }), 401, 'AUTH_REQUIRED');
+    assertError(assert, await s.req('GET', SIGNED_IN, { key: u.key }), 401, 'AUTH_REQUIRED');
+  }
+  assert.ok(await within(3000, async () => !(await ok(c, { token: ch.json.token }, SESSION)) && !(await ok(c, { key: u.key }))),
+    'the caching instance still accepts a disabled account');
+
+  b.cli(['user', 'enable', u.email]);
+  const t3 = await a.login(u.email, 'multi-instance-pw-2');
+  const k3 = await a.req('POST', '/api/developer/keys', { token: t3, body: { label: 'after' } });
+  assert.equal(k3.status, 201, k3.text);
+  for (const s of [a, b, c]) assert.ok(await ok(s, { key: k3.json.key }));
+  a.cli(['user', 'delete', u.email]);
+  for (const s of [b, a]) {
+    assertError(assert, await s.req('GET', SESSION, { token: t3 }), 401, 'AUTH_REQUIRED');
+    assertError(assert, await s.req('GET', SIGNED_IN, { key: k3.json.key }), 401, 'AUTH_REQUIRED');
+  }
+  assert.ok(await within(3000, async () => !(await ok(c, { token: t3 }, SESSION)) && !(await ok(c, { key: k3.json.key }))),
+    'the caching instance still accepts a deleted account');
+});
+
 test('a tier change by the operator reaches both instances at once', { skip }, async () => {
   const u = await a.session('FREE', { key: true });
   const ent = '/api/orchestrator/god-mode/ciso';
