@@ -11,8 +11,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "common/ids.h"
 #include "common/rng.h"
 #include "store/db.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -140,5 +142,20 @@ static inline int dbfx_pg_teardown(struct db_fixture *fx)
             skip();                                                                                \
         fn(state);                                                                                 \
     }
+
+/* An account to insert (not inserted): a fresh id, the email, tier and role, a password hash
+ * that verifies nothing. */
+static inline struct store_user dbfx_user(const char *email, enum bw_tier tier, enum bw_role role)
+{
+    struct store_user u;
+    memset(&u, 0, sizeof u);
+    bw_id_new("usr_", u.id);
+    snprintf(u.email, sizeof u.email, "%s", email);
+    snprintf(u.password_hash, sizeof u.password_hash, "$argon2id$v=19$m=65536,t=2,p=1$not-a-real-hash");
+    u.tier = tier;
+    u.role = role;
+    snprintf(u.created_at, sizeof u.created_at, "2026-01-01T00:00:00Z");
+    return u;
+}
 
 #endif

@@ -28,19 +28,6 @@ static struct db_fixture g_fx;
 
 static void ts(int sec, char out[21]) { snprintf(out, 21, "2026-01-01T00:%02u:%02uZ", (unsigned)(sec / 60) % 60u, (unsigned)sec % 60u); }
 
-static struct store_user new_user(const char *email, enum bw_tier tier, enum bw_role role)
-{
-    struct store_user u;
-    memset(&u, 0, sizeof u);
-    bw_id_new("usr_", u.id);
-    snprintf(u.email, sizeof u.email, "%s", email);
-    snprintf(u.password_hash, sizeof u.password_hash, "$argon2id$v=19$m=65536,t=2,p=1$not-a-real-hash");
-    u.tier = tier;
-    u.role = role;
-    snprintf(u.created_at, sizeof u.created_at, "2026-01-01T00:00:00Z");
-    return u;
-}
-
 /* A new key for user_id; the plaintext goes to plain (optional). */
 static struct store_key new_key(const char *user_id, const char *label, int sec, char *plain)
 {
@@ -89,21 +76,21 @@ static void test_users(void **state)
     assert_int_equal(store_user_count(fx->db, &n), ST_OK);
     assert_int_equal(n, 0);
 
-    struct store_user a = new_user("alice@example.com", BW_TIER_PRO, BW_ROLE_MSSP);
-    struct store_user b = new_user("bob@example.com", BW_TIER_FREE, BW_ROLE_USER);
+    struct store_user a = dbfx_user("alice@example.com", BW_TIER_PRO, BW_ROLE_MSSP);
+    struct store_user b = dbfx_user("bob@example.com", BW_TIER_FREE, BW_ROLE_USER);
     snprintf(b.managed_by, sizeof b.managed_by, "%s", a.id);
     snprintf(b.created_at, sizeof b.created_at, "2026-01-02T00:00:00Z");
     assert_int_equal(store_user_insert(fx->db, &a), ST_OK);
     assert_int_equal(store_user_insert(fx->db, &b), ST_OK);
 
     /* the email is unique; so is the id */
-    struct store_user dup = new_user("alice@example.com", BW_TIER_FREE, BW_ROLE_USER);
+    struct store_user dup = dbfx_user("alice@example.com", BW_TIER_FREE, BW_ROLE_USER);
     assert_int_equal(store_user_insert(fx->db, &dup), ST_CONFLICT);
-    struct store_user dup_id = new_user("carol@example.com", BW_TIER_FREE, BW_ROLE_USER);
+    struct store_user dup_id = dbfx_user("carol@example.com", BW_TIER_FREE, BW_ROLE_USER);
     memcpy(dup_id.id, a.id, sizeof a.id);
     assert_int_equal(store_user_insert(fx->db, &dup_id), ST_CONFLICT);
     /* managed_by must name a user */
-    struct store_user orphan = new_user("dan@example.com", BW_TIER_FREE, BW_ROLE_USER);
+    struct store_user orphan = dbfx_user("dan@example.com", BW_TIER_FREE, BW_ROLE_USER);
     snprintf(orphan.managed_by, sizeof orphan.managed_by, "usr_doesnotexist");
     assert_int_equal(store_user_insert(fx->db, &orphan), ST_CONFLICT);
 
@@ -149,8 +136,8 @@ static void test_users(void **state)
 static void test_keys_limit_list_revoke(void **state)
 {
     struct db_fixture *fx = *state;
-    struct store_user u = new_user("keys@example.com", BW_TIER_STARTER, BW_ROLE_USER);
-    struct store_user other = new_user("other@example.com", BW_TIER_FREE, BW_ROLE_USER);
+    struct store_user u = dbfx_user("keys@example.com", BW_TIER_STARTER, BW_ROLE_USER);
+    struct store_user other = dbfx_user("other@example.com", BW_TIER_FREE, BW_ROLE_USER);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
     assert_int_equal(store_user_insert(fx->db, &other), ST_OK);
 
@@ -254,7 +241,7 @@ static void test_keys_limit_list_revoke(void **state)
 static void test_rotate(void **state)
 {
     struct db_fixture *fx = *state;
-    struct store_user u = new_user("rotate@example.com", BW_TIER_FREE, BW_ROLE_ADMIN);
+    struct store_user u = dbfx_user("rotate@example.com", BW_TIER_FREE, BW_ROLE_ADMIN);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
     char p_old[BW_KEY_LEN + 1], p_new[BW_KEY_LEN + 1];
     struct store_key old = new_key(u.id, "ci deploy", 1, p_old);
@@ -334,7 +321,7 @@ static void *race_worker(void *arg)
 static void test_key_limit_under_concurrency(void **state)
 {
     struct db_fixture *fx = *state;
-    struct store_user u = new_user("race@example.com", BW_TIER_STARTER, BW_ROLE_USER);
+    struct store_user u = dbfx_user("race@example.com", BW_TIER_STARTER, BW_ROLE_USER);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
     struct race rc = {.db = fx->db, .user_id = u.id};
     pthread_t t[6];

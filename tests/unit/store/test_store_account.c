@@ -22,14 +22,7 @@ static struct db_fixture g_fx;
 
 static struct store_user add(struct db *db, const char *email, enum bw_role role)
 {
-    struct store_user u;
-    memset(&u, 0, sizeof u);
-    bw_id_new("usr_", u.id);
-    snprintf(u.email, sizeof u.email, "%s", email);
-    snprintf(u.password_hash, sizeof u.password_hash, "old-hash");
-    u.tier = BW_TIER_PRO;
-    u.role = role;
-    snprintf(u.created_at, sizeof u.created_at, "2026-01-01T00:00:00Z");
+    struct store_user u = dbfx_user(email, BW_TIER_PRO, role);
     assert_int_equal(store_user_insert(db, &u), ST_OK);
     return u;
 }
