@@ -47,12 +47,13 @@ struct bw_decision bw_policy_check(enum bw_access a, const struct bw_principal *
     case BW_ACCESS_SESSION:
         if (p->kind == BW_AUTH_ADMINKEY)
             return deny(BW_E_FORBIDDEN, BW_TIER_FREE,
-                        "the admin key cannot be used here: key management needs an account's session token "
-                        "(Authorization: Bearer, from POST /api/auth/login)");
+                        "the admin key cannot be used here: key management and password changes need an "
+                        "account's session token (Authorization: Bearer, from POST /api/auth/login)");
         return p->kind == BW_AUTH_JWT
                    ? allow()
                    : deny(BW_E_AUTH_REQUIRED, BW_TIER_FREE,
-                          "log in first: key management needs a session token (Authorization: Bearer)");
+                          "log in first: key management and password changes need a session token "
+                          "(Authorization: Bearer)");
     case BW_ACCESS_STARTER:
         return tier_at_least(p, BW_TIER_STARTER, "this endpoint needs the STARTER plan or above");
     case BW_ACCESS_PRO:

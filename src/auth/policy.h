@@ -9,7 +9,7 @@ enum bw_access {
     BW_ACCESS_PUBLIC,     /* anonymous or any valid credential; rate limited */
     BW_ACCESS_LOGIN,      /* public, governed by the failed-login throttle instead */
     BW_ACCESS_SIGNED_IN,  /* any account credential (JWT or API key) */
-    BW_ACCESS_SESSION,    /* JWT only: key management */
+    BW_ACCESS_SESSION,    /* JWT only: key management, password change */
     BW_ACCESS_STARTER,    /* account at STARTER or above */
     BW_ACCESS_PRO,        /* account at PRO or above */
     BW_ACCESS_PRIVILEGED, /* ENTERPRISE, role mssp/admin, or the admin key */

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (bw_jwt_verify(SECRET, sizeof SECRET - 1, (const char *)data, size, now, &c) == 0) {
         /* a random input passing the HMAC is not expected; if it does, the claims must be sane */
         if (!bw_id_valid(c.sub, "usr_") || c.exp <= now || (unsigned)c.tier >= BW_TIER__COUNT ||
-            (unsigned)c.role >= BW_ROLE__COUNT)
+            (unsigned)c.role >= BW_ROLE__COUNT || c.gen < 0)
             abort();
     }
     return 0;
