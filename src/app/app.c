@@ -244,12 +244,11 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     if (load_jwt_secret(app, secret, &slen) != 0 ||
         load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
         return -1;
-    /* On PostgreSQL other instances may revoke a key or change a tier: unless the operator trades
-     * that for throughput, every request reads the credential, so the next request anywhere
-     * sees the change. One instance (SQLite) forgets its own revocations at once. */
-    long cache_ms = cfg->auth_cache_ms >= 0 ? cfg->auth_cache_ms
-                    : strcmp(db_backend(app->db), "postgres") == 0 ? 0
-                                                                   : BW_AUTH_CACHE_MS_DEFAULT;
+    /* The hot path reads no account: a change made on this instance drops its entry at once,
+     * other instances on one PostgreSQL database are told by NOTIFY within milliseconds, and the
+     * TTL bounds a lost notification (or, on SQLite, a change made by the CLI). 0 reads the
+     * credential on every request, for operators who want no window at all. */
+    long cache_ms = cfg->auth_cache_ms >= 0 ? cfg->auth_cache_ms : BW_AUTH_CACHE_MS_DEFAULT;
     app->auth = bw_auth_new(app->db, secret, slen, admin_hash, cache_ms);
     sodium_memzero(secret, sizeof secret);
     app->rate = bw_limiter_new(BW_RATE_WINDOW_S, BW_LIMITER_MAX_ENTRIES);

@@ -38,7 +38,7 @@ struct bw_config {
     char *tls_cert;      /* PEM paths: native TLS when both are set (neither: plain HTTP) */
     char *tls_key;
     long max_body;
-    long auth_cache_ms;  /* -1 = unset: BW_AUTH_CACHE_MS_DEFAULT on SQLite, 0 on PostgreSQL */
+    long auth_cache_ms;  /* -1 = unset: BW_AUTH_CACHE_MS_DEFAULT */
     bool metrics_public;
     int log_level;
     long max_code;       /* bytes of `code` in a scan request */

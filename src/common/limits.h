@@ -63,7 +63,7 @@
 #define BW_LIMITER_NAME_MAX      15    /* bytes of a limit's name, part of the shared table's key */
 #define BW_LIMITER_SWEEP_US      60000000 /* shared table: rows whose budget is whole are deleted this often */
 
-#define BW_AUTH_CACHE_MS_DEFAULT 2000 /* SQLite; PostgreSQL (several instances) defaults to 0 */
+#define BW_AUTH_CACHE_MS_DEFAULT 2000 /* both backends; other instances are notified at once */
 #define BW_AUTH_CACHE_SLOTS      4096
 #define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
 

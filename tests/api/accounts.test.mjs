@@ -1,7 +1,7 @@
 // Managing and recovering accounts: `bulwark user passwd|disable|enable|set-role|delete`,
 // `bulwark admin-key rotate`, and POST /api/auth/password. A change that ends sessions ends every
 // session token issued before it (the token generation), on the running server within
-// BULWARK_AUTH_CACHE_MS (SQLite: the CLI is another process) or at once (PostgreSQL: notified).
+// BULWARK_AUTH_CACHE_MS (SQLite: the CLI is another process) or within moments (PostgreSQL: notified).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,7 +1,7 @@
 // Two `bulwark serve` instances on one PostgreSQL database behind one nginx (the documented
 // docs/deploy/nginx.conf with two upstream servers). What a client must not be able to tell:
 // which instance answered. Sessions and keys made on one work on the other, a revocation or tier
-// change on one holds on the other at once, rate-limit budgets (per account, per anonymous client
+// change on one holds on the other within moments (notified), rate-limit budgets (per account, per anonymous client
 // through nginx, failed logins) are one budget across both, and red-team jobs queued through
 // either run exactly once across the workers of both. PostgreSQL only: SQLite is one instance's
 // file.
@@ -17,6 +17,22 @@ const SIGNED_IN = '/api/threat-intel/playbooks/history'; // any account credenti
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 let a, b, c, nginx, target;
+// A change notified by another instance arrives within milliseconds; well under the 2 s cache, so a
+// pass shows the notification (not the TTL) did it.
+const NOTIFIED_MS = 1000;
+
+// Polls until fn() is true; false after ms.
+async function within(ms, fn) {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (await fn()) return true;
+  return fn();
+}
+// The credential is refused (401 AUTH_REQUIRED) on s within NOTIFIED_MS.
+async function refused(s, cred, path = SIGNED_IN) {
+  let last;
+  const ok = await within(NOTIFIED_MS, async () => (last = await s.req('GET', path, cred)).status === 401);
+  if (ok) assertError(assert, last, 401, 'AUTH_REQUIRED');
+  return ok;
+}
 
 before(async () => {
   if (skip) return;
@@ -32,8 +48,8 @@ before(async () => {
   await a.start();
   b = new Server({ env, database: a.database, adminKey: a.adminKey });
   await b.start();
-  // a third instance that caches credentials for a minute (BULWARK_AUTH_CACHE_MS, off by default
-  // on PostgreSQL): only the revocation broadcast can make it forget a key sooner
+  // A and B cache credentials for the default 2 s; a third instance caches them for a minute
+  // (BULWARK_AUTH_CACHE_MS): only the revocation broadcast can make either forget a key sooner
   c = new Server({ env: { ...env, BULWARK_AUTH_CACHE_MS: '60000', BULWARK_WORKERS: '0' }, database: a.database, adminKey: a.adminKey });
   await c.start();
   nginx = await startNginx([a.port, b.port]);
@@ -46,7 +62,7 @@ after(async () => {
   for (const s of [a, b, c]) if (s) assert.equal(await s.stop(), 0);
 });
 
-test('a session and a key made on one instance work on the other; a revocation holds on both at once', { skip }, async () => {
+test('a session and a key made on one instance work on the other; a revocation holds on both within moments', { skip }, async () => {
   const u = a.addUser('PRO');
   const token = await b.login(u.email, u.password);
   for (const s of [a, b]) assert.equal((await s.req('GET', '/api/developer/keys', { token })).status, 200);
@@ -56,22 +72,18 @@ test('a session and a key made on one instance work on the other; a revocation h
   for (const s of [b, a]) assert.equal((await s.req('GET', SIGNED_IN, { key: made.json.key })).status, 200);
   const rv = await a.req('DELETE', `/api/developer/keys/${made.json.id}`, { token });
   assert.equal(rv.status, 200, rv.text);
-  assertError(assert, await b.req('GET', SIGNED_IN, { key: made.json.key }), 401, 'AUTH_REQUIRED');
+  // A, which revoked it, at once; B by notification
   assertError(assert, await a.req('GET', SIGNED_IN, { key: made.json.key }), 401, 'AUTH_REQUIRED');
+  assert.ok(await refused(b, { key: made.json.key }), 'B still accepts the revoked key');
   // a rotation on B retires the old secret on A
   const k2 = await b.req('POST', '/api/developer/keys', { token, body: { label: 'rotating' } });
   assert.equal((await a.req('GET', SIGNED_IN, { key: k2.json.key })).status, 200);
   const rot = await b.req('POST', `/api/developer/keys/${k2.json.id}/rotate`, { token });
   assert.equal(rot.status, 201, rot.text);
-  assertError(assert, await a.req('GET', SIGNED_IN, { key: k2.json.key }), 401, 'AUTH_REQUIRED');
+  assert.ok(await refused(a, { key: k2.json.key }), 'A still accepts the rotated-away secret');
   assert.equal((await a.req('GET', SIGNED_IN, { key: rot.json.key })).status, 200);
 });
 
-// Polls until fn() is true; false after ms.
-async function within(ms, fn) {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(25)) if (await fn()) return true;
-  return fn();
-}
 
 test('an instance that caches credentials forgets a changed tier and a revoked key within moments', { skip }, async () => {
   const u = await a.session('FREE', { key: true });
@@ -98,7 +110,7 @@ test('a password change, disable or deletion on one instance ends sessions and k
   const second = await c.login(u.email, u.password); // another session, made on C
   const ch = await a.req('POST', '/api/auth/password', { token: u.token, body: { current_password: u.password, new_password: 'multi-instance-pw-2' } });
   assert.equal(ch.status, 200, ch.text);
-  for (const t of [u.token, second]) assertError(assert, await b.req('GET', SESSION, { token: t }), 401, 'AUTH_REQUIRED');
+  for (const t of [u.token, second]) assert.ok(await refused(b, { token: t }, SESSION), 'B still accepts an ended session');
   assert.ok(await within(3000, async () => !(await ok(c, { token: u.token }, SESSION)) && !(await ok(c, { token: second }, SESSION))),
     'the caching instance still accepts a session ended by the password change');
   // the new session works everywhere at once, C included (it is newer than what C cached)
@@ -107,8 +119,8 @@ test('a password change, disable or deletion on one instance ends sessions and k
 
   b.cli(['user', 'disable', u.email]);
   for (const s of [a, b]) {
-    assertError(assert, await s.req('GET', SESSION, { token: ch.json.token }), 401, 'AUTH_REQUIRED');
-    assertError(assert, await s.req('GET', SIGNED_IN, { key: u.key }), 401, 'AUTH_REQUIRED');
+    assert.ok(await refused(s, { token: ch.json.token }, SESSION), 'a disabled account\'s session still works');
+    assert.ok(await refused(s, { key: u.key }), 'a disabled account\'s key still works');
   }
   assert.ok(await within(3000, async () => !(await ok(c, { token: ch.json.token }, SESSION)) && !(await ok(c, { key: u.key }))),
     'the caching instance still accepts a disabled account');
@@ -120,22 +132,20 @@ test('a password change, disable or deletion on one instance ends sessions and k
   for (const s of [a, b, c]) assert.ok(await ok(s, { key: k3.json.key }));
   a.cli(['user', 'delete', u.email]);
   for (const s of [b, a]) {
-    assertError(assert, await s.req('GET', SESSION, { token: t3 }), 401, 'AUTH_REQUIRED');
-    assertError(assert, await s.req('GET', SIGNED_IN, { key: k3.json.key }), 401, 'AUTH_REQUIRED');
+    assert.ok(await refused(s, { token: t3 }, SESSION), 'a deleted account\'s session still works');
+    assert.ok(await refused(s, { key: k3.json.key }), 'a deleted account\'s key still works');
   }
   assert.ok(await within(3000, async () => !(await ok(c, { token: t3 }, SESSION)) && !(await ok(c, { key: k3.json.key }))),
     'the caching instance still accepts a deleted account');
 });
 
-test('a tier change by the operator reaches both instances at once', { skip }, async () => {
+test('a tier change by the operator reaches both instances within moments', { skip }, async () => {
   const u = await a.session('FREE', { key: true });
   const ent = '/api/orchestrator/god-mode/ciso';
   for (const s of [a, b]) assertError(assert, await s.req('GET', ent, { key: u.key }), 403, 'TIER_REQUIRED');
   a.cli(['user', 'set-tier', u.email, 'ENTERPRISE']);
-  for (const s of [b, a]) {
-    const r = await s.req('GET', ent, { key: u.key });
-    assert.equal(r.status, 200, r.text.slice(0, 300));
-  }
+  for (const s of [b, a]) assert.ok(await within(NOTIFIED_MS, async () => (await s.req('GET', ent, { key: u.key })).status === 200),
+    'an instance still sees the old tier');
 });
 
 test('an account\'s rate limit is one budget across the instances', { skip }, async () => {
