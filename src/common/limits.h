@@ -232,6 +232,15 @@
 #define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
 #define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh: an active API key older than this fails the control */
 #define BW_ASSESS_FRAMEWORK_ID_MAX 32 /* characters of framework_id (then one of the four) */
+/* use-case classification (src/engine/usecase.h) and its catalog (data/frameworks/usecases.json) */
+#define BW_UC_CATEGORIES_MAX 64       /* categories and traits in the catalog */
+#define BW_UC_ALTERNATIVES_MAX 8      /* alternatives per category */
+#define BW_UC_GROUPS_MAX 4            /* groups of one alternative (all must match) */
+#define BW_UC_PHRASES_MAX 128         /* phrases per group or in the negation list */
+#define BW_UC_PHRASE_WORDS_MAX 6      /* words of one phrase */
+#define BW_UC_NEGATION_WINDOW 5       /* words before a match a negation reaches (same clause) */
+#define BW_UC_WORDS_MAX 4             /* deciding words quoted per category */
+#define BW_UC_QUOTE_MAX 64            /* bytes of one quoted deciding phrase */
 #define BW_EVIDENCE_MAX_SCANS 1000          /* latest scans read per gathering */
 #define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger document of a scan stored before 0010 is skipped */
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */
