@@ -228,14 +228,15 @@ static void print_pr(const char *what, int tp, int fn, int fp, int tn)
     printf("  %-40s precision %5.1f%%  recall %5.1f%%  (tp %d, fn %d, fp %d, tn %d)\n", what, p, r, tp, fn, fp, tn);
 }
 
-static void labelled_prompts(void **state)
+/* Runs a labelled set: prints precision and recall per label kind and over all labels. strict:
+ * every label must hold; otherwise (a held-out set) precision and recall must reach 80% and the
+ * misses are printed. */
+static void labelled_set(const char *path, const char *name, bool strict, int min_cases)
 {
-    (void)state;
-    const char *path = BULWARK_SOURCE_DIR "/tests/data/agents/prompts.jsonl";
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     static char line[65536];
-    struct tally t[32];
+    struct tally t[32] = {0};
     size_t nt = 0;
     int cases = 0, wrong = 0;
     char misses[4096] = "";
@@ -278,7 +279,7 @@ static void labelled_prompts(void **state)
         json_decref(c);
     }
     fclose(f);
-    printf("agent prompts: %d labelled configurations (tests/data/agents/prompts.jsonl)\n", cases);
+    printf("agent prompts: %d labelled configurations (%s)\n", cases, name);
     int tp = 0, fn = 0, fp = 0, tn = 0;
     for (size_t i = 0; i < nt; i++) {
         print_pr(t[i].kind, t[i].tp, t[i].fn, t[i].fp, t[i].tn);
@@ -288,9 +289,26 @@ static void labelled_prompts(void **state)
         tn += t[i].tn;
     }
     print_pr("all labels", tp, fn, fp, tn);
-    if (wrong)
+    if (wrong && strict)
         fail_msg("%d labels do not hold:\n%s", wrong, misses);
-    assert_true(cases >= 80);
+    if (wrong)
+        printf("  misses (held out, reported as they are):\n%s", misses);
+    assert_true(cases >= min_cases);
+    assert_true(tp + fp == 0 || 100 * tp >= 80 * (tp + fp));
+    assert_true(tp + fn == 0 || 100 * tp >= 80 * (tp + fn));
+}
+
+static void labelled_prompts(void **state)
+{
+    (void)state;
+    labelled_set(BULWARK_SOURCE_DIR "/tests/data/agents/prompts.jsonl", "tests/data/agents/prompts.jsonl", true, 80);
+}
+
+static void held_out_prompts(void **state)
+{
+    (void)state;
+    labelled_set(BULWARK_SOURCE_DIR "/tests/data/agents/holdout.jsonl", "held out: tests/data/agents/holdout.jsonl",
+                 false, 15);
 }
 
 int main(void)
@@ -300,6 +318,7 @@ int main(void)
         cmocka_unit_test(clauses_and_scopes),
         cmocka_unit_test(catalog_loader),
         cmocka_unit_test(labelled_prompts),
+        cmocka_unit_test(held_out_prompts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,10 +187,11 @@ static void note(char *buf, size_t cap, size_t *n, const char *id, const char *w
         *n += (size_t)snprintf(buf + *n, cap - *n, "  %s: %s %s\n", id, what, detail);
 }
 
-static void golden(void **state)
+/* Runs a set of cases: prints precision and recall of applicability and classification and the
+ * risk tiers right. strict: every expectation must hold; otherwise (held out) precision and
+ * recall must reach 80% and the misses are printed. */
+static void run_set(const char *path, const char *name, bool strict, int min_cases)
 {
-    (void)state;
-    const char *path = BULWARK_SOURCE_DIR "/tests/data/governance/golden.jsonl";
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     static char line[16384];
@@ -262,13 +263,35 @@ static void golden(void **state)
         json_decref(c);
     }
     fclose(f);
-    printf("governance: %d golden assessments (tests/data/governance/golden.jsonl)\n", cases);
+    printf("governance: %d assessments (%s)\n", cases, name);
     print_pr("applicability (top gaps / not gaps)", &app);
     print_pr("use-case classification", &cls);
     printf("  %-40s %d of %d right\n", "EU AI Act risk tier", risk.tp, risk.tp + risk.fn);
-    if (wrong)
+    if (wrong && strict)
         fail_msg("%d expectations do not hold:\n%s", wrong, misses);
-    assert_true(cases >= 25);
+    if (wrong)
+        printf("  misses (held out, reported as they are):\n%s", misses);
+    assert_true(cases >= min_cases);
+    const struct pr *both[] = {&app, &cls};
+    for (size_t i = 0; i < 2; i++) {
+        const struct pr *p = both[i];
+        assert_true(p->tp + p->fp == 0 || 100 * p->tp >= 80 * (p->tp + p->fp));
+        assert_true(p->tp + p->fn == 0 || 100 * p->tp >= 80 * (p->tp + p->fn));
+    }
+}
+
+static void golden(void **state)
+{
+    (void)state;
+    run_set(BULWARK_SOURCE_DIR "/tests/data/governance/golden.jsonl", "golden: tests/data/governance/golden.jsonl",
+            true, 25);
+}
+
+static void held_out(void **state)
+{
+    (void)state;
+    run_set(BULWARK_SOURCE_DIR "/tests/data/governance/holdout.jsonl", "held out: tests/data/governance/holdout.jsonl",
+            false, 15);
 }
 
 int main(void)
@@ -277,6 +300,7 @@ int main(void)
         cmocka_unit_test(reader),
         cmocka_unit_test(loader),
         cmocka_unit_test(golden),
+        cmocka_unit_test(held_out),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
