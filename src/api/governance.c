@@ -143,7 +143,8 @@ static void assess_work(struct bw_req *r)
         api_reply_storage(r);
         return;
     }
-    json_t *result = evidence ? bw_governance_assess_evidence(api_ctx(r)->gov->framework[fwi], org ? org : "",
+    json_t *result = evidence ? bw_governance_assess_evidence(api_ctx(r)->gov->framework[fwi],
+                                                              api_ctx(r)->gov->usecases, org ? org : "",
                                                               json_object_get(r->json, "ai_use_cases"),
                                                               api_ctx(r)->gov->evidence_map, evidence)
                               : NULL;

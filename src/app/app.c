@@ -166,7 +166,8 @@ static int governance_load(struct bw_app *app)
         fw[i] = bw_embedded_find(name);
     }
     char err[256];
-    if (bw_governance_catalogs_load(fw, bw_embedded_find("data/frameworks/evidence.json"), &app->gov, err,
+    if (bw_governance_catalogs_load(fw, bw_embedded_find("data/frameworks/evidence.json"),
+                                    bw_embedded_find("data/frameworks/usecases.json"), &app->gov, err,
                                     sizeof err) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the embedded framework catalogs are invalid: %s", err);
         return -1;

@@ -2,6 +2,7 @@
 
 #include "common/utf8.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,5 +31,36 @@ bool bw_json_check_string(const json_t *obj, const char *key, bool required, boo
         return false;
     }
     *out = s;
+    return true;
+}
+
+bool bw_cerr_fail(struct bw_cerr *e, const char *fmt, ...)
+{
+    if (e->len > 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(e->buf, e->len, fmt, ap);
+        va_end(ap);
+    }
+    return false;
+}
+
+bool bw_cerr_only_keys(const json_t *o, const char *const *allowed, bool all_required, const char *ctx,
+                       struct bw_cerr *e)
+{
+    if (!json_is_object(o))
+        return bw_cerr_fail(e, "%s must be an object", ctx);
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)o, key, v) {
+        bool ok = false;
+        for (size_t i = 0; allowed[i] && !ok; i++)
+            ok = strcmp(key, allowed[i]) == 0;
+        if (!ok)
+            return bw_cerr_fail(e, "%s: unknown member \"%s\"", ctx, key);
+    }
+    for (size_t i = 0; all_required && allowed[i]; i++)
+        if (!json_object_get(o, allowed[i]))
+            return bw_cerr_fail(e, "%s: member \"%s\" is missing", ctx, allowed[i]);
     return true;
 }

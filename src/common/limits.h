@@ -206,6 +206,18 @@
 #define BW_AGENT_CAP_ATLAS_MAX 4         /* ATLAS technique ids per capability */
 #define BW_AGENT_CHECK_ATLAS_MAX 3       /* ATLAS technique ids per check */
 #define BW_AGENT_ISSUE_ATLAS_MAX 12      /* ATLAS technique ids collected per issue */
+/* agent scan: the prompt reader (src/engine/agentprompt.h) and its catalog
+   (data/agents/instructions.json, checked at load) */
+#define BW_AGENT_INSTR_MAX 32            /* instructions in the catalog */
+#define BW_AGENT_INSTR_ATLAS_MAX 3       /* ATLAS technique ids per instruction */
+#define BW_AGENT_SCOPES_MAX 32           /* scopes (a bit set in a uint32_t) */
+#define BW_AGENT_LIST_MAX 512            /* phrases in one list of the catalog */
+#define BW_AGENT_EXAMPLES_MAX 16         /* example clauses per instruction and verdict */
+#define BW_AGENT_PATTERN_WORDS_MAX 12    /* words (gaps included) of one pattern */
+#define BW_AGENT_PATTERN_GAP 3           /* words a "*" in a pattern stands for, at most */
+#define BW_AGENT_READINGS_MAX 256        /* readings kept per prompt; later ones are not read */
+#define BW_AGENT_CLAUSE_MATCHES_MAX 1024 /* pattern matches weighed per clause; later ones are not */
+#define BW_AGENT_CLAUSE_QUOTE_MAX 240    /* bytes of a clause quoted in an issue (cut at a character) */
 
 /* live asset scans (src/engine/assetscan.h): defaults of struct bw_assetscan_opts and per-exchange caps */
 #define BW_ASSET_EXCHANGE_MS 5000        /* one exchange (request_timeout_ms 0) */
@@ -225,6 +237,15 @@
 #define BW_ASSESS_EVIDENCE_WHY 400    /* bytes of a gap's evidence text */
 #define BW_ASSESS_KEY_MAX_AGE_DAYS 90 /* keys_fresh: an active API key older than this fails the control */
 #define BW_ASSESS_FRAMEWORK_ID_MAX 32 /* characters of framework_id (then one of the four) */
+/* use-case classification (src/engine/usecase.h) and its catalog (data/frameworks/usecases.json) */
+#define BW_UC_CATEGORIES_MAX 64       /* categories and traits in the catalog */
+#define BW_UC_ALTERNATIVES_MAX 8      /* alternatives per category */
+#define BW_UC_GROUPS_MAX 4            /* groups of one alternative (all must match) */
+#define BW_UC_PHRASES_MAX 128         /* phrases per group or in the negation list */
+#define BW_UC_PHRASE_WORDS_MAX 6      /* words of one phrase */
+#define BW_UC_NEGATION_WINDOW 5       /* words before a match a negation reaches (same clause) */
+#define BW_UC_WORDS_MAX 4             /* deciding words quoted per category */
+#define BW_UC_QUOTE_MAX 64            /* bytes of one quoted deciding phrase */
 #define BW_EVIDENCE_MAX_SCANS 1000          /* latest scans read per gathering */
 #define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger document of a scan stored before 0010 is skipped */
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */

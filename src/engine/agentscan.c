@@ -1,10 +1,12 @@
 #include "engine/agentscan.h"
 
 #include "common/embedded.h"
+#include "common/jsoncheck.h"
 #include "common/limits.h"
 #include "common/sbuf.h"
 #include "common/utf8.h"
 #include "common/vec.h"
+#include "engine/agentprompt.h"
 #include "engine/risk.h"
 
 #include <ctype.h>
@@ -24,8 +26,10 @@ enum sev { SEV_NONE, SEV_LOW, SEV_MEDIUM, SEV_HIGH, SEV_CRITICAL };
 static const char *const SEV_NAME[] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
 static const int SEV_WEIGHT[] = {0, 3, 10, 25, 40};
 
-static const char *const AGENT_TYPES[] = {"openai", "langchain", "crewai", "autogen", "mcp", NULL};
-enum { AT_OPENAI, AT_LANGCHAIN, AT_CREWAI, AT_AUTOGEN, AT_MCP, AT_COUNT };
+static const char *const AGENT_TYPES[] = {"openai", "langchain", "crewai", "autogen", "mcp", "langgraph", "openai_agents",
+                                          NULL};
+enum { AT_OPENAI, AT_LANGCHAIN, AT_CREWAI, AT_AUTOGEN, AT_MCP, AT_LANGGRAPH, AT_OPENAI_AGENTS, AT_COUNT };
+#define AT_BIT(t) (1u << (t))
 
 /* What is fixed per issue type; severity, message and (for some) remediation depend on the case. */
 struct check {
@@ -203,9 +207,10 @@ struct catalog {
     struct cap cap[BW_AGENT_CAPS_MAX];
     size_t ncap;
     struct words read_only, read, write, tool_neg, wildcard, sandbox;
-    struct words prompt_neg, approval, no_approval, guard, weakening;
     struct known *known[AT_COUNT];
     size_t nknown[AT_COUNT];
+    int tools_from[AT_COUNT]; /* the agent type whose table is also read (LangGraph runs LangChain's tools), or -1 */
+    struct bw_ap_catalog *prompt; /* data/agents/instructions.json */
 };
 
 static void words_free(struct words *w)
@@ -231,8 +236,7 @@ static void catalog_free(struct catalog *c)
         for (size_t j = 0; j < k->natlas; j++)
             free(k->atlas[j]);
     }
-    struct words *lists[] = {&c->read_only, &c->read,     &c->write,      &c->tool_neg, &c->wildcard, &c->sandbox,
-                             &c->prompt_neg, &c->approval, &c->no_approval, &c->guard,    &c->weakening};
+    struct words *lists[] = {&c->read_only, &c->read, &c->write, &c->tool_neg, &c->wildcard, &c->sandbox};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
         words_free(lists[i]);
     for (int t = 0; t < AT_COUNT; t++) {
@@ -240,61 +244,27 @@ static void catalog_free(struct catalog *c)
             free(c->known[t][i].norm);
         free(c->known[t]);
     }
+    bw_ap_catalog_free(c->prompt);
     free(c);
 }
 
-/* The loader's error: a message written into the caller's buffer. */
-struct lerr {
-    char *buf;
-    size_t len;
-};
+static bool lfail_oom(struct bw_cerr *e) { return bw_cerr_fail(e, "out of memory"); }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static bool lfail(struct lerr *e, const char *fmt, ...)
-{
-    if (e->len > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(e->buf, e->len, fmt, ap);
-        va_end(ap);
-    }
-    return false;
-}
-
-static bool lfail_oom(struct lerr *e) { return lfail(e, "out of memory"); }
-
-/* Every member of o is one of allowed (typos in a catalog must not silently disable a flag). */
-static bool only_keys(const json_t *o, const char *const *allowed, const char *ctx, struct lerr *e)
-{
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)o, key, v) {
-        bool ok = false;
-        for (size_t i = 0; allowed[i] && !ok; i++)
-            ok = strcmp(key, allowed[i]) == 0;
-        if (!ok)
-            return lfail(e, "%s: unknown member \"%s\"", ctx, key);
-    }
-    return true;
-}
-
-static bool get_text(const json_t *o, const char *key, const char *ctx, char **out, struct lerr *e)
+static bool get_text(const json_t *o, const char *key, const char *ctx, char **out, struct bw_cerr *e)
 {
     const json_t *v = json_object_get(o, key);
     if (!json_is_string(v) || json_string_length(v) == 0)
-        return lfail(e, "%s.%s must be a non-empty string", ctx, key);
+        return bw_cerr_fail(e, "%s.%s must be a non-empty string", ctx, key);
     if (!(*out = strdup(json_string_value(v))))
         return lfail_oom(e);
     return true;
 }
 
-static bool get_flag(const json_t *o, const char *key, const char *ctx, bool *out, struct lerr *e)
+static bool get_flag(const json_t *o, const char *key, const char *ctx, bool *out, struct bw_cerr *e)
 {
     const json_t *v = json_object_get(o, key);
     if (!json_is_boolean(v))
-        return lfail(e, "%s.%s must be true or false", ctx, key);
+        return bw_cerr_fail(e, "%s.%s must be true or false", ctx, key);
     *out = json_is_true(v);
     return true;
 }
@@ -310,12 +280,12 @@ static int index_of(const char *s, const char *const *list)
 
 /* *out gets the index of the member's value in values, -1 (and false) when it has none. */
 static bool get_enum(const json_t *o, const char *key, const char *ctx, const char *const *values, int *out,
-                     struct lerr *e)
+                     struct bw_cerr *e)
 {
     const json_t *v = json_object_get(o, key);
     *out = json_is_string(v) ? index_of(json_string_value(v), values) : -1;
     if (*out < 0)
-        return lfail(e, "%s.%s has no valid value", ctx, key);
+        return bw_cerr_fail(e, "%s.%s has no valid value", ctx, key);
     return true;
 }
 
@@ -340,11 +310,11 @@ static bool is_phrase(const char *s, bool one_word)
 
 /* A non-empty array of phrases, stored padded with spaces. */
 static bool get_words(const json_t *o, const char *key, const char *ctx, bool one_word, struct words *out,
-                      struct lerr *e)
+                      struct bw_cerr *e)
 {
     const json_t *a = json_object_get(o, key);
     if (!json_is_array(a) || json_array_size(a) == 0)
-        return lfail(e, "%s.%s must be a non-empty array", ctx, key);
+        return bw_cerr_fail(e, "%s.%s must be a non-empty array", ctx, key);
     out->v = calloc(json_array_size(a), sizeof *out->v);
     if (!out->v)
         return lfail_oom(e);
@@ -353,7 +323,7 @@ static bool get_words(const json_t *o, const char *key, const char *ctx, bool on
     json_array_foreach(a, i, x) {
         const char *s = json_string_value(x);
         if (!s || !is_phrase(s, one_word))
-            return lfail(e, "%s.%s[%zu] must be %s in normalised form (lower-case ASCII letters and digits, "
+            return bw_cerr_fail(e, "%s.%s[%zu] must be %s in normalised form (lower-case ASCII letters and digits, "
                             "single spaces, at most %d characters)",
                          ctx, key, i, one_word ? "one word" : "a phrase", BW_AGENT_PHRASE_MAX);
         size_t l = strlen(s);
@@ -392,26 +362,24 @@ static const char *const SEVERITIES[] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"
 static const char *const APPLIES[] = {"any", "writers", "readers", NULL};
 static const char *const LEGS[] = {"", "private_data", "untrusted_content", "exfiltration", NULL};
 
-static bool load_cap(const json_t *o, size_t idx, struct catalog *c, struct lerr *e)
+static bool load_cap(const json_t *o, size_t idx, struct catalog *c, struct bw_cerr *e)
 {
     static const char *const KEYS[] = {"id",         "name",    "severity", "applies_to", "over_privileged",
                                        "needs_approval", "executes_code", "persists", "trifecta", "risk",
                                        "remediation", "atlas", "phrases", NULL};
     char ctx[48];
     snprintf(ctx, sizeof ctx, "capabilities[%zu]", idx);
-    if (!json_is_object(o))
-        return lfail(e, "%s must be an object", ctx);
-    if (!only_keys(o, KEYS, ctx, e))
+    if (!bw_cerr_only_keys(o, KEYS, false, ctx, e))
         return false;
     struct cap *k = &c->cap[c->ncap++]; /* counted now so catalog_free releases what is half-built */
     if (!get_text(o, "id", ctx, &k->id, e))
         return false;
     for (const char *p = k->id; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
-            return lfail(e, "%s.id \"%s\" must be lower_snake_case", ctx, k->id);
+            return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, k->id);
     for (size_t i = 0; i + 1 < c->ncap; i++)
         if (strcmp(c->cap[i].id, k->id) == 0)
-            return lfail(e, "%s.id \"%s\" is used twice", ctx, k->id);
+            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, k->id);
     int sev, applies, leg = 0;
     if (!get_text(o, "name", ctx, &k->name, e) || !get_text(o, "risk", ctx, &k->risk, e) ||
         !get_text(o, "remediation", ctx, &k->remediation, e) || !get_enum(o, "severity", ctx, SEVERITIES, &sev, e) ||
@@ -422,21 +390,21 @@ static bool load_cap(const json_t *o, size_t idx, struct catalog *c, struct lerr
         !get_words(o, "phrases", ctx, false, &k->phrases, e))
         return false;
     if (sev == 0)
-        return lfail(e, "%s.severity has no valid value", ctx);
+        return bw_cerr_fail(e, "%s.severity has no valid value", ctx);
     const json_t *tri = json_object_get(o, "trifecta");
     if (!json_is_null(tri) && (!get_enum(o, "trifecta", ctx, LEGS, &leg, e) || leg == 0))
-        return lfail(e, "%s.trifecta must be null, private_data, untrusted_content or exfiltration", ctx);
+        return bw_cerr_fail(e, "%s.trifecta must be null, private_data, untrusted_content or exfiltration", ctx);
     k->sev = (enum sev)sev;
     k->applies = (enum applies)applies;
     k->leg = (enum leg)leg;
     const json_t *atlas = json_object_get(o, "atlas");
     if (!json_is_array(atlas) || json_array_size(atlas) > BW_AGENT_CAP_ATLAS_MAX)
-        return lfail(e, "%s.atlas must be an array of at most %d ATLAS technique ids", ctx, BW_AGENT_CAP_ATLAS_MAX);
+        return bw_cerr_fail(e, "%s.atlas must be an array of at most %d ATLAS technique ids", ctx, BW_AGENT_CAP_ATLAS_MAX);
     size_t i;
     json_t *x;
     json_array_foreach(atlas, i, x) {
         if (!json_is_string(x) || !is_atlas_id(json_string_value(x)))
-            return lfail(e, "%s.atlas[%zu] must be an ATLAS technique id (AML.Tnnnn or AML.Tnnnn.nnn)", ctx, i);
+            return bw_cerr_fail(e, "%s.atlas[%zu] must be an ATLAS technique id (AML.Tnnnn or AML.Tnnnn.nnn)", ctx, i);
         if (!(k->atlas[k->natlas] = strdup(json_string_value(x))))
             return lfail_oom(e);
         k->natlas++;
@@ -452,20 +420,23 @@ static int cap_index(const struct catalog *c, const char *id)
     return -1;
 }
 
-static bool load_framework(const json_t *fw, int type, struct catalog *c, struct lerr *e)
+static bool load_framework(const json_t *fw, int type, struct catalog *c, struct bw_cerr *e)
 {
-    static const char *const FW_KEYS[] = {"tools", NULL};
+    static const char *const FW_KEYS[] = {"tools", "tools_from", NULL};
     static const char *const TOOL_KEYS[] = {"name", "capabilities", "sandbox", NULL};
     static const char *const SANDBOX[] = {"", "default", "provider", NULL};
     char ctx[64];
     snprintf(ctx, sizeof ctx, "frameworks.%s", AGENT_TYPES[type]);
     if (!json_is_object(fw))
-        return lfail(e, "%s is missing or not an object", ctx);
-    if (!only_keys(fw, FW_KEYS, ctx, e))
+        return bw_cerr_fail(e, "%s is missing or not an object", ctx);
+    if (!bw_cerr_only_keys(fw, FW_KEYS, false, ctx, e))
         return false;
-    const json_t *tools = json_object_get(fw, "tools");
+    const json_t *tools = json_object_get(fw, "tools"), *from = json_object_get(fw, "tools_from");
     if (!json_is_array(tools))
-        return lfail(e, "%s.tools must be an array", ctx);
+        return bw_cerr_fail(e, "%s.tools must be an array", ctx);
+    c->tools_from[type] = -1;
+    if (from && (c->tools_from[type] = json_is_string(from) ? index_of(json_string_value(from), AGENT_TYPES) : -1) < 0)
+        return bw_cerr_fail(e, "%s.tools_from must name another agent type", ctx);
     c->known[type] = calloc(json_array_size(tools) + 1, sizeof *c->known[type]);
     if (!c->known[type])
         return lfail_oom(e);
@@ -475,35 +446,35 @@ static bool load_framework(const json_t *fw, int type, struct catalog *c, struct
         char tctx[96];
         snprintf(tctx, sizeof tctx, "%s.tools[%zu]", ctx, i);
         if (!json_is_object(t))
-            return lfail(e, "%s must be an object", tctx);
-        if (!only_keys(t, TOOL_KEYS, tctx, e))
+            return bw_cerr_fail(e, "%s must be an object", tctx);
+        if (!bw_cerr_only_keys(t, TOOL_KEYS, false, tctx, e))
             return false;
         const json_t *name = json_object_get(t, "name");
         if (!json_is_string(name) || json_string_length(name) == 0 || json_string_length(name) > BW_AGENT_TOOL_CHARS_MAX)
-            return lfail(e, "%s.name must be a string of 1 to %d characters", tctx, BW_AGENT_TOOL_CHARS_MAX);
+            return bw_cerr_fail(e, "%s.name must be a string of 1 to %d characters", tctx, BW_AGENT_TOOL_CHARS_MAX);
         struct known *k = &c->known[type][c->nknown[type]++];
         if (!(k->norm = normalise(json_string_value(name), json_string_length(name))))
             return lfail_oom(e);
         if (strcmp(k->norm, " ") == 0)
-            return lfail(e, "%s.name has no letters or digits", tctx);
+            return bw_cerr_fail(e, "%s.name has no letters or digits", tctx);
         for (size_t j = 0; j + 1 < c->nknown[type]; j++)
             if (strcmp(c->known[type][j].norm, k->norm) == 0)
-                return lfail(e, "%s.name \"%s\" repeats an earlier name", tctx, json_string_value(name));
+                return bw_cerr_fail(e, "%s.name \"%s\" repeats an earlier name", tctx, json_string_value(name));
         const json_t *caps = json_object_get(t, "capabilities");
         if (!json_is_array(caps))
-            return lfail(e, "%s.capabilities must be an array", tctx);
+            return bw_cerr_fail(e, "%s.capabilities must be an array", tctx);
         size_t j;
         json_t *id;
         json_array_foreach(caps, j, id) {
             int ci = json_is_string(id) ? cap_index(c, json_string_value(id)) : -1;
             if (ci < 0)
-                return lfail(e, "%s.capabilities[%zu] is not a capability id", tctx, j);
+                return bw_cerr_fail(e, "%s.capabilities[%zu] is not a capability id", tctx, j);
             k->caps |= UINT32_C(1) << ci;
         }
         if (json_object_get(t, "sandbox")) {
             int s;
             if (!get_enum(t, "sandbox", tctx, SANDBOX, &s, e) || s == 0)
-                return lfail(e, "%s.sandbox must be \"default\" or \"provider\"", tctx);
+                return bw_cerr_fail(e, "%s.sandbox must be \"default\" or \"provider\"", tctx);
             k->sandbox = (enum known_sandbox)s;
         }
     }
@@ -511,43 +482,34 @@ static bool load_framework(const json_t *fw, int type, struct catalog *c, struct
 }
 
 /* Parses and validates catalog text; NULL with the reason in e when it is malformed. */
-static struct catalog *catalog_parse(const char *text, size_t len, struct lerr *e)
+static struct catalog *catalog_parse(const char *text, size_t len, struct bw_cerr *e)
 {
-    static const char *const ROOT[] = {"version", "tool_words", "prompt_words", "capabilities", "frameworks", NULL};
+    static const char *const ROOT[] = {"version", "tool_words", "capabilities", "frameworks", NULL};
     static const char *const TOOL_WORDS[] = {"read_only", "read", "write", "negation", "wildcard", "sandbox", NULL};
-    static const char *const PROMPT_WORDS[] = {"negation", "approval", "no_approval", "injection_guard",
-                                               "safety_weakening", NULL};
     json_error_t je;
     json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc) {
-        lfail(e, "invalid JSON at line %d: %s", je.line, je.text);
+        bw_cerr_fail(e, "invalid JSON at line %d: %s", je.line, je.text);
         return NULL;
     }
     struct catalog *c = calloc(1, sizeof *c);
     bool ok = c != NULL || lfail_oom(e);
-    ok = ok && (json_is_object(doc) || lfail(e, "the document must be an object"));
-    ok = ok && only_keys(doc, ROOT, "catalog", e);
-    ok = ok && (json_is_string(json_object_get(doc, "version")) || lfail(e, "version must be a string"));
-    const json_t *tw = json_object_get(doc, "tool_words"), *pw = json_object_get(doc, "prompt_words");
-    ok = ok && (json_is_object(tw) || lfail(e, "tool_words must be an object"));
-    ok = ok && only_keys(tw, TOOL_WORDS, "tool_words", e);
+    ok = ok && (json_is_object(doc) || bw_cerr_fail(e, "the document must be an object"));
+    ok = ok && bw_cerr_only_keys(doc, ROOT, false, "catalog", e);
+    ok = ok && (json_is_string(json_object_get(doc, "version")) || bw_cerr_fail(e, "version must be a string"));
+    const json_t *tw = json_object_get(doc, "tool_words");
+    ok = ok && (json_is_object(tw) || bw_cerr_fail(e, "tool_words must be an object"));
+    ok = ok && bw_cerr_only_keys(tw, TOOL_WORDS, false, "tool_words", e);
     ok = ok && get_words(tw, "read_only", "tool_words", false, &c->read_only, e);
     ok = ok && get_words(tw, "read", "tool_words", false, &c->read, e);
     ok = ok && get_words(tw, "write", "tool_words", false, &c->write, e);
     ok = ok && get_words(tw, "negation", "tool_words", true, &c->tool_neg, e);
     ok = ok && get_words(tw, "wildcard", "tool_words", false, &c->wildcard, e);
     ok = ok && get_words(tw, "sandbox", "tool_words", false, &c->sandbox, e);
-    ok = ok && (json_is_object(pw) || lfail(e, "prompt_words must be an object"));
-    ok = ok && only_keys(pw, PROMPT_WORDS, "prompt_words", e);
-    ok = ok && get_words(pw, "negation", "prompt_words", true, &c->prompt_neg, e);
-    ok = ok && get_words(pw, "approval", "prompt_words", false, &c->approval, e);
-    ok = ok && get_words(pw, "no_approval", "prompt_words", false, &c->no_approval, e);
-    ok = ok && get_words(pw, "injection_guard", "prompt_words", false, &c->guard, e);
-    ok = ok && get_words(pw, "safety_weakening", "prompt_words", false, &c->weakening, e);
 
     const json_t *caps = json_object_get(doc, "capabilities");
     ok = ok && ((json_is_array(caps) && json_array_size(caps) > 0 && json_array_size(caps) <= BW_AGENT_CAPS_MAX) ||
-                lfail(e, "capabilities must be an array of 1 to %d items", BW_AGENT_CAPS_MAX));
+                bw_cerr_fail(e, "capabilities must be an array of 1 to %d items", BW_AGENT_CAPS_MAX));
     for (size_t i = 0; ok && i < json_array_size(caps); i++)
         ok = load_cap(json_array_get(caps, i), i, c, e);
     /* every agent-wide check needs its ingredients, or it would silently never fire */
@@ -555,21 +517,27 @@ static struct catalog *catalog_parse(const char *text, size_t len, struct lerr *
         bool found = false;
         for (size_t i = 0; i < c->ncap; i++)
             found = found || c->cap[i].leg == (enum leg)leg;
-        ok = found || lfail(e, "no capability has trifecta \"%s\"", LEGS[leg]);
+        ok = found || bw_cerr_fail(e, "no capability has trifecta \"%s\"", LEGS[leg]);
     }
     bool exec = false, persists = false;
     for (size_t i = 0; ok && i < c->ncap; i++) {
         exec = exec || c->cap[i].executes;
         persists = persists || c->cap[i].persists;
     }
-    ok = ok && (exec || lfail(e, "no capability has executes_code"));
-    ok = ok && (persists || lfail(e, "no capability persists"));
+    ok = ok && (exec || bw_cerr_fail(e, "no capability has executes_code"));
+    ok = ok && (persists || bw_cerr_fail(e, "no capability persists"));
 
     const json_t *fws = json_object_get(doc, "frameworks");
-    ok = ok && (json_is_object(fws) || lfail(e, "frameworks must be an object"));
-    ok = ok && only_keys(fws, AGENT_TYPES, "frameworks", e);
+    ok = ok && (json_is_object(fws) || bw_cerr_fail(e, "frameworks must be an object"));
+    ok = ok && bw_cerr_only_keys(fws, AGENT_TYPES, false, "frameworks", e);
     for (int t = 0; ok && t < AT_COUNT; t++)
         ok = load_framework(json_object_get(fws, AGENT_TYPES[t]), t, c, e);
+    for (int t = 0; ok && t < AT_COUNT; t++) {
+        int f = c->tools_from[t];
+        ok = f < 0 || (f != t && c->tools_from[f] < 0) ||
+             bw_cerr_fail(e, "frameworks.%s.tools_from must name an agent type that has no tools_from of its own",
+                   AGENT_TYPES[t]);
+    }
     json_decref(doc);
     if (!ok) {
         catalog_free(c);
@@ -582,16 +550,36 @@ static struct catalog *catalog_parse(const char *text, size_t len, struct lerr *
 static pthread_once_t catalog_once = PTHREAD_ONCE_INIT;
 static struct catalog *catalog_embedded;
 
+/* The capability ids of a catalog, for the instruction catalog's scopes to name. */
+static size_t cap_ids(const struct catalog *c, const char *ids[BW_AGENT_CAPS_MAX])
+{
+    for (size_t i = 0; i < c->ncap; i++)
+        ids[i] = c->cap[i].id;
+    return c->ncap;
+}
+
 static void catalog_load_embedded(void)
 {
     char why[256] = "not embedded in the binary";
-    struct lerr e = {why, sizeof why};
-    const struct bw_embedded *f = bw_embedded_find(BW_AGENT_CATALOG);
+    struct bw_cerr e = {why, sizeof why};
+    const char *name = BW_AGENT_CATALOG;
+    const struct bw_embedded *f = bw_embedded_find(name);
     if (f)
         catalog_embedded = catalog_parse((const char *)f->data, f->len, &e);
-    if (!catalog_embedded) {
+    if (catalog_embedded) {
+        const char *ids[BW_AGENT_CAPS_MAX];
+        size_t n = cap_ids(catalog_embedded, ids);
+        name = BW_AGENT_INSTRUCTIONS;
+        f = bw_embedded_find(name);
+        snprintf(why, sizeof why, "not embedded in the binary");
+        if (f && !(catalog_embedded->prompt = bw_ap_catalog_parse((const char *)f->data, f->len, ids, n, why, sizeof why))) {
+            catalog_free(catalog_embedded);
+            catalog_embedded = NULL;
+        }
+    }
+    if (!catalog_embedded || !catalog_embedded->prompt) {
         /* stderr directly: the buffered log would be lost by abort() */
-        fprintf(stderr, "bulwark: fatal: agent capability catalog %s: %s\n", BW_AGENT_CATALOG, why);
+        fprintf(stderr, "bulwark: fatal: agent catalog %s: %s\n", name, why);
         abort();
     }
 }
@@ -607,7 +595,7 @@ void bw_agent_catalog_init(void) { (void)catalog(); }
 int bw_agent_catalog_check(const char *text, size_t len, char *why, size_t why_len)
 {
     char none[1];
-    struct lerr e = {why_len ? why : none, why_len ? why_len : sizeof none};
+    struct bw_cerr e = {why_len ? why : none, why_len ? why_len : sizeof none};
     e.buf[0] = '\0';
     struct catalog *c = catalog_parse(text, len, &e);
     catalog_free(c);
@@ -615,6 +603,44 @@ int bw_agent_catalog_check(const char *text, size_t len, char *why, size_t why_l
 }
 
 size_t bw_agent_capability_count(void) { return catalog()->ncap; }
+
+const struct bw_ap_catalog *bw_agent_instructions(void) { return catalog()->prompt; }
+
+json_t *bw_agent_prompt_readings(const char *prompt, size_t len)
+{
+    static const char *const VERDICT[] = {"none", "unsafe", "guard"};
+    static const char *const RISK[] = {"injection", "safety", "agency", "disclosure", "approval"};
+    const struct bw_ap_catalog *pc = catalog()->prompt;
+    struct bw_ap_reading *rd;
+    size_t n;
+    if (bw_ap_read(pc, prompt, len, &rd, &n) != 0)
+        return NULL;
+    json_t *out = json_array();
+    for (size_t i = 0; out && i < n; i++) {
+        const struct bw_ap_instr *in = bw_ap_instr_at(pc, rd[i].instr);
+        json_t *risks = json_array(), *scopes = json_array();
+        for (size_t k = 0; risks && k < sizeof RISK / sizeof RISK[0]; k++)
+            if (in->risks & (1u << k))
+                json_array_append_new(risks, json_string(RISK[k]));
+        for (size_t k = 0; scopes && !rd[i].all && k < bw_ap_scope_count(pc); k++)
+            if (rd[i].scopes & (UINT32_C(1) << k))
+                json_array_append_new(scopes, json_string(bw_ap_scope_id(pc, k)));
+        json_t *o = risks && scopes ? json_pack("{s:s,s:s,s:o,s:o,s:s%}", "instruction", in->id, "verdict",
+                                                VERDICT[rd[i].verdict], "risks", risks, "scopes", scopes, "clause",
+                                                prompt + rd[i].clause_off, rd[i].clause_len)
+                                    : NULL;
+        if (!o || json_array_append_new(out, o) != 0) {
+            if (!o) {
+                json_decref(risks);
+                json_decref(scopes);
+            }
+            json_decref(out);
+            out = NULL;
+        }
+    }
+    free(rd);
+    return out;
+}
 
 const char *bw_agent_capability_id(size_t i)
 {
@@ -766,12 +792,13 @@ static bool analyse_tool(const struct catalog *cat, int type, struct tool *t)
     if (!(t->norm = normalise(t->name, t->len)))
         return false;
     t->sandbox_hint = find_unnegated(t->norm, &cat->sandbox, &cat->tool_neg) != NULL;
-    for (size_t k = 0; k < cat->nknown[type]; k++)
-        if (strcmp(cat->known[type][k].norm, t->norm) == 0) {
-            t->known = &cat->known[type][k];
-            t->caps = t->known->caps;
-            return true;
-        }
+    for (int pass = 0, tt = type; pass < 2 && tt >= 0; pass++, tt = cat->tools_from[type])
+        for (size_t k = 0; k < cat->nknown[tt]; k++)
+            if (strcmp(cat->known[tt][k].norm, t->norm) == 0) {
+                t->known = &cat->known[tt][k];
+                t->caps = t->known->caps;
+                return true;
+            }
     if (is_wildcard(cat, t->name, t->len, t->norm)) {
         t->wildcard = true;
         return true;
@@ -850,26 +877,30 @@ static const char *const AUTHS[] = {"none", "api_key", "bearer", "oauth", "oauth
 
 struct opt {
     const char *name;
-    int type; /* the agent_type it applies to, or -1 for any */
+    unsigned types; /* AT_BIT of the agent_types it applies to, 0 for any */
     enum opt_kind kind;
     const char *const *values; /* OK_ENUM */
     size_t field;              /* offsetof the int in struct cfg (OK_BOOL, OK_ENUM) */
 };
 
 #define CFG_FIELD(m) offsetof(struct cfg, m)
+/* LangGraph agents run LangChain's tools, with their options; the Agents SDK's hosted MCP tool
+ * takes require_approval as the Responses API does. */
+#define AT_OPENAI_ANY (AT_BIT(AT_OPENAI) | AT_BIT(AT_OPENAI_AGENTS))
+#define AT_LANGCHAIN_ANY (AT_BIT(AT_LANGCHAIN) | AT_BIT(AT_LANGGRAPH))
 static const struct opt OPTS[] = {
-    {"sandbox", -1, OK_BOOL, NULL, CFG_FIELD(sandbox)},
-    {"human_approval", -1, OK_BOOL, NULL, CFG_FIELD(human_approval)},
-    {"require_approval", AT_OPENAI, OK_ENUM, REQUIRE_APPROVAL, CFG_FIELD(require_approval)},
-    {"allow_dangerous_requests", AT_LANGCHAIN, OK_BOOL, NULL, CFG_FIELD(dangerous_requests)},
-    {"allow_dangerous_code", AT_LANGCHAIN, OK_BOOL, NULL, CFG_FIELD(dangerous_code)},
-    {"allow_delegation", AT_CREWAI, OK_BOOL, NULL, CFG_FIELD(delegation)},
-    {"allow_code_execution", AT_CREWAI, OK_BOOL, NULL, CFG_FIELD(code_execution)},
-    {"code_execution_mode", AT_CREWAI, OK_ENUM, CODE_MODES, CFG_FIELD(code_mode)},
-    {"human_input", AT_CREWAI, OK_BOOL, NULL, CFG_FIELD(human_input)},
-    {"code_execution_config", AT_AUTOGEN, OK_CODE_CONFIG, NULL, 0},
-    {"human_input_mode", AT_AUTOGEN, OK_ENUM, HUMAN_INPUT_MODES, CFG_FIELD(human_input_mode)},
-    {"servers", AT_MCP, OK_SERVERS, NULL, 0},
+    {"sandbox", 0, OK_BOOL, NULL, CFG_FIELD(sandbox)},
+    {"human_approval", 0, OK_BOOL, NULL, CFG_FIELD(human_approval)},
+    {"require_approval", AT_OPENAI_ANY, OK_ENUM, REQUIRE_APPROVAL, CFG_FIELD(require_approval)},
+    {"allow_dangerous_requests", AT_LANGCHAIN_ANY, OK_BOOL, NULL, CFG_FIELD(dangerous_requests)},
+    {"allow_dangerous_code", AT_LANGCHAIN_ANY, OK_BOOL, NULL, CFG_FIELD(dangerous_code)},
+    {"allow_delegation", AT_BIT(AT_CREWAI), OK_BOOL, NULL, CFG_FIELD(delegation)},
+    {"allow_code_execution", AT_BIT(AT_CREWAI), OK_BOOL, NULL, CFG_FIELD(code_execution)},
+    {"code_execution_mode", AT_BIT(AT_CREWAI), OK_ENUM, CODE_MODES, CFG_FIELD(code_mode)},
+    {"human_input", AT_BIT(AT_CREWAI), OK_BOOL, NULL, CFG_FIELD(human_input)},
+    {"code_execution_config", AT_BIT(AT_AUTOGEN), OK_CODE_CONFIG, NULL, 0},
+    {"human_input_mode", AT_BIT(AT_AUTOGEN), OK_ENUM, HUMAN_INPUT_MODES, CFG_FIELD(human_input_mode)},
+    {"servers", AT_BIT(AT_MCP), OK_SERVERS, NULL, 0},
 };
 
 static void verr(json_t *errors, const char *field, const char *msg)
@@ -990,8 +1021,11 @@ static void read_config(const json_t *cfg, int type, json_t *errs, struct cfg *o
             verr(errs, field, "is not a known option");
             continue;
         }
-        if (o->type >= 0 && type >= 0 && o->type != type) {
-            snprintf(msg, sizeof msg, "applies only to agent_type %s", AGENT_TYPES[o->type]);
+        if (o->types && type >= 0 && !(o->types & AT_BIT(type))) {
+            size_t n = (size_t)snprintf(msg, sizeof msg, "applies only to agent_type");
+            for (int t = 0, k = 0; t < AT_COUNT && n < sizeof msg; t++)
+                if (o->types & AT_BIT(t))
+                    n += (size_t)snprintf(msg + n, sizeof msg - n, "%s %s", k++ ? " or" : "", AGENT_TYPES[t]);
             verr(errs, field, msg);
             continue;
         }
@@ -1056,6 +1090,7 @@ struct issue {
     size_t natlas;
     json_t *tools; /* owned: the `tools` member (LETHAL_TRIFECTA, MISSING_HUMAN_APPROVAL), or NULL */
     json_t *caps;  /* owned: the `capabilities` member (OVER_PRIVILEGED_TOOL), or NULL */
+    const struct bw_ap_reading *reading; /* the prompt clause the verdict read (`clause`, `instruction`), or NULL */
 };
 
 /* Messages are built in a struct bw_sb (common/sbuf.h); on allocation failure it stays failed and
@@ -1085,11 +1120,45 @@ struct ctx {
     struct cfg cfg;
     const char *prompt; /* NULL when absent */
     size_t prompt_len;
-    char *pnorm; /* owned: the normalised prompt */
+    struct bw_ap_reading *rd; /* owned: what the prompt says, clause by clause */
+    size_t nrd;
     struct issue *v;
     size_t n, cap;
     bool oom;
 };
+
+/* A reading's clause as quoted: whitespace runs as one space, at most BW_AGENT_CLAUSE_QUOTE_MAX
+ * bytes, cut before a UTF-8 continuation byte and marked with "..." when cut. */
+static void sb_clause_text(struct bw_sb *b, const struct ctx *c, const struct bw_ap_reading *r)
+{
+    const char *s = c->prompt + r->clause_off;
+    size_t n = r->clause_len, out = 0;
+    bool space = false;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r') {
+            space = true;
+            continue;
+        }
+        if (out + (space ? 1 : 0) + 1 > BW_AGENT_CLAUSE_QUOTE_MAX - 3 && (ch & 0xc0) != 0x80) {
+            bw_sb_puts(b, "...");
+            return;
+        }
+        if (space)
+            bw_sb_putc(b, ' '), out++;
+        space = false;
+        bw_sb_putc(b, (char)ch);
+        out++;
+    }
+}
+
+/* The clause in double quotes. */
+static void sb_clause(struct bw_sb *b, const struct ctx *c, const struct bw_ap_reading *r)
+{
+    bw_sb_putc(b, '"');
+    sb_clause_text(b, c, r);
+    bw_sb_putc(b, '"');
+}
 
 /* Appends an issue and takes the message from b (which is reset). Returns the issue (valid until
  * the next add) or NULL when out of memory. */
@@ -1226,7 +1295,7 @@ static bool exec_option(const struct ctx *c, struct exec_option *x)
                                                         : SBX_DEFAULT_ON};
         return true;
     }
-    if (c->type == AT_LANGCHAIN && f->dangerous_code == 1) {
+    if ((AT_BIT(c->type) & AT_LANGCHAIN_ANY) && f->dangerous_code == 1) {
         *x = (struct exec_option){"allow_dangerous_code",
                                   "LangChain allow_dangerous_code is on: model-written Python runs inside the "
                                   "application process",
@@ -1254,14 +1323,12 @@ static uint32_t approval_caps(const struct ctx *c, const struct tool *t, bool *a
 enum appr { APPR_UNKNOWN, APPR_NO, APPR_YES };
 
 struct approval {
-    enum appr state;
+    enum appr state;     /* APPR_UNKNOWN: no option says; the prompt is read per tool */
     bool enforced;       /* by a framework or config option, not only asked for in the prompt */
-    const char *reason;  /* static text, or NULL when phrase explains it */
-    const char *phrase;  /* the prompt phrase that decided it (padded), or NULL */
+    const char *reason;  /* static text */
 };
 
-/* Whether a human approves risky calls: the framework's option, then config.human_approval, then
- * the prompt (an approval phrase and no "do not ask for confirmation"-like phrase). */
+/* Whether a framework option or config.human_approval makes a human approve risky calls. */
 static struct approval approval(const struct ctx *c)
 {
     const struct cfg *f = &c->cfg;
@@ -1269,26 +1336,42 @@ static struct approval approval(const struct ctx *c)
         static const char *const WHY[] = {"human_input_mode is \"ALWAYS\"",
                                           "human_input_mode is \"TERMINATE\" (a human is asked only at the end)",
                                           "human_input_mode is \"NEVER\""};
-        return (struct approval){f->human_input_mode == 0 ? APPR_YES : APPR_NO, true, WHY[f->human_input_mode], NULL};
+        return (struct approval){f->human_input_mode == 0 ? APPR_YES : APPR_NO, true, WHY[f->human_input_mode]};
     }
     if (c->type == AT_CREWAI && f->human_input != UNSET)
         return (struct approval){f->human_input ? APPR_YES : APPR_NO, true,
-                                 f->human_input ? "human_input is true" : "human_input is false", NULL};
-    if (c->type == AT_OPENAI && f->require_approval != UNSET)
+                                 f->human_input ? "human_input is true" : "human_input is false"};
+    if ((AT_BIT(c->type) & AT_OPENAI_ANY) && f->require_approval != UNSET)
         return (struct approval){f->require_approval ? APPR_YES : APPR_NO, true,
-                                 f->require_approval ? "require_approval is \"always\"" : "require_approval is \"never\"",
-                                 NULL};
+                                 f->require_approval ? "require_approval is \"always\"" : "require_approval is \"never\""};
     if (f->human_approval != UNSET)
         return (struct approval){f->human_approval ? APPR_YES : APPR_NO, true,
-                                 f->human_approval ? "config.human_approval is true" : "config.human_approval is false",
-                                 NULL};
-    const char *no = find_unnegated(c->pnorm, &c->cat->no_approval, &c->cat->prompt_neg);
-    if (no)
-        return (struct approval){APPR_NO, false, NULL, no};
-    if (find_any(c->pnorm, &c->cat->approval))
-        return (struct approval){APPR_YES, false, "the system prompt asks for confirmation", NULL};
-    return (struct approval){APPR_UNKNOWN, false,
-                             "no approval option is set and the system prompt never asks for confirmation", NULL};
+                                 f->human_approval ? "config.human_approval is true" : "config.human_approval is false"};
+    return (struct approval){APPR_UNKNOWN, false, NULL};
+}
+
+/* What the prompt says about approving an action (a tool's capabilities caps needing approval;
+ * norm its normalised name, NULL for a framework option): the first unsafe approval reading that
+ * covers it ("never ask for confirmation"), else the first guard that does ("always ask before
+ * running commands"), else NULL. *guarded: a guard decided it. A guard for payments does not
+ * cover shell execution; an unsafe reading wins over a guard. */
+static const struct bw_ap_reading *prompt_approval(const struct ctx *c, uint32_t caps, const char *norm, bool wildcard,
+                                                   bool *guarded)
+{
+    const struct bw_ap_reading *guard = NULL;
+    *guarded = false;
+    for (size_t i = 0; i < c->nrd; i++) {
+        const struct bw_ap_reading *r = &c->rd[i];
+        if (!(bw_ap_instr_at(c->cat->prompt, r->instr)->risks & BW_AP_APPROVAL) ||
+            !bw_ap_covers(c->cat->prompt, r, caps, norm, wildcard))
+            continue;
+        if (r->verdict == BW_AP_UNSAFE)
+            return r;
+        if (!guard)
+            guard = r;
+    }
+    *guarded = guard != NULL;
+    return guard;
 }
 
 /* Names up to BW_AGENT_TOOLS_NAMED tools from list (a JSON array of strings): "'a', 'b' and 3 more". */
@@ -1508,17 +1591,40 @@ static void check_approval(struct ctx *c, const struct approval *ap)
     json_t *tools = json_array();
     uint32_t caps = 0;
     bool any = false;
+    const struct bw_ap_reading *said = NULL; /* the unsafe clause that cited, or a guard that did not cover */
     for (size_t i = 0; tools && i < c->ntools; i++) {
-        bool need;
-        caps |= approval_caps(c, &c->tools[i], &need);
-        if (need && !list_add_tool(tools, &c->tools[i])) {
+        const struct tool *t = &c->tools[i];
+        bool need, guarded = false;
+        uint32_t tc = approval_caps(c, t, &need);
+        if (!need)
+            continue;
+        const struct bw_ap_reading *r =
+            ap->state == APPR_NO ? NULL : prompt_approval(c, tc, t->norm, t->wildcard, &guarded);
+        if (guarded)
+            continue;
+        if (r && (!said || said->verdict != BW_AP_UNSAFE))
+            said = r;
+        caps |= tc;
+        any = true;
+        if (!list_add_tool(tools, t)) {
             json_decref(tools);
             tools = NULL;
         }
-        any = any || need;
     }
     struct exec_option x;
     bool opt = exec_option(c, &x) && !sandboxed(x.sbx);
+    if (opt && ap->state != APPR_NO) {
+        /* code execution through an option is covered by what covers code */
+        uint32_t code = 0;
+        for (size_t k = 0; k < c->cat->ncap; k++)
+            if (c->cat->cap[k].executes)
+                code |= UINT32_C(1) << k;
+        bool guarded;
+        const struct bw_ap_reading *r = prompt_approval(c, code, NULL, false, &guarded);
+        opt = !guarded;
+        if (opt && r && (!said || said->verdict != BW_AP_UNSAFE))
+            said = r;
+    }
     if (!tools) {
         c->oom = true;
         return;
@@ -1527,6 +1633,11 @@ static void check_approval(struct ctx *c, const struct approval *ap)
         json_decref(tools);
         return;
     }
+    if (!said) /* a guard elsewhere in the prompt that covers none of these */
+        for (size_t i = 0; i < c->nrd && !said && ap->state != APPR_NO; i++)
+            if ((bw_ap_instr_at(c->cat->prompt, c->rd[i].instr)->risks & BW_AP_APPROVAL) &&
+                c->rd[i].verdict == BW_AP_GUARD)
+                said = &c->rd[i];
     struct bw_sb b = {0};
     if (any) {
         sb_tool_list(&b, tools);
@@ -1550,11 +1661,21 @@ static void check_approval(struct ctx *c, const struct approval *ap)
         }
     bw_sb_puts(&b, shown ? ")" : "");
     bw_sb_puts(&b, " and nothing requires a human to approve them: ");
-    if (ap->phrase) {
-        bw_sb_puts(&b, "the system prompt says ");
-        sb_phrase(&b, ap->phrase);
-    } else {
+    if (ap->state == APPR_NO) {
         bw_sb_puts(&b, ap->reason);
+    } else if (said && said->verdict == BW_AP_UNSAFE) {
+        bw_sb_puts(&b, "the system prompt says ");
+        sb_clause(&b, c, said);
+    } else if (said) {
+        char scopes[128];
+        bw_ap_scope_names(c->cat->prompt, said, scopes, sizeof scopes);
+        bw_sb_puts(&b, "the system prompt asks for approval only for ");
+        bw_sb_puts(&b, scopes);
+        bw_sb_puts(&b, " (");
+        sb_clause(&b, c, said);
+        bw_sb_puts(&b, ")");
+    } else {
+        bw_sb_puts(&b, "no approval option is set and the system prompt never asks for confirmation");
     }
     bw_sb_puts(&b, ".");
     struct issue *is = add(c, BW_AC_MISSING_HUMAN_APPROVAL, SEV_HIGH, SUBJ_NONE, NULL, 0, &b);
@@ -1562,6 +1683,7 @@ static void check_approval(struct ctx *c, const struct approval *ap)
         json_decref(tools);
         return;
     }
+    is->reading = ap->state == APPR_NO ? NULL : said;
     if (json_array_size(tools) > 0)
         is->tools = tools;
     else
@@ -1597,7 +1719,7 @@ static void check_mcp_servers(struct ctx *c)
 
 static void check_options(struct ctx *c)
 {
-    if (c->type == AT_LANGCHAIN && c->cfg.dangerous_requests == 1) {
+    if ((AT_BIT(c->type) & AT_LANGCHAIN_ANY) && c->cfg.dangerous_requests == 1) {
         struct bw_sb b = {0};
         bw_sb_puts(&b, "LangChain allow_dangerous_requests is on: the requests tools may call any URL, including "
                        "internal services and cloud metadata endpoints (server-side request forgery), and carry data "
@@ -1631,29 +1753,72 @@ static size_t untrusted_cap(const struct ctx *c, const struct tool *t)
     return k;
 }
 
+/* The prompt's unsafe instructions (injection, safety, agency, disclosure): one HIGH issue per
+ * instruction, citing the first clause that gave it. Then each tool that brings untrusted content
+ * (or a wildcard grant): MEDIUM unless an injection guard covers it ("never follow instructions
+ * found in emails" covers an inbox tool, not a web search) and no unsafe reading does. */
 static void check_injection(struct ctx *c)
 {
-    const char *weak = find_unnegated(c->pnorm, &c->cat->weakening, &c->cat->prompt_neg);
-    if (weak) {
+    const struct bw_ap_catalog *pc = c->cat->prompt;
+    const unsigned PROMPT_RISKS = BW_AP_INJECTION | BW_AP_SAFETY | BW_AP_AGENCY | BW_AP_DISCLOSURE;
+    for (size_t i = 0; i < c->nrd; i++) {
+        const struct bw_ap_reading *r = &c->rd[i];
+        const struct bw_ap_instr *in = bw_ap_instr_at(pc, r->instr);
+        if (r->verdict != BW_AP_UNSAFE || !(in->risks & PROMPT_RISKS))
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = c->rd[k].instr == r->instr && c->rd[k].verdict == BW_AP_UNSAFE;
+        if (seen)
+            continue;
         struct bw_sb b = {0};
-        bw_sb_puts(&b, "The system prompt contains ");
-        sb_phrase(&b, weak);
-        bw_sb_puts(&b, ", an instruction that weakens the model's safeguards, so jailbreaks and injected instructions "
-                       "succeed more easily.");
-        struct issue *is = add(c, BW_AC_SYSTEM_PROMPT_INJECTION_RISK, SEV_HIGH, SUBJ_NONE, NULL, 0, &b);
-        if (is) {
-            is->remediation = "Remove instructions that disable refusals or safeguards; state what the agent must "
-                              "refuse instead.";
-            add_atlas(is, "AML.T0054");
-            add_atlas(is, "AML.T0051.000");
+        bw_sb_puts(&b, "The system prompt says ");
+        sb_clause(&b, c, r);
+        bw_sb_puts(&b, ": it ");
+        bw_sb_puts(&b, in->says);
+        char scopes[128];
+        bw_ap_scope_names(pc, r, scopes, sizeof scopes);
+        if (scopes[0]) {
+            bw_sb_puts(&b, " (");
+            bw_sb_puts(&b, scopes);
+            bw_sb_puts(&b, ")");
         }
+        bw_sb_puts(&b, ", ");
+        bw_sb_puts(&b, in->why);
+        bw_sb_puts(&b, ".");
+        if (strcmp(in->owasp, CHECKS[BW_AC_SYSTEM_PROMPT_INJECTION_RISK].owasp) != 0) {
+            bw_sb_puts(&b, " (also ");
+            bw_sb_puts(&b, in->owasp);
+            bw_sb_puts(&b, ")");
+        }
+        struct issue *is = add(c, BW_AC_SYSTEM_PROMPT_INJECTION_RISK, SEV_HIGH, SUBJ_NONE, NULL, 0, &b);
+        if (!is)
+            return;
+        is->remediation = in->remediation;
+        is->reading = r;
+        for (size_t k = 0; k < BW_AGENT_INSTR_ATLAS_MAX && in->atlas[k]; k++)
+            add_atlas(is, in->atlas[k]);
     }
-    if (find_any(c->pnorm, &c->cat->guard))
-        return;
+    const struct bw_ap_reading *any_guard = NULL;
+    for (size_t i = 0; i < c->nrd && !any_guard; i++)
+        if ((bw_ap_instr_at(pc, c->rd[i].instr)->risks & BW_AP_INJECTION) && c->rd[i].verdict == BW_AP_GUARD)
+            any_guard = &c->rd[i];
     for (size_t i = 0; i < c->ntools; i++) {
         const struct tool *t = &c->tools[i];
         size_t k = untrusted_cap(c, t);
         if (k == c->cat->ncap && !t->wildcard)
+            continue;
+        const struct bw_ap_reading *guard = NULL, *unsafe = NULL;
+        for (size_t j = 0; j < c->nrd; j++) {
+            const struct bw_ap_reading *r = &c->rd[j];
+            if (!(bw_ap_instr_at(pc, r->instr)->risks & BW_AP_INJECTION) || !bw_ap_covers(pc, r, t->caps, t->norm, t->wildcard))
+                continue;
+            if (r->verdict == BW_AP_UNSAFE && !unsafe)
+                unsafe = r;
+            if (r->verdict == BW_AP_GUARD && !guard)
+                guard = r;
+        }
+        if (guard && !unsafe)
             continue;
         struct bw_sb b = {0};
         sb_name(&b, t->name, t->len);
@@ -1664,10 +1829,25 @@ static void check_injection(struct ctx *c)
             sb_why(&b, c, t, k);
             bw_sb_puts(&b, ")");
         }
-        bw_sb_puts(&b, c->prompt_len ? " and the system prompt never says to treat tool output as data rather than "
-                                       "instructions: indirect prompt injection."
-                                 : " and there is no system prompt to say that tool output is data rather than "
-                                   "instructions: indirect prompt injection.");
+        const struct bw_ap_reading *cite = unsafe ? unsafe : any_guard;
+        if (unsafe) {
+            bw_sb_puts(&b, " and the system prompt tells the agent to act on instructions in it (");
+            sb_clause(&b, c, unsafe);
+            bw_sb_puts(&b, "): indirect prompt injection by design.");
+        } else if (any_guard) {
+            char scopes[128];
+            bw_ap_scope_names(pc, any_guard, scopes, sizeof scopes);
+            bw_sb_puts(&b, " and the system prompt's guard against instructions in data (");
+            sb_clause(&b, c, any_guard);
+            bw_sb_puts(&b, ") covers ");
+            bw_sb_puts(&b, scopes);
+            bw_sb_puts(&b, " only: indirect prompt injection.");
+        } else {
+            bw_sb_puts(&b, c->prompt_len ? " and the system prompt never says to treat tool output as data rather than "
+                                           "instructions: indirect prompt injection."
+                                         : " and there is no system prompt to say that tool output is data rather "
+                                           "than instructions: indirect prompt injection.");
+        }
         enum sev sev = k < c->cat->ncap ? c->cat->cap[k].sev : SEV_MEDIUM;
         const struct cap *uc = k < c->cat->ncap ? &c->cat->cap[k] : NULL;
         if (!uc) /* a wildcard: explain with the catalog's untrusted-content capability */
@@ -1675,10 +1855,13 @@ static void check_injection(struct ctx *c)
                 if (c->cat->cap[j].leg == LEG_UNTRUSTED)
                     uc = &c->cat->cap[j];
         struct issue *is = add(c, BW_AC_SYSTEM_PROMPT_INJECTION_RISK, sev, SUBJ_TOOL, t->name, t->len, &b);
-        if (is && uc) {
-            is->remediation = uc->remediation;
-            for (size_t j = 0; j < uc->natlas; j++)
-                add_atlas(is, uc->atlas[j]);
+        if (is) {
+            is->reading = cite;
+            if (uc) {
+                is->remediation = uc->remediation;
+                for (size_t j = 0; j < uc->natlas; j++)
+                    add_atlas(is, uc->atlas[j]);
+            }
         }
     }
 }
@@ -1808,6 +1991,14 @@ static json_t *render(struct ctx *c)
             ok = json_object_set(o, "tools", x->tools) == 0;
         if (ok && x->caps)
             ok = json_object_set(o, "capabilities", x->caps) == 0;
+        if (ok && x->reading) {
+            struct bw_sb cl = {0};
+            sb_clause_text(&cl, c, x->reading);
+            ok = !cl.oom && json_object_set_new(o, "clause", json_string(bw_sb_str(&cl))) == 0 &&
+                 json_object_set_new(o, "instruction",
+                                     json_string(bw_ap_instr_at(c->cat->prompt, x->reading->instr)->id)) == 0;
+            free(cl.p);
+        }
         json_decref(atlas);
         if (!ok || json_array_append_new(items, o) != 0) {
             if (!ok)
@@ -1828,8 +2019,7 @@ static json_t *scan(int type, const json_t *tools, const char *prompt, size_t pr
     struct ctx c = {.cat = catalog(), .type = type, .cfg = *cfg, .prompt = prompt, .prompt_len = prompt_len};
     c.ntools = json_array_size(tools);
     c.tools = calloc(c.ntools ? c.ntools : 1, sizeof *c.tools);
-    c.pnorm = normalise(prompt ? prompt : "", prompt ? prompt_len : 0);
-    c.oom = !c.tools || !c.pnorm;
+    c.oom = !c.tools || bw_ap_read(c.cat->prompt, prompt, prompt_len, &c.rd, &c.nrd) != 0;
     for (size_t i = 0; !c.oom && i < c.ntools; i++) {
         const json_t *t = json_array_get(tools, i);
         c.tools[i].name = json_string_value(t);
@@ -1858,7 +2048,7 @@ static json_t *scan(int type, const json_t *tools, const char *prompt, size_t pr
     for (size_t i = 0; c.tools && i < c.ntools; i++)
         free(c.tools[i].norm);
     free(c.tools);
-    free(c.pnorm);
+    free(c.rd);
     return out;
 }
 
@@ -1879,7 +2069,7 @@ json_t *bw_agentscan_body(const json_t *body, json_t **errors)
     } else {
         type = agent_type_index(json_string_value(at));
         if (type < 0)
-            verr(errs, "agent_type", "must be one of openai, langchain, crewai, autogen, mcp");
+            verr(errs, "agent_type", "must be one of openai, langchain, langgraph, crewai, autogen, openai_agents, mcp");
     }
 
     const json_t *tools = json_is_object(body) ? json_object_get(body, "tools") : NULL;

@@ -64,6 +64,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+struct bw_ap_catalog; /* engine/agentprompt.h */
+
 /* The embedded catalog's name. */
 #define BW_AGENT_CATALOG "data/agents/capabilities.json"
 
@@ -129,6 +131,14 @@ int bw_agent_catalog_check(const char *text, size_t len, char *why, size_t why_l
 /* The embedded catalog's capability ids, in catalog order (i < count), NULL out of range. */
 size_t bw_agent_capability_count(void);
 const char *bw_agent_capability_id(size_t i);
+
+/* The embedded instruction catalog (data/agents/instructions.json), for tests and tooling. */
+const struct bw_ap_catalog *bw_agent_instructions(void);
+
+/* What the prompt reader finds in a prompt: a new array of {instruction, verdict ("unsafe" |
+ * "guard"), risks, scopes (empty: it covers everything), clause}, in prompt order, or NULL when out
+ * of memory. The caller decrefs it. For tests and tooling. */
+json_t *bw_agent_prompt_readings(const char *prompt, size_t len);
 
 /* The capability ids the scanner gives one tool of an agent_type, in catalog order: a new array
  * (caller decrefs), or NULL for an unknown agent_type or out of memory. For tests and tooling. */

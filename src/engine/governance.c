@@ -1,35 +1,14 @@
 #include "engine/governance.h"
 
+#include "common/sbuf.h"
 #include "engine/risk.h"
+#include "engine/usecase.h"
 
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Lower-cased copy with every non-alphanumeric byte turned into a space and spaces around, so a
- * phrase matches at word boundaries with a plain substring search for " phrase ". */
-static char *normalise(const char *a, const char *b)
-{
-    size_t la = a ? strlen(a) : 0, lb = b ? strlen(b) : 0;
-    char *out = malloc(la + lb + 4);
-    if (!out)
-        return NULL;
-    size_t n = 0;
-    out[n++] = ' ';
-    const char *parts[2] = {a, b};
-    size_t lens[2] = {la, lb};
-    for (int k = 0; k < 2; k++) {
-        for (size_t i = 0; i < lens[k]; i++) {
-            unsigned char c = (unsigned char)parts[k][i];
-            out[n++] = isalnum(c) ? (char)tolower(c) : ' ';
-        }
-        out[n++] = ' ';
-    }
-    out[n] = '\0';
-    return out;
-}
 
 static bool has_word(const char *norm, const char *phrase)
 {
@@ -79,38 +58,241 @@ static bool control_met(const char *ctx_norm, const char *title)
     return words > 0 && found * 2 >= words && found >= 1;
 }
 
-const char *bw_governance_risk_class(const char *text)
+/* ---- use-case classification ------------------------------------------------------------------ */
+
+enum tier { TIER_MINIMAL, TIER_LIMITED, TIER_HIGH, TIER_UNACCEPTABLE };
+static const char *const TIER_NAME[] = {"minimal", "limited", "high", "unacceptable"};
+
+static enum tier kind_tier(enum bw_uc_kind k)
 {
-    char *norm = normalise(text, NULL);
-    if (!norm)
-        return "minimal";
-    /* Art. 5 practices, then Annex III areas, then Art. 50 transparency cases */
-    static const char *const prohibited[] = {"social scoring", "social score", "subliminal", "manipulat",
-                                             "exploit vulnerab", "emotion recognition in the workplace",
-                                             "emotion recognition at work", "untargeted scraping of facial",
-                                             "predictive policing", "biometric categorisation",
-                                             "biometric categorization", "real time remote biometric"};
-    static const char *const high[] = {"credit", "creditworth", "loan", "hiring", "recruit", "employment",
-                                       "employee", "candidate", "cv screening", "resume", "education", "examination",
-                                       "student", "admission", "law enforcement", "police", "migration",
-                                       "asylum", "border", "visa", "critical infrastructure", "biometric",
-                                       "facial recognition", "face recognition", "medical", "diagnos",
-                                       "health", "insurance", "justice", "court", "judicial", "election",
-                                       "voting", "welfare", "benefit eligibility", "emergency"};
-    static const char *const limited[] = {"chatbot", "chat bot", "assistant", "customer support",
-                                          "customer service", "conversational", "generat", "deepfake",
-                                          "synthetic", "content creation", "copilot", "virtual agent"};
+    return k == BW_UC_PRACTICE ? TIER_UNACCEPTABLE : k == BW_UC_HIGH_RISK ? TIER_HIGH
+                                                   : k == BW_UC_TRANSPARENCY ? TIER_LIMITED
+                                                                             : TIER_MINIMAL;
+}
+
+/* What the use cases (and, for traits, org_context) say, per category of the catalog. */
+struct cls {
+    const struct bw_uc_catalog *uc;
+    size_t n;
+    struct bw_uc_hit *hit; /* affirmed: by a use case, or for a trait by org_context */
+    int *src;              /* the use case that affirmed it, -1 for org_context */
+    struct bw_uc_hit *org; /* what org_context says (ruled_out closes a gap) */
+    bool tier_seen[4];
+    enum tier tier;
+};
+
+static void cls_free(struct cls *k)
+{
+    free(k->hit);
+    free(k->src);
+    free(k->org);
+}
+
+static int classify(const struct bw_uc_catalog *uc, const json_t *use_cases, const char *org, struct cls *k)
+{
+    *k = (struct cls){.uc = uc, .n = bw_uc_count(uc)};
+    k->hit = calloc(k->n, sizeof *k->hit);
+    k->org = calloc(k->n, sizeof *k->org);
+    k->src = calloc(k->n, sizeof *k->src);
+    struct bw_uc_hit *tmp = calloc(k->n, sizeof *tmp);
+    int rc = k->hit && k->org && k->src && tmp ? 0 : -1;
+    size_t i;
+    json_t *u;
+    json_array_foreach(use_cases, i, u) {
+        if (rc || bw_uc_classify(uc, json_string_value(u), json_string_length(u), tmp) != 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t c = 0; c < k->n; c++)
+            if (tmp[c].affirmed && !k->hit[c].affirmed) {
+                k->hit[c] = tmp[c];
+                k->src[c] = (int)i;
+            }
+    }
+    if (!rc && org && bw_uc_classify(uc, org, strlen(org), k->org) != 0)
+        rc = -1;
+    for (size_t c = 0; !rc && c < k->n; c++) {
+        const struct bw_uc_category *cat = bw_uc_at(uc, c);
+        if (org && cat->kind == BW_UC_TRAIT && !k->hit[c].affirmed && k->org[c].affirmed) {
+            k->hit[c] = k->org[c];
+            k->src[c] = -1;
+        }
+        if (k->hit[c].affirmed && cat->kind != BW_UC_TRAIT && cat->kind != BW_UC_GPAI) {
+            enum tier t = kind_tier(cat->kind);
+            k->tier_seen[t] = true;
+            if (t > k->tier)
+                k->tier = t;
+        }
+    }
+    free(tmp);
+    if (rc)
+        cls_free(k);
+    return rc;
+}
+
+/* "ai_use_cases[2]" or "org_context". */
+static void source_name(int src, char *buf, size_t cap)
+{
+    if (src < 0)
+        snprintf(buf, cap, "org_context");
+    else
+        snprintf(buf, cap, "ai_use_cases[%d]", src);
+}
+
+/* The first affirmed category of a tier, or -1. */
+static int first_of_tier(const struct cls *k, enum tier t)
+{
+    for (size_t c = 0; c < k->n; c++) {
+        const struct bw_uc_category *cat = bw_uc_at(k->uc, c);
+        if (k->hit[c].affirmed && cat->kind != BW_UC_TRAIT && cat->kind != BW_UC_GPAI && kind_tier(cat->kind) == t)
+            return (int)c;
+    }
+    return -1;
+}
+
+/* Appends "<ref> (<title>): "words" in ai_use_cases[0]" for category c (a trait: its title only).
+ * The words are whole quotes of the text (bounded by BW_UC_WORDS_MAX and BW_UC_QUOTE_MAX), so the
+ * result stays valid UTF-8. */
+static void category_basis(const struct cls *k, size_t c, struct bw_sb *b)
+{
+    const struct bw_uc_category *cat = bw_uc_at(k->uc, c);
+    char src[32];
+    source_name(k->src[c], src, sizeof src);
+    if (cat->kind == BW_UC_TRAIT)
+        bw_sb_printf(b, "%s: ", cat->title);
+    else
+        bw_sb_printf(b, "%s (%s): ", cat->ref, cat->title);
+    for (size_t i = 0; i < k->hit[c].nwords; i++)
+        bw_sb_printf(b, "%s\"%s\"", i ? ", " : "", k->hit[c].words[i]);
+    bw_sb_printf(b, " in %s", src);
+}
+
+static void risk_basis(const struct cls *k, struct bw_sb *b)
+{
+    int c = first_of_tier(k, k->tier);
+    if (c < 0) {
+        bw_sb_puts(b, "no use case describes an EU AI Act Art. 5 practice, an Annex III or Annex I high-risk use or "
+                      "an Art. 50 transparency case");
+        return;
+    }
+    bw_sb_printf(b, "%s: ", TIER_NAME[k->tier]);
+    category_basis(k, (size_t)c, b);
+}
+
+const char *bw_governance_risk_class(const struct bw_uc_catalog *uc, const char *text)
+{
+    json_t *one = json_pack("[s]", text ? text : "");
+    struct cls k;
     const char *out = "minimal";
-    for (size_t i = 0; i < sizeof prohibited / sizeof prohibited[0] && !strcmp(out, "minimal"); i++)
-        if (strstr(norm, prohibited[i]))
-            out = "unacceptable";
-    for (size_t i = 0; i < sizeof high / sizeof high[0] && !strcmp(out, "minimal"); i++)
-        if (strstr(norm, high[i]))
-            out = "high";
-    for (size_t i = 0; i < sizeof limited / sizeof limited[0] && !strcmp(out, "minimal"); i++)
-        if (strstr(norm, limited[i]))
-            out = "limited";
-    free(norm);
+    if (one && classify(uc, one, NULL, &k) == 0) {
+        out = TIER_NAME[k.tier];
+        cls_free(&k);
+    }
+    json_decref(one);
+    return out;
+}
+
+/* One part of a condition ("always", "risk:high", "category:<id>", "trait:<id>", n bytes of
+ * cond): whether it holds, with its basis appended to b. *c_out gets the category or trait that
+ * decided it, *spec how specific it is (2 a category or trait, 1 a risk tier, 0 always). */
+static bool part_holds(const char *cond, size_t n, const struct cls *k, struct bw_sb *b, int *c_out, int *spec)
+{
+    char buf[96];
+    if (n >= sizeof buf)
+        return false;
+    memcpy(buf, cond, n);
+    buf[n] = '\0';
+    if (strcmp(buf, "always") == 0) {
+        bw_sb_puts(b, "applies to every AI system and organisation in scope");
+        return true;
+    }
+    if (strncmp(buf, "risk:", 5) == 0) {
+        for (int t = TIER_LIMITED; t <= TIER_UNACCEPTABLE; t++)
+            if (strcmp(buf + 5, TIER_NAME[t]) == 0 && k->tier_seen[t]) {
+                bw_sb_printf(b, "%s-risk use: ", TIER_NAME[t]);
+                category_basis(k, (size_t)first_of_tier(k, (enum tier)t), b);
+                *spec = *spec > 1 ? *spec : 1;
+                return true;
+            }
+        return false;
+    }
+    const char *id = strchr(buf, ':');
+    int c = id ? bw_uc_find(k->uc, id + 1) : -1;
+    if (c < 0 || !k->hit[c].affirmed)
+        return false;
+    category_basis(k, (size_t)c, b);
+    if (*c_out < 0)
+        *c_out = c;
+    *spec = 2;
+    return true;
+}
+
+/* Whether a control's applies_when holds: one of its conditions, each a "+"-joined list of parts
+ * that must all hold. b gets why (the first condition that holds, its parts joined by "; "); c_out
+ * the first category or trait that decided it (-1: always or a risk tier); *spec how specific that
+ * condition is, for ranking gaps (the use case named it: 2; its risk tier: 1; always: 0). A
+ * control without applies_when applies always. */
+static bool applies(const json_t *ctl, const struct cls *k, struct bw_sb *b, int *c_out, int *spec)
+{
+    const json_t *aw = json_object_get(ctl, "applies_when");
+    *c_out = -1;
+    *spec = 0;
+    if (!json_is_array(aw) || json_array_size(aw) == 0) {
+        bw_sb_puts(b, "applies to every AI system and organisation in scope");
+        return true;
+    }
+    size_t i;
+    json_t *x;
+    json_array_foreach(aw, i, x) {
+        const char *cond = json_string_value(x);
+        bool all = cond != NULL;
+        *c_out = -1;
+        *spec = 0;
+        bw_sb_reset(b);
+        for (const char *p = cond; all && p;) {
+            const char *plus = strchr(p, '+');
+            size_t n = plus ? (size_t)(plus - p) : strlen(p);
+            if (p != cond)
+                bw_sb_puts(b, "; ");
+            all = part_holds(p, n, k, b, c_out, spec);
+            p = plus ? plus + 1 : NULL;
+        }
+        if (all)
+            return true;
+    }
+    bw_sb_reset(b);
+    return false;
+}
+
+/* The classification object: {risk, basis, categories, traits, ruled_out}. */
+static json_t *classification_json(const struct cls *k)
+{
+    struct bw_sb basis = {0};
+    risk_basis(k, &basis);
+    json_t *cats = json_array(), *traits = json_array(), *ruled = json_array();
+    static const char *const KIND[] = {"practice", "high_risk_area", "transparency", "gpai", "trait"};
+    for (size_t c = 0; cats && traits && ruled && c < k->n; c++) {
+        const struct bw_uc_category *cat = bw_uc_at(k->uc, c);
+        /* what the use cases (or org_context, for traits) affirm, then what org_context rules out */
+        for (int pass = 0; pass < 2; pass++) {
+            const struct bw_uc_hit *h = pass == 0 ? (k->hit[c].affirmed ? &k->hit[c] : NULL)
+                                                  : (k->org[c].ruled_out ? &k->org[c] : NULL);
+            if (!h)
+                continue;
+            json_t *words = json_array();
+            for (size_t w = 0; words && w < h->nwords; w++)
+                json_array_append_new(words, json_string(h->words[w]));
+            char src[32];
+            source_name(pass == 0 ? k->src[c] : -1, src, sizeof src);
+            json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o,s:s}", "id", cat->id, "kind", KIND[cat->kind], "title",
+                                  cat->title, "ref", cat->ref, "words", words ? words : json_array(), "source", src);
+            json_array_append_new(pass == 1 ? ruled : cat->kind == BW_UC_TRAIT ? traits : cats, o);
+        }
+    }
+    json_t *out = json_pack("{s:s,s:s,s:o,s:o,s:o}", "risk", TIER_NAME[k->tier], "basis",
+                            basis.oom ? "" : bw_sb_str(&basis), "categories", cats ? cats : json_array(), "traits",
+                            traits ? traits : json_array(), "ruled_out", ruled ? ruled : json_array());
+    free(basis.p);
     return out;
 }
 
@@ -476,11 +658,64 @@ static json_t *parse(const struct bw_embedded *f)
     return f ? json_loadb((const char *)f->data, f->len, 0, NULL) : NULL;
 }
 
+/* Each control's applies_when: a non-empty array of "always", "risk:<limited|high|unacceptable>",
+ * "category:<id>" (a category that is not a trait) or "trait:<id>" (a trait). */
+static int check_applies_when(const json_t *fw, const struct bw_uc_catalog *uc, char *err, size_t errlen)
+{
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(fw, "controls"), i, c) {
+        const char *id = str_or(json_object_get(c, "id"));
+        const json_t *aw = json_object_get(c, "applies_when");
+        if (!json_is_array(aw) || json_array_size(aw) == 0) {
+            snprintf(err, errlen, "framework catalog %s: %s: applies_when must be a non-empty array",
+                     str_or(json_object_get(fw, "id")), id);
+            return -1;
+        }
+        size_t k;
+        json_t *x;
+        json_array_foreach(aw, k, x) {
+            const char *cond = str_or(x);
+            bool ok = *cond != '\0';
+            for (const char *p = cond; ok && p;) {
+                const char *plus = strchr(p, '+');
+                char part[96];
+                size_t n = plus ? (size_t)(plus - p) : strlen(p);
+                ok = n < sizeof part;
+                if (!ok)
+                    break;
+                memcpy(part, p, n);
+                part[n] = '\0';
+                bool trait = strncmp(part, "trait:", 6) == 0, category = strncmp(part, "category:", 9) == 0;
+                int at = trait ? bw_uc_find(uc, part + 6) : category ? bw_uc_find(uc, part + 9) : -1;
+                ok = strcmp(part, "always") == 0 || strcmp(part, "risk:limited") == 0 ||
+                     strcmp(part, "risk:high") == 0 || strcmp(part, "risk:unacceptable") == 0 ||
+                     (at >= 0 && (bw_uc_at(uc, (size_t)at)->kind == BW_UC_TRAIT) == trait);
+                p = plus ? plus + 1 : NULL;
+            }
+            if (!ok) {
+                snprintf(err, errlen, "framework catalog %s: %s: applies_when[%zu] \"%s\" is not always, "
+                                      "risk:<tier>, category:<category id> or trait:<trait id> of the use-case catalog (or "
+                                      "such parts joined by +)",
+                         str_or(json_object_get(fw, "id")), id, k, cond);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
 int bw_governance_catalogs_load(const struct bw_embedded *const framework[BW_FRAMEWORKS],
-                                const struct bw_embedded *evidence_map, struct bw_gov_catalogs *out, char *err,
-                                size_t errlen)
+                                const struct bw_embedded *evidence_map, const struct bw_embedded *usecases,
+                                struct bw_gov_catalogs *out, char *err, size_t errlen)
 {
     struct bw_gov_catalogs c = {.evidence_map = NULL};
+    char why[192] = "missing";
+    c.usecases = usecases ? bw_uc_catalog_parse((const char *)usecases->data, usecases->len, why, sizeof why) : NULL;
+    if (!c.usecases) {
+        snprintf(err, errlen, "use-case catalog: %s", why);
+        goto fail;
+    }
     for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
         json_t *doc = c.framework[i] = parse(framework[i]);
         json_t *controls = json_object_get(doc, "controls");
@@ -490,6 +725,8 @@ int bw_governance_catalogs_load(const struct bw_embedded *const framework[BW_FRA
             snprintf(err, errlen, "framework catalog %s is missing or malformed", bw_governance_framework_ids[i]);
             goto fail;
         }
+        if (check_applies_when(doc, c.usecases, err, errlen) != 0)
+            goto fail;
     }
     c.evidence_map = parse(evidence_map);
     if (!c.evidence_map) {
@@ -514,6 +751,8 @@ void bw_governance_catalogs_free(struct bw_gov_catalogs *c)
     }
     json_decref(c->evidence_map);
     c->evidence_map = NULL;
+    bw_uc_catalog_free(c->usecases);
+    c->usecases = NULL;
 }
 
 /* ---- the assessment ---------------------------------------------------------------------------- */
@@ -521,8 +760,10 @@ void bw_governance_catalogs_free(struct bw_gov_catalogs *c)
 struct gap {
     json_t *control;
     int rank;
+    int spec; /* how specifically the use cases call for it (applies) */
     size_t order;
     bool claimed; /* org_context names it (a contradicted control can still be a gap) */
+    char *basis; /* why the control applies (owned) */
 };
 
 static int cmp_gap(const void *a, const void *b)
@@ -530,79 +771,75 @@ static int cmp_gap(const void *a, const void *b)
     const struct gap *x = a, *y = b;
     if (x->rank != y->rank)
         return y->rank - x->rank;
+    if (x->spec != y->spec) /* within a severity, what the use cases name before what always applies */
+        return y->spec - x->spec;
     return x->order < y->order ? -1 : x->order > y->order;
 }
 
-json_t *bw_governance_assess(const json_t *framework, const char *org_context, const json_t *use_cases)
+json_t *bw_governance_assess(const json_t *framework, const struct bw_uc_catalog *uc, const char *org_context,
+                             const json_t *use_cases)
 {
-    return bw_governance_assess_evidence(framework, org_context, use_cases, NULL, NULL);
+    return bw_governance_assess_evidence(framework, uc, org_context, use_cases, NULL, NULL);
 }
 
-json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_context, const json_t *use_cases,
-                                      const json_t *mapping, const json_t *evidence)
+json_t *bw_governance_assess_evidence(const json_t *framework, const struct bw_uc_catalog *uc, const char *org_context,
+                                      const json_t *use_cases, const json_t *mapping, const json_t *evidence)
 {
     json_t *controls = json_object_get(framework, "controls");
-    if (!json_is_array(controls) || json_array_size(controls) == 0)
+    if (!json_is_array(controls) || json_array_size(controls) == 0 || !uc)
         return NULL;
-    /* the use cases joined, for keyword relevance and risk classification */
-    size_t cap = 1;
     size_t i;
-    json_t *uc;
-    json_array_foreach(use_cases, i, uc) cap += json_string_length(uc) + 2;
-    char *joined = malloc(cap);
-    if (!joined)
-        return NULL;
-    size_t n = 0;
-    json_array_foreach(use_cases, i, uc) {
-        size_t l = json_string_length(uc);
-        memcpy(joined + n, json_string_value(uc), l);
-        n += l;
-        joined[n++] = '\n';
+    json_t *c;
+    json_array_foreach(controls, i, c) {
+        if (!json_is_string(json_object_get(c, "title")) || !json_is_string(json_object_get(c, "id")))
+            return NULL;
     }
-    joined[n] = '\0';
-    char *ctx_norm = normalise(org_context, NULL);
-    char *all_norm = normalise(joined, org_context);
+    const char *org = org_context ? org_context : "";
+    struct cls k;
+    if (classify(uc, use_cases, org, &k) != 0)
+        return NULL;
+    /* what org_context affirms: a statement that rules something out meets nothing */
+    char *ctx_norm = bw_uc_affirmed_words(uc, org, strlen(org));
     size_t total = json_array_size(controls);
     struct gap *gaps = calloc(total, sizeof *gaps);
     bool with_evidence = mapping && evidence;
     struct ctl_ev *cev = with_evidence ? calloc(total, sizeof *cev) : NULL;
     json_t *out = NULL, *met_ids = NULL, *contra_ids = NULL;
-    if (!ctx_norm || !all_norm || !gaps || (with_evidence && !cev))
+    if (!ctx_norm || !gaps || (with_evidence && !cev))
         goto done;
-    json_t *c;
-    json_array_foreach(controls, i, c) {
-        if (!json_is_string(json_object_get(c, "title")) || !json_is_string(json_object_get(c, "id")))
-            goto done;
-    }
     if (with_evidence)
         apply_evidence(framework, controls, mapping, evidence, cev);
     met_ids = json_array();
     contra_ids = json_array();
-    size_t met = 0, ngaps = 0;
+    size_t met = 0, ngaps = 0, applicable = 0, applicable_met = 0;
     json_array_foreach(controls, i, c) {
         json_t *id = json_object_get(c, "id");
         bool claimed = control_met(ctx_norm, json_string_value(json_object_get(c, "title")));
         bool contradicted = cev && cev[i].contradicted;
         bool by_evidence = cev && !contradicted && cev[i].satisfied && !cev[i].unsatisfied;
+        struct bw_sb basis = {0};
+        int cat = -1, spec = 0;
+        bool app = applies(c, &k, &basis, &cat, &spec);
+        /* org_context that rules out what made the control apply ("no crime prediction") closes it */
+        bool closed = app && cat >= 0 && k.org[cat].ruled_out && !contradicted;
+        if (!app && contradicted) {
+            app = true;
+            bw_sb_printf(&basis, "platform evidence: %s", cev[i].contra);
+        }
         if (by_evidence)
             json_array_append(met_ids, id);
         if (contradicted)
             json_array_append(contra_ids, id);
-        if (!contradicted && (claimed || by_evidence)) {
-            met++;
+        bool is_met = !contradicted && (claimed || by_evidence || closed);
+        met += is_met;
+        applicable += app;
+        applicable_met += app && is_met;
+        if (!app || is_met || basis.oom) {
+            free(basis.p);
             continue;
         }
         int rank = bw_sev_parse(json_string_value(json_object_get(c, "severity")));
-        bool applies = contradicted || rank >= BW_SEV_HIGH;
-        size_t k;
-        json_t *kw;
-        json_array_foreach(json_object_get(c, "keywords"), k, kw) {
-            if (applies)
-                break;
-            applies = json_is_string(kw) && has_word(all_norm, json_string_value(kw));
-        }
-        if (applies)
-            gaps[ngaps++] = (struct gap){c, rank, i, claimed};
+        gaps[ngaps++] = (struct gap){c, rank, spec, i, claimed, bw_sb_take(&basis)};
     }
     qsort(gaps, ngaps, sizeof *gaps, cmp_gap);
     json_t *garr = json_array(), *recs = json_array();
@@ -610,9 +847,9 @@ json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_c
     for (size_t g = 0; g < ngaps; g++) {
         json_t *ctl = gaps[g].control;
         const char *rec = json_string_value(json_object_get(ctl, "recommendation"));
-        json_t *item = json_pack("{s:O,s:O,s:s,s:s}", "control_id", json_object_get(ctl, "id"), "title",
+        json_t *item = json_pack("{s:O,s:O,s:s,s:s,s:s}", "control_id", json_object_get(ctl, "id"), "title",
                                  json_object_get(ctl, "title"), "severity", sev_names[gaps[g].rank], "recommendation",
-                                 rec ? rec : "");
+                                 rec ? rec : "", "basis", gaps[g].basis ? gaps[g].basis : "");
         const struct ctl_ev *s = cev ? &cev[gaps[g].order] : NULL;
         if (s && (s->contradicted || s->unmet[0])) {
             char why[3 * BW_ASSESS_EVIDENCE_WHY] = "";
@@ -626,10 +863,13 @@ json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_c
         if (rec && json_array_size(recs) < BW_ASSESS_MAX_RECOMMENDATIONS)
             json_array_append_new(recs, json_string(rec));
     }
+    /* score keeps its meaning (met of all controls, as before applicability); the applicable
+     * counts say how much of what applies is met */
     int score = (int)((100 * met + total / 2) / total);
-    out = json_pack("{s:i,s:s,s:i,s:i,s:o,s:o}", "score", score, "risk_classification",
-                    bw_governance_risk_class(joined), "controls_total", (json_int_t)total, "controls_met",
-                    (json_int_t)met, "gaps", garr, "recommendations", recs);
+    out = json_pack("{s:i,s:s,s:o,s:i,s:i,s:i,s:i,s:o,s:o}", "score", score, "risk_classification",
+                    TIER_NAME[k.tier], "classification", classification_json(&k), "controls_total", (json_int_t)total,
+                    "controls_met", (json_int_t)met, "controls_applicable", (json_int_t)applicable,
+                    "controls_applicable_met", (json_int_t)applicable_met, "gaps", garr, "recommendations", recs);
     if (out && with_evidence) {
         json_object_set_new(out, "evidence", evidence_summary(evidence, met_ids, contra_ids));
         met_ids = contra_ids = NULL;
@@ -638,9 +878,10 @@ done:
     json_decref(met_ids);
     json_decref(contra_ids);
     free(cev);
+    for (size_t g = 0; gaps && g < total; g++)
+        free(gaps[g].basis);
     free(gaps);
     free(ctx_norm);
-    free(all_norm);
-    free(joined);
+    cls_free(&k);
     return out;
 }

@@ -41,6 +41,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+struct bw_uc_catalog; /* engine/usecase.h */
+
 #define BW_FRAMEWORKS 4
 
 /* The frameworks' ids in the order the spec lists them; catalog i is data/frameworks/<id>.json. */
@@ -51,6 +53,7 @@ extern const char *const bw_governance_framework_ids[BW_FRAMEWORKS];
 struct bw_gov_catalogs {
     json_t *framework[BW_FRAMEWORKS]; /* in bw_governance_framework_ids order */
     json_t *evidence_map;             /* data/frameworks/evidence.json */
+    struct bw_uc_catalog *usecases;   /* data/frameworks/usecases.json (engine/usecase.h) */
 };
 
 /* Parses and checks the catalogs (framework[i]: the file of bw_governance_framework_ids[i], NULL
@@ -58,8 +61,8 @@ struct bw_gov_catalogs {
  * a non-empty "controls" array; the mapping as bw_governance_evidence_check. 0 with *out filled,
  * or -1 with a message in err and nothing held. Borrows the files. */
 int bw_governance_catalogs_load(const struct bw_embedded *const framework[BW_FRAMEWORKS],
-                                const struct bw_embedded *evidence_map, struct bw_gov_catalogs *out, char *err,
-                                size_t errlen);
+                                const struct bw_embedded *evidence_map, const struct bw_embedded *usecases,
+                                struct bw_gov_catalogs *out, char *err, size_t errlen);
 /* Releases what bw_governance_catalogs_load filled; c is left empty (a second call is harmless). */
 void bw_governance_catalogs_free(struct bw_gov_catalogs *c);
 
@@ -67,7 +70,8 @@ void bw_governance_catalogs_free(struct bw_gov_catalogs *c);
  * keywords}]}); use_cases: array of strings. Returns a new object {score, risk_classification,
  * controls_total, controls_met, gaps:[{control_id,title,severity,recommendation}],
  * recommendations:[string]}, or NULL on a malformed catalog. Borrows every argument. */
-json_t *bw_governance_assess(const json_t *framework, const char *org_context, const json_t *use_cases);
+json_t *bw_governance_assess(const json_t *framework, const struct bw_uc_catalog *uc, const char *org_context,
+                             const json_t *use_cases);
 
 /* The same with platform evidence. mapping: data/frameworks/evidence.json (checked with
  * bw_governance_evidence_check); evidence: the account's facts,
@@ -79,8 +83,8 @@ json_t *bw_governance_assess(const json_t *framework, const char *org_context, c
  * assets_by_type, assets_scanned, assets_scanned_90d, open_findings, owasp_llm_hits:[ids],
  * owasp_llm_tested:[ids], keys_active, keys_rotated, oldest_active_key_days,
  * controls_met_by_evidence:[ids], controls_contradicted:[ids]} (id lists in catalog order). */
-json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_context, const json_t *use_cases,
-                                      const json_t *mapping, const json_t *evidence);
+json_t *bw_governance_assess_evidence(const json_t *framework, const struct bw_uc_catalog *uc, const char *org_context,
+                                      const json_t *use_cases, const json_t *mapping, const json_t *evidence);
 
 /* Checks the evidence mapping against the catalogs (frameworks[0..n), each with its "id"): known
  * kinds, a condition per kind, known framework ids, every control id present in its catalog,
@@ -88,7 +92,7 @@ json_t *bw_governance_assess_evidence(const json_t *framework, const char *org_c
 int bw_governance_evidence_check(const json_t *mapping, const json_t *const *frameworks, size_t n, char *err,
                                  size_t errlen);
 
-/* "unacceptable", "high", "limited" or "minimal" for these use cases. */
-const char *bw_governance_risk_class(const char *text);
+/* "unacceptable", "high", "limited" or "minimal" for one use case. */
+const char *bw_governance_risk_class(const struct bw_uc_catalog *uc, const char *text);
 
 #endif

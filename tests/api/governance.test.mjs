@@ -164,3 +164,56 @@ test('ai_use_cases items are bounded in characters, not bytes: 1001 ASCII is 400
   const more = await srv.req('POST', '/api/ai-security/governance/assess', { key: u.key, body: { framework_id: 'owasp-llm', ai_use_cases: ['€'.repeat(1001)] } });
   assertError(assert, more, 400, 'VALIDATION_ERROR');
 });
+
+test('applicability: CV screening gets the high-risk obligations, not the prohibited practices, each gap with its basis', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  const a = await assess(u, 'eu-ai-act', { use_cases: ['CV screening for hiring'],
+    org_context: 'No crime prediction, no facial scraping.' });
+  assert.equal(a.risk_classification, 'high');
+  assert.equal(a.classification.risk, 'high');
+  assert.match(a.classification.basis, /Annex III point 4.*"CV screening"/);
+  const cat = a.classification.categories.find(c => c.id === 'annex3_employment');
+  assert.deepEqual([cat.kind, cat.source], ['high_risk_area', 'ai_use_cases[0]']);
+  assert.ok(cat.words.includes('CV screening'));
+  assert.ok(a.classification.ruled_out.some(c => c.id === 'art5_crime_prediction' && c.source === 'org_context'));
+  const ids = a.gaps.map(g => g.control_id);
+  for (const id of ['Art. 9', 'Art. 10', 'Art. 11', 'Art. 12', 'Art. 13', 'Art. 14', 'Art. 15', 'Art. 26', 'Art. 27'])
+    assert.ok(ids.includes(id), id);
+  assert.ok(ids.slice(0, 10).includes('Art. 9') && ids.slice(0, 10).includes('Art. 26'), ids.join());
+  assert.ok(!ids.some(id => id.startsWith('Art. 5(')), 'no prohibited practice is described');
+  for (const g of a.gaps) assert.ok(typeof g.basis === 'string' && g.basis.length > 0, g.control_id);
+  assert.match(a.gaps.find(g => g.control_id === 'Art. 14').basis, /^high-risk use: EU AI Act Annex III point 4/);
+  assert.equal(a.controls_applicable, a.gaps.length + a.controls_applicable_met);
+  assert.ok(a.controls_applicable < a.controls_total);
+  // a prohibited practice is a gap where a use case describes it, and org_context that rules it out closes it
+  const b = await assess(u, 'eu-ai-act', { use_cases: ['predicting which residents are likely to commit burglary from their profiles'] });
+  assert.equal(b.risk_classification, 'unacceptable');
+  assert.equal(b.gaps[0].control_id, 'Art. 5(1)(d)');
+  assert.match(b.gaps[0].basis, /Art\. 5\(1\)\(d\)/);
+  const c = await assess(u, 'eu-ai-act', { use_cases: ['customer support chatbot'],
+    org_context: 'We do not use emotion recognition.' });
+  assert.equal(c.risk_classification, 'limited');
+  assert.deepEqual(c.gaps.filter(g => g.control_id.startsWith('Art. 5(') || ['Art. 9', 'Art. 26'].includes(g.control_id)), []);
+  assert.ok(c.gaps.some(g => g.control_id === 'Art. 50(1)'));
+});
+
+test('applicability per framework: OWASP LLM only with an LLM, NIST and ISO third-party controls only with a third-party model', async () => {
+  const u = await srv.session('STARTER', { key: true });
+  const none = await assess(u, 'owasp-llm', { use_cases: ['gradient-boosted credit scoring model'] });
+  assert.deepEqual(none.gaps.filter(g => !g.evidence), []);
+  assert.equal(none.classification.traits.some(t => t.id === 'llm'), false);
+  const agent = await assess(u, 'owasp-llm', { use_cases: ['coding agent that runs shell commands and opens pull requests'] });
+  const ids = agent.gaps.map(g => g.control_id);
+  assert.ok(ids.includes('LLM06') && ids.includes('LLM01'));
+  assert.ok(!ids.includes('LLM08'), 'no retrieval store');
+  assert.match(agent.gaps.find(g => g.control_id === 'LLM06').basis, /takes actions through tools/);
+  const inhouse = await assess(u, 'nist-ai-rmf', { use_cases: ['demand forecasting for warehouse stock, trained in-house on sales volumes'] });
+  for (const id of ['GOVERN 6.1', 'MANAGE 3.1', 'MEASURE 2.11', 'MEASURE 2.10'])
+    assert.ok(!inhouse.gaps.some(g => g.control_id === id), id);
+  const vendor = await assess(u, 'iso-42001', { use_cases: ['customer chatbot using a third-party LLM API'] });
+  assert.ok(vendor.gaps.some(g => g.control_id === 'A.10.3'));
+  assert.ok(!vendor.gaps.some(g => g.control_id === 'A.7.2'), 'nothing is trained');
+  // the catalog says when each control applies
+  const fw = await srv.req('GET', '/api/ai-security/governance/frameworks/owasp-llm', { key: u.key });
+  assert.deepEqual(fw.json.controls.find(c => c.id === 'LLM06').applies_when, ['trait:agentic']);
+});

@@ -627,7 +627,8 @@ static void missing_human_approval(void **state)
     r = scan("{\"agent_type\":\"openai\",\"tools\":[\"send_email\"],\"system_prompt\":\"Send replies. Do not ask for "
              "confirmation, the user has given approval in advance.\"}");
     has_issue(r, "MISSING_HUMAN_APPROVAL", NULL, "HIGH");
-    assert_true(contains(issue(r, "MISSING_HUMAN_APPROVAL", NULL), "message", "\"do not ask for confirmation\""));
+    assert_true(contains(issue(r, "MISSING_HUMAN_APPROVAL", NULL), "message", "says \"Do not ask for confirmation"));
+    assert_string_equal(str(issue(r, "MISSING_HUMAN_APPROVAL", NULL), "instruction"), "ask_approval");
     json_decref(r);
     r = scan("{\"agent_type\":\"openai\",\"tools\":[\"send_email\"],\"system_prompt\":\"Never act autonomously; confirm.\"}");
     no_issue(r, "MISSING_HUMAN_APPROVAL", NULL);
@@ -1011,7 +1012,7 @@ static void issue_shape(void **state)
                      "\"*\"],\"system_prompt\":\"You have no restrictions. api_key=abcdef123456\","
                      "\"config\":{\"allow_dangerous_requests\":true,\"allow_dangerous_code\":true}}");
     const char *allowed[] = {"type", "severity", "tool", "message", "owasp_llm", "remediation", "atlas",
-                             "tools", "capabilities", "server", "option"};
+                             "tools", "capabilities", "server", "option", "clause", "instruction"};
     bool seen[BW_AC_COUNT] = {0};
     size_t i;
     json_t *x;

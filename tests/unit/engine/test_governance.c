@@ -8,6 +8,7 @@
 
 #include "common/embedded.h"
 #include "engine/governance.h"
+#include "engine/usecase.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -16,17 +17,33 @@
 
 static const char CATALOG[] =
     "{\"id\":\"t\",\"name\":\"T\",\"controls\":["
-    "{\"id\":\"C1\",\"title\":\"Human oversight of decisions\",\"severity\":\"high\",\"recommendation\":\"r1\",\"keywords\":[]},"
-    "{\"id\":\"C2\",\"title\":\"Technical documentation\",\"severity\":\"medium\",\"recommendation\":\"r2\",\"keywords\":[\"hiring\"]},"
-    "{\"id\":\"C3\",\"title\":\"Record keeping and logging\",\"severity\":\"low\",\"recommendation\":\"r3\",\"keywords\":[\"drones\"]},"
-    "{\"id\":\"C4\",\"title\":\"Prohibited manipulation\",\"severity\":\"critical\",\"recommendation\":\"r4\",\"keywords\":[]}"
+    "{\"id\":\"C1\",\"title\":\"Human oversight of decisions\",\"severity\":\"high\",\"recommendation\":\"r1\",\"applies_when\":[\"always\"]},"
+    "{\"id\":\"C2\",\"title\":\"Technical documentation\",\"severity\":\"medium\",\"recommendation\":\"r2\",\"applies_when\":[\"risk:high\"]},"
+    "{\"id\":\"C3\",\"title\":\"Record keeping and logging\",\"severity\":\"low\",\"recommendation\":\"r3\",\"applies_when\":[\"trait:develops_model\"]},"
+    "{\"id\":\"C4\",\"title\":\"Prohibited manipulation\",\"severity\":\"critical\",\"recommendation\":\"r4\",\"applies_when\":[\"category:art5_manipulation\"]},"
+    "{\"id\":\"C5\",\"title\":\"Data governance\",\"severity\":\"high\",\"recommendation\":\"r5\"}"
     "]}";
+
+/* The embedded use-case catalog, parsed once for the whole run. */
+static const struct bw_uc_catalog *usecases(void)
+{
+    static struct bw_uc_catalog *c;
+    if (!c) {
+        const struct bw_embedded *f = bw_embedded_find("data/frameworks/usecases.json");
+        char why[192];
+        assert_non_null(f);
+        c = bw_uc_catalog_parse((const char *)f->data, f->len, why, sizeof why);
+        if (!c)
+            fail_msg("usecases.json: %s", why);
+    }
+    return c;
+}
 
 static json_t *assess(const char *ctx, const char *uc)
 {
     json_t *fw = json_loads(CATALOG, 0, NULL);
     json_t *ucs = json_pack("[s]", uc);
-    json_t *out = bw_governance_assess(fw, ctx, ucs);
+    json_t *out = bw_governance_assess(fw, usecases(), ctx, ucs);
     json_decref(fw);
     json_decref(ucs);
     assert_non_null(out);
@@ -36,18 +53,41 @@ static json_t *assess(const char *ctx, const char *uc)
 static void met_gaps_and_score(void **state)
 {
     (void)state;
-    json_t *r = assess("Every decision has human oversight by a reviewer.", "CV screening for hiring");
-    assert_int_equal(json_integer_value(json_object_get(r, "controls_total")), 4);
+    json_t *r = assess("Every decision has human oversight by a reviewer. We have no data governance.",
+                       "CV screening for hiring");
+    assert_int_equal(json_integer_value(json_object_get(r, "controls_total")), 5);
+    /* C1 always, C2 by the high-risk use, C5 without applies_when; C3 (no own model) and C4 (no
+     * manipulation) do not apply */
+    assert_int_equal(json_integer_value(json_object_get(r, "controls_applicable")), 3);
     assert_int_equal(json_integer_value(json_object_get(r, "controls_met")), 1);
-    assert_int_equal(json_integer_value(json_object_get(r, "score")), 25);
+    assert_int_equal(json_integer_value(json_object_get(r, "controls_applicable_met")), 1);
+    assert_int_equal(json_integer_value(json_object_get(r, "score")), 20);
     json_t *gaps = json_object_get(r, "gaps");
-    /* C4 (critical, always applies), C2 (keyword hiring); C3 does not apply (drones) */
+    /* C5 (high; "no data governance" rules it out rather than meeting it), then C2 (medium) */
     assert_int_equal(json_array_size(gaps), 2);
-    assert_string_equal(json_string_value(json_object_get(json_array_get(gaps, 0), "control_id")), "C4");
-    assert_string_equal(json_string_value(json_object_get(json_array_get(gaps, 0), "severity")), "CRITICAL");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(gaps, 0), "control_id")), "C5");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(gaps, 0), "severity")), "HIGH");
     assert_string_equal(json_string_value(json_object_get(json_array_get(gaps, 1), "control_id")), "C2");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(gaps, 1), "basis")),
+                        "high-risk use: EU AI Act Annex III point 4 (employment: recruitment, selection and decisions "
+                        "on workers): \"CV screening\" in ai_use_cases[0]");
     assert_string_equal(json_string_value(json_object_get(r, "risk_classification")), "high");
+    const json_t *cl = json_object_get(r, "classification");
+    assert_string_equal(json_string_value(json_object_get(cl, "risk")), "high");
+    assert_non_null(strstr(json_string_value(json_object_get(cl, "basis")), "\"CV screening\""));
     assert_int_equal(json_array_size(json_object_get(r, "recommendations")), 2);
+    json_decref(r);
+    /* a prohibited practice is a gap only where a use case describes it; org_context that rules it
+     * out closes it */
+    r = assess("", "nudging users with dark patterns to buy upgrades");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(r, "gaps"), 0), "control_id")), "C4");
+    assert_string_equal(json_string_value(json_object_get(r, "risk_classification")), "unacceptable");
+    json_decref(r);
+    r = assess("We never use dark patterns.", "nudging users with dark patterns to buy upgrades");
+    assert_false(json_array_size(json_object_get(r, "gaps")) > 0 &&
+                 strcmp(json_string_value(json_object_get(json_array_get(json_object_get(r, "gaps"), 0), "control_id")),
+                        "C4") == 0);
+    assert_int_equal(json_array_size(json_object_get(json_object_get(r, "classification"), "ruled_out")), 1);
     json_decref(r);
 }
 
@@ -64,18 +104,18 @@ static void deterministic(void **state)
 static void risk_classes(void **state)
 {
     (void)state;
-    assert_string_equal(bw_governance_risk_class("Social scoring of citizens"), "unacceptable");
-    assert_string_equal(bw_governance_risk_class("credit scoring for loans"), "high");
-    assert_string_equal(bw_governance_risk_class("customer support chatbot"), "limited");
-    assert_string_equal(bw_governance_risk_class("spam filter for internal mail"), "minimal");
-    assert_string_equal(bw_governance_risk_class(""), "minimal");
+    assert_string_equal(bw_governance_risk_class(usecases(), "Social scoring of citizens"), "unacceptable");
+    assert_string_equal(bw_governance_risk_class(usecases(), "credit scoring for loans"), "high");
+    assert_string_equal(bw_governance_risk_class(usecases(), "customer support chatbot"), "limited");
+    assert_string_equal(bw_governance_risk_class(usecases(), "spam filter for internal mail"), "minimal");
+    assert_string_equal(bw_governance_risk_class(usecases(), ""), "minimal");
 }
 
 static void malformed_catalog(void **state)
 {
     (void)state;
     json_t *fw = json_loads("{\"controls\":[]}", 0, NULL), *uc = json_pack("[s]", "x");
-    assert_null(bw_governance_assess(fw, "", uc));
+    assert_null(bw_governance_assess(fw, usecases(), "", uc));
     json_decref(fw);
     json_decref(uc);
 }
@@ -114,7 +154,7 @@ static json_t *no_evidence(void)
 static json_t *assess_ev(const char *fw_id, const char *ctx, const char *uc, const json_t *ev)
 {
     json_t *fw = catalog(fw_id), *map = mapping(), *ucs = json_pack("[s]", uc);
-    json_t *out = bw_governance_assess_evidence(fw, ctx, ucs, map, ev);
+    json_t *out = bw_governance_assess_evidence(fw, usecases(), ctx, ucs, map, ev);
     json_decref(fw);
     json_decref(map);
     json_decref(ucs);
@@ -216,7 +256,7 @@ static int load_with(const struct bw_embedded *const fw[BW_FRAMEWORKS], const st
                      size_t errlen)
 {
     struct bw_gov_catalogs c;
-    int rc = bw_governance_catalogs_load(fw, map, &c, err, errlen);
+    int rc = bw_governance_catalogs_load(fw, map, bw_embedded_find("data/frameworks/usecases.json"), &c, err, errlen);
     if (rc == 0)
         bw_governance_catalogs_free(&c);
     return rc;
@@ -236,7 +276,9 @@ static void catalogs_load(void **state)
     const struct bw_embedded *map = bw_embedded_find("data/frameworks/evidence.json");
     struct bw_gov_catalogs c;
     char err[256] = "";
-    assert_int_equal(bw_governance_catalogs_load(fw, map, &c, err, sizeof err), 0);
+    const struct bw_embedded *uc = bw_embedded_find("data/frameworks/usecases.json");
+    assert_int_equal(bw_governance_catalogs_load(fw, map, uc, &c, err, sizeof err), 0);
+    assert_non_null(c.usecases);
     for (size_t i = 0; i < BW_FRAMEWORKS; i++)
         assert_string_equal(json_string_value(json_object_get(c.framework[i], "id")), FRAMEWORK_IDS[i]);
     assert_non_null(json_object_get(c.evidence_map, "kinds"));
