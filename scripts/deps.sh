@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages bulwark needs, but only those missing, so `make run` and
 # `make test` work on a fresh Debian machine. Needs root (or sudo) only when something is missing.
-#   scripts/deps.sh build   compiler, CMake, libraries (make run)
+#   scripts/deps.sh build   compiler, CMake, libraries, npm for the tree-sitter grammars (make run)
 #   scripts/deps.sh test    + cmocka, Node.js (API tests), PostgreSQL server, clang (sanitizers,
 #                           fuzzers), openssl and nginx (TLS and reverse-proxy tests)
 #   scripts/deps.sh bench   + wrk, bandit (the mature code bench/codescan_quality.sh reads is
@@ -23,7 +23,8 @@ want pkg-config pkg-config
 want curl curl
 want jq jq
 for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev \
-         libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev; do want "$p"; done
+         libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev libtree-sitter-dev; do want "$p"; done
+want npm npm             # fetches the tree-sitter grammars (scripts/grammars.sh)
 if [ "$what" = test ] || [ "$what" = bench ]; then
   want libcmocka-dev
   want nodejs node

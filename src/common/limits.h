@@ -158,6 +158,17 @@
 #define BW_SCAN_JIT_STACK_START  (32 * 1024)  /* a thread's PCRE2 JIT stack, first size ... */
 #define BW_SCAN_JIT_STACK_MAX    (512 * 1024) /* ... and the most it grows to */
 
+/* syntax trees (src/engine/code/syntax.h, syntax.c): tree-sitter parses and queries */
+#define BW_SYNTAX_MAX_PARSE_BYTES   (8u << 20) /* bytes one scan parses at most (whole file or windows); past it windows are dropped, the scan marked truncated */
+#define BW_SYNTAX_WHOLE_FILE_BYTES  (16u * 1024u) /* a file this small with a syntax rule's prefilter hit is parsed whole; larger ones in windows around the hits */
+#define BW_SYNTAX_WINDOW_LINES_BEFORE 100 /* a window starts at most this many lines before a hit (at the nearest line that starts in column 0: a function's head) */
+#define BW_SYNTAX_WINDOW_LINES_AFTER  30  /* ... and ends this many lines after it */
+#define BW_SYNTAX_QUERY_LINES_BEFORE  4   /* a query runs on the nodes from this many lines before a hit to the hit's line end */
+#define BW_SYNTAX_MAX_QUERY_BYTES   (16u * 1024u) /* one rule's query text for one language */
+#define BW_SYNTAX_MAX_PREDICATES    64    /* predicates of one query pattern */
+#define BW_SYNTAX_MATCH_LIMIT       1024  /* matches a query cursor keeps in progress (ts_query_cursor_set_match_limit) */
+#define BW_SYNTAX_MAX_RANGES        4096  /* parse windows of one scan (merged) */
+
 /* `bulwark scan` (src/cli/scan.c) */
 #define BW_CLI_SCAN_MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
 #define BW_CLI_SCAN_MAX_FILES    200000

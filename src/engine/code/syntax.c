@@ -1,0 +1,450 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "engine/code/syntax.h"
+
+#include "common/limits.h"
+
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* the grammars' entry points, from libbw_grammars.a */
+const TSLanguage *tree_sitter_javascript(void);
+const TSLanguage *tree_sitter_typescript(void);
+const TSLanguage *tree_sitter_tsx(void);
+const TSLanguage *tree_sitter_python(void);
+const TSLanguage *tree_sitter_go(void);
+const TSLanguage *tree_sitter_java(void);
+const TSLanguage *tree_sitter_php(void);
+const TSLanguage *tree_sitter_php_only(void);
+const TSLanguage *tree_sitter_ruby(void);
+const TSLanguage *tree_sitter_c_sharp(void);
+const TSLanguage *tree_sitter_rust(void);
+
+static const struct {
+    const char *name;
+    const TSLanguage *(*language)(void);
+    enum bw_lang lang;
+} GRAMMARS[BW_GRAMMAR_COUNT] = {
+    [BW_GRAMMAR_JS] = {"javascript", tree_sitter_javascript, BW_LANG_JS},
+    [BW_GRAMMAR_TS] = {"typescript", tree_sitter_typescript, BW_LANG_TS},
+    [BW_GRAMMAR_TSX] = {"tsx", tree_sitter_tsx, BW_LANG_TS},
+    [BW_GRAMMAR_PY] = {"python", tree_sitter_python, BW_LANG_PY},
+    [BW_GRAMMAR_GO] = {"go", tree_sitter_go, BW_LANG_GO},
+    [BW_GRAMMAR_JAVA] = {"java", tree_sitter_java, BW_LANG_JAVA},
+    [BW_GRAMMAR_PHP] = {"php", tree_sitter_php, BW_LANG_PHP},
+    [BW_GRAMMAR_PHP_ONLY] = {"php_only", tree_sitter_php_only, BW_LANG_PHP},
+    [BW_GRAMMAR_RB] = {"ruby", tree_sitter_ruby, BW_LANG_RB},
+    [BW_GRAMMAR_CS] = {"c_sharp", tree_sitter_c_sharp, BW_LANG_CS},
+    [BW_GRAMMAR_RS] = {"rust", tree_sitter_rust, BW_LANG_RS},
+};
+
+const char *bw_grammar_name(enum bw_grammar g) { return (unsigned)g < BW_GRAMMAR_COUNT ? GRAMMARS[g].name : "?"; }
+
+const TSLanguage *bw_grammar_language(enum bw_grammar g)
+{
+    return (unsigned)g < BW_GRAMMAR_COUNT ? GRAMMARS[g].language() : NULL;
+}
+
+enum bw_lang bw_grammar_lang(enum bw_grammar g) { return GRAMMARS[(unsigned)g < BW_GRAMMAR_COUNT ? g : 0].lang; }
+
+size_t bw_grammars_of(enum bw_lang l, enum bw_grammar out[2])
+{
+    size_t n = 0;
+    for (int g = 0; g < BW_GRAMMAR_COUNT && n < 2; g++)
+        if (GRAMMARS[g].lang == l)
+            out[n++] = (enum bw_grammar)g;
+    return n;
+}
+
+enum bw_grammar bw_grammar_pick(enum bw_lang l, const char *src, size_t len)
+{
+    switch (l) {
+    case BW_LANG_TS: /* the typescript grammar reads `<T>x` as a cast, so JSX only parses as tsx */
+        return memmem(src, len, "</", 2) || memmem(src, len, "/>", 2) ? BW_GRAMMAR_TSX : BW_GRAMMAR_TS;
+    case BW_LANG_PHP: /* php_only reads code with or without `<?php`; only a template needs php */
+        return memmem(src, len, "?>", 2) ? BW_GRAMMAR_PHP : BW_GRAMMAR_PHP_ONLY;
+    default:
+        for (int g = 0; g < BW_GRAMMAR_COUNT; g++)
+            if (GRAMMARS[g].lang == l)
+                return (enum bw_grammar)g;
+        return BW_GRAMMAR_JS;
+    }
+}
+
+/* ---- queries: compile, predicates ------------------------------------------------------------ */
+
+enum pred_op { P_EQ, P_MATCH, P_ANY_OF };
+
+struct pred {
+    enum pred_op op;
+    bool negate;
+    uint32_t cap;    /* the capture tested */
+    int64_t cap2;    /* #eq? @a @b: the other capture, else -1 */
+    const char **strs; /* #eq?: one, #any-of?: several (the query's own strings) */
+    uint32_t *lens;
+    uint32_t nstrs;
+    pcre2_code *re; /* #match? */
+};
+
+struct bw_syn_query {
+    TSQuery *q;
+    enum bw_grammar grammar;
+    uint32_t npatterns;
+    struct pattern_preds {
+        struct pred *v;
+        uint32_t n;
+    } *preds; /* per pattern */
+};
+
+static void pred_free(struct pred *p)
+{
+    free(p->strs);
+    free(p->lens);
+    pcre2_code_free(p->re);
+    *p = (struct pred){0};
+}
+
+static void preds_free(struct pattern_preds *p)
+{
+    for (uint32_t i = 0; i < p->n; i++)
+        pred_free(&p->v[i]);
+    free(p->v);
+}
+
+void bw_syn_query_free(struct bw_syn_query *q)
+{
+    if (!q)
+        return;
+    for (uint32_t i = 0; q->preds && i < q->npatterns; i++)
+        preds_free(&q->preds[i]);
+    free(q->preds);
+    if (q->q)
+        ts_query_delete(q->q);
+    free(q);
+}
+
+/* Reads one predicate (steps up to a Done) into p. 0, or -1 with a message. */
+static int pred_compile(const TSQuery *tq, const TSQueryPredicateStep *st, uint32_t n, struct pred *p, char *err,
+                        size_t errlen)
+{
+    uint32_t len;
+    const char *name = ts_query_string_value_for_id(tq, st[0].value_id, &len);
+    memset(p, 0, sizeof *p);
+    p->cap2 = -1;
+    const char *base = name;
+    if (strncmp(name, "not-", 4) == 0) {
+        p->negate = true;
+        base += 4;
+    }
+    if (strcmp(base, "eq?") == 0)
+        p->op = P_EQ;
+    else if (strcmp(base, "match?") == 0)
+        p->op = P_MATCH;
+    else if (strcmp(base, "any-of?") == 0)
+        p->op = P_ANY_OF;
+    else {
+        snprintf(err, errlen, "unknown predicate #%s (the runner evaluates #eq?, #match?, #any-of? and their #not- forms)",
+                 name);
+        return -1;
+    }
+    if (n < 3 || st[1].type != TSQueryPredicateStepTypeCapture || (p->op != P_ANY_OF && n != 3)) {
+        snprintf(err, errlen, "#%s takes a capture and %s", name, p->op == P_ANY_OF ? "one or more strings" : "one argument");
+        return -1;
+    }
+    p->cap = st[1].value_id;
+    if (p->op == P_EQ && st[2].type == TSQueryPredicateStepTypeCapture) {
+        p->cap2 = st[2].value_id;
+        return 0;
+    }
+    for (uint32_t i = 2; i < n; i++)
+        if (st[i].type != TSQueryPredicateStepTypeString) {
+            snprintf(err, errlen, "#%s: argument %u must be a string", name, i - 1);
+            return -1;
+        }
+    p->nstrs = n - 2;
+    p->strs = calloc(p->nstrs, sizeof *p->strs);
+    p->lens = calloc(p->nstrs, sizeof *p->lens);
+    if (!p->strs || !p->lens) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (uint32_t i = 0; i < p->nstrs; i++)
+        p->strs[i] = ts_query_string_value_for_id(tq, st[i + 2].value_id, &p->lens[i]);
+    if (p->op == P_MATCH) {
+        int ec;
+        PCRE2_SIZE eo;
+        p->re = pcre2_compile((PCRE2_SPTR)p->strs[0], p->lens[0], 0, &ec, &eo, NULL);
+        if (!p->re) {
+            PCRE2_UCHAR msg[160];
+            pcre2_get_error_message(ec, msg, sizeof msg);
+            snprintf(err, errlen, "#%s: PCRE2: %s at offset %zu", name, (const char *)msg, (size_t)eo);
+            return -1;
+        }
+        (void)pcre2_jit_compile(p->re, PCRE2_JIT_COMPLETE); /* an optimisation: the interpreter answers the same */
+    }
+    return 0;
+}
+
+static int pattern_preds(struct bw_syn_query *q, uint32_t pi, char *err, size_t errlen)
+{
+    uint32_t n;
+    const TSQueryPredicateStep *st = ts_query_predicates_for_pattern(q->q, pi, &n);
+    struct pattern_preds *pp = &q->preds[pi];
+    for (uint32_t i = 0; i < n;) {
+        uint32_t j = i;
+        while (j < n && st[j].type != TSQueryPredicateStepTypeDone)
+            j++;
+        if (j == i || st[i].type != TSQueryPredicateStepTypeString) {
+            snprintf(err, errlen, "a predicate must start with its name");
+            return -1;
+        }
+        if (pp->n >= BW_SYNTAX_MAX_PREDICATES) {
+            snprintf(err, errlen, "more than %d predicates in one pattern", BW_SYNTAX_MAX_PREDICATES);
+            return -1;
+        }
+        if (!pp->v && !(pp->v = calloc(BW_SYNTAX_MAX_PREDICATES, sizeof *pp->v))) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        if (pred_compile(q->q, st + i, j - i, &pp->v[pp->n], err, errlen) != 0) {
+            pred_free(&pp->v[pp->n]); /* what it half built */
+            return -1;
+        }
+        pp->n++;
+        i = j + 1;
+    }
+    return 0;
+}
+
+struct bw_syn_query *bw_syn_query_new(enum bw_grammar g, const char *src, size_t len, char *err, size_t errlen,
+                              uint32_t *err_off)
+{
+    *err_off = UINT32_MAX;
+    if ((unsigned)g >= BW_GRAMMAR_COUNT || len > UINT32_MAX) {
+        snprintf(err, errlen, "no such grammar, or a query too long");
+        return NULL;
+    }
+    struct bw_syn_query *q = calloc(1, sizeof *q);
+    if (!q) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    q->grammar = g;
+    uint32_t off = 0;
+    TSQueryError qe = TSQueryErrorNone;
+    q->q = ts_query_new(bw_grammar_language(g), src, (uint32_t)len, &off, &qe);
+    if (!q->q) {
+        static const char *const what[] = {"", "syntax error", "unknown node type", "unknown field",
+                                           "unknown capture", "impossible structure", "language"};
+        snprintf(err, errlen, "%s query: %s at offset %u", bw_grammar_name(g),
+                 (unsigned)qe < sizeof what / sizeof what[0] ? what[qe] : "error", off);
+        *err_off = off;
+        goto fail;
+    }
+    q->npatterns = ts_query_pattern_count(q->q);
+    q->preds = calloc(q->npatterns ? q->npatterns : 1, sizeof *q->preds);
+    if (!q->preds) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    for (uint32_t i = 0; i < q->npatterns; i++) {
+        char e[240];
+        if (pattern_preds(q, i, e, sizeof e) != 0) {
+            *err_off = ts_query_start_byte_for_pattern(q->q, i);
+            snprintf(err, errlen, "%s query: %s", bw_grammar_name(g), e);
+            goto fail;
+        }
+    }
+    return q;
+fail:
+    bw_syn_query_free(q);
+    return NULL;
+}
+
+const TSQuery *bw_syn_query_ts(const struct bw_syn_query *q) { return q->q; }
+uint32_t bw_syn_query_pattern_count(const struct bw_syn_query *q) { return q->npatterns; }
+uint32_t bw_syn_query_pattern_start(const struct bw_syn_query *q, uint32_t i) { return ts_query_start_byte_for_pattern(q->q, i); }
+
+int bw_syn_query_capture_id(const struct bw_syn_query *q, const char *name)
+{
+    uint32_t n = ts_query_capture_count(q->q), k = (uint32_t)strlen(name), len;
+    for (uint32_t i = 0; i < n; i++) {
+        const char *c = ts_query_capture_name_for_id(q->q, i, &len);
+        if (len == k && memcmp(c, name, k) == 0)
+            return (int)i;
+    }
+    return -1;
+}
+
+/* ---- per thread: parsers, cursor ---------------------------------------------------------------- */
+
+struct bw_syntax {
+    TSParser *parser[BW_GRAMMAR_COUNT]; /* made on first use */
+    TSQueryCursor *cursor;
+    pcre2_match_data *md;
+    pcre2_match_context *mctx;
+};
+
+struct bw_syntax *bw_syntax_new(void)
+{
+    struct bw_syntax *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->cursor = ts_query_cursor_new();
+    s->md = pcre2_match_data_create(1, NULL); /* predicates ask only whether a regex matches */
+    s->mctx = pcre2_match_context_create(NULL);
+    if (!s->cursor || !s->md || !s->mctx) {
+        bw_syntax_free(s);
+        return NULL;
+    }
+    pcre2_set_match_limit(s->mctx, BW_SCAN_MATCH_LIMIT);
+    pcre2_set_depth_limit(s->mctx, BW_SCAN_DEPTH_LIMIT);
+    ts_query_cursor_set_match_limit(s->cursor, BW_SYNTAX_MATCH_LIMIT);
+    return s;
+}
+
+void bw_syntax_free(struct bw_syntax *s)
+{
+    if (!s)
+        return;
+    for (int g = 0; g < BW_GRAMMAR_COUNT; g++)
+        if (s->parser[g])
+            ts_parser_delete(s->parser[g]);
+    if (s->cursor)
+        ts_query_cursor_delete(s->cursor);
+    pcre2_match_data_free(s->md);
+    pcre2_match_context_free(s->mctx);
+    free(s);
+}
+
+int bw_syntax_parse(struct bw_syntax *s, enum bw_grammar g, const char *src, size_t len, const TSRange *ranges,
+                    uint32_t nranges, uint64_t timeout_us, struct bw_syn_tree *out)
+{
+    memset(out, 0, sizeof *out);
+    if ((unsigned)g >= BW_GRAMMAR_COUNT)
+        return -1;
+    size_t parsed = len;
+    if (nranges) {
+        parsed = 0;
+        for (uint32_t i = 0; i < nranges; i++)
+            parsed += ranges[i].end_byte - ranges[i].start_byte;
+    }
+    if (parsed > BW_SYNTAX_MAX_PARSE_BYTES || len > UINT32_MAX)
+        return BW_PARSE_LIMIT;
+    TSParser *p = s->parser[g];
+    if (!p) {
+        p = ts_parser_new();
+        if (!p)
+            return -1;
+        if (!ts_parser_set_language(p, bw_grammar_language(g))) { /* an ABI this runtime does not read */
+            ts_parser_delete(p);
+            return -1;
+        }
+        s->parser[g] = p;
+    }
+    ts_parser_set_timeout_micros(p, timeout_us);
+    if (!ts_parser_set_included_ranges(p, nranges ? ranges : NULL, nranges)) /* 0: the whole text */
+        return -1; /* ranges not sorted or overlapping: the caller's bug */
+    TSTree *t = ts_parser_parse_string(p, NULL, src, (uint32_t)len);
+    if (!t) {
+        ts_parser_reset(p); /* or the next parse would resume this one */
+        return BW_PARSE_LIMIT;
+    }
+    *out = (struct bw_syn_tree){t, src, len, g};
+    return BW_PARSE_OK;
+}
+
+void bw_syn_tree_free(struct bw_syn_tree *t)
+{
+    if (t->tree)
+        ts_tree_delete(t->tree);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- running -------------------------------------------------------------------------------------- */
+
+static bool text_is(const struct bw_syn_tree *t, TSNode n, const char *s, size_t k)
+{
+    size_t len;
+    const char *x = bw_syn_node_text(t, n, &len);
+    return len == k && memcmp(x, s, k) == 0;
+}
+
+/* Whether node n satisfies p (before negation). */
+static bool pred_node(struct bw_syntax *s, const struct pred *p, const struct bw_syn_tree *t, TSNode n,
+                      const struct bw_syn_match *m)
+{
+    switch (p->op) {
+    case P_EQ:
+        if (p->cap2 >= 0) {
+            TSNode o;
+            if (!bw_syn_match_capture(m, (int)p->cap2, &o))
+                return false;
+            size_t len;
+            const char *x = bw_syn_node_text(t, o, &len);
+            return text_is(t, n, x, len);
+        }
+        return text_is(t, n, p->strs[0], p->lens[0]);
+    case P_ANY_OF:
+        for (uint32_t i = 0; i < p->nstrs; i++)
+            if (text_is(t, n, p->strs[i], p->lens[i]))
+                return true;
+        return false;
+    case P_MATCH: {
+        size_t len;
+        const char *x = bw_syn_node_text(t, n, &len);
+        /* a match limit (pathological regex or text) counts as no match */
+        return pcre2_match(p->re, (PCRE2_SPTR)x, len, 0, 0, s->md, s->mctx) >= 0;
+    }
+    }
+    return false;
+}
+
+/* Every node a predicate's capture holds must satisfy it (a capture with a quantifier holds
+ * several); a capture that holds none passes, as in tree-sitter's own bindings. */
+static bool preds_hold(struct bw_syntax *s, const struct pattern_preds *pp, const struct bw_syn_tree *t,
+                       const struct bw_syn_match *m)
+{
+    for (uint32_t i = 0; i < pp->n; i++) {
+        const struct pred *p = &pp->v[i];
+        for (uint16_t c = 0; c < m->ncaptures; c++) {
+            if (m->captures[c].index != p->cap)
+                continue;
+            if (pred_node(s, p, t, m->captures[c].node, m) == p->negate)
+                return false;
+        }
+    }
+    return true;
+}
+
+bool bw_syn_match_capture(const struct bw_syn_match *m, int id, TSNode *out)
+{
+    for (uint16_t c = 0; c < m->ncaptures; c++)
+        if ((int)m->captures[c].index == id) {
+            *out = m->captures[c].node;
+            return true;
+        }
+    return false;
+}
+
+int bw_syn_query_run(struct bw_syntax *s, const struct bw_syn_query *q, const struct bw_syn_tree *t, uint32_t from, uint32_t to,
+                 bw_syn_match_fn fn, void *ctx)
+{
+    if (!t->tree || t->grammar != q->grammar)
+        return -1;
+    ts_query_cursor_exec(s->cursor, q->q, ts_tree_root_node(t->tree));
+    ts_query_cursor_set_byte_range(s->cursor, from, to ? to : UINT32_MAX);
+    TSQueryMatch qm;
+    while (ts_query_cursor_next_match(s->cursor, &qm)) {
+        if (qm.pattern_index >= q->npatterns)
+            continue;
+        struct bw_syn_match m = {qm.pattern_index, qm.capture_count, qm.captures};
+        if (!preds_hold(s, &q->preds[qm.pattern_index], t, &m))
+            continue;
+        int rc = fn(ctx, &m);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
