@@ -1,6 +1,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "engine/code/scanner.h"
 
+#include "engine/code/syntax.h"
+
 #include "common/embedded.h"
 #include "common/keyformat.h"
 #include "common/sbuf.h"
@@ -23,13 +25,18 @@
 static const char *const CATEGORIES[] = {"injection", "auth", "secrets", "crypto", "ssrf", "ai_llm"};
 #define NCATEGORIES (sizeof CATEGORIES / sizeof CATEGORIES[0])
 
+/* A Hyperscan expression: a rule's pattern pat, or (pat == PAT_SYNTAX) the prefilter of its
+ * syntax form, for the languages in langs. */
 struct pmap {
     uint32_t rule, pat;
+    unsigned langs;
 };
+#define PAT_SYNTAX UINT32_MAX
 
 struct bw_scanner {
     json_t **docs;
     size_t ndocs;
+    json_t **rule_json; /* each rule's object in docs (borrowed) */
     struct bw_rule *rules;
     size_t nrules;
     struct pmap *pmap; /* Hyperscan id -> rule and pattern */
@@ -48,6 +55,15 @@ struct bw_scanner {
     atomic_bool loaded[BW_LANG_COUNT];
     bool db_owned[BW_LANG_COUNT]; /* db[l] is our aligned_alloc'ed memory, not Hyperscan's */
     atomic_uint scratch_gen; /* bumped whenever the scratch prototype grows */
+    /* per grammar: every rule's query for its language as one TSQuery (one compile per grammar:
+     * tree-sitter's analysis costs tens of ms per query on the large grammars), the rule of
+     * each of its patterns, the @finding capture; compiled at start, or on first use when the
+     * databases came prebuilt (the build compiled and checked them already) */
+    struct bw_syn_query *sq[BW_GRAMMAR_COUNT];
+    uint32_t *sq_rule[BW_GRAMMAR_COUNT];
+    int sq_finding[BW_GRAMMAR_COUNT];
+    atomic_bool sq_loaded[BW_GRAMMAR_COUNT];
+    unsigned syntax_langs; /* languages any rule has a query for */
     atomic_bool *jitted;     /* per pattern id: PCRE2 JIT compiled */
     pthread_mutex_t db_mu;
     /* per language, since start (bw_scanner_stats) */
@@ -81,9 +97,19 @@ struct tstate {
         uint32_t gen;
         size_t line;
     } *rejected;
+    struct bw_syntax *syn; /* parsers and query cursor */
+    struct shit {
+        uint32_t rule;
+        size_t off; /* a syntax rule's prefilter hit (its end) */
+    } *shits;
+    size_t nshits, shits_cap;
+    TSRange *ranges; /* parse windows */
+    size_t ranges_cap;
     int64_t deadline_us; /* this scan's time budget (bw_mono_us) */
     uint32_t ticks;      /* matches confirmed; the clock is read every 64 */
 };
+
+static int ensure_grammar(const struct bw_scanner *csc, enum bw_grammar g);
 
 /* At most half full, since it only holds the findings kept (BW_SCAN_MAX_FINDINGS). */
 #define SEEN_BITS 11
@@ -175,6 +201,7 @@ static int check_examples(struct bw_rule *r, char *err, size_t errlen)
         }
         size_t i;
         json_t *ex;
+        unsigned seen = 0;
         json_array_foreach(a, i, ex) {
             int l = bw_lang_parse(str(ex, "lang"));
             if (l < 0 || !(r->langs & (1u << l)) || !str(ex, "code")) {
@@ -182,7 +209,15 @@ static int check_examples(struct bw_rule *r, char *err, size_t errlen)
                          kinds[k], i);
                 return -1;
             }
+            seen |= 1u << l;
         }
+        /* a query is proved per language: it must and must not match there */
+        for (int l = 0; l < BW_LANG_COUNT; l++)
+            if ((r->syntax_langs & (1u << l)) && !(seen & (1u << l))) {
+                snprintf(err, errlen, "the %s query needs a %s example in %s", bw_lang_name((enum bw_lang)l), kinds[k],
+                         bw_lang_name((enum bw_lang)l));
+                return -1;
+            }
     }
     return 0;
 }
@@ -260,7 +295,38 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
             return -1;
         }
     }
-    if (load_patterns(json_object_get(o, "patterns"), true, &r->pat, &r->npat, &sc->max_ovec, e, sizeof e) != 0 ||
+    json_t *syn = json_object_get(o, "syntax");
+    if (syn) {
+        const char *k;
+        json_t *q;
+        if (!json_is_object(syn) || json_object_size(syn) == 0 || sec) {
+            snprintf(err, errlen, "rule %s: syntax must be an object of queries by language (and not on a secret rule)",
+                     r->id);
+            return -1;
+        }
+        json_object_foreach(syn, k, q) {
+            int l = bw_lang_parse(k);
+            size_t ql = json_string_length(q);
+            if (l < 0 || !(r->langs & (1u << l)) || !json_is_string(q) || ql == 0 || ql > BW_SYNTAX_MAX_QUERY_BYTES ||
+                !strstr(json_string_value(q), "@finding")) {
+                snprintf(err, errlen,
+                         "rule %s: syntax.%s must be a query (at most %u bytes, capturing the reported node as @finding) "
+                         "for one of the rule's languages",
+                         r->id, k, BW_SYNTAX_MAX_QUERY_BYTES);
+                return -1;
+            }
+            r->syntax[l] = json_string_value(q);
+            r->syntax_langs |= 1u << l;
+        }
+        sc->syntax_langs |= r->syntax_langs;
+    }
+    /* patterns serve the languages without a query; a rule with a query for each needs none */
+    bool need_patterns = (r->langs & ~r->syntax_langs) != 0;
+    if (!need_patterns && json_object_get(o, "patterns")) {
+        snprintf(err, errlen, "rule %s: patterns serve no language (every one has a syntax query)", r->id);
+        return -1;
+    }
+    if (load_patterns(json_object_get(o, "patterns"), need_patterns, &r->pat, &r->npat, &sc->max_ovec, e, sizeof e) != 0 ||
         load_patterns(json_object_get(o, "not_patterns"), false, &r->nots, &r->nnot, &sc->max_ovec, e, sizeof e) != 0) {
         snprintf(err, errlen, "rule %s: %s", r->id, e);
         return -1;
@@ -363,7 +429,7 @@ static void *compile_lang(void *arg)
         goto out;
     }
     for (size_t k = 0; k < sc->npmap; k++) {
-        if (!(sc->rules[sc->pmap[k].rule].langs & (1u << j->lang)))
+        if (!(sc->pmap[k].langs & (1u << j->lang)))
             continue;
         exprs[n] = j->texts[k];
         ids[n] = (unsigned)k;
@@ -377,8 +443,12 @@ static void *compile_lang(void *arg)
     if (hs_compile_multi(exprs, flags, ids, n, HS_MODE_BLOCK, NULL, &j->db, &ce) != HS_SUCCESS) {
         if (ce && ce->expression >= 0 && (unsigned)ce->expression < n) {
             const struct pmap *pm = &sc->pmap[ids[ce->expression]];
-            snprintf(j->err, sizeof j->err, "rule %s: pattern %u: Hyperscan: %s", sc->rules[pm->rule].id, pm->pat,
-                     ce->message);
+            if (pm->pat == PAT_SYNTAX)
+                snprintf(j->err, sizeof j->err, "rule %s: syntax prefilter (%s): Hyperscan: %s", sc->rules[pm->rule].id,
+                         bw_lang_name((enum bw_lang)j->lang), ce->message);
+            else
+                snprintf(j->err, sizeof j->err, "rule %s: pattern %u: Hyperscan: %s", sc->rules[pm->rule].id, pm->pat,
+                         ce->message);
         } else {
             snprintf(j->err, sizeof j->err, "Hyperscan (%s): %s", bw_lang_name((enum bw_lang)j->lang),
                      ce ? ce->message : "compile failed");
@@ -405,7 +475,7 @@ static void catalog_digest(const char *const *docs, const size_t *lens, size_t n
     for (size_t d = 0; d < ndocs; d++)
         crypto_generichash_update(&st, (const unsigned char *)docs[d], lens[d]);
     char extra[96];
-    int n = snprintf(extra, sizeof extra, "relax=%d hs=%s", RELAX_LIMIT, hs_version());
+    int n = snprintf(extra, sizeof extra, "relax=%d hs=%s syntax=1", RELAX_LIMIT, hs_version());
     crypto_generichash_update(&st, (const unsigned char *)extra, (unsigned long long)n);
     crypto_generichash_final(&st, out, 32);
 }
@@ -462,6 +532,9 @@ int bw_scanner_load_all(struct bw_scanner *sc)
 {
     for (int l = 0; l < BW_LANG_COUNT; l++)
         if (ensure_lang(sc, l) != 0)
+            return -1;
+    for (int g = 0; g < BW_GRAMMAR_COUNT; g++)
+        if (ensure_grammar(sc, (enum bw_grammar)g) != 0)
             return -1;
     return 0;
 }
@@ -525,45 +598,176 @@ int bw_scanner_serialize(const struct bw_scanner *sc, unsigned char **out, size_
     return 0;
 }
 
+/* Compiles grammar g's query: the queries of every rule for g's language, one after the other,
+ * as one TSQuery whose patterns are mapped back to their rules. 0, or -1 with a message naming
+ * the rule whose query does not compile. Called at start or under db_mu. */
+static int build_query(struct bw_scanner *sc, enum bw_grammar g, char *err, size_t errlen)
+{
+    enum bw_lang l = bw_grammar_lang(g);
+    struct bw_sb b = {0};
+    size_t *seg = calloc(sc->nrules ? sc->nrules : 1, sizeof *seg); /* where each rule's query starts */
+    int rc = -1;
+    if (!seg)
+        goto out;
+    for (size_t i = 0; i < sc->nrules; i++) {
+        seg[i] = b.len;
+        if (sc->rules[i].syntax[l]) {
+            bw_sb_puts(&b, sc->rules[i].syntax[l]);
+            bw_sb_putc(&b, '\n');
+        }
+    }
+    if (b.oom)
+        goto out;
+    rc = 0;
+    if (b.len == 0)
+        goto out;
+    char e[240];
+    uint32_t off;
+    struct bw_syn_query *q = bw_syn_query_new(g, b.p, b.len, e, sizeof e, &off);
+    /* the rule a byte of the text belongs to: the last whose query starts at or before it */
+    size_t ri = 0;
+    for (size_t i = 0; q == NULL && i < sc->nrules; i++)
+        if (sc->rules[i].syntax[l] && seg[i] <= off)
+            ri = i;
+    if (!q) {
+        snprintf(err, errlen, "rule %s: syntax.%s: %s%s", sc->rules[ri].id, bw_lang_name(l), e,
+                 g == BW_GRAMMAR_TSX || g == BW_GRAMMAR_PHP ? " (also compiled for this grammar)" : "");
+        rc = -1;
+        goto out;
+    }
+    uint32_t np = bw_syn_query_pattern_count(q);
+    sc->sq_rule[g] = calloc(np ? np : 1, sizeof *sc->sq_rule[g]);
+    if (!sc->sq_rule[g]) {
+        bw_syn_query_free(q);
+        rc = -1;
+        goto out;
+    }
+    for (uint32_t p = 0, r = 0; p < np; p++) { /* patterns come in text order */
+        uint32_t at = bw_syn_query_pattern_start(q, p);
+        while (r + 1 < sc->nrules && (seg[r + 1] <= at || !sc->rules[r].syntax[l]))
+            r++;
+        sc->sq_rule[g][p] = r;
+    }
+    sc->sq[g] = q;
+    sc->sq_finding[g] = bw_syn_query_capture_id(q, "finding");
+out:
+    free(b.p);
+    free(seg);
+    return rc;
+}
+
+static int ensure_grammar(const struct bw_scanner *csc, enum bw_grammar g)
+{
+    struct bw_scanner *sc = (struct bw_scanner *)csc; /* lazily filled cache, guarded by db_mu */
+    if (atomic_load(&sc->sq_loaded[g]))
+        return 0;
+    pthread_mutex_lock(&sc->db_mu);
+    int rc = 0;
+    if (!atomic_load(&sc->sq_loaded[g])) {
+        char err[300];
+        rc = build_query(sc, g, err, sizeof err);
+        if (rc == 0)
+            atomic_store(&sc->sq_loaded[g], true);
+    }
+    pthread_mutex_unlock(&sc->db_mu);
+    return rc;
+}
+
+/* The Hyperscan text of a syntax rule's prefilter in language l: its own prefilter, or the
+ * alternation of what each of its query's patterns needs (bw_syn_query_prefilter). NULL with a
+ * message when a pattern gives nothing to derive from. */
+static char *syntax_prefilter(const struct bw_scanner *sc, uint32_t ri, enum bw_lang l, const char *own, char *err,
+                              size_t errlen)
+{
+    if (own)
+        return strdup(own);
+    enum bw_grammar gs[2];
+    bw_grammars_of(l, gs);
+    const struct bw_syn_query *q = sc->sq[gs[0]];
+    struct bw_sb b = {0};
+    for (uint32_t p = 0; q && p < bw_syn_query_pattern_count(q); p++) {
+        if (sc->sq_rule[gs[0]][p] != ri)
+            continue;
+        char *one = bw_syn_query_prefilter(q, p);
+        if (!one) {
+            snprintf(err, errlen,
+                     "rule %s: syntax.%s: pattern at byte %u has no #eq?, #any-of? or #match? to derive a prefilter "
+                     "from; give the rule a prefilter",
+                     sc->rules[ri].id, bw_lang_name(l), bw_syn_query_pattern_start(q, p));
+            free(b.p);
+            return NULL;
+        }
+        if (b.len)
+            bw_sb_putc(&b, '|');
+        bw_sb_puts(&b, one);
+        free(one);
+    }
+    if (b.oom || !b.len) {
+        snprintf(err, errlen, "rule %s: syntax.%s: no prefilter", sc->rules[ri].id, bw_lang_name(l));
+        free(b.p);
+        return NULL;
+    }
+    return bw_sb_take(&b);
+}
+
 static int build_databases(struct bw_scanner *sc, const unsigned char *blob, size_t blob_len, char *err,
                            size_t errlen)
 {
+    /* global ids in catalog order, so every language database reports the same id for a
+     * pattern: a rule's patterns (for its languages without a query), then its syntax
+     * prefilter (one for the languages with a query when it has its own prefilter, else one
+     * per language, derived from that language's query) */
     size_t total = 0;
     for (size_t i = 0; i < sc->nrules; i++)
-        total += sc->rules[i].npat;
+        total += sc->rules[i].npat + (size_t)__builtin_popcount(sc->rules[i].syntax_langs);
     size_t cap = total ? total : 1;
     sc->pmap = calloc(cap, sizeof *sc->pmap);
     const char **texts = calloc(cap, sizeof *texts); /* by global id */
     int rc = -1;
     if (!sc->pmap || !texts)
         goto out;
-    /* global ids in catalog order, so every language database reports the same id for a pattern */
-    size_t g = 0, ri = 0;
-    for (size_t d = 0; d < sc->ndocs; d++) {
-        size_t i;
-        json_t *ro;
-        json_array_foreach(json_object_get(sc->docs[d], "rules"), i, ro) {
-            size_t pi;
-            json_t *pv;
-            json_array_foreach(json_object_get(ro, "patterns"), pi, pv) {
-                /* a rule's own prefilter (a rarer literal set) replaces its patterns in Hyperscan */
-                const char *pre = json_string_value(json_object_get(ro, "prefilter"));
-                texts[g] = relax_pattern(pre ? pre : json_string_value(pv));
-                if (!texts[g])
-                    goto out;
-                sc->pmap[g++] = (struct pmap){(uint32_t)ri, (uint32_t)pi};
-            }
-            ri++;
+    size_t g = 0;
+    for (size_t ri = 0; ri < sc->nrules; ri++) {
+        const struct bw_rule *r = &sc->rules[ri];
+        for (size_t pi = 0; pi < r->npat; pi++)
+            sc->pmap[g++] = (struct pmap){(uint32_t)ri, (uint32_t)pi, r->langs & ~r->syntax_langs};
+        if (r->syntax_langs && json_object_get(sc->rule_json[ri], "prefilter")) {
+            sc->pmap[g++] = (struct pmap){(uint32_t)ri, PAT_SYNTAX, r->syntax_langs};
+            continue;
         }
+        for (int l = 0; l < BW_LANG_COUNT; l++)
+            if (r->syntax_langs & (1u << l))
+                sc->pmap[g++] = (struct pmap){(uint32_t)ri, PAT_SYNTAX, 1u << l};
     }
-    sc->npmap = total;
+    sc->npmap = g;
     sc->jitted = calloc(cap, sizeof *sc->jitted);
     if (!sc->jitted)
         goto out;
     if (load_blob(sc, blob, blob_len)) {
-        sc->prebuilt = true;
+        sc->prebuilt = true; /* the build compiled the queries too: they compile on first use */
         rc = 0;
         goto out;
+    }
+    /* compiled here, so every query is checked at start (and by tools/hsgen at build time) */
+    for (int gr = 0; gr < BW_GRAMMAR_COUNT; gr++) {
+        if (build_query(sc, (enum bw_grammar)gr, err, errlen) != 0)
+            goto out;
+        atomic_store(&sc->sq_loaded[gr], true);
+    }
+    for (size_t k = 0; k < sc->npmap; k++) {
+        const struct pmap *pm = &sc->pmap[k];
+        json_t *ro = sc->rule_json[pm->rule];
+        const char *pre = json_string_value(json_object_get(ro, "prefilter"));
+        if (pm->pat == PAT_SYNTAX) {
+            char *t = syntax_prefilter(sc, pm->rule, (enum bw_lang)__builtin_ctz(pm->langs), pre, err, errlen);
+            texts[k] = t ? relax_pattern(t) : NULL;
+            free(t);
+        } else {
+            /* a rule's own prefilter (a rarer literal set) replaces its patterns in Hyperscan */
+            texts[k] = relax_pattern(pre ? pre : json_string_value(json_array_get(json_object_get(ro, "patterns"), pm->pat)));
+        }
+        if (!texts[k])
+            goto out;
     }
     struct compile_job jobs[BW_LANG_COUNT];
     pthread_t th[BW_LANG_COUNT];
@@ -611,6 +815,9 @@ static void tstate_free(void *p)
     free(t->lines);
     free(t->seen);
     free(t->rejected);
+    bw_syntax_free(t->syn);
+    free(t->shits);
+    free(t->ranges);
     free(t);
 }
 
@@ -683,13 +890,15 @@ struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t
         total += json_array_size(rules);
     }
     sc->rules = calloc(total ? total : 1, sizeof *sc->rules);
-    if (!sc->rules)
+    sc->rule_json = calloc(total ? total : 1, sizeof *sc->rule_json);
+    if (!sc->rules || !sc->rule_json)
         goto fail;
     for (size_t d = 0; d < ndocs; d++) {
         const char *cat = str(sc->docs[d], "category");
         size_t i;
         json_t *ro;
         json_array_foreach(json_object_get(sc->docs[d], "rules"), i, ro) {
+            sc->rule_json[sc->nrules] = ro;
             if (load_rule(sc, ro, cat, &sc->rules[sc->nrules], err, errlen) != 0) {
                 sc->nrules++;
                 goto fail;
@@ -749,6 +958,11 @@ void bw_scanner_free(struct bw_scanner *sc)
         free(r->nots);
     }
     free(sc->rules);
+    free(sc->rule_json);
+    for (int gr = 0; gr < BW_GRAMMAR_COUNT; gr++) {
+        bw_syn_query_free(sc->sq[gr]);
+        free(sc->sq_rule[gr]);
+    }
     for (int l = 0; l < BW_LANG_COUNT; l++)
         if (sc->db_owned[l])
             free(sc->db[l]); /* deserialised into our own memory */
@@ -827,8 +1041,17 @@ static int on_hs_match(unsigned int id, unsigned long long from, unsigned long l
     (void)from, (void)flags;
     struct hs_ctx *c = ctx;
     struct tstate *t = c->t;
-    if (to <= t->win_end[id] || !(c->sc->rules[c->sc->pmap[id].rule].langs & c->lang_bit))
+    const struct pmap *pm = &c->sc->pmap[id];
+    if (to <= t->win_end[id] || !(pm->langs & c->lang_bit))
         return 0;
+    if (pm->pat == PAT_SYNTAX) { /* the tree confirms it, after the scan (syntax_confirm) */
+        const char *nl = memchr(c->s + to - (to > 0), '\n', c->len - (size_t)(to - (to > 0)));
+        if (!BW_VEC_RESERVE(t->shits, t->shits_cap, t->nshits + 1, BW_VEC_UNBOUNDED))
+            return 1;
+        t->shits[t->nshits++] = (struct shit){pm->rule, (size_t)to};
+        t->win_end[id] = (nl ? (size_t)(nl - c->s) : c->len) + 1; /* one hit per line is enough */
+        return 0;
+    }
     size_t last = to ? (size_t)to - 1 : 0;
     const char *nl = last < c->len ? memchr(c->s + last, '\n', c->len - last) : NULL;
     size_t b = nl ? (size_t)(nl - c->s) : c->len;
@@ -1136,14 +1359,61 @@ static bool line_decided(const struct tstate *t, const struct bw_findings *out, 
     return sl->gen == t->seen_gen && out->v[sl->idx].offset <= at;
 }
 
+/* A rule's severity for this scan: secrets drop a level in test or example code. */
+static int rule_severity(const struct bw_rule *r, bool test_ctx)
+{
+    return test_ctx && strcmp(r->category, "secrets") == 0 && r->severity > BW_SEV_LOW ? r->severity - 1 : r->severity;
+}
+
+/* Records rule ri's match [ms, me) (a secret in it at [sec_a, sec_b), sec_a (size_t)-1 when
+ * none) as the rule's finding on the match's line. The line index must be ready. 0 when it is
+ * recorded, 1 when the line needs no more work for this rule (it has a finding at or left of ms,
+ * or is excluded or suppressed), -1 when out of memory. */
+static int add_finding(const struct bw_scanner *sc, struct tstate *t, const char *s, size_t len, uint32_t ri, int sev,
+                       size_t ms, size_t me, size_t sec_a, size_t sec_b, struct bw_findings *out)
+{
+    const struct bw_rule *r = &sc->rules[ri];
+    size_t li = line_of(t, ms);
+    size_t la = t->lines[li], lb = line_stop(t, li, len);
+    /* One finding per rule and line, the leftmost match (several patterns of a rule, or
+     * overlapping windows, find the same line again). A line with a finding is neither
+     * excluded nor suppressed: both depend on the line only. Everything that reads the whole
+     * line (exclusions, suppression, the column) runs at most once per rule and line, or a
+     * long line with many matches would cost matches x line length. */
+    if (line_decided(t, out, r, ri, li, ms))
+        return 1;
+    struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
+    struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL; /* right of ms */
+    bool excluded = false;
+    for (size_t k = 0; k < r->nnot && !prev && !excluded; k++) {
+        /* a separate match data: the ovector of the finding is still needed */
+        pcre2_match_data *md2 = pcre2_match_data_create_from_pattern(r->nots[k], NULL);
+        if (!md2)
+            return -1;
+        excluded = pcre2_match(r->nots[k], (PCRE2_SPTR)(s + la), lb - la, 0, 0, md2, t->mctx) >= 0;
+        pcre2_match_data_free(md2);
+    }
+    if (excluded || (!prev && suppressed(t, s, len, li, r->id))) {
+        t->rejected[ri] = (struct rejected){t->seen_gen, li};
+        return 1;
+    }
+    struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column_of(s, la, ms),
+                           .offset = ms};
+    f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
+    make_snippet(f.snippet, sizeof f.snippet, s, la, lb, sec_a, sec_b);
+    if (prev)
+        *prev = f;
+    else if (push_finding(t, slot, out, &f) != 0)
+        return -1;
+    return 0;
+}
+
 static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
                    bool test_ctx, const struct hit *h, bool *lines_ready, bool *regions_ready, struct bw_findings *out)
 {
     const struct pmap *pm = &sc->pmap[h->id];
     const struct bw_rule *r = &sc->rules[pm->rule];
-    int sev = r->severity;
-    if (test_ctx && strcmp(r->category, "secrets") == 0 && sev > BW_SEV_LOW)
-        sev--;
+    int sev = rule_severity(r, test_ctx);
     if (out->truncated && sev <= out->worst)
         return 0; /* past the cap only a more severe finding changes the result (the grade) */
     pcre2_code *code = r->pat[pm->pat];
@@ -1205,45 +1475,171 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
                 return -1;
             *lines_ready = true;
         }
-        size_t li = line_of(t, ms);
-        size_t la = t->lines[li], lb = line_stop(t, li, len);
-        /* One finding per rule and line, the leftmost match (several patterns of a rule, or
-         * overlapping windows, find the same line again). A line with a finding is neither
-         * excluded nor suppressed: both depend on the line only. Everything that reads the whole
-         * line (exclusions, suppression, the column) runs at most once per rule and line, or a
-         * long line with many matches would cost matches x line length. */
-        if (line_decided(t, out, r, pm->rule, li, ms)) {
-            off = off > lb + 1 ? off : lb + 1;
-            continue;
-        }
-        struct seen *slot = seen_slot(t, out, r, (uint32_t)li + 1);
-        struct bw_finding *prev = slot->gen == t->seen_gen ? &out->v[slot->idx] : NULL; /* right of ms */
-        bool excluded = false;
-        for (size_t k = 0; k < r->nnot && !prev && !excluded; k++) {
-            /* a separate match data: the ovector of the finding is still needed */
-            pcre2_match_data *md2 = pcre2_match_data_create_from_pattern(r->nots[k], NULL);
-            if (!md2)
-                return -1;
-            excluded = pcre2_match(r->nots[k], (PCRE2_SPTR)(s + la), lb - la, 0, 0, md2, t->mctx) >= 0;
-            pcre2_match_data_free(md2);
-        }
-        if (excluded || (!prev && suppressed(t, s, len, li, r->id))) {
-            t->rejected[pm->rule] = (struct rejected){t->seen_gen, li};
-            off = off > lb + 1 ? off : lb + 1;
-            continue;
-        }
-        struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column_of(s, la, ms),
-                               .offset = ms};
-        f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
-        make_snippet(f.snippet, sizeof f.snippet, s, la, lb, sec_a, sec_b);
-        if (prev)
-            *prev = f;
-        else if (push_finding(t, slot, out, &f) != 0)
+        int ar = add_finding(sc, t, s, len, pm->rule, sev, ms, me, sec_a, sec_b, out);
+        if (ar < 0)
             return -1;
+        if (ar > 0) {
+            size_t lb = line_stop(t, line_of(t, ms), len);
+            off = off > lb + 1 ? off : lb + 1;
+            continue;
+        }
         if (out->truncated && sev <= out->worst)
             break;
     }
     return 0;
+}
+
+/* ---- syntax rules ---------------------------------------------------------------------------- */
+
+static int cmp_shit(const void *a, const void *b)
+{
+    const struct shit *x = a, *y = b;
+    if (x->rule != y->rule)
+        return x->rule < y->rule ? -1 : 1;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+    const TSRange *x = a, *y = b;
+    return x->start_byte < y->start_byte ? -1 : x->start_byte > y->start_byte;
+}
+
+/* A line that starts in column 0 with something other than a closing bracket: in a fragment,
+ * the head of a function or class more often than not, so a window starting there parses. */
+static bool head_line(const char *s, size_t len, size_t a) { return a < len && !strchr(" \t\r\n})]", s[a]); }
+
+/* The windows to parse around the syntax hits (in t->ranges, merged, with their points), or 0
+ * when the whole text is parsed: a small file, or windows covering half of it or more. */
+static size_t syntax_windows(struct tstate *t, const char *s, size_t len)
+{
+    if (len <= BW_SYNTAX_WHOLE_FILE_BYTES)
+        return 0;
+    if (!BW_VEC_RESERVE(t->ranges, t->ranges_cap, t->nshits, BW_VEC_UNBOUNDED))
+        return 0; /* the whole text, then: slower, not wrong */
+    size_t n = 0;
+    for (size_t i = 0; i < t->nshits; i++) {
+        size_t li = line_of(t, t->shits[i].off ? t->shits[i].off - 1 : 0);
+        size_t lim = li > BW_SYNTAX_WINDOW_LINES_BEFORE ? li - BW_SYNTAX_WINDOW_LINES_BEFORE : 0, a = li;
+        while (a > lim && !head_line(s, len, t->lines[a]))
+            a--;
+        size_t b = li + BW_SYNTAX_WINDOW_LINES_AFTER < t->nlines ? li + BW_SYNTAX_WINDOW_LINES_AFTER : t->nlines - 1;
+        TSRange r = {{(uint32_t)a, 0}, {(uint32_t)b + 1, 0}, (uint32_t)t->lines[a], 0};
+        if (b + 1 < t->nlines)
+            r.end_byte = (uint32_t)t->lines[b + 1];
+        else
+            r.end_point = (TSPoint){(uint32_t)b, (uint32_t)(len - t->lines[b])}, r.end_byte = (uint32_t)len;
+        t->ranges[n++] = r;
+    }
+    qsort(t->ranges, n, sizeof *t->ranges, cmp_range);
+    size_t m = 0, bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (m && t->ranges[i].start_byte <= t->ranges[m - 1].end_byte) {
+            if (t->ranges[i].end_byte > t->ranges[m - 1].end_byte) {
+                t->ranges[m - 1].end_byte = t->ranges[i].end_byte;
+                t->ranges[m - 1].end_point = t->ranges[i].end_point;
+            }
+            continue;
+        }
+        t->ranges[m++] = t->ranges[i];
+    }
+    for (size_t i = 0; i < m; i++)
+        bytes += t->ranges[i].end_byte - t->ranges[i].start_byte;
+    return bytes * 2 >= len || m > BW_SYNTAX_MAX_RANGES ? 0 : m;
+}
+
+struct syn_ctx {
+    const struct bw_scanner *sc;
+    struct tstate *t;
+    const char *s;
+    size_t len;
+    enum bw_grammar g;
+    uint32_t rule;
+    int sev;
+    struct bw_findings *out;
+};
+
+/* A match of the grammar's query: a finding when its pattern is the rule's (the query holds
+ * every rule's patterns), located at its @finding node. */
+static int on_syntax_match(void *ctx, const struct bw_syn_match *m)
+{
+    struct syn_ctx *c = ctx;
+    if (c->sc->sq_rule[c->g][m->pattern] != c->rule)
+        return 0;
+    if ((++c->t->ticks & 63) == 0 && bw_mono_us() > c->t->deadline_us) {
+        c->out->truncated = c->out->time_limited = true;
+        return 1;
+    }
+    if (c->out->truncated && c->sev <= c->out->worst)
+        return 1;
+    TSNode n;
+    if (!bw_syn_match_capture(m, c->sc->sq_finding[c->g], &n)) {
+        if (!m->ncaptures)
+            return 0;
+        n = m->captures[0].node; /* a pattern of the query without @finding: its first capture */
+    }
+    size_t ms = ts_node_start_byte(n), me = ts_node_end_byte(n);
+    if (ms >= c->len)
+        return 0;
+    return add_finding(c->sc, c->t, c->s, c->len, c->rule, c->sev, ms, me, (size_t)-1, 0, c->out) < 0 ? -1 : 0;
+}
+
+/* The syntax rules whose prefilter fired (t->shits): the text is parsed once, whole or in
+ * windows around the hits, and each rule's query runs on the nodes around its own hits. A
+ * parse past the time budget marks the scan time_limited, past the size bound truncated. */
+static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
+                          bool test_ctx, bool *lines_ready, struct bw_findings *out)
+{
+    enum bw_grammar g = bw_grammar_pick(l, s, len);
+    if (ensure_grammar(sc, g) != 0)
+        return -1;
+    if (!sc->sq[g])
+        return 0;
+    if (!t->syn && !(t->syn = bw_syntax_new()))
+        return -1;
+    if (!*lines_ready) {
+        if (index_lines(t, s, len) != 0)
+            return -1;
+        *lines_ready = true;
+    }
+    qsort(t->shits, t->nshits, sizeof *t->shits, cmp_shit);
+    size_t nr = syntax_windows(t, s, len);
+    int64_t left = t->deadline_us - bw_mono_us();
+    if (left <= 0) {
+        out->truncated = out->time_limited = true;
+        return 0;
+    }
+    struct bw_syn_tree tree;
+    int rc = bw_syntax_parse(t->syn, g, s, len, nr ? t->ranges : NULL, (uint32_t)nr, (uint64_t)left, &tree);
+    if (rc != BW_PARSE_OK) {
+        if (rc < 0)
+            return -1;
+        out->truncated = true;
+        out->time_limited = bw_mono_us() >= t->deadline_us;
+        return 0;
+    }
+    struct syn_ctx c = {sc, t, s, len, g, 0, 0, out};
+    for (size_t i = 0; i < t->nshits && rc == 0;) {
+        c.rule = t->shits[i].rule;
+        c.sev = rule_severity(&sc->rules[c.rule], test_ctx);
+        /* this rule's hits, merged into runs of lines: from a few lines before a hit to its end */
+        while (i < t->nshits && t->shits[i].rule == c.rule && rc == 0) {
+            size_t li = line_of(t, t->shits[i].off ? t->shits[i].off - 1 : 0);
+            size_t from = t->lines[li > BW_SYNTAX_QUERY_LINES_BEFORE ? li - BW_SYNTAX_QUERY_LINES_BEFORE : 0];
+            size_t to = line_stop(t, li, len) + 1;
+            for (i++; i < t->nshits && t->shits[i].rule == c.rule; i++) {
+                size_t lj = line_of(t, t->shits[i].off ? t->shits[i].off - 1 : 0);
+                size_t fj = t->lines[lj > BW_SYNTAX_QUERY_LINES_BEFORE ? lj - BW_SYNTAX_QUERY_LINES_BEFORE : 0];
+                if (fj > to)
+                    break;
+                to = line_stop(t, lj, len) + 1;
+            }
+            rc = bw_syn_query_run(t->syn, sc->sq[g], &tree, (uint32_t)from, (uint32_t)(to < len ? to : len),
+                                  on_syntax_match, &c);
+        }
+    }
+    bw_syn_tree_free(&tree);
+    return rc < 0 ? -1 : 0;
 }
 
 static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
@@ -1274,7 +1670,7 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
             return -1;
     }
     memset(t->win_end, 0, sc->npmap * sizeof *t->win_end);
-    t->nhits = 0;
+    t->nhits = t->nshits = 0;
     if (++t->seen_gen == 0) { /* wrapped: entries of 2^32 scans ago would look live */
         memset(t->seen, 0, SEEN_SLOTS * sizeof *t->seen);
         memset(t->rejected, 0, (sc->nrules ? sc->nrules : 1) * sizeof *t->rejected);
@@ -1290,6 +1686,10 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
             bw_findings_free(out);
             return -1;
         }
+    }
+    if (t->nshits && !out->time_limited && syntax_confirm(sc, t, l, s, len, test_ctx, &lines_ready, out) != 0) {
+        bw_findings_free(out);
+        return -1;
     }
     if (out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_finding);

@@ -2,7 +2,11 @@
  * database per language, used as a prefilter; the rules whose patterns fired are then confirmed
  * and located with PCRE2 (JIT). Matches in comments or strings are dropped for scope "code"
  * rules, secrets are checked for entropy, placeholders and checksums, and `bulwark-ignore`
- * comments suppress findings. Scanning is thread-safe; per-thread scratch is kept in TLS. */
+ * comments suppress findings. Rules with a syntax form (tree-sitter queries per language,
+ * engine/code/syntax.h) are confirmed on the syntax tree instead: a file is parsed only when a
+ * syntax rule's prefilter fired in it, at most once per scan (in windows around the hits when it
+ * is large), and the tree is shared by every such rule. Scanning is thread-safe; per-thread
+ * scratch (Hyperscan, PCRE2, parsers) is kept in TLS. */
 #ifndef BW_ENGINE_CODE_SCANNER_H
 #define BW_ENGINE_CODE_SCANNER_H
 #include "common/limits.h"
@@ -25,6 +29,8 @@ struct bw_rule {
     size_t npat, nnot;
     void **pat, **nots;    /* pcre2_code* */
     json_t *examples;      /* {"positive":[{lang,code}],"negative":[...]} (borrowed from the catalog) */
+    unsigned syntax_langs; /* bit per language confirmed by a tree-sitter query; patterns serve the others */
+    const char *syntax[BW_LANG_COUNT]; /* the query per language, or NULL (borrowed from the catalog) */
 };
 
 struct bw_scanner;

@@ -237,8 +237,8 @@ struct bw_syn_query *bw_syn_query_new(enum bw_grammar g, const char *src, size_t
     if (!q->q) {
         static const char *const what[] = {"", "syntax error", "unknown node type", "unknown field",
                                            "unknown capture", "impossible structure", "language"};
-        snprintf(err, errlen, "%s query: %s at offset %u", bw_grammar_name(g),
-                 (unsigned)qe < sizeof what / sizeof what[0] ? what[qe] : "error", off);
+        snprintf(err, errlen, "%s query: %s", bw_grammar_name(g),
+                 (unsigned)qe < sizeof what / sizeof what[0] ? what[qe] : "error");
         *err_off = off;
         goto fail;
     }
@@ -447,4 +447,80 @@ int bw_syn_query_run(struct bw_syntax *s, const struct bw_syn_query *q, const st
             return rc;
     }
     return 0;
+}
+
+/* ---- prefilter derivation ---------------------------------------------------------------------- */
+
+static bool word_char(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
+
+/* s[0..n) as a regular expression matching it literally; \b on a side that is a word character. */
+static void put_literal(char *o, size_t *w, const char *s, size_t n)
+{
+    if (n && word_char(s[0]))
+        o[(*w)++] = '\\', o[(*w)++] = 'b';
+    for (size_t i = 0; i < n; i++) {
+        if (strchr("\\^$.|?*+()[]{}/-#", s[i]))
+            o[(*w)++] = '\\';
+        o[(*w)++] = s[i];
+    }
+    if (n && word_char(s[n - 1]))
+        o[(*w)++] = '\\', o[(*w)++] = 'b';
+}
+
+char *bw_syn_query_prefilter(const struct bw_syn_query *q, uint32_t pattern)
+{
+    if (pattern >= q->npatterns)
+        return NULL;
+    /* the rarest necessary text: #eq? with its longest string, else #any-of? whose shortest
+     * string is longest, else #match?'s regex (anchors dropped: they anchor the node, not a line) */
+    const struct pattern_preds *pp = &q->preds[pattern];
+    const struct pred *best = NULL;
+    size_t best_score = 0;
+    for (uint32_t i = 0; i < pp->n; i++) {
+        const struct pred *p = &pp->v[i];
+        if (p->negate || p->cap2 >= 0 || p->nstrs == 0)
+            continue;
+        size_t shortest = SIZE_MAX;
+        for (uint32_t k = 0; k < p->nstrs; k++)
+            shortest = p->lens[k] < shortest ? p->lens[k] : shortest;
+        if (shortest == 0)
+            continue;
+        /* a literal beats a regex of the same length: Hyperscan finds it faster */
+        size_t score = shortest * 4 + (p->op == P_EQ ? 2 : p->op == P_ANY_OF ? 1 : 0);
+        if (score > best_score)
+            best = p, best_score = score;
+    }
+    if (!best)
+        return NULL;
+    size_t cap = 16;
+    for (uint32_t k = 0; k < best->nstrs; k++)
+        cap += best->lens[k] * 2 + 8;
+    char *o = malloc(cap);
+    if (!o)
+        return NULL;
+    size_t w = 0;
+    if (best->op == P_MATCH) {
+        const char *r = best->strs[0];
+        size_t n = best->lens[0];
+        if (n && r[0] == '^')
+            r++, n--;
+        if (n && r[n - 1] == '$' && (n < 2 || r[n - 2] != '\\'))
+            n--;
+        memcpy(o + w, "(?:", 3);
+        w += 3;
+        memcpy(o + w, r, n);
+        w += n;
+        o[w++] = ')';
+    } else {
+        memcpy(o + w, "(?:", 3);
+        w += 3;
+        for (uint32_t k = 0; k < best->nstrs; k++) {
+            if (k)
+                o[w++] = '|';
+            put_literal(o, &w, best->strs[k], best->lens[k]);
+        }
+        o[w++] = ')';
+    }
+    o[w] = '\0';
+    return o;
 }

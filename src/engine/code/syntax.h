@@ -51,6 +51,11 @@ const TSQuery *bw_syn_query_ts(const struct bw_syn_query *q);
 uint32_t bw_syn_query_pattern_count(const struct bw_syn_query *q);
 /* Byte offset in the query text where pattern i starts (to map patterns to their source). */
 uint32_t bw_syn_query_pattern_start(const struct bw_syn_query *q, uint32_t i);
+/* A regular expression (PCRE2 and Hyperscan syntax) that matches the text wherever pattern i can
+ * match, derived from its predicates: the longest #eq? string, else the #any-of? strings, else
+ * the #match? regex without its anchors. NULL when the pattern has none of them (or out of
+ * memory). The caller frees it. */
+char *bw_syn_query_prefilter(const struct bw_syn_query *q, uint32_t pattern);
 /* The id of capture @name, or -1 when the query has none. */
 int bw_syn_query_capture_id(const struct bw_syn_query *q, const char *name);
 

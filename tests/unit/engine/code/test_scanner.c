@@ -332,6 +332,107 @@ static void long_lines_and_the_time_budget(void **state)
     bw_scanner_free(s2);
 }
 
+
+/* A rule with a syntax form: confirmed on the tree (calls only, never comments or strings, with
+ * its predicates), in fragments that do not parse, in windows of a large file, suppressed like
+ * any other; its other languages keep their patterns. */
+static const char SYN_CATALOG[] =
+    "{\"category\":\"crypto\",\"rules\":["
+    "{\"id\":\"T-RAND\",\"title\":\"rand\",\"category\":\"crypto\",\"severity\":\"LOW\",\"cwe\":\"CWE-338\","
+    " \"languages\":[\"py\",\"js\"],\"patterns\":[\"\\\\bMath\\\\.random\\\\s*\\\\(\"],"
+    " \"syntax\":{\"py\":\"(call function: (attribute object: (identifier) @o attribute: (identifier) @m)"
+    "   (#eq? @o \\\"random\\\") (#any-of? @m \\\"random\\\" \\\"randint\\\")) @finding\"},"
+    " \"description\":\"d\",\"remediation\":\"r\","
+    " \"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"random.random()\"},{\"lang\":\"js\",\"code\":\"Math.random()\"}],"
+    "              \"negative\":[{\"lang\":\"py\",\"code\":\"random.choice(x)\"}]}}]}";
+
+static void syntax_rules(void **state)
+{
+    (void)state;
+    const char *docs[] = {SYN_CATALOG};
+    size_t lens[] = {sizeof SYN_CATALOG - 1};
+    char err[512];
+    struct bw_scanner *s2 = bw_scanner_new(docs, lens, 1, err, sizeof err);
+    if (!s2)
+        fail_msg("%s", err);
+    struct bw_findings f;
+#define SCAN2(L, CODE) (assert_int_equal(bw_scan(s2, L, CODE, strlen(CODE), false, &f), 0), f.n)
+    assert_int_equal(SCAN2(BW_LANG_PY, "import random\nx = random.random()\n"), 1);
+    assert_string_equal(f.v[0].rule->id, "T-RAND");
+    assert_int_equal(f.v[0].line, 2);
+    assert_int_equal(f.v[0].column, 5);
+    assert_string_equal(f.v[0].snippet, "x = random.random()");
+    bw_findings_free(&f);
+    /* the predicates: another function of the module is not a finding */
+    assert_int_equal(SCAN2(BW_LANG_PY, "x = random.choice(xs)\ny = secrets.random()\n"), 0);
+    /* neither are the words in a comment or a string, nor the function named without a call */
+    assert_int_equal(SCAN2(BW_LANG_PY, "# random.random()\ns = 'random.random()'\nf = random.random\n"), 0);
+    /* a fragment with unbalanced brackets still yields the call after them */
+    assert_int_equal(SCAN2(BW_LANG_PY, "foo(a, [1, 2\nrandom.randint(1, 6)\n"), 1);
+    assert_int_equal(f.v[0].line, 2);
+    bw_findings_free(&f);
+    assert_int_equal(SCAN2(BW_LANG_PY, "x = 1)\n    n = random.randint(1, 6)\n"), 1);
+    assert_int_equal(f.v[0].line, 2);
+    bw_findings_free(&f);
+    /* suppression as for any rule */
+    assert_int_equal(SCAN2(BW_LANG_PY, "x = random.random()  # bulwark-ignore:T-RAND\n"), 0);
+    /* js has no query: its pattern serves it */
+    assert_int_equal(SCAN2(BW_LANG_JS, "const x = Math.random();\n"), 1);
+    bw_findings_free(&f);
+    /* a large file is parsed in windows around the hits: the lines stay right */
+    size_t n = 64u << 10;
+    char *big = malloc(n + 64);
+    assert_non_null(big);
+    size_t w = 0;
+    while (w < n)
+        w += (size_t)sprintf(big + w, "def f%zu(a):\n    return [a, (a + 1)]\n\n", w);
+    size_t lines = 0;
+    for (size_t i = 0; i < w; i++)
+        lines += big[i] == '\n';
+    strcpy(big + w, "def g():\n    return random.randint(0, 9)\n");
+    assert_int_equal(bw_scan(s2, BW_LANG_PY, big, strlen(big), false, &f), 0);
+    assert_int_equal(f.n, 1);
+    assert_int_equal(f.v[0].line, lines + 2);
+    assert_int_equal(f.v[0].column, 12);
+    bw_findings_free(&f);
+    free(big);
+#undef SCAN2
+    bw_scanner_free(s2);
+}
+
+/* What the catalog refuses in a syntax form, each time naming the rule. */
+static void bad_syntax_rules_are_refused(void **state)
+{
+    (void)state;
+#define RULE(LANGS, SYNTAX, EXTRA)                                                                                    \
+    "{\"rules\":[{\"id\":\"X-SYN\",\"title\":\"t\",\"category\":\"auth\",\"severity\":\"LOW\",\"cwe\":\"CWE-1\","       \
+    "\"languages\":" LANGS ",\"syntax\":" SYNTAX EXTRA ",\"description\":\"d\",\"remediation\":\"r\","                  \
+    "\"examples\":{\"positive\":[{\"lang\":\"py\",\"code\":\"a\"}],\"negative\":[{\"lang\":\"py\",\"code\":\"b\"}]}}]}"
+    static const struct {
+        const char *doc, *why;
+    } bad[] = {
+        {RULE("[\"py\"]", "{\"py\":\"(no_such_node) @finding\"}", ""), "unknown node type"},
+        {RULE("[\"py\"]", "{\"py\":\"(call) @finding (#bogus? @finding)\"}", ""), "unknown predicate"},
+        {RULE("[\"py\"]", "{\"py\":\"(call) @x (#eq? @x \\\"a\\\")\"}", ""), "@finding"},
+        {RULE("[\"py\"]", "{\"js\":\"(call_expression) @finding\"}", ""), "syntax.js"},
+        {RULE("[\"py\",\"js\"]", "{\"py\":\"(call) @finding (#eq? @finding \\\"a\\\")\",\"js\":\"(call_expression) @finding (#eq? @finding \\\"a\\\")\"}", ""),
+         "example in js"},
+        {RULE("[\"py\"]", "{\"py\":\"(call) @finding\"}", ""), "prefilter"},
+        {RULE("[\"py\",\"js\"]", "{\"py\":\"(call) @finding (#eq? @finding \\\"a\\\")\"}", ""), "patterns must be"},
+        {RULE("[\"py\"]", "{\"py\":\"(call) @finding (#eq? @finding \\\"a\\\")\"}", ",\"patterns\":[\"a\"]"), "serve no language"},
+    };
+#undef RULE
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char err[512] = "";
+        size_t len = strlen(bad[i].doc);
+        struct bw_scanner *s = bw_scanner_new(&bad[i].doc, &len, 1, err, sizeof err);
+        if (s)
+            fail_msg("catalog %zu loaded", i);
+        if (!strstr(err, "X-SYN") || !strstr(err, bad[i].why))
+            fail_msg("catalog %zu: '%s' does not name the rule and say %s", i, err, bad[i].why);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +448,8 @@ int main(void)
         cmocka_unit_test(language_filter_and_empty),
         cmocka_unit_test(bad_catalogs_are_refused),
         cmocka_unit_test(long_lines_and_the_time_budget),
+        cmocka_unit_test(syntax_rules),
+        cmocka_unit_test(bad_syntax_rules_are_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
