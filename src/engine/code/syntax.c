@@ -250,6 +250,17 @@ struct bw_syn_query *bw_syn_query_new(enum bw_grammar g, const char *src, size_t
     }
     for (uint32_t i = 0; i < q->npatterns; i++) {
         char e[240];
+        /* `(node) @c (#eq? @c "x")` at the top level makes the predicate a pattern of its own,
+         * which tree-sitter accepts and the node's pattern runs unchecked */
+        uint32_t at = ts_query_start_byte_for_pattern(q->q, i), k = at + 1;
+        while (k < len && strchr(" \t\r\n", src[k]))
+            k++;
+        if (at < len && src[at] == '(' && k < len && src[k] == '#') {
+            *err_off = at;
+            snprintf(err, errlen, "%s query: a predicate outside its pattern: write ((node) @c (#eq? @c \"x\"))",
+                     bw_grammar_name(g));
+            goto fail;
+        }
         if (pattern_preds(q, i, e, sizeof e) != 0) {
             *err_off = ts_query_start_byte_for_pattern(q->q, i);
             snprintf(err, errlen, "%s query: %s", bw_grammar_name(g), e);

@@ -412,14 +412,14 @@ static void bad_syntax_rules_are_refused(void **state)
         const char *doc, *why;
     } bad[] = {
         {RULE("[\"py\"]", "{\"py\":\"(no_such_node) @finding\"}", ""), "unknown node type"},
-        {RULE("[\"py\"]", "{\"py\":\"(call) @finding (#bogus? @finding)\"}", ""), "unknown predicate"},
-        {RULE("[\"py\"]", "{\"py\":\"(call) @x (#eq? @x \\\"a\\\")\"}", ""), "@finding"},
+        {RULE("[\"py\"]", "{\"py\":\"((call) @finding (#bogus? @finding))\"}", ""), "unknown predicate"},
+        {RULE("[\"py\"]", "{\"py\":\"((call) @x (#eq? @x \\\"a\\\"))\"}", ""), "@finding"},
         {RULE("[\"py\"]", "{\"js\":\"(call_expression) @finding\"}", ""), "syntax.js"},
-        {RULE("[\"py\",\"js\"]", "{\"py\":\"(call) @finding (#eq? @finding \\\"a\\\")\",\"js\":\"(call_expression) @finding (#eq? @finding \\\"a\\\")\"}", ""),
+        {RULE("[\"py\",\"js\"]", "{\"py\":\"((call) @finding (#eq? @finding \\\"a\\\"))\",\"js\":\"((call_expression) @finding (#eq? @finding \\\"a\\\"))\"}", ""),
          "example in js"},
         {RULE("[\"py\"]", "{\"py\":\"(call) @finding\"}", ""), "prefilter"},
-        {RULE("[\"py\",\"js\"]", "{\"py\":\"(call) @finding (#eq? @finding \\\"a\\\")\"}", ""), "patterns must be"},
-        {RULE("[\"py\"]", "{\"py\":\"(call) @finding (#eq? @finding \\\"a\\\")\"}", ",\"patterns\":[\"a\"]"), "serve no language"},
+        {RULE("[\"py\",\"js\"]", "{\"py\":\"((call) @finding (#eq? @finding \\\"a\\\"))\"}", ""), "patterns must be"},
+        {RULE("[\"py\"]", "{\"py\":\"((call) @finding (#eq? @finding \\\"a\\\"))\"}", ",\"patterns\":[\"a\"]"), "serve no language"},
     };
 #undef RULE
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

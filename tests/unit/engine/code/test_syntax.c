@@ -168,13 +168,15 @@ static void bad_queries_are_refused(void **state)
         {"(call", "syntax error"},
         {"(no_such_node) @x", "unknown node type"},
         {"(call nofield: (identifier)) @x", "unknown field"},
-        {"(call) @x (#eq? @y \"a\")", "unknown capture"},
-        {"(call) @x (#is-ok? @x)", "unknown predicate"},
-        {"(call) @x (#set! foo \"a\")", "unknown predicate"},
-        {"(call) @x (#match? @x \"a(b\")", "PCRE2"},
-        {"(call) @x (#eq? @x)", "takes a capture"},
-        {"(call) @x (#eq? \"a\" @x)", "takes a capture"},
-        {"(call) @x (#any-of? @x @x)", "must be a string"},
+        {"((call) @x (#eq? @y \"a\"))", "unknown capture"},
+        {"((call) @x (#is-ok? @x))", "unknown predicate"},
+        {"((call) @x (#set! foo \"a\"))", "unknown predicate"},
+        {"((call) @x (#match? @x \"a(b\"))", "PCRE2"},
+        {"((call) @x (#eq? @x))", "takes a capture"},
+        {"((call) @x (#eq? \"a\" @x))", "takes a capture"},
+        {"((call) @x (#any-of? @x @x))", "must be a string"},
+        /* at the top level a predicate would be a pattern of its own and (call) unchecked */
+        {"(call) @x (#eq? @x \"a\")", "outside its pattern"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[256] = "";
