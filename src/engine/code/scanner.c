@@ -1208,13 +1208,22 @@ static bool suppressed(const struct tstate *t, const char *s, size_t len, size_t
         return true;
     if (li == 0)
         return false;
-    /* the line before, when it is only a comment */
+    /* the line before, when it is only a comment: a block comment that code follows on its
+     * line (a bulwark-ignore block comment, then a call) silences that line alone */
     size_t a = t->lines[li - 1], b = line_stop(t, li - 1, len);
     while (a < b && (s[a] == ' ' || s[a] == '\t'))
         a++;
-    bool comment = (b - a >= 2 && ((s[a] == '/' && (s[a + 1] == '/' || s[a + 1] == '*')) || (s[a] == '-' && s[a + 1] == '-'))) ||
-                   (b > a && s[a] == '#');
-    return comment && marker_covers(s, a, b, id);
+    bool line_comment = (b - a >= 2 && ((s[a] == '/' && s[a + 1] == '/') || (s[a] == '-' && s[a + 1] == '-'))) ||
+                        (b > a && s[a] == '#');
+    bool alone = line_comment;
+    if (!line_comment && b - a >= 2 && s[a] == '/' && s[a + 1] == '*') {
+        const char *end = memmem(s + a + 2, b - a - 2, "*/", 2);
+        size_t after = end ? (size_t)(end - s) + 2 : b; /* unclosed: the comment goes on */
+        while (after < b && (s[after] == ' ' || s[after] == '\t' || s[after] == '\r'))
+            after++;
+        alone = after >= b;
+    }
+    return alone && marker_covers(s, a, b, id);
 }
 
 static uint32_t column_of(const char *s, size_t line_start, size_t off)

@@ -109,6 +109,14 @@ static void not_patterns_and_suppression(void **state)
     /* the line before only counts when it is a comment line */
     assert_int_equal(scan(BW_LANG_PY, "y = 1  # bulwark-ignore\neval(x)\n", &f), 1);
     bw_findings_free(&f);
+    /* ... a comment alone on its line: one followed by code silences its own line only */
+    assert_int_equal(scan(BW_LANG_JS, "/* bulwark-ignore */ eval(x)\neval(x)\n", &f), 1);
+    assert_int_equal(f.v[0].line, 2);
+    bw_findings_free(&f);
+    assert_int_equal(scan(BW_LANG_JS, "  /* bulwark-ignore */  \neval(x)\n", &f), 0);
+    assert_int_equal(scan(BW_LANG_JS, "// bulwark-ignore\neval(x)\neval(x)\n", &f), 1);
+    assert_int_equal(f.v[0].line, 3);
+    bw_findings_free(&f);
 }
 
 static void secrets_need_entropy_and_checksum(void **state)
