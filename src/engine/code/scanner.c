@@ -290,6 +290,7 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
         r->min_entropy = json_number_value(json_object_get(sec, "min_entropy"));
         const char *ck = str(sec, "checksum");
         r->checksum_svc = ck && strcmp(ck, "svc") == 0;
+        r->secret_generic = json_is_true(json_object_get(sec, "generic"));
         if (!r->secret_group || (ck && !r->checksum_svc)) {
             snprintf(err, errlen, "rule %s: secret needs a group name (and checksum, if any, \"svc\")", r->id);
             return -1;
@@ -331,13 +332,14 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
         snprintf(err, errlen, "rule %s: %s", r->id, e);
         return -1;
     }
-    if (r->secret_group) {
-        for (size_t p = 0; p < r->npat; p++)
-            if (pcre2_substring_number_from_name(r->pat[p], (PCRE2_SPTR)r->secret_group) < 0) {
-                snprintf(err, errlen, "rule %s: pattern %zu has no group named %s", r->id, p, r->secret_group);
+    r->code_group = str(o, "code_group");
+    const char *groups[] = {r->secret_group, r->code_group};
+    for (size_t k = 0; k < 2; k++)
+        for (size_t p = 0; groups[k] && p < r->npat; p++)
+            if (pcre2_substring_number_from_name(r->pat[p], (PCRE2_SPTR)groups[k]) < 0) {
+                snprintf(err, errlen, "rule %s: pattern %zu has no group named %s", r->id, p, groups[k]);
                 return -1;
             }
-    }
     if (check_examples(r, e, sizeof e) != 0) {
         snprintf(err, errlen, "rule %s: %s", r->id, e);
         return -1;
@@ -1409,12 +1411,28 @@ static int add_finding(const struct bw_scanner *sc, struct tstate *t, const char
     struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column_of(s, la, ms),
                            .offset = ms};
     f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
+    if (sec_a != (size_t)-1)
+        f.secret_start = sec_a, f.secret_end = sec_b;
     make_snippet(f.snippet, sizeof f.snippet, s, la, lb, sec_a, sec_b);
     if (prev)
         *prev = f;
     else if (push_finding(t, slot, out, &f) != 0)
         return -1;
     return 0;
+}
+
+static bool key_char(char c) { return c == '_' || c == '-' || isalnum((unsigned char)c); }
+
+/* Whether the word at off lies in a string literal that is a name only ('password',
+ * "user_pwd"): a dictionary key or a form field, code in all but syntax; "/etc/passwd" is not. */
+static bool key_string(const char *s, size_t len, size_t off)
+{
+    size_t a = off, b = off;
+    while (a > 0 && key_char(s[a - 1]))
+        a--;
+    while (b < len && key_char(s[b]))
+        b++;
+    return a > 0 && b < len && strchr("'\"`", s[a - 1]) && s[b] == s[a - 1];
 }
 
 static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l, const char *s, size_t len,
@@ -1470,6 +1488,18 @@ static int confirm(const struct bw_scanner *sc, struct tstate *t, enum bw_lang l
             }
             if (bw_region_at(&t->regions, ms))
                 continue;
+        }
+        if (r->code_group) { /* e.g. the password word: "/etc/passwd" in a string is no password */
+            int g = pcre2_substring_number_from_name(code, (PCRE2_SPTR)r->code_group);
+            if (g >= 0 && ov[2 * g] != PCRE2_UNSET) {
+                if (!*regions_ready) {
+                    if (bw_lex_regions(l, s, len, &t->regions) != 0)
+                        return -1;
+                    *regions_ready = true;
+                }
+                if (bw_region_at(&t->regions, ov[2 * g]) && !key_string(s, len, ov[2 * g]))
+                    continue;
+            }
         }
         size_t sec_a = (size_t)-1, sec_b = 0;
         if (r->secret_group) {
@@ -1651,6 +1681,45 @@ static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw
     return rc < 0 ? -1 : 0;
 }
 
+/* One finding per secret: a secret on a line that several secrets rules match (an AWS secret
+ * key is also a password-named literal) is one finding, the specific rule's rather than the
+ * generic one's (it names the service), then the most severe, then the catalog's first; it
+ * carries the most severe of their severities. Findings are few (BW_SCAN_MAX_FINDINGS). */
+static bool secret_beats(const struct bw_finding *y, const struct bw_finding *x)
+{
+    if (y->rule->secret_generic != x->rule->secret_generic)
+        return !y->rule->secret_generic;
+    return y->severity > x->severity || (y->severity == x->severity && y->rule < x->rule);
+}
+
+static void one_per_secret(struct bw_findings *out)
+{
+    /* decided on the findings as found, then compacted */
+    unsigned char drop[BW_SCAN_MAX_FINDINGS] = {0}, sev[BW_SCAN_MAX_FINDINGS];
+    size_t n = out->n < BW_SCAN_MAX_FINDINGS ? out->n : BW_SCAN_MAX_FINDINGS;
+    for (size_t i = 0; i < n; i++) {
+        const struct bw_finding *x = &out->v[i];
+        sev[i] = (unsigned char)x->severity;
+        for (size_t j = 0; x->secret_end && j < n && !drop[i]; j++) {
+            const struct bw_finding *y = &out->v[j];
+            if (j == i || !y->secret_end || y->line != x->line || y->secret_start >= x->secret_end ||
+                x->secret_start >= y->secret_end)
+                continue;
+            if (secret_beats(y, x))
+                drop[i] = 1;
+            else if (y->severity > sev[i])
+                sev[i] = (unsigned char)y->severity;
+        }
+    }
+    size_t w = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!drop[i]) {
+            out->v[w] = out->v[i];
+            out->v[w++].severity = sev[i];
+        }
+    out->n = w;
+}
+
 static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size_t len, bool test_ctx,
                 struct bw_findings *out)
 {
@@ -1700,6 +1769,7 @@ static int scan(const struct bw_scanner *sc, enum bw_lang l, const char *s, size
         bw_findings_free(out);
         return -1;
     }
+    one_per_secret(out);
     if (out->n > 1)
         qsort(out->v, out->n, sizeof *out->v, cmp_finding);
     return 0;

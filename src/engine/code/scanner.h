@@ -24,6 +24,9 @@ struct bw_rule {
     unsigned langs; /* bit per enum bw_lang */
     bool scope_any;
     const char *secret_group; /* NULL unless a secrets rule */
+    bool secret_generic;      /* a generic rule (any password-named literal): a specific rule's finding of
+                               * the same secret replaces its own */
+    const char *code_group;   /* a capture group that must start in code, not in a string or comment */
     double min_entropy;
     bool checksum_svc;
     size_t npat, nnot;
@@ -69,11 +72,15 @@ struct bw_finding {
     int severity; /* after context adjustment */
     uint32_t line, column, end_line;
     size_t offset; /* byte offset of the match in the scanned text */
+    size_t secret_start, secret_end; /* the secret's bytes [start, end) (secrets rules), else 0, 0 */
     char snippet[208];
 };
 
-/* At most BW_SCAN_MAX_FINDINGS findings are kept, each a distinct (rule, line). truncated: there
- * were more; worst: the most severe finding seen, kept or not, so the grade sees past the cap. */
+/* At most BW_SCAN_MAX_FINDINGS findings are kept, each a distinct (rule, line), and one per
+ * secret: where secrets rules find the same secret on a line, one finding is kept (a specific
+ * rule's over a generic one's, then the most severe, then the catalog's first) at the most severe
+ * of their severities. truncated: there were more; worst: the most severe finding seen, kept or
+ * not, so the grade sees past the cap. */
 struct bw_findings {
     struct bw_finding *v;
     size_t n, cap;

@@ -470,7 +470,12 @@ static void put_literal(char *o, size_t *w, const char *s, size_t n)
     if (n && word_char(s[0]))
         o[(*w)++] = '\\', o[(*w)++] = 'b';
     for (size_t i = 0; i < n; i++) {
-        if (strchr("\\^$.|?*+()[]{}/-#", s[i]))
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c >= 0x7f) { /* a NUL would end the expression; bytes, not characters */
+            *w += (size_t)sprintf(o + *w, "\\x%02x", c);
+            continue;
+        }
+        if (c && strchr("\\^$.|?*+()[]{}/-#", c))
             o[(*w)++] = '\\';
         o[(*w)++] = s[i];
     }
@@ -505,7 +510,7 @@ char *bw_syn_query_prefilter(const struct bw_syn_query *q, uint32_t pattern)
         return NULL;
     size_t cap = 16;
     for (uint32_t k = 0; k < best->nstrs; k++)
-        cap += best->lens[k] * 2 + 8;
+        cap += best->lens[k] * 4 + 8; /* \xHH per byte at worst */
     char *o = malloc(cap);
     if (!o)
         return NULL;
@@ -533,5 +538,17 @@ char *bw_syn_query_prefilter(const struct bw_syn_query *q, uint32_t pattern)
         o[w++] = ')';
     }
     o[w] = '\0';
+    if (best->op == P_MATCH) {
+        /* a regex whose anchors held it together ("^*") or with a NUL in it derives nothing */
+        int ec;
+        PCRE2_SIZE eo;
+        pcre2_code *c = memchr(best->strs[0], 0, best->lens[0]) ? NULL
+                        : pcre2_compile((PCRE2_SPTR)o, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
+        if (!c) {
+            free(o);
+            return NULL;
+        }
+        pcre2_code_free(c);
+    }
     return o;
 }
