@@ -169,6 +169,14 @@
 #define BW_SYNTAX_MATCH_LIMIT       1024  /* matches a query cursor keeps in progress (ts_query_cursor_set_match_limit) */
 #define BW_SYNTAX_MAX_RANGES        4096  /* parse windows of one scan (merged) */
 
+/* taint (src/engine/code/taint.h, taint.c): intra-procedural, per sink */
+#define BW_TAINT_MAX_STEPS          8     /* steps of a trace kept (source, the first assignments, the sink) */
+#define BW_TAINT_MAX_VARS           128   /* tainted names tracked in one function; past it the oldest are forgotten */
+#define BW_TAINT_MAX_KEY            96    /* bytes of a tracked name (self.url, $data['u']); longer ones are not tracked */
+#define BW_TAINT_MAX_NODES          20000 /* nodes one sink's function walk visits; past it the sink is judged on what was seen */
+#define BW_TAINT_MAX_DEPTH          48    /* expression nesting followed when judging a value */
+#define BW_TAINT_MAX_CALLEE         160   /* bytes of a callee's text compared with the sinks */
+
 /* `bulwark scan` (src/cli/scan.c) */
 #define BW_CLI_SCAN_MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */
 #define BW_CLI_SCAN_MAX_FILES    200000

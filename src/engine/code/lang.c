@@ -1,8 +1,11 @@
+#define PCRE2_CODE_UNIT_WIDTH 8
 #include "engine/code/lang.h"
 
 #include "common/vec.h"
 
 #include <ctype.h>
+#include <pcre2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -286,4 +289,17 @@ void bw_regions_free(struct bw_regions *r)
     free(r->v);
     r->v = NULL;
     r->n = r->cap = 0;
+}
+
+void *bw_re_compile(const char *pat, uint32_t flags, char *err, size_t errlen)
+{
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *c = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, flags, &ec, &eo, NULL);
+    if (!c) {
+        PCRE2_UCHAR msg[160];
+        pcre2_get_error_message(ec, msg, sizeof msg);
+        snprintf(err, errlen, "PCRE2: %s at offset %zu", (const char *)msg, (size_t)eo);
+    }
+    return c;
 }

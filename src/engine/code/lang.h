@@ -5,6 +5,7 @@
 #define BW_ENGINE_CODE_LANG_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum bw_lang { BW_LANG_JS, BW_LANG_TS, BW_LANG_PY, BW_LANG_GO, BW_LANG_JAVA,
                BW_LANG_PHP, BW_LANG_RB, BW_LANG_CS, BW_LANG_RS, BW_LANG_COUNT };
@@ -31,5 +32,9 @@ int bw_lex_regions(enum bw_lang l, const char *src, size_t len, struct bw_region
 /* The region kind containing offset off, or 0 for code. */
 int bw_region_at(const struct bw_regions *r, size_t off);
 void bw_regions_free(struct bw_regions *r);
+
+/* Compiles PCRE2 (8-bit) pattern pat with flags; NULL with "PCRE2: <message> at offset <n>" in
+ * err. Returns a pcre2_code * (void * so that this header needs no pcre2.h). */
+void *bw_re_compile(const char *pat, uint32_t flags, char *err, size_t errlen);
 
 #endif

@@ -2,6 +2,7 @@
 #include "engine/code/scanner.h"
 
 #include "engine/code/syntax.h"
+#include "engine/code/taint.h"
 
 #include "common/embedded.h"
 #include "common/keyformat.h"
@@ -98,6 +99,7 @@ struct tstate {
         size_t line;
     } *rejected;
     struct bw_syntax *syn; /* parsers and query cursor */
+    struct bw_taint *taint; /* taint scratch */
     struct shit {
         uint32_t rule;
         size_t off; /* a syntax rule's prefilter hit (its end) */
@@ -125,17 +127,8 @@ static const char *str(json_t *o, const char *k)
 
 static void *compile_pcre(const char *pat, char *err, size_t errlen)
 {
-    int ec;
-    PCRE2_SIZE eo;
-    pcre2_code *c = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_MULTILINE, &ec, &eo, NULL);
-    if (!c) {
-        PCRE2_UCHAR msg[160];
-        pcre2_get_error_message(ec, msg, sizeof msg);
-        snprintf(err, errlen, "PCRE2: %s at offset %zu", (const char *)msg, (size_t)eo);
-        return NULL;
-    }
     /* JIT happens on first use (ensure_jit): most patterns never fire in a given run */
-    return c;
+    return bw_re_compile(pat, PCRE2_MULTILINE, err, errlen);
 }
 
 static int load_patterns(json_t *arr, bool required, void ***out, size_t *n, size_t *max_ovec, char *err,
@@ -219,6 +212,57 @@ static int check_examples(struct bw_rule *r, char *err, size_t errlen)
                 return -1;
             }
     }
+    return 0;
+}
+
+/* A rule's taint form: {"taint": {lang: {"sinks": [...], "sanitizers": regex}}, "guard": regex}
+ * (engine/code/taint.h); its languages are confirmed on the syntax tree. */
+static int load_taint(struct bw_scanner *sc, json_t *o, struct bw_rule *r, char *err, size_t errlen)
+{
+    json_t *tj = json_object_get(o, "taint");
+    if (!tj)
+        return 0;
+    const char *guard = str(o, "guard");
+    const char *k;
+    json_t *v;
+    if (!json_is_object(tj) || r->secret_group) {
+        snprintf(err, errlen, "rule %s: taint must be an object by language (and not on a secret rule)", r->id);
+        return -1;
+    }
+    json_object_foreach(tj, k, v) {
+        int l = bw_lang_parse(k);
+        json_t *sinks = json_object_get(v, "sinks");
+        size_t n = json_array_size(sinks);
+        if (l < 0 || !(r->langs & (1u << l)) || r->syntax[l] || n == 0 || n > 64) {
+            snprintf(err, errlen, "rule %s: taint.%s needs 1 to 64 sinks, for one of the rule's languages without a query",
+                     r->id, k);
+            return -1;
+        }
+        const char *callees[64], *whens[64], *unlesses[64];
+        int args[64];
+        for (size_t i = 0; i < n; i++) {
+            json_t *s = json_array_get(sinks, i);
+            callees[i] = json_is_string(s) ? json_string_value(s) : str(s, "callee");
+            whens[i] = json_is_string(s) ? NULL : str(s, "when");
+            unlesses[i] = json_is_string(s) ? NULL : str(s, "unless");
+            json_t *a = json_object_get(s, "arg");
+            args[i] = a ? (int)json_integer_value(a) : 0;
+            if (!callees[i] || !*callees[i] || (a && (!json_is_integer(a) || args[i] < -2 || args[i] > 16))) {
+                snprintf(err, errlen, "rule %s: taint.%s sink %zu: a callee regex, or {callee, arg (-2..16), when, unless}", r->id,
+                         k, i);
+                return -1;
+            }
+        }
+        char e[240];
+        r->taint[l] = bw_taint_spec_new((enum bw_lang)l, callees, args, whens, unlesses, n, str(v, "sanitizers"), guard, e,
+                                        sizeof e);
+        if (!r->taint[l]) {
+            snprintf(err, errlen, "rule %s: taint.%s: %s", r->id, k, e);
+            return -1;
+        }
+        r->syntax_langs |= 1u << l;
+    }
+    sc->syntax_langs |= r->syntax_langs;
     return 0;
 }
 
@@ -321,6 +365,8 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
         }
         sc->syntax_langs |= r->syntax_langs;
     }
+    if (load_taint(sc, o, r, err, errlen) != 0)
+        return -1;
     /* patterns serve the languages without a query; a rule with a query for each needs none */
     bool need_patterns = (r->langs & ~r->syntax_langs) != 0;
     if (!need_patterns && json_object_get(o, "patterns")) {
@@ -683,6 +729,24 @@ static char *syntax_prefilter(const struct bw_scanner *sc, uint32_t ri, enum bw_
 {
     if (own)
         return strdup(own);
+    if (sc->rules[ri].taint[l]) { /* the sinks' callees: a file without one has no taint finding */
+        json_t *sinks = json_object_get(json_object_get(json_object_get(sc->rule_json[ri], "taint"), bw_lang_name(l)), "sinks");
+        struct bw_sb b = {0};
+        size_t i;
+        json_t *s;
+        json_array_foreach(sinks, i, s) {
+            const char *c = json_is_string(s) ? json_string_value(s) : str(s, "callee");
+            bw_sb_puts(&b, i ? "|(?:" : "(?:");
+            bw_sb_puts(&b, c);
+            bw_sb_putc(&b, ')');
+        }
+        if (b.oom) {
+            free(b.p);
+            snprintf(err, errlen, "out of memory");
+            return NULL;
+        }
+        return bw_sb_take(&b);
+    }
     enum bw_grammar gs[2];
     bw_grammars_of(l, gs);
     const struct bw_syn_query *q = sc->sq[gs[0]];
@@ -818,6 +882,7 @@ static void tstate_free(void *p)
     free(t->seen);
     free(t->rejected);
     bw_syntax_free(t->syn);
+    bw_taint_free(t->taint);
     free(t->shits);
     free(t->ranges);
     free(t);
@@ -958,6 +1023,8 @@ void bw_scanner_free(struct bw_scanner *sc)
             pcre2_code_free(r->nots[p]);
         free(r->pat);
         free(r->nots);
+        for (int l = 0; l < BW_LANG_COUNT; l++)
+            bw_taint_spec_free(r->taint[l]);
     }
     free(sc->rules);
     free(sc->rule_json);
@@ -1623,6 +1690,39 @@ static int on_syntax_match(void *ctx, const struct bw_syn_match *m)
     return add_finding(c->sc, c->t, c->s, c->len, c->rule, c->sev, ms, me, (size_t)-1, 0, c->out) < 0 ? -1 : 0;
 }
 
+/* A tainted sink: a finding at the sink call, with its trace; a flow from a parameter of a
+ * function with no route context is of unknown origin: MEDIUM at most. */
+static int on_taint(void *ctx, const struct bw_taint_flow *flow)
+{
+    struct syn_ctx *c = ctx;
+    if ((++c->t->ticks & 63) == 0 && bw_mono_us() > c->t->deadline_us) {
+        c->out->truncated = c->out->time_limited = true;
+        return 1;
+    }
+    const struct bw_taint_step *sink = &flow->steps[flow->nsteps - 1];
+    int sev = flow->origin == BW_TAINT_PARAM && c->sev > BW_SEV_MEDIUM ? BW_SEV_MEDIUM : c->sev;
+    if (c->out->truncated && sev <= c->out->worst)
+        return 1;
+    if (sink->start >= c->len)
+        return 0;
+    int rc = add_finding(c->sc, c->t, c->s, c->len, c->rule, sev, sink->start, sink->end, (size_t)-1, 0, c->out);
+    if (rc != 0)
+        return rc < 0 ? -1 : 0;
+    struct seen *slot = seen_slot(c->t, c->out, &c->sc->rules[c->rule], (uint32_t)line_of(c->t, sink->start) + 1);
+    if (slot->gen != c->t->seen_gen)
+        return 0; /* past the cap: counted, not kept */
+    struct bw_finding *f = &c->out->v[slot->idx];
+    f->ntrace = 0;
+    for (uint32_t i = 0; i < flow->nsteps && i < BW_TAINT_MAX_STEPS; i++) {
+        const struct bw_taint_step *st = &flow->steps[i];
+        size_t a = st->start < c->len ? st->start : c->len - 1, b = st->end > st->start ? st->end - 1 : a;
+        size_t li = line_of(c->t, a);
+        f->trace[f->ntrace++] = (struct bw_trace_step){(uint32_t)li + 1, column_of(c->s, c->t->lines[li], a),
+                                                       (uint32_t)line_of(c->t, b < c->len ? b : a) + 1, st->kind};
+    }
+    return 0;
+}
+
 /* The syntax rules whose prefilter fired (t->shits): the text is parsed once, whole or in
  * windows around the hits, and each rule's query runs on the nodes around its own hits. A
  * parse past the time budget marks the scan time_limited, past the size bound truncated. */
@@ -1632,9 +1732,9 @@ static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw
     enum bw_grammar g = bw_grammar_pick(l, s, len);
     if (ensure_grammar(sc, g) != 0)
         return -1;
-    if (!sc->sq[g])
-        return 0;
     if (!t->syn && !(t->syn = bw_syntax_new()))
+        return -1;
+    if (!t->taint && !(t->taint = bw_taint_new()))
         return -1;
     if (!*lines_ready) {
         if (index_lines(t, s, len) != 0)
@@ -1673,8 +1773,12 @@ static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw
                     break;
                 to = line_stop(t, lj, len) + 1;
             }
-            rc = bw_syn_query_run(t->syn, sc->sq[g], &tree, (uint32_t)from, (uint32_t)(to < len ? to : len),
-                                  on_syntax_match, &c);
+            const struct bw_taint_spec *ts = sc->rules[c.rule].taint[l];
+            if (ts)
+                rc = bw_taint_run(t->taint, ts, &tree, (uint32_t)from, (uint32_t)(to < len ? to : len), on_taint, &c);
+            else if (sc->sq[g])
+                rc = bw_syn_query_run(t->syn, sc->sq[g], &tree, (uint32_t)from, (uint32_t)(to < len ? to : len),
+                                      on_syntax_match, &c);
         }
     }
     bw_syn_tree_free(&tree);

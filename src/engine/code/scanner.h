@@ -32,8 +32,9 @@ struct bw_rule {
     size_t npat, nnot;
     void **pat, **nots;    /* pcre2_code* */
     json_t *examples;      /* {"positive":[{lang,code}],"negative":[...]} (borrowed from the catalog) */
-    unsigned syntax_langs; /* bit per language confirmed by a tree-sitter query; patterns serve the others */
+    unsigned syntax_langs; /* bit per language confirmed on the syntax tree (a query or taint); patterns serve the others */
     const char *syntax[BW_LANG_COUNT]; /* the query per language, or NULL (borrowed from the catalog) */
+    struct bw_taint_spec *taint[BW_LANG_COUNT]; /* sinks, sanitizers and guard per language, or NULL */
 };
 
 struct bw_scanner;
@@ -67,6 +68,15 @@ const struct bw_rule *bw_scanner_rule(const struct bw_scanner *sc, size_t i);
 /* The catalog as the API shows it: {total_rules, categories, patterns:[...]} (borrowed). */
 const char *bw_scanner_catalog_json(const struct bw_scanner *sc, size_t *len);
 
+struct bw_taint_spec;
+
+/* A step of a taint finding's trace: where the data came from (the first), where it went, the
+ * sink (the last). */
+struct bw_trace_step {
+    uint32_t line, column, end_line;
+    uint8_t kind; /* enum bw_step_kind (engine/code/taint.h): 1 source, 2 propagation, 3 sink */
+};
+
 struct bw_finding {
     const struct bw_rule *rule;
     int severity; /* after context adjustment */
@@ -74,6 +84,8 @@ struct bw_finding {
     size_t offset; /* byte offset of the match in the scanned text */
     size_t secret_start, secret_end; /* the secret's bytes [start, end) (secrets rules), else 0, 0 */
     char snippet[208];
+    uint8_t ntrace; /* taint findings: the flow from source to sink; 0 otherwise */
+    struct bw_trace_step trace[BW_TAINT_MAX_STEPS];
 };
 
 /* At most BW_SCAN_MAX_FINDINGS findings are kept, each a distinct (rule, line), and one per

@@ -1,0 +1,229 @@
+/* Intra-procedural taint: per language, each family of sources reaches a sink through
+ * assignments, string building and calls; sanitizers, validating conditions and constant
+ * reassignment stop it; a parameter of a function with no route context is of unknown origin;
+ * the trace runs from the source to the sink. Fragments that do not parse still give flows. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "engine/code/taint.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct bw_syntax *sx;
+static struct bw_taint *tx;
+
+static int setup(void **state)
+{
+    (void)state;
+    sx = bw_syntax_new();
+    tx = bw_taint_new();
+    return sx && tx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    bw_syntax_free(sx);
+    bw_taint_free(tx);
+    return 0;
+}
+
+struct got {
+    int n;
+    enum bw_taint_origin origin;
+    struct bw_taint_flow last;
+};
+
+static int on_flow(void *ctx, const struct bw_taint_flow *f)
+{
+    struct got *g = ctx;
+    g->n++;
+    g->origin = f->origin;
+    g->last = *f;
+    return 0;
+}
+
+/* Flows in code (language l) into a sink whose callee ends with sink (argument arg), with the
+ * rule's sanitizers and guard (NULL: none). */
+static struct got run(enum bw_lang l, const char *sink, int arg, const char *sanitizers, const char *guard,
+                      const char *code)
+{
+    char err[256];
+    const char *whens[1] = {NULL}, *unless[1] = {NULL};
+    struct bw_taint_spec *sp = bw_taint_spec_new(l, &sink, &arg, whens, unless, 1, sanitizers, guard, err, sizeof err);
+    if (!sp)
+        fail_msg("spec: %s", err);
+    struct bw_syn_tree t;
+    size_t n = strlen(code);
+    assert_int_equal(bw_syntax_parse(sx, bw_grammar_pick(l, code, n), code, n, NULL, 0, 0, &t), BW_PARSE_OK);
+    struct got g = {0};
+    assert_int_equal(bw_taint_run(tx, sp, &t, 0, 0, on_flow, &g), 0);
+    bw_syn_tree_free(&t);
+    bw_taint_spec_free(sp);
+    return g;
+}
+
+#define HTTP_PY "\\brequests\\.(?:get|post)"
+
+static void python_sources_and_propagation(void **state)
+{
+    (void)state;
+    /* Flask, two lines: the canonical SSRF */
+    struct got g = run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "url = request.args.get(\"url\")\nrequests.get(url)\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_SOURCE);
+    /* f-string, concatenation, format, augmented assignment, a tuple unpacked */
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "h = request.form['host']\nu = f\"http://{h}/x\"\nrequests.get(u)\n").n, 1);
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "h = request.values['h']\nu = 'http://' + h\nrequests.get(u)\n").n, 1);
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "h = request.json['h']\nrequests.get('http://{}/'.format(h))\n").n, 1);
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "u = 'http://x/'\nu += request.args['p']\nrequests.get(u)\n").n, 1);
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "a, b = request.args['a'], 1\nrequests.get(a)\n").n, 1);
+    /* Django, and a container filled by append */
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "def v(request):\n    parts = []\n    parts.append(request.GET['u'])\n    requests.get(''.join(parts))\n").n, 1);
+    /* FastAPI: a route's parameter is request data */
+    g = run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "@app.get('/p')\nasync def p(target: str):\n    requests.get(target)\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_SOURCE);
+    /* a plain function's parameter: unknown origin */
+    g = run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "def fetch(target):\n    return requests.get(target)\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_PARAM);
+    /* constants, and a name reassigned a constant before the sink */
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "requests.get('https://api.example.com')\n").n, 0);
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "u = request.args['u']\nu = 'https://api.example.com'\nrequests.get(u)\n").n, 0);
+    /* the argument checked is the URL, not the body */
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "d = request.json\nrequests.post(API, json=d)\n").n, 0);
+    /* a tainted key picks a value of a constant table */
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL, "u = HOSTS[request.args['h']]\nrequests.get(u)\n").n, 0);
+}
+
+static void sanitizers_and_guards(void **state)
+{
+    (void)state;
+    /* integer conversion and quoting: every rule */
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "i = int(request.args['id'])\nrequests.get(f'https://api/{i}')\n").n, 0);
+    /* the rule's own sanitizer */
+    assert_int_equal(run(BW_LANG_PY, "\\bopen", 0, "secure_filename", NULL,
+                         "n = secure_filename(request.args['n'])\nopen('/d/' + n)\n").n, 0);
+    assert_int_equal(run(BW_LANG_PY, "\\bopen", 0, "secure_filename", NULL, "n = request.args['n']\nopen('/d/' + n)\n").n, 1);
+    /* a validating condition on the name, or on what was derived from it */
+    const char *guard = "(?i)allow|startswith";
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, guard,
+                         "url = request.args['u']\np = urlparse(url)\nif p.hostname not in ALLOWED:\n    abort(400)\nrequests.get(url)\n").n,
+                     0);
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, guard,
+                         "url = request.args['u']\nif len(url) > 10:\n    abort(400)\nrequests.get(url)\n").n, 1);
+    assert_int_equal(run(BW_LANG_GO, "\\bhttp\\.Redirect", 2, NULL, "HasPrefix",
+                         "func h(w http.ResponseWriter, r *http.Request) {\n\tn := r.URL.Query().Get(\"n\")\n"
+                         "\tif !strings.HasPrefix(n, \"/\") {\n\t\tn = \"/\"\n\t}\n\thttp.Redirect(w, r, n, 302)\n}\n").n, 0);
+}
+
+static void javascript_and_typescript(void **state)
+{
+    (void)state;
+    /* Express: destructuring, template literal, a handler's callback */
+    struct got g = run(BW_LANG_JS, "\\bfetch", 0, NULL, NULL,
+                       "app.get('/p', async (req, res) => {\n  const { target } = req.query;\n  const u = `${target}/s`;\n"
+                       "  const r = await fetch(u);\n});\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_SOURCE);
+    assert_true(g.last.nsteps >= 3); /* source, the two assignments, the sink */
+    assert_int_equal(g.last.steps[0].kind, BW_STEP_SOURCE);
+    assert_int_equal(g.last.steps[g.last.nsteps - 1].kind, BW_STEP_SINK);
+    assert_true(g.last.steps[0].start < g.last.steps[g.last.nsteps - 1].start);
+    /* Next.js route: searchParams; type arguments on the callee */
+    assert_int_equal(run(BW_LANG_TS, "\\baxios\\.get(?:<[^()]*>)?", 0, NULL, NULL,
+                         "export async function GET(req: NextRequest) {\n  const u = req.nextUrl.searchParams.get('u');\n"
+                         "  const r = await axios.get<string>(u!);\n}\n").n, 1);
+    /* a message event's data */
+    assert_int_equal(run(BW_LANG_JS, "\\blocation\\.assign", 0, NULL, NULL,
+                         "window.addEventListener('message', (e) => { location.assign(e.data.url); });\n").n, 1);
+    assert_int_equal(run(BW_LANG_JS, "\\bfetch", 0, NULL, NULL,
+                         "app.get('/p', async (req, res) => {\n  const n = parseInt(req.query.n, 10);\n"
+                         "  await fetch(`https://api/${n}`);\n});\n").n, 0);
+}
+
+static void java_csharp_go(void **state)
+{
+    (void)state;
+    /* servlet request, a receiver sink (url.openStream()) */
+    assert_int_equal(run(BW_LANG_JAVA, "\\.openStream", -2, NULL, NULL,
+                         "String f = request.getParameter(\"feed\");\nURL url = new URL(f);\nInputStream in = url.openStream();\n").n, 1);
+    /* Spring: an annotated parameter */
+    struct got g = run(BW_LANG_JAVA, "\\.sendRedirect", 0, NULL, NULL,
+                       "@GetMapping(\"/go\")\npublic void go(@RequestParam String to, HttpServletResponse r) {\n"
+                       "    r.sendRedirect(to);\n}\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_SOURCE);
+    /* ASP.NET: Request.Query, interpolation, [FromQuery] */
+    assert_int_equal(run(BW_LANG_CS, "\\.GetStringAsync", 0, NULL, NULL,
+                         "var h = Request.Query[\"h\"];\nvar s = await client.GetStringAsync($\"http://{h}/x\");\n").n, 1);
+    assert_int_equal(run(BW_LANG_CS, "\\bFile\\.ReadAllText", 0, NULL, NULL,
+                         "public IActionResult Get([FromQuery] string name) {\n"
+                         "    return Ok(File.ReadAllText(Path.Combine(_root, name)));\n}\n").n, 1);
+    assert_int_equal(run(BW_LANG_CS, "\\bFile\\.ReadAllText", 0, NULL, NULL,
+                         "public IActionResult Get([FromQuery] string name) {\n"
+                         "    return Ok(File.ReadAllText(Path.Combine(_root, Path.GetFileName(name))));\n}\n").n, 0);
+    /* net/http, Gin (a binding's out argument), format */
+    assert_int_equal(run(BW_LANG_GO, "\\bhttp\\.Get", 0, NULL, NULL,
+                         "func h(w http.ResponseWriter, r *http.Request) {\n\tu := fmt.Sprintf(\"http://%s/\", r.FormValue(\"h\"))\n"
+                         "\tresp, _ := http.Get(u)\n}\n").n, 1);
+    assert_int_equal(run(BW_LANG_GO, "\\bhttp\\.Post", 0, NULL, NULL,
+                         "func h(c *gin.Context) {\n\tvar body Req\n\tc.ShouldBindJSON(&body)\n"
+                         "\tresp, _ := http.Post(body.URL, \"application/json\", nil)\n}\n").n, 1);
+}
+
+static void php_ruby_rust(void **state)
+{
+    (void)state;
+    assert_int_equal(run(BW_LANG_PHP, "\\breadfile", 0, NULL, NULL, "<?php\n$f = $_GET['f'];\nreadfile('/u/' . $f);\n").n, 1);
+    assert_int_equal(run(BW_LANG_PHP, "\\breadfile", 0, NULL, NULL, "$f = basename($_GET['f']);\nreadfile('/u/' . $f);\n").n, 0);
+    /* Laravel; include has no parentheses */
+    assert_int_equal(run(BW_LANG_PHP, "->get", 0, NULL, NULL,
+                         "$t = $request->input('t');\n$r = $client->get(\"http://{$t}.internal/\");\n").n, 1);
+    assert_int_equal(run(BW_LANG_PHP, "\\binclude", 0, NULL, NULL, "$p = $_GET['p'];\ninclude 'pages/' . $p . '.php';\n").n, 1);
+    /* Rails params, string interpolation */
+    assert_int_equal(run(BW_LANG_RB, "\\bFile\\.read", 0, NULL, NULL, "n = params[:n]\nd = File.read(\"/r/#{n}\")\n").n, 1);
+    assert_int_equal(run(BW_LANG_RB, "\\bFile\\.read", 0, NULL, NULL, "n = params[:n].to_i\nd = File.read(\"/r/#{n}\")\n").n, 0);
+    /* axum extractor, format! */
+    assert_int_equal(run(BW_LANG_RS, "\\breqwest::get", 0, NULL, NULL,
+                         "async fn s(Query(q): Query<P>) -> String {\n    let u = format!(\"{}/s\", q.base);\n"
+                         "    reqwest::get(u).await.unwrap().text().await.unwrap()\n}\n").n, 1);
+}
+
+/* AI-shaped fragments: no imports, a stray line, unbalanced brackets: the statements around
+ * the damage still carry the flow. */
+static void fragments(void **state)
+{
+    (void)state;
+    assert_int_equal(run(BW_LANG_PY, HTTP_PY, 0, NULL, NULL,
+                         "Here is the code:\n```python\nurl = request.args.get(\"url\")\n# ... existing code ...\n"
+                         "resp = requests.get(url\n```\n").n, 1);
+    assert_int_equal(run(BW_LANG_JS, "\\bfetch", 0, NULL, NULL,
+                         "  const feedUrl = req.body.feed;\n  }}\n  const response = await fetch(feedUrl);\n").n, 1);
+    assert_int_equal(run(BW_LANG_JAVA, "\\.sendRedirect", 0, NULL, NULL,
+                         "String target = request.getParameter(\"t\");\n    // ...\n    response.sendRedirect(target);\n").n, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(python_sources_and_propagation),
+        cmocka_unit_test(sanitizers_and_guards),
+        cmocka_unit_test(javascript_and_typescript),
+        cmocka_unit_test(java_csharp_go),
+        cmocka_unit_test(php_ruby_rust),
+        cmocka_unit_test(fragments),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
