@@ -27,6 +27,11 @@ static json_t *finding_json(const struct bw_finding *x)
                           (json_int_t)x->end_line, "snippet", x->snippet, "remediation", x->rule->remediation);
     if (o && x->rule->owasp_llm)
         json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
+    json_t *trace = bw_finding_trace_json(x);
+    if (o && trace)
+        json_object_set_new(o, "trace", trace);
+    else
+        json_decref(trace);
     return o;
 }
 

@@ -253,6 +253,29 @@ static json_t *artifact_location(const char *path, const char *cwd)
     return json_pack("{s:o,s:s}", "uri", uri_json("", uri_of(path)), "uriBaseId", "%SRCROOT%");
 }
 
+/* A taint finding's trace as SARIF codeFlows: one thread flow from the source to the sink, each
+ * step a location of the finding's file with what happened there. NULL without a trace. */
+static json_t *code_flows(const struct bw_finding *x, const char *path, const char *cwd)
+{
+    if (!x->ntrace)
+        return NULL;
+    static const char *const what[] = {"", "untrusted data enters here", "it flows on here", "and reaches the sink here"};
+    json_t *locs = json_array();
+    for (uint8_t i = 0; locs && i < x->ntrace; i++) {
+        const struct bw_trace_step *st = &x->trace[i];
+        json_t *l = json_pack("{s:{s:{s:o,s:{s:i,s:i,s:i}},s:{s:s}},s:[s]}", "location", "physicalLocation",
+                              "artifactLocation", artifact_location(path, cwd), "region", "startLine",
+                              (json_int_t)st->line, "startColumn", (json_int_t)st->column, "endLine",
+                              (json_int_t)st->end_line, "message", "text", what[st->kind <= 3 ? st->kind : 2], "kinds",
+                              bw_trace_kind_name(st->kind));
+        if (json_array_append_new(locs, l) != 0) {
+            json_decref(locs);
+            return NULL;
+        }
+    }
+    return locs ? json_pack("[{s:[{s:o}]}]", "threadFlows", "locations", locs) : NULL;
+}
+
 static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t n)
 {
     char cwd[4096];
@@ -300,6 +323,9 @@ static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t
                 "startLine", (json_int_t)x->line, "startColumn", (json_int_t)x->column, "endLine",
                 (json_int_t)x->end_line, "snippet", "text", bw_utf8_json(x->snippet), "partialFingerprints",
                 "primaryLocationLineHash", fp);
+            json_t *flows = res ? code_flows(x, files[i].path, cwd) : NULL;
+            if (flows && json_object_set_new(res, "codeFlows", flows) != 0)
+                res = (json_decref(res), NULL);
             if (!res || json_array_append_new(results, res) != 0) {
                 fprintf(stderr, "bulwark scan: %s:%u: the SARIF result cannot be built\n", uri, x->line);
                 json_decref(rules);
@@ -333,6 +359,11 @@ static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned l
                                   bw_utf8_json(x->snippet), "remediation", x->rule->remediation);
             if (o && x->rule->owasp_llm && json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm)) != 0)
                 o = (json_decref(o), NULL);
+            json_t *trace = bw_finding_trace_json(x);
+            if (o && trace && json_object_set_new(o, "trace", trace) != 0)
+                o = (json_decref(o), NULL);
+            else if (!o)
+                json_decref(trace);
             if (!o || json_array_append_new(arr, o) != 0) {
                 fprintf(stderr, "bulwark scan: %s:%u: the JSON finding cannot be built\n", uri_of(files[i].path),
                         x->line);

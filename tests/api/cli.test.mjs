@@ -147,6 +147,32 @@ function sarifValidator() {
   return ajv.compile(schema);
 }
 
+test('a taint finding: SARIF codeFlows from the source to the sink (valid SARIF), trace in JSON', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-flow-'));
+  try {
+    writeFileSync(join(dir, 'proxy.js'),
+      "app.get('/p', async (req, res) => {\n  const { target } = req.query;\n  const endpoint = `${target}/status`;\n" +
+      "  const r = await fetch(endpoint);\n  res.send(await r.text());\n});\n");
+    const r = run(['scan', '--format', 'sarif', dir], { cwd: dir });
+    assert.equal(r.code, 1, r.err);
+    const sarif = JSON.parse(r.out);
+    const validate = sarifValidator();
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
+    const res = sarif.runs[0].results.find(x => x.ruleId === 'BW-SSRF-025');
+    assert.ok(res, JSON.stringify(sarif.runs[0].results.map(x => x.ruleId)));
+    const locs = res.codeFlows[0].threadFlows[0].locations;
+    assert.deepEqual(locs.map(l => [l.kinds[0], l.location.physicalLocation.region.startLine]),
+      [['source', 2], ['step', 2], ['step', 3], ['sink', 4]]);
+    assert.equal(locs[0].location.physicalLocation.artifactLocation.uri, 'proxy.js');
+    assert.equal(res.locations[0].physicalLocation.region.startLine, 4);
+    const json = JSON.parse(run(['scan', '--format', 'json', dir], { cwd: dir }).out);
+    const f = json.findings.find(x => x.rule_id === 'BW-SSRF-025');
+    assert.deepEqual(f.trace.map(s => s.kind), ['source', 'step', 'step', 'sink']);
+    // findings of line rules carry no flow
+    for (const x of sarif.runs[0].results.filter(y => y.ruleId !== 'BW-SSRF-025')) assert.equal(x.codeFlows, undefined);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('SARIF for a path outside the working directory: an absolute file URI, every finding listed', () => {
   const p = project();
   const elsewhere = mkdtempSync(join(tmpdir(), 'bulwark-cwd-'));

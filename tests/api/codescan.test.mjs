@@ -82,6 +82,22 @@ test('STARTER sees every finding with tier; FREE and anonymous see the top 3, ga
   }
 });
 
+test('a taint finding carries its trace: source, the assignment, the sink', async () => {
+  const code = 'from flask import request\nimport requests\n\nurl = request.args.get("url")\nresp = requests.get(url, timeout=5)\n';
+  const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code, language: 'py' } });
+  assert.equal(r.status, 200, r.text);
+  const f = r.json.findings.find(x => x.rule_id === 'BW-SSRF-025');
+  assert.ok(f, JSON.stringify(r.json.findings));
+  assert.equal(f.severity, 'HIGH');
+  assert.equal(f.line, 5);
+  assert.deepEqual(f.trace.map(s => [s.kind, s.line]), [['source', 4], ['step', 4], ['sink', 5]]);
+  for (const s of f.trace) assert.ok(s.column >= 1 && s.end_line >= s.line);
+  // a finding without a flow has no trace
+  const plain = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'eval(user_input)\n', language: 'py' } });
+  assert.ok(plain.json.findings.length >= 1);
+  for (const x of plain.json.findings) assert.equal(x.trace, undefined);
+});
+
 test('clean code: grade A, no findings; the FREE view is still the gated one', async () => {
   const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'def add(a, b):\n    return a + b\n', language: 'py' } });
   assert.equal(r.status, 200);

@@ -1905,6 +1905,28 @@ void bw_scanner_stats(const struct bw_scanner *sc, enum bw_lang l, struct bw_sca
     out->us = atomic_load_explicit(&sc->st_us[l], memory_order_relaxed);
 }
 
+const char *bw_trace_kind_name(uint8_t kind)
+{
+    return kind == BW_STEP_SOURCE ? "source" : kind == BW_STEP_SINK ? "sink" : "step";
+}
+
+json_t *bw_finding_trace_json(const struct bw_finding *x)
+{
+    if (!x->ntrace)
+        return NULL;
+    json_t *a = json_array();
+    for (uint8_t i = 0; a && i < x->ntrace; i++) {
+        const struct bw_trace_step *st = &x->trace[i];
+        if (json_array_append_new(a, json_pack("{s:s,s:i,s:i,s:i}", "kind", bw_trace_kind_name(st->kind), "line",
+                                               (json_int_t)st->line, "column", (json_int_t)st->column, "end_line",
+                                               (json_int_t)st->end_line)) != 0) {
+            json_decref(a);
+            return NULL;
+        }
+    }
+    return a;
+}
+
 void bw_findings_free(struct bw_findings *f)
 {
     free(f->v);

@@ -101,6 +101,13 @@ struct bw_findings {
     int worst; /* enum bw_sev, 0 without findings */
 };
 
+/* A taint finding's trace as the API and the CLI show it: [{"kind": "source"|"step"|"sink",
+ * "line", "column", "end_line"}, ...] from the source to the sink; NULL when the finding has
+ * none (or out of memory). */
+json_t *bw_finding_trace_json(const struct bw_finding *x);
+/* The kind's name: "source", "step" or "sink". */
+const char *bw_trace_kind_name(uint8_t kind);
+
 /* Context words that mark code as a test or an example: secrets findings drop one level. */
 bool bw_context_is_test(const char *context);
 
