@@ -1741,6 +1741,22 @@ static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw
             return -1;
         *lines_ready = true;
     }
+    /* taint rules' hits count only where a source or a route is: most files with an open()
+     * or a .get() read no request, and parsing is the cost */
+    bool gate_done = false, gate = true;
+    size_t w = 0;
+    for (size_t i = 0; i < t->nshits; i++) {
+        if (sc->rules[t->shits[i].rule].taint[l]) {
+            if (!gate_done)
+                gate = bw_taint_gate(t->taint, l, s, len), gate_done = true;
+            if (!gate)
+                continue;
+        }
+        t->shits[w++] = t->shits[i];
+    }
+    t->nshits = w;
+    if (!w)
+        return 0;
     qsort(t->shits, t->nshits, sizeof *t->shits, cmp_shit);
     size_t nr = syntax_windows(t, s, len);
     int64_t left = t->deadline_us - bw_mono_us();

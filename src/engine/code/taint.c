@@ -24,8 +24,8 @@ static const struct lang_tables {
         "(?:flask\\.)?request\\.(?:args|form|values|json|data|files|headers|cookies|get_json|get_data|"
         "query_params|GET|POST|FILES|COOKIES|META|body|path_params|stream)\\b|self\\.request\\.(?:GET|POST|"
         "query_params|data|body|arguments|get_argument)|self\\.get_(?:argument|query_argument|body_argument)\\b|"
-        "(?:await\\s+)?request\\.(?:json|form|body)\\(|input\\s*\\(|sys\\.argv\\b|sys\\.stdin\\b",
-        "@\\w+(?:\\.\\w+)*\\.(?:route|get|post|put|delete|patch|api_route|websocket)\\s*\\(|@api_view|\\brequest\\b|"
+        "(?:await\\s+)?request\\.(?:json|form|body)\\(",
+        "@\\w+(?:\\.\\w+)*\\.(?:route|get|post|put|delete|patch|api_route|websocket)\\s*\\(|@api_view|"
         "\\b(?:Query|Body|Form|Path|Header|Cookie|File)\\s*\\(|UploadFile|HttpRequest",
         "(?:int|float|bool|len|uuid\\.UUID|shlex\\.quote|html\\.escape|escape|quote|urllib\\.parse\\.quote|"
         "quote_plus|secure_filename|os\\.path\\.basename|abs|hash|(?:cursor|db|conn|connection)\\.(?:execute|query|fetch\\w*))"},
@@ -33,7 +33,7 @@ static const struct lang_tables {
         "(?:req|request|ctx\\.request|ctx)\\.(?:query|body|params|headers|cookies|url|originalUrl|path|files?|"
         "search|hostname|get|header)\\b|(?:await\\s+)?(?:req|request)\\.(?:json|text|formData)\\s*\\(|"
         "(?:\\w+\\.)*searchParams\\.get\\s*\\(|(?:window\\.)?location\\.(?:search|hash|href|pathname)\\b|"
-        "document\\.(?:URL|location|referrer|cookie)\\b|(?:event|e|evt|msg|message)\\.data\\b|process\\.argv\\b|"
+        "document\\.(?:URL|location|referrer|cookie)\\b|(?:event|e|evt|msg|message)\\.data\\b|"
         "event\\.(?:queryStringParameters|pathParameters|body)\\b",
         "\\b(?:req|request|ctx)\\b|\\.(?:get|post|put|delete|patch|all|use)\\s*\\(|@(?:Get|Post|Put|Delete|Patch|"
         "Query|Param|Body|Headers|Req)\\s*\\(|NextRequest|NextApiRequest",
@@ -42,43 +42,43 @@ static const struct lang_tables {
     [BW_LANG_TS] = {0}, /* = js, set in tables() */
     [BW_LANG_JAVA] = {
         "\\w*(?:[rR]equest|req)\\.(?:getParameter|getParameterValues|getParameterMap|getHeader|getHeaders|"
-        "getQueryString|getInputStream|getReader|getCookies|getPathInfo|getRequestURI|getRequestURL|getPart)\\s*\\(|"
-        "System\\.getenv\\b|args\\[",
+        "getQueryString|getInputStream|getReader|getCookies|getPathInfo|getRequestURI|getRequestURL|getPart)\\s*\\(",
         "@(?:RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|ModelAttribute|QueryParam|PathParam|"
         "FormParam|HeaderParam)\\b|HttpServletRequest|@(?:Get|Post|Put|Delete|Patch|Request)Mapping|@(?:GET|POST|PUT|DELETE)\\b",
         "(?:Integer\\.parseInt|Integer\\.valueOf|Long\\.parseLong|Long\\.valueOf|UUID\\.fromString|"
         "FilenameUtils\\.getName|URLEncoder\\.encode|StringEscapeUtils\\.\\w+|HtmlUtils\\.htmlEscape|"
         "Encode\\.\\w+|\\w+\\.getFileName)"},
     [BW_LANG_GO] = {
-        "\\w+\\.(?:URL\\.Query\\s*\\(\\s*\\)|FormValue\\s*\\(|PostFormValue\\s*\\(|URL\\.Path\\b|URL\\.RawQuery\\b|"
-        "Header\\.Get\\s*\\(|Cookie\\s*\\(|Body\\b|Form\\b|PostForm\\b|MultipartForm\\b|Query\\s*\\(|DefaultQuery\\s*\\(|"
-        "Param\\s*\\(|Params\\b|PostForm\\s*\\(|GetHeader\\s*\\(|QueryParam\\s*\\(|FormFile\\s*\\(|"
-        "(?:Should)?Bind(?:JSON|Query|Uri|Header)?\\s*\\()|mux\\.Vars\\s*\\(|chi\\.URLParam\\s*\\(|os\\.Args\\b",
+        "(?:r|req|request)\\.(?:URL\\.Query\\s*\\(\\s*\\)|FormValue\\s*\\(|PostFormValue\\s*\\(|URL\\.Path\\b|"
+        "URL\\.RawQuery\\b|Header\\.Get\\s*\\(|Cookie\\s*\\(|Body\\b|Form\\b|PostForm\\b|MultipartForm\\b|FormFile\\s*\\()|"
+        "(?:c|ctx)\\.(?:Query|DefaultQuery|Param|Params|PostForm|GetHeader|QueryParam|FormValue|FormFile|"
+        "(?:Should)?Bind(?:JSON|Query|Uri|Header)?)\\s*\\(|(?:c|ctx)\\.Request\\.(?:URL|Body|Header|Form)\\b|"
+        "mux\\.Vars\\s*\\(|chi\\.URLParam\\s*\\(",
         "http\\.ResponseWriter|\\*http\\.Request|\\*gin\\.Context|echo\\.Context|\\*fiber\\.Ctx|\\*fasthttp\\.RequestCtx",
         "(?:strconv\\.\\w+|filepath\\.Base|path\\.Base|url\\.QueryEscape|url\\.PathEscape|html\\.EscapeString|"
         "uuid\\.Parse)"},
     [BW_LANG_PHP] = {
         "\\$_(?:GET|POST|REQUEST|COOKIE|FILES|SERVER)\\b|\\$(?:request|req)->(?:input|get|query|post|header|file|"
         "all|route|cookie|json|getContent|only)\\b|\\$this->request->|request\\s*\\(\\s*\\)|request\\s*\\(\\s*['\"]|"
-        "Request::(?:input|get|query|all)\\b|Input::get\\b|file_get_contents\\s*\\(\\s*['\"]php://input|\\$argv\\b",
+        "Request::(?:input|get|query|all)\\b|Input::get\\b|file_get_contents\\s*\\(\\s*['\"]php://input",
         "Request\\s+\\$request|\\$request\\b|Route::",
         "(?:intval|floatval|boolval|basename|htmlspecialchars|htmlentities|escapeshellarg|escapeshellcmd|"
         "urlencode|rawurlencode|abs|filter_var|\\(int\\)|ctype_\\w+)"},
     [BW_LANG_RB] = {
         "params\\b|request\\.(?:params|query_string|body|headers|env|referer|referrer|url|path|fullpath|cookies|"
-        "query_parameters|request_parameters|raw_post)\\b|cookies\\[|ARGV\\b|gets\\b|STDIN\\b",
+        "query_parameters|request_parameters|raw_post)\\b|cookies\\[",
         "\\bparams\\b|\\brequest\\b",
         "(?:Integer|Float|File\\.basename|CGI\\.escape\\w*|ERB::Util\\.\\w+|Shellwords\\.escape|"
         ".*\\.(?:to_i|to_f|to_sym|shellescape))"},
     [BW_LANG_CS] = {
         "(?:\\w+\\.)*Request\\.(?:Query|Form|Headers|Cookies|Body|RouteValues|Path|QueryString|Params|"
-        "ReadFromJsonAsync|ReadFormAsync)\\b|(?:\\w+\\.)*QueryString\\[|Environment\\.GetCommandLineArgs|Console\\.ReadLine",
+        "ReadFromJsonAsync|ReadFormAsync)\\b|(?:\\w+\\.)*QueryString\\[",
         "\\[(?:Http(?:Get|Post|Put|Delete|Patch)|Route|FromQuery|FromBody|FromForm|FromRoute|FromHeader|ApiController)\\b|"
         "HttpContext|HttpRequest|\\.Map(?:Get|Post|Put|Delete|Patch|Methods)?\\s*\\(",
         "(?:int\\.Parse|int\\.TryParse|long\\.Parse|Guid\\.Parse|Convert\\.ToInt\\d+|Path\\.GetFileName|"
         "Uri\\.EscapeDataString|HttpUtility\\.\\w+|WebUtility\\.\\w+|HtmlEncoder\\.\\w+\\.Encode)"},
     [BW_LANG_RS] = {
-        "\\w*req\\w*\\.(?:query_string|headers|uri|match_info|body)\\s*\\(|std::env::args|env::args|"
+        "\\w*req\\w*\\.(?:query_string|headers|uri|match_info|body)\\s*\\(|"
         "web::(?:Query|Json|Form|Path)\\b",
         "\\b(?:Query|Json|Form|Path|Multipart|Bytes)\\s*<|web::|HttpRequest|#\\[(?:get|post|put|delete|patch|route)\\b|"
         "axum::extract|Request<",
@@ -86,7 +86,8 @@ static const struct lang_tables {
 };
 
 /* The regexes above and each spec's, compiled once (tables() on first use, under a once). */
-static pcre2_code *re_src[BW_LANG_COUNT], *re_route[BW_LANG_COUNT], *re_clean[BW_LANG_COUNT];
+static pcre2_code *re_src[BW_LANG_COUNT], *re_route[BW_LANG_COUNT], *re_clean[BW_LANG_COUNT],
+    *re_gate[BW_LANG_COUNT];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 static bool tables_ok;
 
@@ -117,7 +118,15 @@ static void tables(void)
         re_route[l] = compile(t->route, 0, e, sizeof e);
         re_clean[l] = compile(clean, PCRE2_ANCHORED, e, sizeof e);
         free(clean);
-        tables_ok &= re_src[l] && re_route[l] && re_clean[l];
+        /* a source or a route anywhere: the gate before a file is parsed for taint */
+        size_t gl = strlen(t->sources) + strlen(t->route) + 16;
+        char *gate = malloc(gl);
+        if (gate) {
+            snprintf(gate, gl, "(?:%s)|(?:%s)", t->sources, t->route);
+            re_gate[l] = compile(gate, 0, e, sizeof e);
+            free(gate);
+        }
+        tables_ok &= re_src[l] && re_route[l] && re_clean[l] && re_gate[l];
     }
 }
 
@@ -889,6 +898,15 @@ static int visit_calls(struct run *r, TSNode n, int depth)
             return rc;
     }
     return 0;
+}
+
+bool bw_taint_gate(struct bw_taint *x, enum bw_lang l, const char *s, size_t len)
+{
+    pthread_once(&tables_once, tables);
+    if ((unsigned)l >= BW_LANG_COUNT || !re_gate[l])
+        return true; /* no tables: let the run decide */
+    int rc = pcre2_match(re_gate[l], (PCRE2_SPTR)s, len, 0, 0, x->md, x->mctx);
+    return rc >= 0 || rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT;
 }
 
 int bw_taint_run(struct bw_taint *x, const struct bw_taint_spec *spec, const struct bw_syn_tree *t, uint32_t from,

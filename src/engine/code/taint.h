@@ -73,6 +73,11 @@ struct bw_taint;
 struct bw_taint *bw_taint_new(void);
 void bw_taint_free(struct bw_taint *x);
 
+/* Whether text s of language l can hold a flow: it reads a request (a source) or has a route
+ * (whose parameters are sources). Parsing is what costs; a file with sinks but neither is not
+ * parsed for taint (a parameter of a plain function, of unknown origin, is then not followed). */
+bool bw_taint_gate(struct bw_taint *x, enum bw_lang l, const char *s, size_t len);
+
 /* Checks every call of t that starts in bytes [from, to) and matches one of spec's sinks.
  * 0, fn's nonzero value, or -1 on an internal error. */
 int bw_taint_run(struct bw_taint *x, const struct bw_taint_spec *spec, const struct bw_syn_tree *t, uint32_t from,

@@ -215,6 +215,21 @@ static void fragments(void **state)
                          "String target = request.getParameter(\"t\");\n    // ...\n    response.sendRedirect(target);\n").n, 1);
 }
 
+/* The gate before parsing: a file with a sink but no source nor route is not parsed for taint. */
+static void gate(void **state)
+{
+    (void)state;
+    static const char plain[] = "def load(p):\n    with open(p) as f:\n        return f.read()\n";
+    static const char flask[] = "name = request.args['n']\nopen(name)\n";
+    static const char route[] = "@app.get('/f')\ndef f(name):\n    open(name)\n";
+    assert_false(bw_taint_gate(tx, BW_LANG_PY, plain, strlen(plain)));
+    assert_true(bw_taint_gate(tx, BW_LANG_PY, flask, strlen(flask)));
+    assert_true(bw_taint_gate(tx, BW_LANG_PY, route, strlen(route)));
+    static const char go[] = "func h(w http.ResponseWriter, r *http.Request) {\n\tos.Open(x)\n}\n";
+    assert_true(bw_taint_gate(tx, BW_LANG_GO, go, strlen(go)));
+    assert_false(bw_taint_gate(tx, BW_LANG_GO, "os.Open(x)\n", 11));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -224,6 +239,7 @@ int main(void)
         cmocka_unit_test(java_csharp_go),
         cmocka_unit_test(php_ruby_rust),
         cmocka_unit_test(fragments),
+        cmocka_unit_test(gate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
