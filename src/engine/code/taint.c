@@ -61,7 +61,7 @@ static const struct lang_tables {
         "\\$_(?:GET|POST|REQUEST|COOKIE|FILES|SERVER)\\b|\\$(?:request|req)->(?:input|get|query|post|header|file|"
         "all|route|cookie|json|getContent|only)\\b|\\$this->request->|request\\s*\\(\\s*\\)|request\\s*\\(\\s*['\"]|"
         "Request::(?:input|get|query|all)\\b|Input::get\\b|file_get_contents\\s*\\(\\s*['\"]php://input",
-        "Request\\s+\\$request|\\$request\\b|Route::",
+        "Route::|#\\[Route\\b",
         "(?:intval|floatval|boolval|basename|htmlspecialchars|htmlentities|escapeshellarg|escapeshellcmd|"
         "urlencode|rawurlencode|abs|filter_var|\\(int\\)|ctype_\\w+)"},
     [BW_LANG_RB] = {
