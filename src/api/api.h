@@ -8,6 +8,7 @@
 #ifndef BW_API_API_H
 #define BW_API_API_H
 #include "common/config.h"
+#include "common/cursor.h"
 #include "engine/governance.h"
 #include "http/http.h"
 
@@ -43,6 +44,7 @@ struct api_ctx {
     int64_t started_s;
     const struct bw_gov_catalogs *gov; /* the framework catalogs and evidence mapping */
     const struct bw_mcp_checks *mcp_checks; /* what MCP scan findings say */
+    unsigned char cursor_key[BW_CURSOR_KEY_BYTES]; /* seals list cursors (per database) */
 
     /* the framework documents, rendered once by api_frameworks_render */
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */

@@ -1,7 +1,11 @@
 #include "api/api_util.h"
 
+#include "api/api.h"
+#include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
+
+#include <string.h>
 
 void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
 
@@ -22,4 +26,58 @@ void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char
     bw_iso8601(bw_now_s(), ts);
     json_object_set_new(result, "scanned_at", json_string(ts));
     bw_reply_json(r, 200, result);
+}
+
+void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, enum bw_cursor_list list, uint8_t sort,
+                    const char *filters, bool text_key)
+{
+    memset(pg, 0, sizeof *pg);
+    pg->list = (uint8_t)list;
+    pg->sort = sort;
+    pg->filters = filters;
+    pg->text_key = text_key;
+    bw_query_int(r, v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &pg->page.limit);
+    bw_query_int(r, v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &pg->page.offset);
+    const char *c = bw_query(r, "cursor");
+    if (!c)
+        return;
+    if (bw_query(r, "offset")) {
+        bw_verr_add(v, "cursor", "give either cursor or offset, not both");
+        return;
+    }
+    switch (bw_cursor_decode(api_ctx(r)->cursor_key, c, pg->list, sort, filters, &pg->cur)) {
+    case BW_CURSOR_OK:
+        pg->page.after_id = pg->cur.id;
+        pg->page.after_int = pg->cur.key_int;
+        pg->page.after_text = pg->cur.key_text;
+        if (pg->cur.text != text_key)
+            bw_verr_add(v, "cursor", "is not a cursor this server issued");
+        break;
+    case BW_CURSOR_OTHER_QUERY:
+        bw_verr_add(v, "cursor", "was issued for other filters or another sort: start again without cursor");
+        break;
+    default:
+        bw_verr_add(v, "cursor", "is not a cursor this server issued");
+    }
+}
+
+void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1])
+{
+    out[0] = '\0';
+    if (!pg->page.more)
+        return;
+    struct bw_cursor c = {.list = pg->list, .sort = pg->sort, .text = pg->text_key, .key_int = pg->page.last_int};
+    memcpy(c.key_text, pg->page.last_text, sizeof c.key_text);
+    memcpy(c.id, pg->page.last_id, sizeof c.id);
+    if (bw_cursor_encode(api_ctx(r)->cursor_key, &c, pg->filters, out, BW_CURSOR_MAX + 1) < 0) {
+        bw_logf(BW_LOG_ERROR, r->request_id, "a list row's key does not fit a cursor (list %d)", (int)pg->list);
+        out[0] = '\0';
+    }
+}
+
+json_t *api_next_cursor_json(struct bw_req *r, const struct api_page *pg)
+{
+    char next[BW_CURSOR_MAX + 1];
+    api_next_cursor(r, pg, next);
+    return next[0] ? json_string(next) : json_null();
 }

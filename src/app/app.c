@@ -12,6 +12,7 @@
 #include "auth/apikey.h"
 #include "auth/password.h"
 #include "common/embedded.h"
+#include "common/cursor.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/rng.h"
@@ -54,6 +55,29 @@ static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
     memcpy(out, have, *len);
     sodium_memzero(have, sizeof have);
     return 0;
+}
+
+/* The key that seals list cursors (common/cursor.h): generated once and kept in the database, so
+ * every instance on it accepts the others' cursors and a cursor outlives a restart. */
+static int load_cursor_key(struct bw_app *app, unsigned char out[BW_CURSOR_KEY_BYTES])
+{
+    char gen[2 * BW_CURSOR_KEY_BYTES + 1], have[2 * BW_CURSOR_KEY_BYTES + 8];
+    unsigned char raw[BW_CURSOR_KEY_BYTES];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(gen, sizeof gen, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
+    size_t n = 0;
+    int rc = store_setting_put_if_absent(app->db, "cursor_key", gen) == ST_OK &&
+                     store_setting_get(app->db, "cursor_key", have, sizeof have) == ST_OK &&
+                     sodium_hex2bin(out, BW_CURSOR_KEY_BYTES, have, strlen(have), NULL, &n, NULL) == 0 &&
+                     n == BW_CURSOR_KEY_BYTES
+                 ? 0
+                 : -1;
+    sodium_memzero(gen, sizeof gen);
+    sodium_memzero(have, sizeof have);
+    if (rc != 0)
+        bw_logf(BW_LOG_ERROR, NULL, "cannot store the cursor key");
+    return rc;
 }
 
 /* Admin key: configured, or generated once; only its SHA-256 is stored, so it is shown once. */
@@ -243,7 +267,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     unsigned char secret[BW_JWT_SECRET_MAX], admin_hash[32];
     size_t slen = 0;
     if (load_jwt_secret(app, secret, &slen) != 0 ||
-        load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
+        load_admin_key(app, admin_hash) != 0 || load_cursor_key(app, app->api.cursor_key) != 0 ||
+        bootstrap_admin(app) != 0)
         return -1;
     /* The hot path reads no account: a change made on this instance drops its entry at once,
      * other instances on one PostgreSQL database are told by NOTIFY within milliseconds, and the

@@ -47,7 +47,12 @@
 #define BW_TOKEN_TTL_S           86400
 #define BW_LIST_LIMIT_DEFAULT    20
 #define BW_LIST_LIMIT_MAX        100
-#define BW_LIST_OFFSET_MAX       1000000000L /* `offset` query parameters: 0..this */
+/* `offset` query parameters: 0..this. An offset walks every row it skips (slower the deeper it
+ * goes); `cursor` reads any depth from the index at the cost of the first page */
+#define BW_LIST_OFFSET_MAX       100000L
+#define BW_CURSOR_TEXT_MAX       128  /* bytes of a text sort key carried in a cursor */
+#define BW_CURSOR_ID_MAX         64   /* bytes of the row id carried in a cursor */
+#define BW_CURSOR_MAX            300  /* characters of a `cursor` (base64url of at most 222 bytes) */
 
 #define BW_MAX_KEYS_FREE         1
 #define BW_MAX_KEYS_STARTER      5

@@ -18,6 +18,24 @@ enum store_rc {
     ST_ERROR = -1,   /* the database failed; already logged */
 };
 
+/* One page of a list; every list function takes one. Offset paging: limit rows after skipping
+ * offset (each skipped row is read: slower the deeper). Keyset paging, when after_id is set: the
+ * limit rows that follow (after_int or after_text, after_id) in the list's order, read from the
+ * index right there (the cost of a first page at any depth). The store reads limit + 1 rows and
+ * fills `more` (another row follows this page) and the last row's key and id (last_*), from which
+ * the API layer makes next_cursor (common/cursor.h). */
+struct store_page {
+    long limit, offset;
+    const char *after_id;   /* NULL: offset paging */
+    int64_t after_int;      /* the key, for lists whose key is an integer (created_us, ...) */
+    const char *after_text; /* the key, for lists whose key is text (published) */
+    /* filled by the store */
+    bool more;
+    int64_t last_int;
+    char last_text[BW_CURSOR_TEXT_MAX + 1];
+    char last_id[BW_CURSOR_ID_MAX + 1];
+};
+
 struct store_user {
     char id[BW_ID_MAX];
     char email[BW_EMAIL_MAX + 1];
