@@ -54,28 +54,34 @@ void api_threat_feed(struct bw_req *r)
 {
     struct bw_verr v = {0};
     const char *tq = bw_query(r, "type"), *sq = bw_query(r, "severity"), *type = NULL, *sev = NULL;
-    long limit, offset;
     if (tq && !pick(tq, bw_intel_type_filters, bw_intel_types, BW_INTEL_NTYPES, &type))
         bw_verr_add(&v, "type", "must be one of prompt_attacks, agent_threats, ai_cves, model_advisories");
     if (sq && !pick(sq, bw_intel_severities, bw_intel_severities, 4, &sev))
         bw_verr_add(&v, "severity", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
-    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
-    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    /* the cursor's filter text: the stored spellings, so ?type=ai_cves and a cursor agree */
+    char filters[96];
+    snprintf(filters, sizeof filters, "type=%s&severity=%s", type ? type : "", sev ? sev : "");
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_FEED, 0, filters, true);
     if (bw_verr_reply(r, &v))
         return;
+    long limit = pg.page.limit;
     /* one buffer for the whole body, sized for a typical page so it rarely grows */
     struct bw_sb b = {0};
     int64_t total = 0, updated_us = 0;
-    if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256) || !put(&b, "{\"feed\":[") ||
-        store_intel_feed(api_ctx(r)->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
+    if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256 + BW_CURSOR_MAX) || !put(&b, "{\"feed\":[") ||
+        store_intel_feed(api_ctx(r)->db, type, sev, &pg.page, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
         api_reply_storage(r);
         return;
     }
-    char tail[160], ts[21];
+    char tail[200 + BW_CURSOR_MAX], ts[21], next[BW_CURSOR_MAX + 1];
     bw_iso8601(updated_us / 1000000, ts);
-    snprintf(tail, sizeof tail, "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"updated_at\":%s%s%s}", total,
-             limit, offset, updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
+    api_next_cursor(r, &pg, next); /* base64url: written without escaping */
+    snprintf(tail, sizeof tail,
+             "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"next_cursor\":%s%s%s,\"updated_at\":%s%s%s}",
+             total, limit, pg.page.offset, next[0] ? "\"" : "", next[0] ? next : "null", next[0] ? "\"" : "",
+             updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
     if (!put(&b, tail)) {
         free(b.p);
         bw_reply_internal(r, "out of memory");
@@ -229,15 +235,14 @@ void api_playbook_regenerate(struct bw_req *r)
 void api_playbook_history(struct bw_req *r)
 {
     struct bw_verr v = {0};
-    long limit, offset;
-    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
-    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_PLAYBOOKS, 0, "", false);
     if (bw_verr_reply(r, &v))
         return;
     struct store_playbook *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    if (store_playbook_history(api_ctx(r)->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
+    if (store_playbook_history(api_ctx(r)->db, r->principal.user_id, &pg.page, &list, &n, &total) != ST_OK) {
         api_reply_storage(r);
         return;
     }
@@ -249,6 +254,7 @@ void api_playbook_history(struct bw_req *r)
                                              list[i].current_version > list[i].record_version, "record_version",
                                              (json_int_t)list[i].record_version));
     free(list);
-    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i}", "history", arr, "total", (json_int_t)total, "limit",
-                                    (int)limit, "offset", (int)offset));
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", "history", arr, "total", (json_int_t)total, "limit",
+                                    (int)pg.page.limit, "offset", (int)pg.page.offset, "next_cursor",
+                                    api_next_cursor_json(r, &pg)));
 }

@@ -129,9 +129,12 @@ struct store_asset {
     char last_scan_id[48], last_scanned_at[24]; /* "" when never scanned */
 };
 int store_asset_insert(struct db *db, const struct store_asset *a);
-/* Newest first; type/risk NULL = any; *total counts every match before limit. */
-int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit, long offset,
+/* Newest first (created_us, then id; keyset key: created_us, an integer); type/risk NULL = any;
+ * *out malloc'ed; *total counts every match. */
+int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total);
+/* The backend's plan of the list's page statement, by offset or after a row, for tests. */
+int store_asset_list_plan(struct db *db, bool by_type, bool by_risk, bool keyset, char *out, size_t cap);
 /* The caller's asset; another account's is ST_NOTFOUND. */
 int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out);
 /* Deletes the caller's asset and its scans, and cancels the engagements still running against it

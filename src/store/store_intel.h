@@ -52,14 +52,16 @@ int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version)
 int store_intel_count(struct db *db, int64_t *n);
 
 /* One feed page, newest first (published, then id): the entries' JSON texts appended to out,
- * separated by commas; *total counts every match; *updated_us is the newest change of any record
- * (0 when the store is empty). type/severity NULL = any. One query on intel_counts and one on the
- * index of the filter combination. ST_ERROR also when out runs out of memory. */
-int store_intel_feed(struct db *db, const char *type, const char *severity, long limit, long offset,
-                     struct bw_sb *out, int64_t *total, int64_t *updated_us);
-/* The backend's plan of the feed's page query for a filter combination (EXPLAIN QUERY PLAN on
- * SQLite, EXPLAIN on PostgreSQL), one line per plan row, for tests. */
-int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, char *out, size_t cap);
+ * separated by commas; pg pages by offset or after a row (keyset: key published, text); *total
+ * counts every match; *updated_us is the newest change of any record (0 when the store is
+ * empty). type/severity NULL = any. One statement on the index of the filter combination with
+ * the totals from intel_counts (a second only for an empty page). ST_ERROR also when out runs
+ * out of memory. */
+int store_intel_feed(struct db *db, const char *type, const char *severity, struct store_page *pg, struct bw_sb *out,
+                     int64_t *total, int64_t *updated_us);
+/* The backend's plan of the feed's page statement for a filter combination, by offset or after a
+ * row (keyset), one line per plan row, for tests. */
+int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, bool keyset, char *out, size_t cap);
 
 /* ---- saved playbooks ---- */
 
@@ -78,8 +80,10 @@ int store_playbook_insert(struct db *db, const struct store_playbook *p, const c
 /* The caller's newest generation for threat_id (*text malloc'ed); ST_NOTFOUND when none. */
 int store_playbook_latest(struct db *db, const char *user_id, const char *threat_id, struct store_playbook *out,
                           char **text);
-/* The caller's generations, newest first; *out malloc'ed, *total counts all of them. */
-int store_playbook_history(struct db *db, const char *user_id, long limit, long offset, struct store_playbook **out,
+/* The caller's generations, newest first (generated_us, then id; keyset key: generated_us, an
+ * integer); *out malloc'ed, *total counts all of them. */
+int store_playbook_history(struct db *db, const char *user_id, struct store_page *pg, struct store_playbook **out,
                            size_t *n, int64_t *total);
+int store_playbook_history_plan(struct db *db, bool keyset, char *out, size_t cap);
 
 #endif
