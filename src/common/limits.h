@@ -81,7 +81,9 @@
 #define BW_PROBE_THREADS         8     /* concurrent outbound scans (asset scans, MCP probes) */
 #define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32
-#define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock */
+#define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock
+                                          (with one writer thread: only another process's, e.g. the CLI) */
+#define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
 #define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
 #define BW_DB_STMT_CACHE_PG      256   /* prepared statements kept per PostgreSQL connection */
 #define BW_DB_LISTEN_RETRY_MS    1000  /* PostgreSQL LISTEN connection: wait between reconnection attempts */

@@ -72,8 +72,24 @@ int store_conn_exec(struct db_conn *c, const char *sql, const struct db_param *p
     return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
 }
 
+struct one_statement {
+    const char *sql;
+    const struct db_param *p;
+    int np;
+    int64_t *changes;
+};
+
+static int one_statement(struct db_conn *c, void *arg)
+{
+    const struct one_statement *o = arg;
+    return store_conn_exec(c, o->sql, o->p, o->np, o->changes);
+}
+
 int store_exec(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *changes)
 {
+    /* SQLite: a write is the writer thread's, like every transaction */
+    if (db_single_writer(db))
+        return store_tx(db, one_statement, &(struct one_statement){sql, p, np, changes});
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
@@ -279,26 +295,22 @@ int store_query_page_list(struct db *db, const char *sql, const struct db_param 
 
 int store_conn_tx(struct db_conn *c, store_tx_fn body, void *arg)
 {
+    struct db *db = db_of(c);
+    /* SQLite: through the one writer (c is the caller's reading connection, left alone) */
+    if (db_single_writer(db))
+        return db_write(db, body, arg, ST_ERROR);
     if (db_begin(c, true) != DB_OK)
         return ST_ERROR;
     int rc = body(c, arg);
     if (rc == ST_OK && db_commit(c) != DB_OK)
         rc = ST_ERROR;
-    /* a COMMIT that failed can leave SQLite's transaction open on this connection */
+    /* a COMMIT that failed can leave the transaction open on this connection */
     if (rc != ST_OK)
         db_rollback(c);
     return rc;
 }
 
-int store_tx(struct db *db, store_tx_fn body, void *arg)
-{
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = store_conn_tx(c, body, arg);
-    db_release(c);
-    return rc;
-}
+int store_tx(struct db *db, store_tx_fn body, void *arg) { return db_write(db, body, arg, ST_ERROR); }
 
 struct plan_out {
     char *out;
