@@ -18,6 +18,7 @@
 
 struct bw_audit;
 struct bw_inflight;
+struct bw_bcache;
 struct bw_limiter;
 struct bw_orch_cache;
 struct bw_mcp_checks;
@@ -38,6 +39,7 @@ struct api_ctx {
     struct bw_audit *audit;         /* its drop count */
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
+    struct bw_bcache *playbooks;      /* anonymous playbook envelopes by record id + version */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */

@@ -5,6 +5,7 @@
 #include "common/timeutil.h"
 #include "http/http.h"
 
+#include <sodium.h>
 #include <string.h>
 
 void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
@@ -80,4 +81,55 @@ json_t *api_next_cursor_json(struct bw_req *r, const struct api_page *pg)
     char next[BW_CURSOR_MAX + 1];
     api_next_cursor(r, pg, next);
     return next[0] ? json_string(next) : json_null();
+}
+
+/* Whether the If-None-Match list (RFC 9110 13.1.2: weak comparison) names etag. */
+static bool inm_matches(const char *h, const char *etag)
+{
+    size_t el = strlen(etag);
+    while (*h) {
+        while (*h == ' ' || *h == '\t' || *h == ',')
+            h++;
+        if (*h == '*')
+            return true;
+        if (h[0] == 'W' && h[1] == '/')
+            h += 2;
+        const char *end = h;
+        if (*h == '"') {
+            end = strchr(h + 1, '"');
+            if (!end)
+                return false;
+            if ((size_t)(end - h - 1) == el && memcmp(h + 1, etag, el) == 0)
+                return true;
+            end++;
+        }
+        while (*end && *end != ',')
+            end++;
+        h = end;
+    }
+    return false;
+}
+
+bool api_not_modified(struct bw_req *r, const char *etag)
+{
+    bw_req_header(r, "ETag", "\"%s\"", etag);
+    bw_req_header(r, "Vary", "Authorization, X-API-Key");
+    const char *inm = bw_req_header_in(r, "If-None-Match");
+    if (!inm || !inm_matches(inm, etag))
+        return false;
+    bw_reply_static(r, 304, "", 0);
+    return true;
+}
+
+void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[32])
+{
+    crypto_generichash_state st;
+    unsigned char h[16];
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    for (int i = 0; i < n; i++) {
+        crypto_generichash_update(&st, (const unsigned char *)parts[i], lens[i]);
+        crypto_generichash_update(&st, (const unsigned char *)"", 1);
+    }
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2base64(out, 32, h, sizeof h, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 }

@@ -21,6 +21,14 @@ void api_reply_storage(struct bw_req *r);
  * (failed: the logged reason); else 200 with result and its scanned_at, now. Takes both. */
 void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char *failed);
 
+/* ---- conditional GETs: ETag / If-None-Match ----
+ * For deterministic answers (the feed, playbooks): sets `ETag: "<etag>"` and `Vary: Authorization,
+ * X-API-Key` and, when the request's If-None-Match names that tag (or is *), answers 304 with no
+ * body and returns true (the handler is done). etag: [A-Za-z0-9_-], at most 64 characters. */
+bool api_not_modified(struct bw_req *r, const char *etag);
+/* The tag of bytes: base64url of 16 bytes of BLAKE2b over the parts (NUL-separated), into out. */
+void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[32]);
+
 /* ---- list pages: `limit`, `offset`, `cursor` in; `next_cursor` out ----
  * A list handler reads its filters, then api_page_query, then calls its store function with the
  * store_page, then writes api_next_cursor's text (or null) as next_cursor:

@@ -12,6 +12,7 @@
 #include "auth/apikey.h"
 #include "auth/password.h"
 #include "common/embedded.h"
+#include "common/bcache.h"
 #include "common/cursor.h"
 #include "common/limits.h"
 #include "common/log.h"
@@ -236,6 +237,7 @@ static void api_fill(struct bw_app *app)
     c->probes = app->probes;
     c->orch_pool = app->orch_pool;
     c->orch_cache = app->orch_cache;
+    c->playbooks = app->playbooks;
     c->audit = app->audit;
     c->scanner = app->scanner;
     c->egress_allow = app->egress_allow;
@@ -258,7 +260,12 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
         return -1;
     }
-    int pool = (int)cfg->threads * 2 + (int)cfg->workers + BW_ORCH_PACK_THREADS + 2;
+    /* PostgreSQL: a connection for every thread that can hold one at once, so none waits for
+     * another's: HTTP threads, the blocking pool (as many), the probe pool, job workers, the
+     * orchestrator's pack pool, the audit flusher and one to spare (LISTEN has its own). Connections
+     * open on first use and are reused newest first, so an idle server holds few. */
+    int nblocking_pool = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
+    int pool = (int)cfg->threads + nblocking_pool + BW_PROBE_THREADS + (int)cfg->workers + BW_ORCH_PACK_THREADS + 2;
     unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
                    (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, pool, &app->db, err, sizeof err) != 0) {
@@ -281,8 +288,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->rate = bw_limiter_new(BW_RATE_WINDOW_S, BW_LIMITER_MAX_ENTRIES);
     app->login_email = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
     app->login_ip = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
-    int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
-    app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
+    app->blocking = bw_pool_new(nblocking_pool, BW_BLOCKING_QUEUE_MAX);
     app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
     /* password checks have their own pool, so a flood of logins never queues in front of other
      * blocking work; each one in flight holds an email and an address slot until it is answered */
@@ -292,8 +298,9 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     /* packs computed on demand have a pool of their own: a burst of them never delays a login */
     app->orch_pool = bw_pool_new(BW_ORCH_PACK_THREADS, BW_ORCH_PACK_QUEUE_MAX);
     app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
+    app->playbooks = bw_bcache_new(BW_PLAYBOOK_CACHE_ENTRIES, BW_PLAYBOOK_CACHE_BYTES);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
-        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache)
+        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache || !app->playbooks)
         return -1;
     if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
         bw_limiter_share(app->rate, app->db, "rate");
@@ -363,6 +370,7 @@ void bw_app_free(struct bw_app *app)
 {
     bw_pool_free(app->orch_pool); /* its computations flush the audit events and fill the cache */
     bw_orch_cache_free(app->orch_cache);
+    bw_bcache_free(app->playbooks);
     bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);

@@ -320,6 +320,8 @@
  * with the seed, more with a larger store) never holds an HTTP event thread nor delays a login */
 #define BW_ORCH_PACK_THREADS       2    /* threads serving pack requests */
 #define BW_ORCH_PACK_QUEUE_MAX     64   /* pack requests waiting for a thread before 503 */
+#define BW_PLAYBOOK_CACHE_ENTRIES  4096 /* generated playbooks kept in memory (record id + version) */
+#define BW_PLAYBOOK_CACHE_BYTES    (48L * 1024 * 1024) /* ... and their bytes (about 20 KB each) */
 #define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */
 #define BW_ORCH_PACK_CACHE_S_DEFAULT 60 /* BULWARK_ORCH_PACK_CACHE_S: how long they are reused */
 #define BW_ORCH_PACK_CACHE_S_MAX   3600

@@ -117,6 +117,12 @@ int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version)
                            &(struct doc_out){doc, version});
 }
 
+int store_intel_version(struct db *db, const char *id, int64_t *version)
+{
+    struct db_param p[] = {DBP_TEXT(id)};
+    return store_query_one(db, "SELECT version FROM intel_records WHERE id = ?", p, 1, store_row_int, version);
+}
+
 int store_intel_count(struct db *db, int64_t *n) { return store_query_int(db, COUNT_SQL, NULL, 0, n); }
 
 /* One statement text per filter combination and paging, each answered by its own index (migration

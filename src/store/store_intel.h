@@ -50,6 +50,8 @@ int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);
 /* The document and version of a record; ST_NOTFOUND. */
 int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version);
 int store_intel_count(struct db *db, int64_t *n);
+/* The version of a record alone (a point read of the primary key); ST_NOTFOUND. */
+int store_intel_version(struct db *db, const char *id, int64_t *version);
 
 /* One feed page, newest first (published, then id): the entries' JSON texts appended to out,
  * separated by commas; pg pages by offset or after a row (keyset: key published, text); *total
