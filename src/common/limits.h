@@ -83,6 +83,7 @@
 #define BW_DB_POOL_MAX           32
 #define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock
                                           (with one writer thread: only another process's, e.g. the CLI) */
+#define BW_DB_PARAMS_MAX         512   /* parameters of one statement (a 32-row intel INSERT has 448) */
 #define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
 #define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
 #define BW_DB_STMT_CACHE_PG      256   /* prepared statements kept per PostgreSQL connection */

@@ -40,7 +40,10 @@ typedef int (*store_intel_fn)(struct store_intel_tx *tx, void *arg);
 int store_intel_write(struct db *db, store_intel_fn body, void *arg);
 /* The stored document of id (*doc malloc'ed), or ST_NOTFOUND. */
 int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc);
-/* Inserts the row (old_type NULL) or replaces it (old_type/old_severity: what the row had). */
+/* Inserts the row (old_type NULL) or replaces it (old_type/old_severity: what the row had). New
+ * rows are written in multi-row INSERTs of up to 32 (when 32 wait, when store_intel_tx_get asks
+ * for one of them, and when the body returns ST_OK), and the counters once at the end, so an id
+ * inserted twice is a failure of the whole write (ST_CONFLICT), not of this call. */
 int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *row, const char *old_type,
                        const char *old_severity);
 int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);

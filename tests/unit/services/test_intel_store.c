@@ -464,6 +464,49 @@ static void feed_plans(struct db *db)
     db_release(c);
 }
 
+/* New rows wait for a multi-row INSERT; a read of one of them, and the count, see them anyway; a
+ * body that fails leaves nothing (neither rows nor counters). */
+struct pending_arg {
+    int64_t before;
+};
+
+static int pending_body(struct store_intel_tx *tx, void *arg)
+{
+    struct pending_arg *a = arg;
+    char id[32], doc[64];
+    for (int i = 0; i < 40; i++) {
+        snprintf(id, sizeof id, "SYN-P-%04d", i);
+        snprintf(doc, sizeof doc, "{\"id\":\"%s\"}", id);
+        struct store_intel_row row = {.id = id, .type = "ai_cve", .title = "t", .severity = "LOW",
+                                      .published = "2001-01-01T00:00:00Z", .updated = "2001-01-01T00:00:00Z",
+                                      .enriched_at = "2001-01-01T00:00:00Z", .source = "osv", .version = 1,
+                                      .doc = doc, .entry = "{}"};
+        assert_int_equal(store_intel_tx_put(tx, &row, NULL, NULL), ST_OK);
+    }
+    char *got = NULL;
+    assert_int_equal(store_intel_tx_get(tx, "SYN-P-0035", &got), ST_OK); /* waiting in the second batch */
+    assert_string_equal(got, "{\"id\":\"SYN-P-0035\"}");
+    free(got);
+    assert_int_equal(store_intel_tx_get(tx, "SYN-P-0001", &got), ST_OK);
+    free(got);
+    int64_t n = 0;
+    assert_int_equal(store_intel_tx_count(tx, &n), ST_OK);
+    assert_int_equal(n, a->before + 40);
+    return ST_CONFLICT; /* undo it all */
+}
+
+static void pending_rows(struct db *db)
+{
+    struct pending_arg a = {0};
+    assert_int_equal(store_intel_count(db, &a.before), ST_OK);
+    assert_int_equal(store_intel_write(db, pending_body, &a), ST_CONFLICT);
+    int64_t after = 0;
+    assert_int_equal(store_intel_count(db, &after), ST_OK);
+    assert_int_equal(after, a.before);
+    int64_t version = 0;
+    assert_int_equal(store_intel_version(db, "SYN-P-0001", &version), ST_NOTFOUND);
+}
+
 /* The same seed record gives the same document bytes and the same playbook bytes on both
  * backends, stored and read back: the SQLite group keeps what it read, the PostgreSQL group
  * compares (db.h serves one open database per process, so the two never run side by side). Runs
@@ -523,6 +566,7 @@ PER_BACKEND(same_bytes)
 PER_BACKEND(ingest)
 PER_BACKEND(playbooks)
 PER_BACKEND(feed_plans)
+PER_BACKEND(pending_rows)
 
 /* ---- databases ------------------------------------------------------------------------------------- */
 
@@ -558,11 +602,13 @@ int main(void)
         cmocka_unit_test(test_seed_and_feed_sqlite), cmocka_unit_test(test_same_bytes_sqlite),
         cmocka_unit_test(test_ingest_sqlite),        cmocka_unit_test(test_playbooks_sqlite),
         cmocka_unit_test(test_feed_plans_sqlite),
+        cmocka_unit_test(test_pending_rows_sqlite),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(test_seed_and_feed_postgres), cmocka_unit_test(test_same_bytes_postgres),
         cmocka_unit_test(test_ingest_postgres),        cmocka_unit_test(test_playbooks_postgres),
         cmocka_unit_test(test_feed_plans_postgres),
+        cmocka_unit_test(test_pending_rows_postgres),
     };
     int failed = cmocka_run_group_tests_name("intel_store_sqlite", sqlite, sqlite_setup, sqlite_teardown);
     failed += cmocka_run_group_tests_name("intel_store_postgres", pg, pg_setup, pg_teardown);
