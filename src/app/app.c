@@ -261,11 +261,12 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         return -1;
     }
     /* PostgreSQL: a connection for every thread that can hold one at once, so none waits for
-     * another's: HTTP threads, the blocking pool (as many), the probe pool, job workers, the
+     * another's: HTTP threads, the blocking and password pools, the probe pool, job workers, the
      * orchestrator's pack pool, the audit flusher and one to spare (LISTEN has its own). Connections
      * open on first use and are reused newest first, so an idle server holds few. */
     int nblocking_pool = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
-    int pool = (int)cfg->threads + nblocking_pool + BW_PROBE_THREADS + (int)cfg->workers + BW_ORCH_PACK_THREADS + 2;
+    int pool = (int)cfg->threads + nblocking_pool + (int)cfg->hash_threads + BW_PROBE_THREADS + (int)cfg->workers +
+               BW_ORCH_PACK_THREADS + 2;
     unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
                    (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, pool, &app->db, err, sizeof err) != 0) {

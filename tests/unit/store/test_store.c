@@ -346,7 +346,7 @@ static void test_asset_pages(void **state)
 {
     struct db_fixture *fx = *state;
     bool pg = strcmp(db_backend(fx->db), "postgres") == 0;
-    struct store_user u = new_user("pages@example.com", BW_TIER_PRO, BW_ROLE_USER);
+    struct store_user u = dbfx_user("pages@example.com", BW_TIER_PRO, BW_ROLE_USER);
     assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
     char sql[2048];
     const char *cols = "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
