@@ -6,7 +6,9 @@
 #   feed         the threat feed: the first page, a filtered page, pages of 100 and page 501
 #                (offset 10,000). Every page is read from an index and the total from the
 #                counters, so these should not move with the record count; an offset is walked,
-#                though (page 50,000 of a million records is seconds, not milliseconds).
+#                though (page 50,000 of a million records is seconds, not milliseconds). The
+#                cursor rows read the same row-10,000 page by keyset (`cursor`, unfiltered and
+#                filtered): they should cost what the first page costs.
 #   playbook     GET /api/threat-intel/{id}/playbook of a random record among all of them,
 #                anonymous: a point read of the record and the playbook (~20 KB) built on demand;
 #                the same signed in, over 64 records whose saved generation exists: a read of the
@@ -146,6 +148,14 @@ bench_backend() { # name
   local q
   for q in "" "?type=ai_cves&severity=HIGH" "?limit=100" "?type=agent_threats&limit=100" "?offset=10000"; do
     measure "$name" "feed$q" "$feed$q" 200
+  done
+  # keyset pages starting at row 10,000 (limit 20): the next_cursor of the one-row page at
+  # offset 9,999, so the page read is the one offset=10000 reads, from the index at the cursor
+  local f c
+  for f in "" "type=agent_threats&"; do
+    c=$(curl -fsS "$feed?${f}limit=1&offset=9999" | jq -r '.next_cursor // empty')
+    [ -n "$c" ] || { echo "bench: no next_cursor at row 10,000" >&2; exit 1; }
+    measure "$name" "feed?${f}cursor=<row 10,000>" "$feed?${f}cursor=$c" 200
   done
   local pb=BENCH_PATH=/api/threat-intel/SYN-%07d/playbook
   measure "$name" "playbook GET anonymous, random of $records" "$base" 200 "$pb" "BENCH_IDS=$records"

@@ -134,7 +134,8 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
     int rc = 1;
     struct db *db = NULL;
     char err[1024]; /* room for the paths of a file-mode refusal */
-    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
+                   (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, (int)cfg->workers + 2, &db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
     } else if (bw_egress_global_init() != 0) {

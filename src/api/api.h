@@ -8,6 +8,7 @@
 #ifndef BW_API_API_H
 #define BW_API_API_H
 #include "common/config.h"
+#include "common/cursor.h"
 #include "engine/governance.h"
 #include "http/http.h"
 
@@ -17,6 +18,7 @@
 
 struct bw_audit;
 struct bw_inflight;
+struct bw_bcache;
 struct bw_limiter;
 struct bw_orch_cache;
 struct bw_mcp_checks;
@@ -37,12 +39,14 @@ struct api_ctx {
     struct bw_audit *audit;         /* its drop count */
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
+    struct bw_bcache *playbooks;      /* anonymous playbook envelopes by record id + version */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     const struct bw_gov_catalogs *gov; /* the framework catalogs and evidence mapping */
     const struct bw_mcp_checks *mcp_checks; /* what MCP scan findings say */
+    unsigned char cursor_key[BW_CURSOR_KEY_BYTES]; /* seals list cursors (per database) */
 
     /* the framework documents, rendered once by api_frameworks_render */
     char *frameworks_json; /* GET /api/ai-security/governance/frameworks body */

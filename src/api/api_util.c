@@ -1,7 +1,12 @@
 #include "api/api_util.h"
 
+#include "api/api.h"
+#include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
+
+#include <sodium.h>
+#include <string.h>
 
 void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
 
@@ -22,4 +27,109 @@ void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char
     bw_iso8601(bw_now_s(), ts);
     json_object_set_new(result, "scanned_at", json_string(ts));
     bw_reply_json(r, 200, result);
+}
+
+void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, enum bw_cursor_list list, uint8_t sort,
+                    const char *filters, bool text_key)
+{
+    memset(pg, 0, sizeof *pg);
+    pg->list = (uint8_t)list;
+    pg->sort = sort;
+    pg->filters = filters;
+    pg->text_key = text_key;
+    bw_query_int(r, v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &pg->page.limit);
+    bw_query_int(r, v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &pg->page.offset);
+    const char *c = bw_query(r, "cursor");
+    if (!c)
+        return;
+    if (bw_query(r, "offset")) {
+        bw_verr_add(v, "cursor", "give either cursor or offset, not both");
+        return;
+    }
+    switch (bw_cursor_decode(api_ctx(r)->cursor_key, c, pg->list, sort, filters, &pg->cur)) {
+    case BW_CURSOR_OK:
+        pg->page.after_id = pg->cur.id;
+        pg->page.after_int = pg->cur.key_int;
+        pg->page.after_text = pg->cur.key_text;
+        if (pg->cur.text != text_key)
+            bw_verr_add(v, "cursor", "is not a cursor this server issued");
+        break;
+    case BW_CURSOR_OTHER_QUERY:
+        bw_verr_add(v, "cursor", "was issued for other filters or another sort: start again without cursor");
+        break;
+    default:
+        bw_verr_add(v, "cursor", "is not a cursor this server issued");
+    }
+}
+
+void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1])
+{
+    out[0] = '\0';
+    if (!pg->page.more)
+        return;
+    struct bw_cursor c = {.list = pg->list, .sort = pg->sort, .text = pg->text_key, .key_int = pg->page.last_int};
+    memcpy(c.key_text, pg->page.last_text, sizeof c.key_text);
+    memcpy(c.id, pg->page.last_id, sizeof c.id);
+    if (bw_cursor_encode(api_ctx(r)->cursor_key, &c, pg->filters, out, BW_CURSOR_MAX + 1) < 0) {
+        bw_logf(BW_LOG_ERROR, r->request_id, "a list row's key does not fit a cursor (list %d)", (int)pg->list);
+        out[0] = '\0';
+    }
+}
+
+json_t *api_next_cursor_json(struct bw_req *r, const struct api_page *pg)
+{
+    char next[BW_CURSOR_MAX + 1];
+    api_next_cursor(r, pg, next);
+    return next[0] ? json_string(next) : json_null();
+}
+
+/* Whether the If-None-Match list (RFC 9110 13.1.2: weak comparison) names etag. */
+static bool inm_matches(const char *h, const char *etag)
+{
+    size_t el = strlen(etag);
+    while (*h) {
+        while (*h == ' ' || *h == '\t' || *h == ',')
+            h++;
+        if (*h == '*')
+            return true;
+        if (h[0] == 'W' && h[1] == '/')
+            h += 2;
+        const char *end = h;
+        if (*h == '"') {
+            end = strchr(h + 1, '"');
+            if (!end)
+                return false;
+            if ((size_t)(end - h - 1) == el && memcmp(h + 1, etag, el) == 0)
+                return true;
+            end++;
+        }
+        while (*end && *end != ',')
+            end++;
+        h = end;
+    }
+    return false;
+}
+
+bool api_not_modified(struct bw_req *r, const char *etag)
+{
+    bw_req_header(r, "ETag", "\"%s\"", etag);
+    bw_req_header(r, "Vary", "Authorization, X-API-Key");
+    const char *inm = bw_req_header_in(r, "If-None-Match");
+    if (!inm || !inm_matches(inm, etag))
+        return false;
+    bw_reply_static(r, 304, "", 0);
+    return true;
+}
+
+void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[32])
+{
+    crypto_generichash_state st;
+    unsigned char h[16];
+    crypto_generichash_init(&st, NULL, 0, sizeof h);
+    for (int i = 0; i < n; i++) {
+        crypto_generichash_update(&st, (const unsigned char *)parts[i], lens[i]);
+        crypto_generichash_update(&st, (const unsigned char *)"", 1);
+    }
+    crypto_generichash_final(&st, h, sizeof h);
+    sodium_bin2base64(out, 32, h, sizeof h, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 }

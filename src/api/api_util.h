@@ -2,7 +2,12 @@
 #ifndef BW_API_API_UTIL_H
 #define BW_API_API_UTIL_H
 
+#include "common/cursor.h"
+#include "store/store.h"
+
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 struct bw_req;
 
@@ -15,5 +20,44 @@ void api_reply_storage(struct bw_req *r);
  * engine's {field, message} list) 400 VALIDATION_ERROR naming the fields; without a result 500
  * (failed: the logged reason); else 200 with result and its scanned_at, now. Takes both. */
 void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char *failed);
+
+/* ---- conditional GETs: ETag / If-None-Match ----
+ * For deterministic answers (the feed, playbooks): sets `ETag: "<etag>"` and `Vary: Authorization,
+ * X-API-Key` and, when the request's If-None-Match names that tag (or is *), answers 304 with no
+ * body and returns true (the handler is done). etag: [A-Za-z0-9_-], at most 64 characters. */
+bool api_not_modified(struct bw_req *r, const char *etag);
+/* The tag of bytes: base64url of 16 bytes of BLAKE2b over the parts (NUL-separated), into out. */
+void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[32]);
+
+/* ---- list pages: `limit`, `offset`, `cursor` in; `next_cursor` out ----
+ * A list handler reads its filters, then api_page_query, then calls its store function with the
+ * store_page, then writes api_next_cursor's text (or null) as next_cursor:
+ *
+ *   struct api_page pg;
+ *   api_page_query(r, &v, &pg, BW_CURSOR_ASSETS, 0, filters, false);   // filters: canonical text
+ *   if (bw_verr_reply(r, &v)) return;
+ *   store_asset_list(db, ..., &pg.page, ...);
+ *   char next[BW_CURSOR_MAX + 1];
+ *   api_next_cursor(r, &pg, next);  // "" when no row follows: answer null
+ *
+ * `limit` is 1..BW_LIST_LIMIT_MAX (default BW_LIST_LIMIT_DEFAULT); `offset` 0..BW_LIST_OFFSET_MAX;
+ * `cursor` a next_cursor this list gave for the same filters and sort. Validation errors (400):
+ * a cursor with an offset, a cursor that is not one of ours ("cursor": "is not a cursor this server
+ * issued"), or one issued for other filters or another sort. */
+struct api_page {
+    struct store_page page; /* what the store reads; after_* point into cur */
+    struct bw_cursor cur;
+    uint8_t list, sort;
+    bool text_key;
+    const char *filters;
+};
+struct bw_verr;
+void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, enum bw_cursor_list list, uint8_t sort,
+                    const char *filters, bool text_key);
+/* The cursor of the page after the one the store read into pg->page, into out; "" when no row
+ * follows (pg->page.more is false) or the last row's key cannot be carried (logged: a bug). */
+void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1]);
+/* The same as JSON: a string, or null. */
+json_t *api_next_cursor_json(struct bw_req *r, const struct api_page *pg);
 
 #endif

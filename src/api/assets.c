@@ -86,19 +86,23 @@ void api_assets_list(struct bw_req *r)
 {
     struct bw_verr v = {0};
     const char *type = bw_query(r, "type"), *risk = bw_query(r, "risk");
-    long limit = 20, offset = 0;
-    if (type && !one_of(type, TYPES, sizeof TYPES / sizeof TYPES[0]))
+    bool type_ok = !type || one_of(type, TYPES, sizeof TYPES / sizeof TYPES[0]);
+    bool risk_ok = !risk || one_of(risk, RISKS, sizeof RISKS / sizeof RISKS[0]);
+    if (!type_ok)
         bw_verr_add(&v, "type", "must be one of model, agent, rag, api, pipeline");
-    if (risk && !one_of(risk, RISKS, sizeof RISKS / sizeof RISKS[0]))
+    if (!risk_ok)
         bw_verr_add(&v, "risk", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
-    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
-    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    /* the cursor's filter text; validated values only, so it fits */
+    char filters[64];
+    snprintf(filters, sizeof filters, "type=%s&risk=%s", type && type_ok ? type : "", risk && risk_ok ? risk : "");
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_ASSETS, 0, filters, false);
     if (bw_verr_reply(r, &v))
         return;
     struct store_asset *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    if (store_asset_list(api_ctx(r)->db, r->principal.user_id, type, risk, limit, offset, &list, &n, &total) != ST_OK) {
+    if (store_asset_list(api_ctx(r)->db, r->principal.user_id, type, risk, &pg.page, &list, &n, &total) != ST_OK) {
         api_reply_storage(r);
         return;
     }
@@ -106,8 +110,9 @@ void api_assets_list(struct bw_req *r)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(arr, asset_json(&list[i]));
     free(list);
-    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i}", "assets", arr, "total", (json_int_t)total, "limit", (int)limit,
-                                    "offset", (int)offset));
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", "assets", arr, "total", (json_int_t)total, "limit",
+                                    (int)pg.page.limit, "offset", (int)pg.page.offset, "next_cursor",
+                                    api_next_cursor_json(r, &pg)));
 }
 
 /* The {id} path parameter: an asset id of ours, or 404 without a lookup. */

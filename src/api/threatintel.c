@@ -10,6 +10,7 @@
  * envelope, never re-serialised). */
 #include "api/api.h"
 #include "api/api_util.h"
+#include "common/bcache.h"
 #include "common/ids.h"
 #include "common/limits.h"
 #include "common/sbuf.h"
@@ -54,31 +55,44 @@ void api_threat_feed(struct bw_req *r)
 {
     struct bw_verr v = {0};
     const char *tq = bw_query(r, "type"), *sq = bw_query(r, "severity"), *type = NULL, *sev = NULL;
-    long limit, offset;
     if (tq && !pick(tq, bw_intel_type_filters, bw_intel_types, BW_INTEL_NTYPES, &type))
         bw_verr_add(&v, "type", "must be one of prompt_attacks, agent_threats, ai_cves, model_advisories");
     if (sq && !pick(sq, bw_intel_severities, bw_intel_severities, 4, &sev))
         bw_verr_add(&v, "severity", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
-    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
-    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    /* the cursor's filter text: the stored spellings, so ?type=ai_cves and a cursor agree */
+    char filters[96];
+    snprintf(filters, sizeof filters, "type=%s&severity=%s", type ? type : "", sev ? sev : "");
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_FEED, 0, filters, true);
     if (bw_verr_reply(r, &v))
         return;
+    long limit = pg.page.limit;
     /* one buffer for the whole body, sized for a typical page so it rarely grows */
     struct bw_sb b = {0};
     int64_t total = 0, updated_us = 0;
-    if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256) || !put(&b, "{\"feed\":[") ||
-        store_intel_feed(api_ctx(r)->db, type, sev, limit, offset, &b, &total, &updated_us) != ST_OK) {
+    if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256 + BW_CURSOR_MAX) || !put(&b, "{\"feed\":[") ||
+        store_intel_feed(api_ctx(r)->db, type, sev, &pg.page, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
         api_reply_storage(r);
         return;
     }
-    char tail[160], ts[21];
+    char tail[200 + BW_CURSOR_MAX], ts[21], next[BW_CURSOR_MAX + 1];
     bw_iso8601(updated_us / 1000000, ts);
-    snprintf(tail, sizeof tail, "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"updated_at\":%s%s%s}", total,
-             limit, offset, updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
+    api_next_cursor(r, &pg, next); /* base64url: written without escaping */
+    snprintf(tail, sizeof tail,
+             "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"next_cursor\":%s%s%s,\"updated_at\":%s%s%s}",
+             total, limit, pg.page.offset, next[0] ? "\"" : "", next[0] ? next : "null", next[0] ? "\"" : "",
+             updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
     if (!put(&b, tail)) {
         free(b.p);
         bw_reply_internal(r, "out of memory");
+        return;
+    }
+    /* the page is a function of the query and the store: its bytes are its tag */
+    char etag[32];
+    api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
+    if (api_not_modified(r, etag)) {
+        free(b.p);
         return;
     }
     reply_buf(r, 200, &b);
@@ -133,10 +147,10 @@ static void anonymous_id(const char *threat, int64_t version, char out[BW_ID_MAX
     out[4 + BW_ID_RANDOM_LEN] = '\0';
 }
 
-/* The envelope around stored playbook bytes. Ids and times are plain ASCII (validated ids,
- * base62, ISO 8601), so they are written without escaping. */
-static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id, const char *threat, bool persisted,
-                           bool stale, int64_t record_version, const char *generated_at, const char *text)
+/* The envelope around stored playbook bytes into b (false: out of memory). Ids and times are plain
+ * ASCII (validated ids, base62, ISO 8601), so they are written without escaping. */
+static bool envelope(struct bw_sb *b, const char *pbk_id, const char *threat, bool persisted, bool stale,
+                     int64_t record_version, const char *generated_at, const char *text)
 {
     char head[512];
     snprintf(head, sizeof head,
@@ -144,14 +158,22 @@ static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id
              "\"record_version\":%" PRId64 ",\"generated_at\":%s%s%s,\"playbook\":",
              pbk_id, threat, persisted ? "true" : "false", stale ? "true" : "false", record_version,
              generated_at ? "\"" : "", generated_at ? generated_at : "null", generated_at ? "\"" : "");
+    return put(b, head) && put(b, text) && put(b, "}");
+}
+
+static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id, const char *threat, bool persisted,
+                           bool stale, int64_t record_version, const char *generated_at, const char *text)
+{
     struct bw_sb b = {0};
-    if (!put(&b, head) || !put(&b, text) || !put(&b, "}")) {
+    if (!envelope(&b, pbk_id, threat, persisted, stale, record_version, generated_at, text)) {
         free(b.p);
         bw_reply_internal(r, "out of memory");
         return;
     }
     reply_buf(r, status, &b);
 }
+
+static void reply_saved(struct bw_req *r, const struct store_playbook *pb, const char *text);
 
 /* Generates a playbook from the current record and saves it as the caller's newest. */
 static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t version)
@@ -169,51 +191,116 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
     pb.record_version = version;
     pb.generated_us = bw_now_us();
     bw_iso8601(pb.generated_us / 1000000, pb.generated_at);
+    pb.current_version = version;
     if (store_playbook_insert(api_ctx(r)->db, &pb, text) != ST_OK)
         api_reply_storage(r);
+    else if (status == 200)
+        reply_saved(r, &pb, text); /* a GET: the answer later GETs give, with its tag */
     else
         reply_playbook(r, status, pb.id, pb.threat_id, true, false, version, pb.generated_at, text);
     free(text);
 }
 
-/* The playbook computed for this record version, saved nowhere. */
-static void reply_on_demand(struct bw_req *r, const char *doc, int64_t version)
+/* The playbook computed for a record version, saved nowhere: the same bytes for every caller, so
+ * the envelope is kept in the playbook cache under "id version" with its ETag, and a request
+ * costs a point read of the record's version (the record itself only on a miss). A record's
+ * version moves whenever its facts change (an import or sync that changes a fact, an EPSS score
+ * included once EPSS is a fact of the record), so a changed record is never answered from an
+ * older entry; an unchanged one keeps its entry, whatever else was imported. */
+static void reply_on_demand(struct bw_req *r)
 {
+    struct api_ctx *ctx = api_ctx(r);
+    const char *threat = r->params[0];
+    int64_t version = 0;
+    int rc = bw_intel_id_valid(threat) ? store_intel_version(ctx->db, threat, &version) : ST_NOTFOUND;
+    if (rc != ST_OK) {
+        if (rc == ST_NOTFOUND)
+            bw_reply_error(r, BW_E_NOT_FOUND, "no threat-intelligence record with this id", NULL);
+        else
+            api_reply_storage(r);
+        return;
+    }
+    char key[BW_INTEL_ID_MAX + 32], etag[BW_BCACHE_TAG_MAX];
+    snprintf(key, sizeof key, "%.64s %" PRId64, threat, version); /* validated: at most 64 */
+    struct bw_sb b = {0};
+    if (bw_bcache_get(ctx->playbooks, key, &b.p, &b.len, etag)) {
+        b.cap = b.len + 1;
+        if (api_not_modified(r, etag))
+            free(b.p);
+        else
+            reply_buf(r, 200, &b);
+        return;
+    }
+    char *doc = NULL;
+    int64_t now_version = 0;
+    if (load_record(r, &doc, &now_version) != 0)
+        return;
     char tier[16], id[BW_ID_MAX];
     char *text = generate(doc, tier);
-    anonymous_id(r->params[0], version, id);
-    if (text)
-        reply_playbook(r, 200, id, r->params[0], false, false, version, NULL, text);
-    else
+    free(doc);
+    if (!text) {
         bw_reply_internal(r, "playbook generation failed");
+        return;
+    }
+    anonymous_id(threat, now_version, id);
+    bool ok = envelope(&b, id, threat, false, false, now_version, NULL, text);
     free(text);
+    if (!ok) {
+        free(b.p);
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
+    snprintf(key, sizeof key, "%.64s %" PRId64, threat, now_version); /* the version the bytes are of */
+    bw_bcache_put(ctx->playbooks, key, b.p, b.len, etag);
+    if (api_not_modified(r, etag))
+        free(b.p);
+    else
+        reply_buf(r, 200, &b);
+}
+
+/* A saved generation: its answer is fixed by the account, the generation and whether the record
+ * moved on since (stale), so that is its ETag. */
+static void reply_saved(struct bw_req *r, const struct store_playbook *pb, const char *text)
+{
+    char cur[24], etag[32];
+    snprintf(cur, sizeof cur, "%" PRId64, pb->current_version);
+    const char *parts[] = {"saved", r->principal.user_id, pb->id, cur};
+    size_t lens[] = {5, strlen(parts[1]), strlen(parts[2]), strlen(cur)};
+    api_etag_of(parts, lens, 4, etag);
+    if (api_not_modified(r, etag))
+        return;
+    reply_playbook(r, 200, pb->id, pb->threat_id, true, pb->current_version > pb->record_version, pb->record_version,
+                   pb->generated_at, text);
 }
 
 void api_playbook_get(struct bw_req *r)
 {
-    char *doc = NULL;
-    int64_t version = 0;
-    if (load_record(r, &doc, &version) != 0)
-        return;
     if (!account(&r->principal)) {
-        reply_on_demand(r, doc, version);
-        free(doc);
+        reply_on_demand(r);
         return;
     }
+    /* the saved generation first: one statement (it joins the record for its version now); the
+     * record itself is read only when there is none yet */
     struct store_playbook pb;
     char *text = NULL;
-    int rc = store_playbook_latest(api_ctx(r)->db, r->principal.user_id, r->params[0], &pb, &text);
-    if (rc == ST_OK)
-        reply_playbook(r, 200, pb.id, pb.threat_id, true, pb.current_version > pb.record_version, pb.record_version,
-                       pb.generated_at, text);
-    else if (rc == ST_NOTFOUND && r->method == BW_HEAD)
-        reply_on_demand(r, doc, version); /* HEAD is safe (RFC 9110 9.2.1): it saves nothing */
-    else if (rc == ST_NOTFOUND)
-        save_new(r, 200, doc, version); /* the first GET of an account creates its generation */
-    else
+    int rc = bw_intel_id_valid(r->params[0])
+                 ? store_playbook_latest(api_ctx(r)->db, r->principal.user_id, r->params[0], &pb, &text)
+                 : ST_NOTFOUND;
+    if (rc == ST_OK) {
+        reply_saved(r, &pb, text);
+    } else if (rc == ST_NOTFOUND && r->method == BW_HEAD) {
+        reply_on_demand(r); /* HEAD is safe (RFC 9110 9.2.1): it saves nothing */
+    } else if (rc == ST_NOTFOUND) {
+        char *doc = NULL;
+        int64_t version = 0;
+        if (load_record(r, &doc, &version) == 0)
+            save_new(r, 200, doc, version); /* the first GET of an account creates its generation */
+        free(doc);
+    } else {
         api_reply_storage(r);
+    }
     free(text);
-    free(doc);
 }
 
 void api_playbook_regenerate(struct bw_req *r)
@@ -229,15 +316,14 @@ void api_playbook_regenerate(struct bw_req *r)
 void api_playbook_history(struct bw_req *r)
 {
     struct bw_verr v = {0};
-    long limit, offset;
-    bw_query_int(r, &v, "limit", BW_LIST_LIMIT_DEFAULT, 1, BW_LIST_LIMIT_MAX, &limit);
-    bw_query_int(r, &v, "offset", 0, 0, BW_LIST_OFFSET_MAX, &offset);
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_PLAYBOOKS, 0, "", false);
     if (bw_verr_reply(r, &v))
         return;
     struct store_playbook *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    if (store_playbook_history(api_ctx(r)->db, r->principal.user_id, limit, offset, &list, &n, &total) != ST_OK) {
+    if (store_playbook_history(api_ctx(r)->db, r->principal.user_id, &pg.page, &list, &n, &total) != ST_OK) {
         api_reply_storage(r);
         return;
     }
@@ -249,6 +335,7 @@ void api_playbook_history(struct bw_req *r)
                                              list[i].current_version > list[i].record_version, "record_version",
                                              (json_int_t)list[i].record_version));
     free(list);
-    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i}", "history", arr, "total", (json_int_t)total, "limit",
-                                    (int)limit, "offset", (int)offset));
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", "history", arr, "total", (json_int_t)total, "limit",
+                                    (int)pg.page.limit, "offset", (int)pg.page.offset, "next_cursor",
+                                    api_next_cursor_json(r, &pg)));
 }

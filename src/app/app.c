@@ -12,6 +12,8 @@
 #include "auth/apikey.h"
 #include "auth/password.h"
 #include "common/embedded.h"
+#include "common/bcache.h"
+#include "common/cursor.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/rng.h"
@@ -54,6 +56,29 @@ static int load_jwt_secret(struct bw_app *app, unsigned char *out, size_t *len)
     memcpy(out, have, *len);
     sodium_memzero(have, sizeof have);
     return 0;
+}
+
+/* The key that seals list cursors (common/cursor.h): generated once and kept in the database, so
+ * every instance on it accepts the others' cursors and a cursor outlives a restart. */
+static int load_cursor_key(struct bw_app *app, unsigned char out[BW_CURSOR_KEY_BYTES])
+{
+    char gen[2 * BW_CURSOR_KEY_BYTES + 1], have[2 * BW_CURSOR_KEY_BYTES + 8];
+    unsigned char raw[BW_CURSOR_KEY_BYTES];
+    randombytes_buf(raw, sizeof raw);
+    sodium_bin2hex(gen, sizeof gen, raw, sizeof raw);
+    sodium_memzero(raw, sizeof raw);
+    size_t n = 0;
+    int rc = store_setting_put_if_absent(app->db, "cursor_key", gen) == ST_OK &&
+                     store_setting_get(app->db, "cursor_key", have, sizeof have) == ST_OK &&
+                     sodium_hex2bin(out, BW_CURSOR_KEY_BYTES, have, strlen(have), NULL, &n, NULL) == 0 &&
+                     n == BW_CURSOR_KEY_BYTES
+                 ? 0
+                 : -1;
+    sodium_memzero(gen, sizeof gen);
+    sodium_memzero(have, sizeof have);
+    if (rc != 0)
+        bw_logf(BW_LOG_ERROR, NULL, "cannot store the cursor key");
+    return rc;
 }
 
 /* Admin key: configured, or generated once; only its SHA-256 is stored, so it is shown once. */
@@ -212,6 +237,7 @@ static void api_fill(struct bw_app *app)
     c->probes = app->probes;
     c->orch_pool = app->orch_pool;
     c->orch_cache = app->orch_cache;
+    c->playbooks = app->playbooks;
     c->audit = app->audit;
     c->scanner = app->scanner;
     c->egress_allow = app->egress_allow;
@@ -234,8 +260,15 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         bw_logf(BW_LOG_ERROR, NULL, "BULWARK_EGRESS_ALLOW: expected a comma list of loopback, private, or none alone");
         return -1;
     }
-    int pool = (int)cfg->threads * 2 + (int)cfg->workers + BW_ORCH_PACK_THREADS + 2;
-    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    /* PostgreSQL: a connection for every thread that can hold one at once, so none waits for
+     * another's: HTTP threads, the blocking and password pools, the probe pool, job workers, the
+     * orchestrator's pack pool, the audit flusher and one to spare (LISTEN has its own). Connections
+     * open on first use and are reused newest first, so an idle server holds few. */
+    int nblocking_pool = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
+    int pool = (int)cfg->threads + nblocking_pool + (int)cfg->hash_threads + BW_PROBE_THREADS + (int)cfg->workers +
+               BW_ORCH_PACK_THREADS + 2;
+    unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
+                   (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, pool, &app->db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
         return -1;
@@ -243,7 +276,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     unsigned char secret[BW_JWT_SECRET_MAX], admin_hash[32];
     size_t slen = 0;
     if (load_jwt_secret(app, secret, &slen) != 0 ||
-        load_admin_key(app, admin_hash) != 0 || bootstrap_admin(app) != 0)
+        load_admin_key(app, admin_hash) != 0 || load_cursor_key(app, app->api.cursor_key) != 0 ||
+        bootstrap_admin(app) != 0)
         return -1;
     /* The hot path reads no account: a change made on this instance drops its entry at once,
      * other instances on one PostgreSQL database are told by NOTIFY within milliseconds, and the
@@ -255,8 +289,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->rate = bw_limiter_new(BW_RATE_WINDOW_S, BW_LIMITER_MAX_ENTRIES);
     app->login_email = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
     app->login_ip = bw_limiter_new(BW_LOGIN_WINDOW_S, BW_LIMITER_MAX_ENTRIES / 4);
-    int nblocking = (int)cfg->threads < 2 ? 2 : (int)cfg->threads;
-    app->blocking = bw_pool_new(nblocking, BW_BLOCKING_QUEUE_MAX);
+    app->blocking = bw_pool_new(nblocking_pool, BW_BLOCKING_QUEUE_MAX);
     app->probes = bw_pool_new(BW_PROBE_THREADS, BW_PROBE_QUEUE_MAX);
     /* password checks have their own pool, so a flood of logins never queues in front of other
      * blocking work; each one in flight holds an email and an address slot until it is answered */
@@ -266,8 +299,9 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     /* packs computed on demand have a pool of their own: a burst of them never delays a login */
     app->orch_pool = bw_pool_new(BW_ORCH_PACK_THREADS, BW_ORCH_PACK_QUEUE_MAX);
     app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
+    app->playbooks = bw_bcache_new(BW_PLAYBOOK_CACHE_ENTRIES, BW_PLAYBOOK_CACHE_BYTES);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
-        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache)
+        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache || !app->playbooks)
         return -1;
     if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
         bw_limiter_share(app->rate, app->db, "rate");
@@ -337,6 +371,7 @@ void bw_app_free(struct bw_app *app)
 {
     bw_pool_free(app->orch_pool); /* its computations flush the audit events and fill the cache */
     bw_orch_cache_free(app->orch_cache);
+    bw_bcache_free(app->playbooks);
     bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);

@@ -16,6 +16,8 @@
 #include "engine/governance.h"
 #include "http/http.h"
 #include "services/orch_cache.h"
+
+struct bw_bcache;
 #include "store/db.h"
 
 #include <stdint.h>
@@ -35,6 +37,7 @@ struct bw_app {
     struct bw_pool *probes;         /* outbound probes (asset scans, MCP probes): seconds each */
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
+    struct bw_bcache *playbooks;      /* generated playbook envelopes by record id + version */
     struct bw_audit *audit;         /* audit events, the HTTP layer's response hook (src/audit/audit.h) */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
     char dummy_hash[160];           /* verified for unknown emails: same time as a real one */

@@ -232,7 +232,8 @@ static int cmd_import(struct bw_config *cfg, int nargs, char **args)
         struct db *db = NULL;
         char err[1024]; /* room for the paths of a file-mode refusal */
         struct bw_ingest_report rep;
-        unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+        unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
+                   (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
         if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, &db, err, sizeof err) != 0) {
             fprintf(stderr, "bulwark intel import: %s\n", err);
             rc = EXIT_DB;

@@ -35,7 +35,8 @@ struct db *bw_cli_open_db(struct bw_config *cfg, const char *cmd)
 {
     struct db *db = NULL;
     char err[1024]; /* room for the paths of a file-mode refusal */
-    unsigned dbf = cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0;
+    unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
+                   (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, &db, err, sizeof err) != 0) {
         fprintf(stderr, "bulwark %s: %s\n", cmd, err);
         return NULL;

@@ -81,6 +81,7 @@ static const struct opt opts[] = {
     {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
     {"MAX_CODE", K_LONG, OFF(max_code), 1024, BW_MAX_BODY_CEILING},
     {"ALLOW_INSECURE_FILE_MODES", K_BOOL, OFF(allow_insecure_file_modes), 0, 1},
+    {"SQLITE_SYNC_FULL", K_BOOL, OFF(sqlite_sync_full), 0, 1},
     {"ORCH_PACK_CACHE_S", K_LONG, OFF(orch_pack_cache_s), 0, BW_ORCH_PACK_CACHE_S_MAX},
     {"UPGRADE_URL", K_STR, OFF(upgrade_url), 0, 0},
     {"UPGRADE_PRICE", K_STR, OFF(upgrade_price), 0, 0},

@@ -43,6 +43,7 @@ struct bw_config {
     int log_level;
     long max_code;       /* bytes of `code` in a scan request */
     bool allow_insecure_file_modes; /* a data directory or database open to group/others: warn, not refuse */
+    bool sqlite_sync_full; /* SQLite synchronous=FULL: commits survive power loss (NORMAL: process crashes) */
     long orch_pack_cache_s; /* how long an on-demand orchestrator computation is reused per scope */
     char *upgrade_url;   /* shown to FREE callers of gated endpoints */
     char *upgrade_price;

@@ -47,7 +47,12 @@
 #define BW_TOKEN_TTL_S           86400
 #define BW_LIST_LIMIT_DEFAULT    20
 #define BW_LIST_LIMIT_MAX        100
-#define BW_LIST_OFFSET_MAX       1000000000L /* `offset` query parameters: 0..this */
+/* `offset` query parameters: 0..this. An offset walks every row it skips (slower the deeper it
+ * goes); `cursor` reads any depth from the index at the cost of the first page */
+#define BW_LIST_OFFSET_MAX       100000L
+#define BW_CURSOR_TEXT_MAX       128  /* bytes of a text sort key carried in a cursor */
+#define BW_CURSOR_ID_MAX         64   /* bytes of the row id carried in a cursor */
+#define BW_CURSOR_MAX            300  /* characters of a `cursor` (base64url of at most 222 bytes) */
 
 #define BW_MAX_KEYS_FREE         1
 #define BW_MAX_KEYS_STARTER      5
@@ -76,7 +81,10 @@
 #define BW_PROBE_THREADS         8     /* concurrent outbound scans (asset scans, MCP probes) */
 #define BW_PROBE_QUEUE_MAX       64    /* queued scans before 503 */
 #define BW_DB_POOL_MAX           32
-#define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock */
+#define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock
+                                          (with one writer thread: only another process's, e.g. the CLI) */
+#define BW_DB_PARAMS_MAX         512   /* parameters of one statement (a 32-row intel INSERT has 448) */
+#define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
 #define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
 #define BW_DB_STMT_CACHE_PG      256   /* prepared statements kept per PostgreSQL connection */
 #define BW_DB_LISTEN_RETRY_MS    1000  /* PostgreSQL LISTEN connection: wait between reconnection attempts */
@@ -332,6 +340,8 @@
  * with the seed, more with a larger store) never holds an HTTP event thread nor delays a login */
 #define BW_ORCH_PACK_THREADS       2    /* threads serving pack requests */
 #define BW_ORCH_PACK_QUEUE_MAX     64   /* pack requests waiting for a thread before 503 */
+#define BW_PLAYBOOK_CACHE_ENTRIES  4096 /* generated playbooks kept in memory (record id + version) */
+#define BW_PLAYBOOK_CACHE_BYTES    (48L * 1024 * 1024) /* ... and their bytes (about 20 KB each) */
 #define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */
 #define BW_ORCH_PACK_CACHE_S_DEFAULT 60 /* BULWARK_ORCH_PACK_CACHE_S: how long they are reused */
 #define BW_ORCH_PACK_CACHE_S_MAX   3600

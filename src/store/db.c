@@ -117,6 +117,29 @@ int db_begin(struct db_conn *c, bool write)
 
 int db_commit(struct db_conn *c) { return counted(c, BE(c)->script(c, "COMMIT")); }
 void db_rollback(struct db_conn *c) { (void)BE(c)->script(c, "ROLLBACK"); }
+struct db *db_of(struct db_conn *c) { return DB(c); }
+bool db_single_writer(const struct db *db) { return db->be->write != NULL; }
+
+int db_write(struct db *db, db_tx_fn body, void *arg, int fail)
+{
+    if (db->be->write)
+        return db->be->write(db, body, arg, fail);
+    struct db_conn *c = db_acquire(db);
+    if (!c)
+        return fail;
+    int rc = fail;
+    if (db_begin(c, true) == DB_OK) {
+        rc = body(c, arg);
+        if (rc == 0 && db_commit(c) != DB_OK)
+            rc = fail;
+        /* a COMMIT that failed can leave the transaction open on this connection */
+        if (rc != 0)
+            db_rollback(c);
+    }
+    db_release(c);
+    return rc;
+}
+
 int db_exec_script(struct db_conn *c, const char *sql) { return counted(c, BE(c)->script(c, sql)); }
 
 int db_notify(struct db *db, const char *channel, const char *payload)

@@ -33,6 +33,8 @@ struct db_conn;
 struct db_rows;
 
 /* db_open flags */
+#define DB_OPEN_SYNC_FULL 2u            /* SQLite: synchronous=FULL (fsync at every commit) instead of
+                                           NORMAL (see db_sqlite.c) */
 #define DB_OPEN_ALLOW_INSECURE_MODES 1u /* SQLite: a data directory or database file that group or
                                            others may read or write is a warning, not a refusal */
 
@@ -69,6 +71,28 @@ void db_rows_free(struct db_rows *r);
 int db_begin(struct db_conn *c, bool write);
 int db_commit(struct db_conn *c);
 void db_rollback(struct db_conn *c);
+
+/* The write path. db_write runs body(c, arg) in a write transaction and answers what body did, or
+ * fail when the transaction could not be had or committed (body's work is then gone). A body that
+ * answers 0 keeps its writes; anything else undoes them.
+ *
+ * SQLite: every write of the process goes through one writer thread with a connection of its own
+ * (so no request ever waits in SQLite's busy handler for another of our connections): callers
+ * queue their bodies, and the writer takes whatever is queued (at most BW_DB_GROUP_MAX), opens one
+ * BEGIN IMMEDIATE, runs each body in a SAVEPOINT of its own (a body that fails rolls back only its
+ * savepoint), COMMITs once, and only then wakes the callers: group commit, with each caller
+ * answered after the COMMIT that made its writes durable returned. A body must not wait for
+ * another write (called from inside a body, db_write runs the nested body at once, in the
+ * transaction already open).
+ * PostgreSQL: a connection of the pool, BEGIN, body, COMMIT (concurrent writers are the server's
+ * business).
+ * db_single_writer: whether writes go through that queue (SQLite), so that single statements
+ * should too (store_exec does). */
+typedef int (*db_tx_fn)(struct db_conn *c, void *arg);
+int db_write(struct db *db, db_tx_fn body, void *arg, int fail);
+bool db_single_writer(const struct db *db);
+/* The database a connection belongs to. */
+struct db *db_of(struct db_conn *c);
 
 /* Runs a script of several statements without parameters (migrations). */
 int db_exec_script(struct db_conn *c, const char *sql);

@@ -22,6 +22,9 @@ struct db_backend {
     struct db_listener *(*listen)(struct db *db, const char *channel, db_notify_fn fn, void *arg);
     void (*listen_stop)(struct db_listener *l);
     const char *begin_write; /* SQL that starts a write transaction */
+    /* NULL: db_write acquires a connection and runs BEGIN, the body, COMMIT on it; else the
+     * backend's own write path (SQLite: the writer thread) */
+    int (*write)(struct db *db, db_tx_fn body, void *arg, int fail);
 };
 
 /* The operations every backend has, as functions named <prefix>_<operation> in its file: a

@@ -199,10 +199,12 @@ static int stmt_slot(const struct pg_conn *c, const char *sql, bool *hit)
  * cache has no room around the slot or the statement cannot be prepared. */
 static PGresult *run(struct pg_conn *c, const char *sql, const struct db_param *p, int np)
 {
-    const char *vals[32];
-    char nums[32][24];
-    if (np > 32)
-        np = 32;
+    const char *vals[BW_DB_PARAMS_MAX];
+    char nums[BW_DB_PARAMS_MAX][24];
+    if (np > BW_DB_PARAMS_MAX) { /* a statement of ours with more is a bug: refuse, never cut */
+        bw_logf(BW_LOG_ERROR, NULL, "postgres: %d parameters, at most %d", np, BW_DB_PARAMS_MAX);
+        return NULL;
+    }
     for (int i = 0; i < np; i++) {
         if (p[i].t == DB_P_TEXT)
             vals[i] = p[i].s;

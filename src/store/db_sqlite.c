@@ -1,4 +1,5 @@
-/* SQLite backend: one connection per thread, WAL, statement cache per connection. */
+/* SQLite backend: one connection per thread, WAL, statement cache per connection, and one writer
+ * thread that every write goes through (db_write: group commit, below). */
 #include "store/db_internal.h"
 
 #include "common/limits.h"
@@ -26,12 +27,32 @@ struct sq_conn {
     int in_use;
 };
 
+/* A write waiting for the writer thread. */
+struct sq_job {
+    db_tx_fn body;
+    void *arg;
+    int fail, rc;
+    bool done;
+    struct sq_job *next;
+};
+
 struct sq_db {
     char path[4096];
+    bool sync_full;
     pthread_key_t key; /* thread -> its connection */
     pthread_mutex_t mu;
     struct sq_conn *all;
+    /* the writer: jobs queued under wmu; the writer waits on wcv, callers on dcv */
+    struct db *db;
+    pthread_t writer;
+    bool writer_started, stop;
+    pthread_mutex_t wmu;
+    pthread_cond_t wcv, dcv;
+    struct sq_job *head, *tail;
 };
+
+/* Set on the writer thread: a db_write from inside a body runs at once, in the open transaction. */
+static _Thread_local bool g_in_writer;
 
 struct db_rows {
     struct sq_conn *c;
@@ -40,7 +61,7 @@ struct db_rows {
     bool done;
 };
 
-static int sq_open_handle(const char *path, sqlite3 **out)
+static int sq_open_handle(const char *path, bool sync_full, sqlite3 **out)
 {
     sqlite3 *h = NULL;
     int rc = sqlite3_open_v2(path, &h,
@@ -50,10 +71,15 @@ static int sq_open_handle(const char *path, sqlite3 **out)
         return -1;
     }
     sqlite3_busy_timeout(h, BW_DB_BUSY_TIMEOUT_MS);
-    /* WAL lets readers run beside the one writer; NORMAL sync is durable against process crashes
-     * (the WAL is written before commit returns) and only an OS crash can lose the last commits. */
-    const char *pragmas = "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-                          "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY;";
+    /* WAL lets readers run beside the one writer. synchronous=NORMAL: a commit is written to the
+     * WAL (the OS has it) before COMMIT returns, so it survives the process being killed; it is
+     * fsynced at checkpoints, so a power loss or kernel crash can lose the last commits (never
+     * corrupt the database). FULL (BULWARK_SQLITE_SYNC=full) fsyncs the WAL at every commit:
+     * durable against power loss, at the cost of a disk flush per group commit. */
+    const char *pragmas = sync_full ? "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+                                      "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY;"
+                                    : "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+                                      "PRAGMA foreign_keys=ON; PRAGMA temp_store=MEMORY;";
     if (sqlite3_exec(h, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
         sqlite3_close(h);
         return -1;
@@ -125,7 +151,8 @@ static int sq_open(struct db *db, const char *url, const char *data_dir, int poo
     pthread_key_create(&s->key, NULL);
     pthread_mutex_init(&s->mu, NULL);
     sqlite3 *probe;
-    if (sq_open_handle(s->path, &probe) != 0) {
+    s->sync_full = db->flags & DB_OPEN_SYNC_FULL;
+    if (sq_open_handle(s->path, s->sync_full, &probe) != 0) {
         snprintf(err, n, "cannot open SQLite database %s", s->path);
         pthread_key_delete(s->key);
         pthread_mutex_destroy(&s->mu);
@@ -133,6 +160,10 @@ static int sq_open(struct db *db, const char *url, const char *data_dir, int poo
         return -1;
     }
     sqlite3_close(probe);
+    s->db = db;
+    pthread_mutex_init(&s->wmu, NULL);
+    pthread_cond_init(&s->wcv, NULL);
+    pthread_cond_init(&s->dcv, NULL);
     db->impl = s;
     return 0;
 }
@@ -146,9 +177,12 @@ static void conn_close(struct sq_conn *c)
     free(c);
 }
 
+static void writer_stop(struct sq_db *s);
+
 static void sq_close(struct db *db)
 {
     struct sq_db *s = db->impl;
+    writer_stop(s);
     struct sq_conn *c = s->all;
     while (c) {
         struct sq_conn *nx = c->next;
@@ -157,6 +191,9 @@ static void sq_close(struct db *db)
     }
     pthread_key_delete(s->key);
     pthread_mutex_destroy(&s->mu);
+    pthread_mutex_destroy(&s->wmu);
+    pthread_cond_destroy(&s->wcv);
+    pthread_cond_destroy(&s->dcv);
     free(s);
 }
 
@@ -168,7 +205,7 @@ static struct db_conn *sq_acquire(struct db *db)
         c = calloc(1, sizeof *c);
         if (!c)
             return NULL;
-        if (sq_open_handle(s->path, &c->h) != 0) {
+        if (sq_open_handle(s->path, s->sync_full, &c->h) != 0) {
             free(c);
             return NULL;
         }
@@ -354,8 +391,160 @@ static int sq_script(struct db_conn *dc, const char *sql)
     return DB_OK;
 }
 
+/* ---- the writer thread ----------------------------------------------------------------------
+ * Every write of the process, so that our own connections never wait for each other's lock in
+ * SQLite's busy handler (which sleeps: 1, 2, 5, 10 ... 100 ms), and concurrent small writes share
+ * one COMMIT. Callers wait on dcv until their job is done, which is after COMMIT returned. */
+
+static int run_sql(struct sq_conn *c, const char *sql)
+{
+    if (sqlite3_exec(c->h, sql, NULL, NULL, NULL) == SQLITE_OK)
+        return 0;
+    bw_logf(BW_LOG_ERROR, NULL, "sqlite %s failed: %s", sql, sqlite3_errmsg(c->h));
+    db_count_error(c->hdr.db, DB_ERR_STATEMENT);
+    return -1;
+}
+
+/* Fails the jobs from..to (exclusive) that had succeeded: their transaction is gone. */
+static void fail_kept(struct sq_job *from, struct sq_job *to)
+{
+    for (struct sq_job *j = from; j != to; j = j->next)
+        if (j->rc == 0)
+            j->rc = j->fail;
+}
+
+/* Runs a group of jobs (a list) in as few transactions as possible: normally one. */
+static void run_group(struct sq_conn *c, struct sq_job *group)
+{
+    struct sq_job *tx_first = NULL; /* the first job of the open transaction */
+    for (struct sq_job *j = group; j; j = j->next) {
+        j->rc = j->fail;
+        if (!tx_first) {
+            if (run_sql(c, "BEGIN IMMEDIATE") != 0)
+                continue;
+            tx_first = j;
+        }
+        if (run_sql(c, "SAVEPOINT bw_write") != 0) {
+            fail_kept(tx_first, j);
+            (void)run_sql(c, "ROLLBACK");
+            tx_first = NULL;
+            continue;
+        }
+        j->rc = j->body((struct db_conn *)c, j->arg);
+        if (sqlite3_get_autocommit(c->h)) {
+            /* SQLite rolled the whole transaction back (disk full, I/O error): every job in it so
+             * far lost its writes */
+            bw_logf(BW_LOG_ERROR, NULL, "sqlite rolled back a group commit: %s", sqlite3_errmsg(c->h));
+            fail_kept(tx_first, j->next);
+            tx_first = NULL;
+            continue;
+        }
+        if (j->rc != 0 && run_sql(c, "ROLLBACK TO bw_write") != 0) {
+            fail_kept(tx_first, j);
+            (void)run_sql(c, "ROLLBACK");
+            tx_first = NULL;
+            continue;
+        }
+        (void)run_sql(c, "RELEASE bw_write");
+    }
+    if (tx_first && run_sql(c, "COMMIT") != 0) {
+        fail_kept(tx_first, NULL);
+        if (!sqlite3_get_autocommit(c->h))
+            (void)run_sql(c, "ROLLBACK");
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    struct sq_db *s = arg;
+    g_in_writer = true;
+    struct sq_conn *c = (struct sq_conn *)sq_acquire(s->db);
+    pthread_mutex_lock(&s->wmu);
+    for (;;) {
+        while (!s->head && !s->stop)
+            pthread_cond_wait(&s->wcv, &s->wmu);
+        if (!s->head)
+            break; /* stopping, and nothing left to write */
+        /* take what is queued, at most BW_DB_GROUP_MAX */
+        struct sq_job *group = s->head, *last = group;
+        for (int n = 1; n < BW_DB_GROUP_MAX && last->next; n++)
+            last = last->next;
+        s->head = last->next;
+        if (!s->head)
+            s->tail = NULL;
+        last->next = NULL;
+        pthread_mutex_unlock(&s->wmu);
+        if (c) {
+            run_group(c, group);
+        } else {
+            for (struct sq_job *j = group; j; j = j->next)
+                j->rc = j->fail;
+        }
+        pthread_mutex_lock(&s->wmu);
+        for (struct sq_job *j = group; j;) {
+            struct sq_job *nx = j->next; /* the caller may free j once done is set */
+            j->done = true;
+            j = nx;
+        }
+        pthread_cond_broadcast(&s->dcv);
+    }
+    pthread_mutex_unlock(&s->wmu);
+    if (c)
+        sq_release((struct db_conn *)c);
+    return NULL;
+}
+
+static void writer_stop(struct sq_db *s)
+{
+    pthread_mutex_lock(&s->wmu);
+    bool started = s->writer_started;
+    s->stop = true;
+    pthread_cond_signal(&s->wcv);
+    pthread_mutex_unlock(&s->wmu);
+    if (started)
+        pthread_join(s->writer, NULL);
+}
+
+static int sq_write(struct db *db, db_tx_fn body, void *arg, int fail)
+{
+    struct sq_db *s = db->impl;
+    if (g_in_writer) { /* a body's own write: part of the transaction already open */
+        struct db_conn *c = sq_acquire(db);
+        int rc = c ? body(c, arg) : fail;
+        if (c)
+            sq_release(c);
+        return rc;
+    }
+    struct sq_job job = {.body = body, .arg = arg, .fail = fail, .rc = fail};
+    pthread_mutex_lock(&s->wmu);
+    if (s->stop) {
+        pthread_mutex_unlock(&s->wmu);
+        return fail;
+    }
+    /* started on the first write, so opening a database to read (the CLI, tests) starts no thread */
+    if (!s->writer_started) {
+        if (pthread_create(&s->writer, NULL, writer_main, s) != 0) {
+            pthread_mutex_unlock(&s->wmu);
+            bw_logf(BW_LOG_ERROR, NULL, "cannot start the SQLite writer thread");
+            return fail;
+        }
+        s->writer_started = true;
+    }
+    if (s->tail)
+        s->tail->next = &job;
+    else
+        s->head = &job;
+    s->tail = &job;
+    pthread_cond_signal(&s->wcv);
+    while (!job.done)
+        pthread_cond_wait(&s->dcv, &s->wmu);
+    pthread_mutex_unlock(&s->wmu);
+    return job.rc;
+}
+
 const struct db_backend db_sqlite_backend = {
     .name = "sqlite",
     DB_BACKEND_OPS(sq),
     .begin_write = "BEGIN IMMEDIATE",
+    .write = sq_write,
 };

@@ -508,36 +508,72 @@ static int asset_row(struct db_rows *r, void *item)
     return ST_OK;
 }
 
-int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit,
-                     long offset, struct store_asset **out, size_t *n, int64_t *total)
+/* The asset list: one statement per filter combination and paging, each a range of its index
+ * (migration 0013: user_id, then type and/or risk_level, then created_us, id) read backwards,
+ * with the count of every match as a scalar subquery on the same index (one round trip). */
+#define A_COLS                                                                                                 \
+    "id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us, last_scan_id," \
+    " last_scanned_at"
+#define A_W ""
+#define A_WT " AND type = ?"
+#define A_WR " AND risk_level = ?"
+#define A_WB " AND type = ? AND risk_level = ?"
+#define A_COUNT(w) "SELECT COUNT(*) FROM assets WHERE user_id = ?" w
+#define A_ORDER " ORDER BY created_us DESC, id DESC"
+#define A_PAGE(w) "SELECT " A_COLS ", (" A_COUNT(w) ") FROM assets WHERE user_id = ?" w A_ORDER " LIMIT ? OFFSET ?"
+#define A_AFTER(w)                                                                                             \
+    "SELECT " A_COLS ", (" A_COUNT(w) ") FROM assets WHERE user_id = ?" w " AND " STORE_AFTER("created_us", "id") \
+        A_ORDER " LIMIT ?"
+static const char *const asset_sql[2][4] = {{A_PAGE(A_W), A_PAGE(A_WT), A_PAGE(A_WR), A_PAGE(A_WB)},
+                                            {A_AFTER(A_W), A_AFTER(A_WT), A_AFTER(A_WR), A_AFTER(A_WB)}};
+static const char *const asset_count_sql[4] = {A_COUNT(A_W), A_COUNT(A_WT), A_COUNT(A_WR), A_COUNT(A_WB)};
+static const char *const asset_plan_sql[2][2][4] = {
+    {{"EXPLAIN QUERY PLAN " A_PAGE(A_W), "EXPLAIN QUERY PLAN " A_PAGE(A_WT), "EXPLAIN QUERY PLAN " A_PAGE(A_WR),
+      "EXPLAIN QUERY PLAN " A_PAGE(A_WB)},
+     {"EXPLAIN QUERY PLAN " A_AFTER(A_W), "EXPLAIN QUERY PLAN " A_AFTER(A_WT), "EXPLAIN QUERY PLAN " A_AFTER(A_WR),
+      "EXPLAIN QUERY PLAN " A_AFTER(A_WB)}},
+    {{"EXPLAIN " A_PAGE(A_W), "EXPLAIN " A_PAGE(A_WT), "EXPLAIN " A_PAGE(A_WR), "EXPLAIN " A_PAGE(A_WB)},
+     {"EXPLAIN " A_AFTER(A_W), "EXPLAIN " A_AFTER(A_WT), "EXPLAIN " A_AFTER(A_WR), "EXPLAIN " A_AFTER(A_WB)}}};
+
+/* (user, filters) for the count, the same for the rows, then the page's; *which: 1 type, 2 risk. */
+static int asset_params(const char *user_id, const char *type, const char *risk, const struct store_page *pg,
+                        struct db_param *p, int *which, int *ncount)
 {
-    *out = NULL;
-    *n = 0;
-    *total = 0;
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    /* "? IS NULL OR col = ?" keeps one statement text for every filter combination */
-    struct db_param p[] = {DBP_TEXT(user_id), DBP_OPT(type), DBP_OPT(type), DBP_OPT(risk), DBP_OPT(risk),
-                           DBP_INT(limit), DBP_INT(offset)};
+    int n = 0;
+    *which = (type ? 1 : 0) | (risk ? 2 : 0);
+    for (int twice = 0; twice < 2; twice++) {
+        p[n++] = DBP_TEXT(user_id);
+        if (type)
+            p[n++] = DBP_TEXT(type);
+        if (risk)
+            p[n++] = DBP_TEXT(risk);
+    }
+    *ncount = n / 2;
+    return store_page_params(pg, false, p, n);
+}
+
+int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
+                     struct store_asset **out, size_t *n, int64_t *total)
+{
+    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 12};
+    struct db_param p[10];
+    int which, nc, np = asset_params(user_id, type, risk, pg, p, &which, &nc);
     void *items = NULL;
-    int rc = store_conn_int(c,
-                            "SELECT COUNT(*) FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
-                            " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?)",
-                            p, 5, total);
-    if (rc == ST_OK)
-        rc = store_conn_list(c,
-                             "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at,"
-                             " created_us, last_scan_id, last_scanned_at"
-                             " FROM assets WHERE user_id = ? AND (CAST(? AS TEXT) IS NULL OR type = ?)"
-                             " AND (CAST(? AS TEXT) IS NULL OR risk_level = ?) ORDER BY created_us DESC, id DESC"
-                             " LIMIT ? OFFSET ?",
-                             p, 7, sizeof **out, asset_row, &items, n);
-    db_release(c);
+    int rc = store_query_page_list(db, asset_sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols,
+                                   asset_count_sql[which], nc, total, sizeof **out, asset_row, &items, n);
     *out = items;
     for (size_t i = 0; i < *n; i++)
         COPY((*out)[i].user_id, user_id);
     return rc;
+}
+
+int store_asset_list_plan(struct db *db, bool by_type, bool by_risk, bool keyset, char *out, size_t cap)
+{
+    bool pg = strcmp(db_backend(db), "postgres") == 0;
+    struct store_page page = {.limit = 20, .after_id = keyset ? "ast_x" : NULL, .after_int = 1};
+    struct db_param p[10];
+    int which, nc, np = asset_params("usr_x", by_type ? "model" : NULL, by_risk ? "HIGH" : NULL, &page, p, &which, &nc);
+    return store_plan(db, asset_plan_sql[pg][keyset][which], p, np, out, cap);
 }
 
 int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out)

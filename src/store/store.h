@@ -18,6 +18,24 @@ enum store_rc {
     ST_ERROR = -1,   /* the database failed; already logged */
 };
 
+/* One page of a list; every list function takes one. Offset paging: limit rows after skipping
+ * offset (each skipped row is read: slower the deeper). Keyset paging, when after_id is set: the
+ * limit rows that follow (after_int or after_text, after_id) in the list's order, read from the
+ * index right there (the cost of a first page at any depth). The store reads limit + 1 rows and
+ * fills `more` (another row follows this page) and the last row's key and id (last_*), from which
+ * the API layer makes next_cursor (common/cursor.h). */
+struct store_page {
+    long limit, offset;
+    const char *after_id;   /* NULL: offset paging */
+    int64_t after_int;      /* the key, for lists whose key is an integer (created_us, ...) */
+    const char *after_text; /* the key, for lists whose key is text (published) */
+    /* filled by the store */
+    bool more;
+    int64_t last_int;
+    char last_text[BW_CURSOR_TEXT_MAX + 1];
+    char last_id[BW_CURSOR_ID_MAX + 1];
+};
+
 struct store_user {
     char id[BW_ID_MAX];
     char email[BW_EMAIL_MAX + 1];
@@ -111,9 +129,12 @@ struct store_asset {
     char last_scan_id[48], last_scanned_at[24]; /* "" when never scanned */
 };
 int store_asset_insert(struct db *db, const struct store_asset *a);
-/* Newest first; type/risk NULL = any; *total counts every match before limit. */
-int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, long limit, long offset,
+/* Newest first (created_us, then id; keyset key: created_us, an integer); type/risk NULL = any;
+ * *out malloc'ed; *total counts every match. */
+int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total);
+/* The backend's plan of the list's page statement, by offset or after a row, for tests. */
+int store_asset_list_plan(struct db *db, bool by_type, bool by_risk, bool keyset, char *out, size_t cap);
 /* The caller's asset; another account's is ST_NOTFOUND. */
 int store_asset_get(struct db *db, const char *user_id, const char *id, struct store_asset *out);
 /* Deletes the caller's asset and its scans, and cancels the engagements still running against it

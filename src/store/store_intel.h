@@ -40,7 +40,10 @@ typedef int (*store_intel_fn)(struct store_intel_tx *tx, void *arg);
 int store_intel_write(struct db *db, store_intel_fn body, void *arg);
 /* The stored document of id (*doc malloc'ed), or ST_NOTFOUND. */
 int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc);
-/* Inserts the row (old_type NULL) or replaces it (old_type/old_severity: what the row had). */
+/* Inserts the row (old_type NULL) or replaces it (old_type/old_severity: what the row had). New
+ * rows are written in multi-row INSERTs of up to 32 (when 32 wait, when store_intel_tx_get asks
+ * for one of them, and when the body returns ST_OK), and the counters once at the end, so an id
+ * inserted twice is a failure of the whole write (ST_CONFLICT), not of this call. */
 int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *row, const char *old_type,
                        const char *old_severity);
 int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);
@@ -50,16 +53,20 @@ int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);
 /* The document and version of a record; ST_NOTFOUND. */
 int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version);
 int store_intel_count(struct db *db, int64_t *n);
+/* The version of a record alone (a point read of the primary key); ST_NOTFOUND. */
+int store_intel_version(struct db *db, const char *id, int64_t *version);
 
 /* One feed page, newest first (published, then id): the entries' JSON texts appended to out,
- * separated by commas; *total counts every match; *updated_us is the newest change of any record
- * (0 when the store is empty). type/severity NULL = any. One query on intel_counts and one on the
- * index of the filter combination. ST_ERROR also when out runs out of memory. */
-int store_intel_feed(struct db *db, const char *type, const char *severity, long limit, long offset,
-                     struct bw_sb *out, int64_t *total, int64_t *updated_us);
-/* The backend's plan of the feed's page query for a filter combination (EXPLAIN QUERY PLAN on
- * SQLite, EXPLAIN on PostgreSQL), one line per plan row, for tests. */
-int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, char *out, size_t cap);
+ * separated by commas; pg pages by offset or after a row (keyset: key published, text); *total
+ * counts every match; *updated_us is the newest change of any record (0 when the store is
+ * empty). type/severity NULL = any. One statement on the index of the filter combination with
+ * the totals from intel_counts (a second only for an empty page). ST_ERROR also when out runs
+ * out of memory. */
+int store_intel_feed(struct db *db, const char *type, const char *severity, struct store_page *pg, struct bw_sb *out,
+                     int64_t *total, int64_t *updated_us);
+/* The backend's plan of the feed's page statement for a filter combination, by offset or after a
+ * row (keyset), one line per plan row, for tests. */
+int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, bool keyset, char *out, size_t cap);
 
 /* ---- saved playbooks ---- */
 
@@ -78,8 +85,10 @@ int store_playbook_insert(struct db *db, const struct store_playbook *p, const c
 /* The caller's newest generation for threat_id (*text malloc'ed); ST_NOTFOUND when none. */
 int store_playbook_latest(struct db *db, const char *user_id, const char *threat_id, struct store_playbook *out,
                           char **text);
-/* The caller's generations, newest first; *out malloc'ed, *total counts all of them. */
-int store_playbook_history(struct db *db, const char *user_id, long limit, long offset, struct store_playbook **out,
+/* The caller's generations, newest first (generated_us, then id; keyset key: generated_us, an
+ * integer); *out malloc'ed, *total counts all of them. */
+int store_playbook_history(struct db *db, const char *user_id, struct store_page *pg, struct store_playbook **out,
                            size_t *n, int64_t *total);
+int store_playbook_history_plan(struct db *db, bool keyset, char *out, size_t cap);
 
 #endif

@@ -16,6 +16,7 @@
 #ifndef BW_STORE_STORE_INTERNAL_H
 #define BW_STORE_STORE_INTERNAL_H
 #include "store/db.h"
+#include "store/store.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,43 @@ int store_conn_each(struct db_conn *c, const char *sql, const struct db_param *p
 int store_conn_int(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *out);
 int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
                     store_row_fn read, void **out, size_t *n);
+
+/* ---- pages (struct store_page, store.h) ----
+ * A list has two statements per filter combination, both string literals: offset paging
+ *   "... WHERE <filters> ORDER BY k DESC, id DESC LIMIT ? OFFSET ?"
+ * and keyset paging, the same with the row-value predicate STORE_AFTER(k, id) among the filters
+ *   "... WHERE <filters> AND (k, id) < (?, ?) ORDER BY k DESC, id DESC LIMIT ?"
+ * which both backends answer as one range of an index ending in (k, id) (SQLite since 3.15, and
+ * PostgreSQL's row comparison), read backwards: no sort step and nothing skipped. */
+#define STORE_AFTER(k, id) "(" k ", " id ") < (?, ?)"
+/* Appends the page's parameters after the filters' (p[0..np)): the key and id then limit + 1 when
+ * keyset paging, else limit + 1 and offset. text_key: the list's key is text. Returns the count. */
+int store_page_params(const struct store_page *pg, bool text_key, struct db_param *p, int np);
+/* Where a page's statement has each row's sort key (text or integer) and id, and the list's total
+ * (a scalar subquery in every row, so the page is one round trip; -1 when it has none). */
+struct store_page_cols {
+    int key, id, total;
+    bool text_key;
+};
+/* Runs a page's statement (its parameters from store_page_params) on c: hands read(r, arg) the
+ * first limit rows, and fills pg->more (a row past limit came back), pg->last_* from the last row
+ * handed over and *total (optional) from the first row. ST_OK or ST_ERROR. */
+int store_conn_page(struct db_conn *c, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                    const struct store_page_cols *cols, int64_t *total, store_row_fn read, void *arg);
+/* The same on a connection of its own. */
+int store_query_page(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                     const struct store_page_cols *cols, int64_t *total, store_row_fn read, void *arg);
+/* store_query_page into a malloc'ed array of at most limit elem-byte items (each zeroed, then
+ * filled by read): ST_OK with *out (free it) and *n, or ST_ERROR with nothing to free. When the
+ * page comes back empty, the total is counted with count_sql (its parameters: the first ncount
+ * of p), since no row carried it. */
+int store_query_page_list(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                          const struct store_page_cols *cols, const char *count_sql, int ncount, int64_t *total,
+                          size_t elem, store_row_fn read, void **out, size_t *n);
+
+/* The backend's plan of a statement (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL: the
+ * caller's sql says which), one line per plan row into out, for the tests' plan checks. */
+int store_plan(struct db *db, const char *sql, const struct db_param *p, int np, char *out, size_t cap);
 
 /* A transaction's body: its statements on c. ST_OK commits; any other answer rolls back and is
  * what store_tx answers. */

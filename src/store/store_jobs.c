@@ -75,16 +75,16 @@ static int claim_pg(struct db_conn *c, void *arg)
     return rc == ST_NOTFOUND ? ST_ERROR : rc; /* the row is locked: it cannot have gone */
 }
 
-static int claim_sqlite(struct db *db, const struct claim *a)
+/* A store_tx body (SQLite's writer thread): one statement, so select and update cannot interleave. */
+static int claim_sqlite(struct db_conn *c, void *arg)
 {
+    const struct claim *a = arg;
     struct db_param p[] = {DBP_TEXT(a->owner), DBP_INT(a->now + a->lease), DBP_INT(a->now), DBP_INT(a->now),
                            DBP_INT(a->now),   DBP_INT(a->now)};
-    /* one statement under SQLite's database-wide write lock: select and update cannot interleave
-     * (freeing the rows runs it to its end, which is what commits it) */
-    return store_query_one(db,
-                           "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
-                           " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
-                           p, 6, read_job, a->out);
+    return store_conn_one(c,
+                          "UPDATE jobs SET " CLAIM_SET " WHERE id = (SELECT id FROM jobs WHERE " CLAIMABLE
+                          " ORDER BY created_ms, id LIMIT 1) RETURNING " JOB_COLS,
+                          p, 6, read_job, a->out);
 }
 
 int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, struct store_job *out)
@@ -92,7 +92,8 @@ int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t le
     struct claim a = {owner, now_ms, lease_ms, out};
     if (strcmp(db_backend(db), "postgres") == 0)
         return store_tx(db, claim_pg, &a);
-    return claim_sqlite(db, &a);
+    /* nothing to claim (ST_NOTFOUND) rolls back nothing: the statement changed no row */
+    return store_tx(db, claim_sqlite, &a);
 }
 
 /* One UPDATE on the owner's running job; ST_NOTFOUND when nothing matched. */
@@ -167,19 +168,32 @@ static int read_reaped(struct db_rows *r, void *arg)
     return ST_OK;
 }
 
-int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t cap, size_t *n)
+struct reap {
+    int64_t now_ms;
+    struct reaped k;
+};
+
+static int reap_tx(struct db_conn *c, void *arg)
 {
-    struct db_param p[] = {DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT((int64_t)cap)};
-    struct reaped k = {out, cap, 0};
+    struct reap *r = arg;
+    struct db_param p[] = {DBP_INT(r->now_ms), DBP_INT(r->now_ms), DBP_INT(r->now_ms), DBP_INT((int64_t)r->k.cap)};
+    r->k.n = 0;
     /* At most cap jobs, so each job failed here comes back to the caller for its failure hook. The
      * condition is repeated outside the subquery: on PostgreSQL a row another reaper failed
      * meanwhile is re-checked after its lock and skipped, never failed and returned twice. */
-    int rc = store_query_each(db,
-                              "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no"
-                              " attempts are left', updated_ms = ? WHERE " REAPABLE " AND id IN (SELECT id FROM jobs"
-                              " WHERE " REAPABLE " ORDER BY created_ms, id LIMIT ?) RETURNING " JOB_COLS,
-                              p, 4, read_reaped, &k);
-    *n = k.n;
+    return store_conn_each(c,
+                           "UPDATE jobs SET state = 'failed', last_error = 'the worker stopped answering and no"
+                           " attempts are left', updated_ms = ? WHERE " REAPABLE " AND id IN (SELECT id FROM jobs"
+                           " WHERE " REAPABLE " ORDER BY created_ms, id LIMIT ?) RETURNING " JOB_COLS,
+                           p, 4, read_reaped, &r->k);
+}
+
+int store_job_reap(struct db *db, int64_t now_ms, struct store_job *out, size_t cap, size_t *n)
+{
+    struct reap r = {now_ms, {out, cap, 0}};
+    /* a transaction (SQLite: the writer thread's), so the rows handed back are the rows failed */
+    int rc = store_tx(db, reap_tx, &r);
+    *n = rc == ST_OK ? r.k.n : 0;
     return rc;
 }
 

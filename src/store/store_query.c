@@ -5,6 +5,7 @@
 
 #include "common/vec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,8 +72,24 @@ int store_conn_exec(struct db_conn *c, const char *sql, const struct db_param *p
     return rc == DB_OK ? ST_OK : rc == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
 }
 
+struct one_statement {
+    const char *sql;
+    const struct db_param *p;
+    int np;
+    int64_t *changes;
+};
+
+static int one_statement(struct db_conn *c, void *arg)
+{
+    const struct one_statement *o = arg;
+    return store_conn_exec(c, o->sql, o->p, o->np, o->changes);
+}
+
 int store_exec(struct db *db, const char *sql, const struct db_param *p, int np, int64_t *changes)
 {
+    /* SQLite: a write is the writer thread's, like every transaction */
+    if (db_single_writer(db))
+        return store_tx(db, one_statement, &(struct one_statement){sql, p, np, changes});
     struct db_conn *c = db_acquire(db);
     if (!c)
         return ST_ERROR;
@@ -172,25 +189,148 @@ int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p
     return list_of(NULL, c, sql, p, np, elem, read, out, n);
 }
 
+int store_page_params(const struct store_page *pg, bool text_key, struct db_param *p, int np)
+{
+    if (pg->after_id) {
+        p[np++] = text_key ? DBP_TEXT(pg->after_text ? pg->after_text : "") : DBP_INT(pg->after_int);
+        p[np++] = DBP_TEXT(pg->after_id);
+        p[np++] = DBP_INT(pg->limit + 1);
+    } else {
+        p[np++] = DBP_INT(pg->limit + 1);
+        p[np++] = DBP_INT(pg->offset);
+    }
+    return np;
+}
+
+struct page_read {
+    struct store_page *pg;
+    const struct store_page_cols *cols;
+    int64_t *total;
+    long seen;
+    store_row_fn read;
+    void *arg;
+};
+
+/* The first limit rows go to the list's reader; the one after only says that there is more. */
+static int page_row(struct db_rows *r, void *arg)
+{
+    struct page_read *pr = arg;
+    const struct store_page_cols *k = pr->cols;
+    if (pr->seen++ >= pr->pg->limit) {
+        pr->pg->more = true;
+        return ST_OK;
+    }
+    if (pr->seen == 1 && pr->total && k->total >= 0)
+        *pr->total = db_rows_int(r, k->total);
+    if (k->text_key)
+        COPY(pr->pg->last_text, db_rows_text(r, k->key));
+    else
+        pr->pg->last_int = db_rows_int(r, k->key);
+    COPY(pr->pg->last_id, db_rows_text(r, k->id));
+    return pr->read(r, pr->arg);
+}
+
+static int page_of(struct db *db, struct db_conn *c, const char *sql, const struct db_param *p, int np,
+                   struct store_page *pg, const struct store_page_cols *cols, int64_t *total, store_row_fn read,
+                   void *arg)
+{
+    pg->more = false;
+    pg->last_int = 0;
+    pg->last_text[0] = pg->last_id[0] = '\0';
+    struct page_read pr = {pg, cols, total, 0, read, arg};
+    return rows(db, c, sql, p, np, false, page_row, &pr);
+}
+
+int store_conn_page(struct db_conn *c, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                    const struct store_page_cols *cols, int64_t *total, store_row_fn read, void *arg)
+{
+    return page_of(NULL, c, sql, p, np, pg, cols, total, read, arg);
+}
+
+int store_query_page(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                     const struct store_page_cols *cols, int64_t *total, store_row_fn read, void *arg)
+{
+    return page_of(db, NULL, sql, p, np, pg, cols, total, read, arg);
+}
+
+/* A page's items: at most limit of them, in an array allocated once. */
+struct page_list {
+    char *items;
+    size_t elem, n, cap;
+    store_row_fn read;
+};
+
+static int page_list_add(struct db_rows *r, void *arg)
+{
+    struct page_list *l = arg;
+    if (l->n == l->cap)
+        return ST_ERROR; /* store_query_page hands over at most limit rows: not reached */
+    void *it = l->items + l->n++ * l->elem;
+    memset(it, 0, l->elem);
+    return l->read(r, it);
+}
+
+int store_query_page_list(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                          const struct store_page_cols *cols, const char *count_sql, int ncount, int64_t *total,
+                          size_t elem, store_row_fn read, void **out, size_t *n)
+{
+    *out = NULL;
+    *n = 0;
+    *total = 0;
+    size_t cap = pg->limit > 0 ? (size_t)pg->limit : 1;
+    struct page_list l = {calloc(cap, elem), elem, 0, cap, read};
+    if (!l.items)
+        return ST_ERROR;
+    int rc = store_query_page(db, sql, p, np, pg, cols, total, page_list_add, &l);
+    if (rc == ST_OK && l.n == 0)
+        rc = store_query_int(db, count_sql, p, ncount, total);
+    if (rc != ST_OK) {
+        free(l.items);
+        return rc;
+    }
+    *out = l.items;
+    *n = l.n;
+    return ST_OK;
+}
+
 int store_conn_tx(struct db_conn *c, store_tx_fn body, void *arg)
 {
+    struct db *db = db_of(c);
+    /* SQLite: through the one writer (c is the caller's reading connection, left alone) */
+    if (db_single_writer(db))
+        return db_write(db, body, arg, ST_ERROR);
     if (db_begin(c, true) != DB_OK)
         return ST_ERROR;
     int rc = body(c, arg);
     if (rc == ST_OK && db_commit(c) != DB_OK)
         rc = ST_ERROR;
-    /* a COMMIT that failed can leave SQLite's transaction open on this connection */
+    /* a COMMIT that failed can leave the transaction open on this connection */
     if (rc != ST_OK)
         db_rollback(c);
     return rc;
 }
 
-int store_tx(struct db *db, store_tx_fn body, void *arg)
+int store_tx(struct db *db, store_tx_fn body, void *arg) { return db_write(db, body, arg, ST_ERROR); }
+
+struct plan_out {
+    char *out;
+    size_t cap, len;
+    int col;
+};
+
+static int add_plan_line(struct db_rows *r, void *arg)
 {
-    struct db_conn *c = db_acquire(db);
-    if (!c)
-        return ST_ERROR;
-    int rc = store_conn_tx(c, body, arg);
-    db_release(c);
-    return rc;
+    struct plan_out *o = arg;
+    const char *line = db_rows_text(r, o->col);
+    if (line && o->len < o->cap)
+        o->len += (size_t)snprintf(o->out + o->len, o->cap - o->len, "%s\n", line);
+    return ST_OK;
+}
+
+int store_plan(struct db *db, const char *sql, const struct db_param *p, int np, char *out, size_t cap)
+{
+    out[0] = '\0';
+    bool pg = strcmp(db_backend(db), "postgres") == 0;
+    /* SQLite's plan rows are id, parent, notused, detail */
+    return store_query_each(db, sql, p, np, add_plan_line, &(struct plan_out){out, cap, 0, pg ? 0 : 3});
 }

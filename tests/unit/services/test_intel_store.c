@@ -70,19 +70,26 @@ static int64_t count_where(struct db *db, const char *type, const char *sev)
     return n;
 }
 
-/* One feed page as a JSON array. */
-static json_t *page(struct db *db, const char *type, const char *sev, long limit, long offset, int64_t *total,
-                    int64_t *updated)
+/* One feed page as a JSON array, by offset or (pg given) after pg's last row. */
+static json_t *page_at(struct db *db, const char *type, const char *sev, struct store_page *pg, int64_t *total,
+                       int64_t *updated)
 {
     struct bw_sb b = {0};
     bw_sb_putc(&b, '[');
-    assert_int_equal(store_intel_feed(db, type, sev, limit, offset, &b, total, updated), ST_OK);
+    assert_int_equal(store_intel_feed(db, type, sev, pg, &b, total, updated), ST_OK);
     bw_sb_putc(&b, ']');
     assert_false(b.oom);
     json_t *arr = json_loads(b.p, 0, NULL);
     free(b.p);
     assert_non_null(arr);
     return arr;
+}
+
+static json_t *page(struct db *db, const char *type, const char *sev, long limit, long offset, int64_t *total,
+                    int64_t *updated)
+{
+    struct store_page pg = {.limit = limit, .offset = offset};
+    return page_at(db, type, sev, &pg, total, updated);
 }
 
 static json_t *parse_file(const char *fmt, const char *path)
@@ -191,6 +198,41 @@ static void seed_and_feed(struct db *db)
         for (size_t i = 0; i < 7; i++)
             assert_string_equal(s_(json_array_get(p, i), "id"), s_(json_array_get(all, (size_t)off + i), "id"));
         json_decref(p);
+    }
+    /* keyset pages of 7 after each page's last row are the same 35, and say when more follow */
+    struct store_page pg = {.limit = 7};
+    char after_text[BW_CURSOR_TEXT_MAX + 1], after_id[BW_CURSOR_ID_MAX + 1];
+    for (size_t off = 0; off < 35; off += 7) {
+        json_t *p = page_at(db, NULL, NULL, &pg, &total, &updated);
+        assert_int_equal(total, g.seed_records);
+        assert_int_equal(json_array_size(p), 7);
+        for (size_t i = 0; i < 7; i++)
+            assert_string_equal(s_(json_array_get(p, i), "id"), s_(json_array_get(all, off + i), "id"));
+        assert_true(pg.more);
+        assert_string_equal(pg.last_id, s_(json_array_get(p, 6), "id"));
+        assert_string_equal(pg.last_text, s_(json_array_get(p, 6), "published"));
+        json_decref(p);
+        memcpy(after_text, pg.last_text, sizeof after_text);
+        memcpy(after_id, pg.last_id, sizeof after_id);
+        pg = (struct store_page){.limit = 7, .after_text = after_text, .after_id = after_id};
+    }
+    /* the last keyset page: what is left, with more false */
+    for (int t = 0; t < BW_INTEL_NTYPES; t++) {
+        int64_t want = count_where(db, bw_intel_types[t], NULL), seen = 0;
+        struct store_page q = {.limit = 3};
+        do {
+            json_t *p = page_at(db, bw_intel_types[t], NULL, &q, &total, &updated);
+            seen += (int64_t)json_array_size(p);
+            assert_int_equal(total, want);
+            json_decref(p);
+            memcpy(after_text, q.last_text, sizeof after_text);
+            memcpy(after_id, q.last_id, sizeof after_id);
+            bool more = q.more;
+            q = (struct store_page){.limit = 3, .after_text = after_text, .after_id = after_id};
+            if (!more)
+                break;
+        } while (seen <= want);
+        assert_int_equal(seen, want);
     }
     json_t *past = page(db, NULL, NULL, 20, 100000, &total, &updated);
     assert_int_equal(json_array_size(past), 0);
@@ -316,13 +358,27 @@ static void playbooks(struct db *db)
     struct store_playbook *list = NULL;
     size_t n = 0;
     int64_t total = 0;
-    assert_int_equal(store_playbook_history(db, user, 2, 1, &list, &n, &total), ST_OK);
+    struct store_page pg = {.limit = 2, .offset = 1};
+    assert_int_equal(store_playbook_history(db, user, &pg, &list, &n, &total), ST_OK);
     assert_int_equal(total, 3);
     assert_int_equal(n, 2);
+    assert_false(pg.more);
     assert_true(list[0].generated_us > list[1].generated_us);
     assert_int_equal(list[1].generated_us, NOW_US);
+    /* after the first of them by keyset: the second, and nothing more */
+    char after[BW_ID_MAX];
+    memcpy(after, list[0].id, sizeof after);
+    struct store_page k = {.limit = 2, .after_id = after, .after_int = list[0].generated_us};
+    int64_t second = list[1].generated_us;
     free(list);
-    assert_int_equal(store_playbook_history(db, other, 20, 0, &list, &n, &total), ST_OK);
+    assert_int_equal(store_playbook_history(db, user, &k, &list, &n, &total), ST_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(total, 3);
+    assert_false(k.more);
+    assert_int_equal(list[0].generated_us, second);
+    free(list);
+    pg = (struct store_page){.limit = 20};
+    assert_int_equal(store_playbook_history(db, other, &pg, &list, &n, &total), ST_OK);
     assert_int_equal(total, 0);
     assert_int_equal(n, 0);
     free(list);
@@ -356,17 +412,99 @@ static void feed_plans(struct db *db)
                  "'2001-01-01T00:00:00Z', 0, 1, 0, 0, 'osv', '{}', '{}' FROM g",
                  cols);
     assert_int_equal(db_exec_script(c, sql), DB_OK);
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < 8; k++) {
         char plan[4096];
-        assert_int_equal(store_intel_feed_plan(db, k & 1, k & 2, plan, sizeof plan), ST_OK);
-        bool ok = pg ? strstr(plan, "Index Scan") && !strstr(plan, "Sort") && !strstr(plan, "Seq Scan")
-                     : strstr(plan, "USING INDEX intel_feed") && !strstr(plan, "TEMP B-TREE");
+        bool keyset = k & 4;
+        assert_int_equal(store_intel_feed_plan(db, k & 1, k & 2, keyset, plan, sizeof plan), ST_OK);
+        /* the page's rows come from its index in order; the totals' subqueries read intel_counts
+         * and the newest-change index, never the table */
+        bool ok = pg ? strstr(plan, "Index Scan Backward using intel_feed") && !strstr(plan, "Sort") &&
+                           !strstr(plan, "Seq Scan on intel_records")
+                     : strstr(plan, "USING INDEX intel_feed") && !strstr(plan, "TEMP B-TREE") &&
+                           !strstr(plan, "SCAN intel_records\n");
+        /* a keyset page starts at the cursor's row: the row-value bound is an index condition */
+        if (keyset)
+            ok = ok && (pg ? strstr(plan, "Index Cond") && strstr(plan, "ROW(published, id) <") != NULL
+                           : strstr(plan, "(published,id)<(?,?)") != NULL);
         if (!ok)
-            fail_msg("%s feed plan (type:%d severity:%d) does not read an index in order:\n%s", db_backend(db), k & 1,
-                     (k & 2) != 0, plan);
+            fail_msg("%s feed plan (type:%d severity:%d keyset:%d) does not read an index in order:\n%s",
+                     db_backend(db), k & 1, (k & 2) != 0, keyset, plan);
     }
-    assert_int_equal(db_exec_script(c, "DELETE FROM intel_records WHERE id LIKE 'SYN-%'"), DB_OK);
+    /* the playbook history too, over 4,000 generations of one account and 20 of another */
+    if (pg)
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO users (id, email, password_hash, tier, created_at) VALUES ('usr_x', 'x@example.com', "
+                 "'-', 'PRO', '2026-01-01T00:00:00Z'), ('usr_y', 'y@example.com', '-', 'PRO', '2026-01-01T00:00:00Z'); "
+                 "INSERT INTO playbooks (id, user_id, threat_id, record_version, risk_tier, playbook, generated_at, "
+                 "generated_us) SELECT 'pbk_' || g, CASE WHEN g %% 200 = 0 THEN 'usr_y' ELSE 'usr_x' END, 'SYN-' || g, "
+                 "1, 'HIGH', '{}', '2026-01-01T00:00:00Z', g / 2 FROM generate_series(1, 4000) g; ANALYZE playbooks");
+    else
+        snprintf(sql, sizeof sql,
+                 "INSERT INTO users (id, email, password_hash, tier, created_at) VALUES ('usr_x', 'x@example.com', "
+                 "'-', 'PRO', '2026-01-01T00:00:00Z'), ('usr_y', 'y@example.com', '-', 'PRO', '2026-01-01T00:00:00Z'); "
+                 "WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < 4000) "
+                 "INSERT INTO playbooks (id, user_id, threat_id, record_version, risk_tier, playbook, generated_at, "
+                 "generated_us) SELECT 'pbk_' || x, CASE WHEN x %% 200 = 0 THEN 'usr_y' ELSE 'usr_x' END, 'SYN-' || x, "
+                 "1, 'HIGH', '{}', '2026-01-01T00:00:00Z', x / 2 FROM g; ANALYZE");
+    assert_int_equal(db_exec_script(c, sql), DB_OK);
+    for (int keyset = 0; keyset < 2; keyset++) {
+        char plan[4096];
+        assert_int_equal(store_playbook_history_plan(db, keyset, plan, sizeof plan), ST_OK);
+        /* the rows from the index in order; the count (an InitPlan) may read the table when one
+         * account holds nearly all of it, as here */
+        bool ok = pg ? strstr(plan, "Index Scan Backward using playbooks_page on playbooks p") && !strstr(plan, "Sort")
+                     : strstr(plan, "USING INDEX playbooks_page") && !strstr(plan, "TEMP B-TREE");
+        if (!ok)
+            fail_msg("%s history plan (keyset:%d) does not read its index in order:\n%s", db_backend(db), keyset, plan);
+    }
+    assert_int_equal(db_exec_script(c, "DELETE FROM playbooks WHERE user_id IN ('usr_x', 'usr_y'); "
+                                       "DELETE FROM users WHERE id IN ('usr_x', 'usr_y'); "
+                                       "DELETE FROM intel_records WHERE id LIKE 'SYN-%'"),
+                     DB_OK);
     db_release(c);
+}
+
+/* New rows wait for a multi-row INSERT; a read of one of them, and the count, see them anyway; a
+ * body that fails leaves nothing (neither rows nor counters). */
+struct pending_arg {
+    int64_t before;
+};
+
+static int pending_body(struct store_intel_tx *tx, void *arg)
+{
+    struct pending_arg *a = arg;
+    char id[32], doc[64];
+    for (int i = 0; i < 40; i++) {
+        snprintf(id, sizeof id, "SYN-P-%04d", i);
+        snprintf(doc, sizeof doc, "{\"id\":\"%s\"}", id);
+        struct store_intel_row row = {.id = id, .type = "ai_cve", .title = "t", .severity = "LOW",
+                                      .published = "2001-01-01T00:00:00Z", .updated = "2001-01-01T00:00:00Z",
+                                      .enriched_at = "2001-01-01T00:00:00Z", .source = "osv", .version = 1,
+                                      .doc = doc, .entry = "{}"};
+        assert_int_equal(store_intel_tx_put(tx, &row, NULL, NULL), ST_OK);
+    }
+    char *got = NULL;
+    assert_int_equal(store_intel_tx_get(tx, "SYN-P-0035", &got), ST_OK); /* waiting in the second batch */
+    assert_string_equal(got, "{\"id\":\"SYN-P-0035\"}");
+    free(got);
+    assert_int_equal(store_intel_tx_get(tx, "SYN-P-0001", &got), ST_OK);
+    free(got);
+    int64_t n = 0;
+    assert_int_equal(store_intel_tx_count(tx, &n), ST_OK);
+    assert_int_equal(n, a->before + 40);
+    return ST_CONFLICT; /* undo it all */
+}
+
+static void pending_rows(struct db *db)
+{
+    struct pending_arg a = {0};
+    assert_int_equal(store_intel_count(db, &a.before), ST_OK);
+    assert_int_equal(store_intel_write(db, pending_body, &a), ST_CONFLICT);
+    int64_t after = 0;
+    assert_int_equal(store_intel_count(db, &after), ST_OK);
+    assert_int_equal(after, a.before);
+    int64_t version = 0;
+    assert_int_equal(store_intel_version(db, "SYN-P-0001", &version), ST_NOTFOUND);
 }
 
 /* The same seed record gives the same document bytes and the same playbook bytes on both
@@ -428,6 +566,7 @@ PER_BACKEND(same_bytes)
 PER_BACKEND(ingest)
 PER_BACKEND(playbooks)
 PER_BACKEND(feed_plans)
+PER_BACKEND(pending_rows)
 
 /* ---- databases ------------------------------------------------------------------------------------- */
 
@@ -463,11 +602,13 @@ int main(void)
         cmocka_unit_test(test_seed_and_feed_sqlite), cmocka_unit_test(test_same_bytes_sqlite),
         cmocka_unit_test(test_ingest_sqlite),        cmocka_unit_test(test_playbooks_sqlite),
         cmocka_unit_test(test_feed_plans_sqlite),
+        cmocka_unit_test(test_pending_rows_sqlite),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(test_seed_and_feed_postgres), cmocka_unit_test(test_same_bytes_postgres),
         cmocka_unit_test(test_ingest_postgres),        cmocka_unit_test(test_playbooks_postgres),
         cmocka_unit_test(test_feed_plans_postgres),
+        cmocka_unit_test(test_pending_rows_postgres),
     };
     int failed = cmocka_run_group_tests_name("intel_store_sqlite", sqlite, sqlite_setup, sqlite_teardown);
     failed += cmocka_run_group_tests_name("intel_store_postgres", pg, pg_setup, pg_teardown);

@@ -339,6 +339,80 @@ static void test_key_limit_under_concurrency(void **state)
     free(list);
 }
 
+/* The asset list: keyset pages (after each page's last row) give the rows offset pages give, for
+ * every filter combination, with ties on created_us broken by id; and every page statement reads
+ * its index in order (2,000 rows, fresh statistics on PostgreSQL). */
+static void test_asset_pages(void **state)
+{
+    struct db_fixture *fx = *state;
+    bool pg = strcmp(db_backend(fx->db), "postgres") == 0;
+    struct store_user u = dbfx_user("pages@example.com", BW_TIER_PRO, BW_ROLE_USER);
+    assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
+    char sql[2048];
+    const char *cols = "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
+                       "risk_level, created_at, created_us) ";
+    if (pg)
+        snprintf(sql, sizeof sql,
+                 "%s SELECT 'ast_' || lpad(g::text, 6, '0'), '%s', 'n', (ARRAY['model','agent','rag','api'])[1 + g %% 4], "
+                 "NULL, 'https://x', 'prod', 50, (ARRAY['CRITICAL','HIGH','MEDIUM','LOW'])[1 + (g / 4) %% 4], "
+                 "'2026-01-01T00:00:00Z', g / 3 FROM generate_series(1, 2000) g; ANALYZE assets",
+                 cols, u.id);
+    else
+        snprintf(sql, sizeof sql,
+                 "WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < 2000) %s "
+                 "SELECT 'ast_' || substr('00000' || x, -6), '%s', 'n', CASE x %% 4 WHEN 0 THEN 'model' WHEN 1 THEN "
+                 "'agent' WHEN 2 THEN 'rag' ELSE 'api' END, NULL, 'https://x', 'prod', 50, CASE (x / 4) %% 4 WHEN 0 "
+                 "THEN 'CRITICAL' WHEN 1 THEN 'HIGH' WHEN 2 THEN 'MEDIUM' ELSE 'LOW' END, '2026-01-01T00:00:00Z', "
+                 "x / 3 FROM g; ANALYZE",
+                 cols, u.id);
+    struct db_conn *c = db_acquire(fx->db);
+    assert_int_equal(db_exec_script(c, sql), DB_OK);
+    db_release(c);
+    for (int k = 0; k < 4; k++) {
+        const char *type = k & 1 ? "rag" : NULL, *risk = k & 2 ? "HIGH" : NULL;
+        int64_t total = 0, seen = 0, want = 0;
+        struct store_page off = {.limit = 37}, key = {.limit = 37};
+        char after[BW_CURSOR_ID_MAX + 1];
+        for (;;) {
+            struct store_asset *a = NULL, *b = NULL;
+            size_t na = 0, nb = 0;
+            assert_int_equal(store_asset_list(fx->db, u.id, type, risk, &off, &a, &na, &want), ST_OK);
+            assert_int_equal(store_asset_list(fx->db, u.id, type, risk, &key, &b, &nb, &total), ST_OK);
+            assert_int_equal(total, want);
+            assert_int_equal(na, nb);
+            for (size_t i = 0; i < na; i++) {
+                assert_string_equal(a[i].id, b[i].id);
+                if (type)
+                    assert_string_equal(b[i].type, type);
+                if (risk)
+                    assert_string_equal(b[i].risk_level, risk);
+            }
+            assert_int_equal(off.more, key.more);
+            seen += (int64_t)nb;
+            free(a);
+            free(b);
+            if (!key.more)
+                break;
+            off.offset += 37;
+            memcpy(after, key.last_id, sizeof after);
+            key = (struct store_page){.limit = 37, .after_id = after, .after_int = key.last_int};
+        }
+        assert_int_equal(seen, want);
+        assert_true(want >= 2000 / 16);
+        for (int keyset = 0; keyset < 2; keyset++) {
+            char plan[4096];
+            assert_int_equal(store_asset_list_plan(fx->db, k & 1, k & 2, keyset, plan, sizeof plan), ST_OK);
+            bool ok = pg ? strstr(plan, "Index Scan Backward using assets_page") && !strstr(plan, "Sort") &&
+                               !strstr(plan, "Seq Scan")
+                         : strstr(plan, "USING INDEX assets_page") && !strstr(plan, "TEMP B-TREE") &&
+                               !strstr(plan, "SCAN assets\n");
+            if (!ok)
+                fail_msg("%s asset list plan (type:%d risk:%d keyset:%d) does not read an index in order:\n%s",
+                         db_backend(fx->db), k & 1, (k & 2) != 0, keyset, plan);
+        }
+    }
+}
+
 /* ---- backends -------------------------------------------------------------------------------- */
 
 static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "store", "data", 4); }
@@ -372,6 +446,7 @@ PG_TEST(test_keys_limit_list_revoke)
 PG_TEST(test_rotate)
 PG_TEST(test_settings)
 PG_TEST(test_key_limit_under_concurrency)
+PG_TEST(test_asset_pages)
 
 static void test_open_rejects_other_urls(void **state)
 {
@@ -405,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_rotate),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_key_limit_under_concurrency),
+        cmocka_unit_test(test_asset_pages),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_migrations),
@@ -413,6 +489,7 @@ int main(void)
         cmocka_unit_test(pg_test_rotate),
         cmocka_unit_test(pg_test_settings),
         cmocka_unit_test(pg_test_key_limit_under_concurrency),
+        cmocka_unit_test(pg_test_asset_pages),
     };
     int failed = cmocka_run_group_tests_name("store_common", common, NULL, NULL);
     failed += cmocka_run_group_tests_name("store_sqlite", sqlite, sqlite_setup, sqlite_teardown);

@@ -15,6 +15,8 @@
 #include "store/store_internal.h"
 #include "db_fixture.h"
 
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -305,6 +307,77 @@ static void test_tx(void **state)
     assert_int_equal(store_exec(db, "INSERT INTO helper_t (k, v) VALUES (?, ?)", p, 2, NULL), ST_OK);
 }
 
+/* Concurrent transactions (SQLite: grouped by the writer thread, each in a savepoint): every
+ * body that answers ST_OK is committed, every other one leaves nothing, whatever it was grouped
+ * with; a body's nested single statement joins its transaction. */
+struct conc {
+    struct db *db;
+    int thread;
+};
+
+static int conc_body(struct db_conn *c, void *arg)
+{
+    const int *n = arg;
+    char k[32], k2[32];
+    snprintf(k, sizeof k, "c%d", *n);
+    snprintf(k2, sizeof k2, "n%d", *n);
+    struct db_param p[] = {DBP_TEXT(k), DBP_INT(*n)};
+    if (store_conn_exec(c, "INSERT INTO helper_t (k, v) VALUES (?, ?)", p, 2, NULL) != ST_OK)
+        return ST_ERROR;
+    /* on SQLite a store_exec from inside a body is part of this transaction (run at once on the
+     * writer's connection); on PostgreSQL it would take another connection, so c it is */
+    struct db_param q[] = {DBP_TEXT(k2), DBP_INT(*n)};
+    int rc = db_single_writer(db_of(c)) ? store_exec(db_of(c), "INSERT INTO helper_t (k, v) VALUES (?, ?)", q, 2, NULL)
+                                        : store_conn_exec(c, "INSERT INTO helper_t (k, v) VALUES (?, ?)", q, 2, NULL);
+    if (rc != ST_OK)
+        return ST_ERROR;
+    return *n % 7 == 3 ? ST_CONFLICT : ST_OK; /* some refuse after writing: undone */
+}
+
+static void *conc_thread(void *arg)
+{
+    struct conc *a = arg;
+    for (int i = 0; i < 40; i++) {
+        int n = a->thread * 1000 + i;
+        int rc = store_tx(a->db, conc_body, &n);
+        if (rc != (n % 7 == 3 ? ST_CONFLICT : ST_OK))
+            return (void *)1;
+    }
+    return NULL;
+}
+
+static void test_tx_concurrent(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    fill(db);
+    pthread_t t[12];
+    struct conc a[12];
+    for (int i = 0; i < 12; i++) {
+        a[i] = (struct conc){db, i};
+        assert_int_equal(pthread_create(&t[i], NULL, conc_thread, &a[i]), 0);
+    }
+    for (int i = 0; i < 12; i++) {
+        void *res = NULL;
+        pthread_join(t[i], &res);
+        assert_null(res);
+    }
+    int64_t kept = 0, want = 0;
+    for (int th = 0; th < 12; th++)
+        for (int i = 0; i < 40; i++)
+            want += (th * 1000 + i) % 7 == 3 ? 0 : 2;
+    assert_int_equal(store_query_int(db, "SELECT COUNT(*) FROM helper_t WHERE k LIKE 'c_%' OR k LIKE 'n_%'", NULL, 0,
+                                     &kept),
+                     ST_OK);
+    assert_int_equal(kept, want);
+    for (int th = 0; th < 12; th++)
+        for (int i = 0; i < 40; i++) {
+            int n = th * 1000 + i;
+            char k[32];
+            snprintf(k, sizeof k, "n%d", n);
+            assert_int_equal(count_key(db, k), n % 7 == 3 ? 0 : 1);
+        }
+}
+
 static void test_copy(void **state)
 {
     (void)state;
@@ -327,6 +400,7 @@ PG_TEST(test_list)
 PG_TEST(test_list_reader_fails)
 PG_TEST(test_conn_in_transaction)
 PG_TEST(test_tx)
+PG_TEST(test_tx_concurrent)
 
 int main(void)
 {
@@ -342,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_list_reader_fails),
         cmocka_unit_test(test_conn_in_transaction),
         cmocka_unit_test(test_tx),
+        cmocka_unit_test(test_tx_concurrent),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_exec),
@@ -351,6 +426,7 @@ int main(void)
         cmocka_unit_test(pg_test_list_reader_fails),
         cmocka_unit_test(pg_test_conn_in_transaction),
         cmocka_unit_test(pg_test_tx),
+        cmocka_unit_test(pg_test_tx_concurrent),
     };
     int failed = cmocka_run_group_tests_name("store_query_common", common, NULL, NULL);
     failed += cmocka_run_group_tests_name("store_query_sqlite", sqlite, sqlite_setup, sqlite_teardown);

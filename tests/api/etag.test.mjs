@@ -1,0 +1,85 @@
+// Conditional GETs on the deterministic answers: the feed and playbooks carry an ETag and
+// `Vary: Authorization, X-API-Key`, and If-None-Match with that tag is 304 with no body. The
+// anonymous playbook of a record version is the same bytes (and tag) every time, served from the
+// playbook cache; a signed-in playbook's tag is the account's and the generation's: another
+// account, a new generation or a record that moved on gives another tag.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startServer } from './lib/server.mjs';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const SEED = JSON.parse(readFileSync(ROOT + 'data/intel/seed.json', 'utf8'));
+const ID = SEED.records[0].id;
+
+let srv;
+before(async () => { srv = await startServer({ env: { BULWARK_RATE_ANON: '0', BULWARK_RATE_PRO: '0' } }); });
+after(async () => { if (srv) assert.equal(await srv.stop(), 0); });
+
+function tagged(r) {
+  assert.equal(r.status, 200, r.text);
+  const etag = r.headers.get('etag');
+  assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/);
+  assert.equal(r.headers.get('vary'), 'Authorization, X-API-Key');
+  return etag;
+}
+
+async function notModified(path, etag, opts = {}, inm = etag) {
+  const r = await srv.req('GET', path, { ...opts, headers: { 'if-none-match': inm } });
+  assert.equal(r.status, 304, r.text);
+  assert.equal(r.text, '');
+  assert.equal(r.headers.get('etag'), etag);
+  return r;
+}
+
+test('feed: a tag per page; 304 for it, in a list, weak, or *; 200 for another', async () => {
+  const path = '/api/ai-security/threat-feed?limit=5';
+  const a = await srv.req('GET', path);
+  const etag = tagged(a);
+  assert.equal(tagged(await srv.req('GET', path)), etag, 'the same page, the same tag');
+  await notModified(path, etag);
+  await notModified(path, etag, {}, `"nope", W/${etag}`);
+  await notModified(path, etag, {}, '*');
+  const other = await srv.req('GET', path, { headers: { 'if-none-match': '"nope"' } });
+  assert.equal(other.status, 200);
+  assert.deepEqual(other.json, a.json);
+  // another page has another tag
+  assert.notEqual(tagged(await srv.req('GET', '/api/ai-security/threat-feed?limit=6')), etag);
+});
+
+test('anonymous playbook: the same bytes and tag each time (cached), 304 on a match', async () => {
+  const path = `/api/threat-intel/${ID}/playbook`;
+  const first = await srv.req('GET', path);
+  const etag = tagged(first);
+  for (let i = 0; i < 3; i++) {
+    const again = await srv.req('GET', path);
+    assert.equal(again.text, first.text);
+    assert.equal(again.headers.get('etag'), etag);
+  }
+  await notModified(path, etag);
+  // another record: another tag; an unknown one is still 404
+  assert.notEqual(tagged(await srv.req('GET', `/api/threat-intel/${SEED.records[1].id}/playbook`)), etag);
+  assert.equal((await srv.req('GET', '/api/threat-intel/CVE-1999-99999/playbook', { headers: { 'if-none-match': '*' } })).status, 404);
+});
+
+test('signed-in playbook: the tag is the account\'s and the generation\'s', async () => {
+  const path = `/api/threat-intel/${ID}/playbook`;
+  const u = await srv.session('PRO', { key: true });
+  const v = await srv.session('PRO', { key: true });
+  const a = tagged(await srv.req('GET', path, { key: u.key }));
+  assert.equal(tagged(await srv.req('GET', path, { key: u.key })), a);
+  assert.equal(tagged(await srv.req('GET', path, { token: u.token })), a, 'the same account by token');
+  await notModified(path, a, { key: u.key });
+  const anon = tagged(await srv.req('GET', path));
+  assert.notEqual(anon, a);
+  // the anonymous tag does not make a signed-in answer 304, nor one account's another's
+  assert.equal((await srv.req('GET', path, { key: u.key, headers: { 'if-none-match': anon } })).status, 200);
+  const b = tagged(await srv.req('GET', path, { key: v.key }));
+  assert.notEqual(b, a);
+  assert.equal((await srv.req('GET', path, { key: v.key, headers: { 'if-none-match': a } })).status, 200);
+  // a new generation: a new tag, and the old one no longer matches
+  assert.equal((await srv.req('POST', path, { key: u.key })).status, 201);
+  const c = tagged(await srv.req('GET', path, { key: u.key }));
+  assert.notEqual(c, a);
+  assert.equal((await srv.req('GET', path, { key: u.key, headers: { 'if-none-match': a } })).status, 200);
+});
