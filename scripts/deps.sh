@@ -23,7 +23,8 @@ want pkg-config pkg-config
 want curl curl
 want jq jq
 for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev \
-         libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev; do want "$p"; done
+         libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev \
+         libgit2-dev; do want "$p"; done
 if [ "$what" = test ] || [ "$what" = bench ]; then
   want libcmocka-dev
   want nodejs node
