@@ -108,13 +108,60 @@ static bool skip_dir(const char *name)
     return false;
 }
 
-static int walk(struct run *r, struct list *l, const char *path, const char *abs, int force_lang, int depth)
+/* The .gitignore files from the work tree's root down to the folder being walked: the deepest
+ * with a verdict on a path decides (as in git), each file's last matching pattern within it. */
+struct frame {
+    const struct frame *up;
+    struct bw_ignore ig;
+    char *dir; /* absolute */
+};
+
+static void frame_load(struct frame *f, const struct frame *up, const char *dir)
+{
+    memset(f, 0, sizeof *f);
+    f->up = up;
+    char path[4200], *text = NULL, why[128];
+    size_t len = 0;
+    snprintf(path, sizeof path, "%s/.gitignore", strcmp(dir, "/") ? dir : "");
+    if (access(path, F_OK) != 0)
+        return;
+    if (bw_cli_read_file(path, BW_CLI_SCAN_MAX_CONFIG_BYTES, &text, &len, why, sizeof why) != BW_READ_OK ||
+        !(f->dir = strdup(dir)) || bw_ignore_add_text(&f->ig, text, len) != 0)
+        fprintf(stderr, "bulwark scan: note: %s: %s; some of its patterns are not applied\n", path,
+                text ? "too many or too long patterns" : why);
+    free(text);
+}
+
+static void frame_free(struct frame *f)
+{
+    bw_ignore_free(&f->ig);
+    free(f->dir);
+}
+
+static bool vcs_ignored(struct run *r, const struct frame *fr, const char *abs, bool dir)
+{
+    for (; fr; fr = fr->up) {
+        const char *rel = fr->dir ? rel_to(abs, fr->dir) : NULL;
+        int v = rel && *rel ? bw_ignore_verdict(&fr->ig, rel, dir) : -1;
+        if (v >= 0)
+            return v == 1;
+    }
+    return bw_git_ignored(r->git, abs, dir); /* .git/info/exclude, core.excludesFile */
+}
+
+static int walk(struct run *r, struct list *l, const struct frame *up, const char *path, const char *abs,
+                int force_lang, int depth)
 {
     if (depth > BW_CLI_SCAN_MAX_DEPTH)
         return 0;
     DIR *d = opendir(path);
     if (!d)
         return 0; /* unreadable directory: nothing to scan there */
+    struct frame fr;
+    if (r->git)
+        frame_load(&fr, up, abs);
+    else
+        memset(&fr, 0, sizeof fr);
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d))) {
@@ -131,10 +178,10 @@ static int walk(struct run *r, struct list *l, const char *path, const char *abs
         bool dir = S_ISDIR(st.st_mode);
         if (!dir && !S_ISREG(st.st_mode))
             continue;
-        if ((dir && skip_dir(e->d_name)) || excluded(r, cabs, dir) || (r->git && bw_git_ignored(r->git, cabs, dir)))
+        if ((dir && skip_dir(e->d_name)) || excluded(r, cabs, dir) || (r->git && vcs_ignored(r, &fr, cabs, dir)))
             continue;
         if (dir) {
-            rc = walk(r, l, child, cabs, force_lang, depth + 1);
+            rc = walk(r, l, &fr, child, cabs, force_lang, depth + 1);
             continue;
         }
         int lang;
@@ -149,6 +196,39 @@ static int walk(struct run *r, struct list *l, const char *path, const char *abs
         rc = add_file(l, child, cabs, kind, lang, false);
     }
     closedir(d);
+    frame_free(&fr);
+    return rc;
+}
+
+/* Walks a named folder, with the .gitignore files of the folders between the work tree's root
+ * and it in effect (scanning src/ still honours the root's .gitignore). */
+static int walk_named(struct run *r, struct list *l, const char *path, const char *abs, int force_lang)
+{
+    const char *rel = r->git ? rel_to(abs, bw_git_root(r->git)) : NULL;
+    if (!rel || !*rel)
+        return walk(r, l, NULL, path, abs, force_lang, 0);
+    struct frame frames[BW_CLI_SCAN_MAX_DEPTH + 1];
+    size_t nf = 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", bw_git_root(r->git));
+    const char *p = rel;
+    int rc = 0;
+    /* the root and each folder above abs: abs itself is loaded by walk */
+    while (nf < BW_CLI_SCAN_MAX_DEPTH) {
+        frame_load(&frames[nf], nf ? &frames[nf - 1] : NULL, dir);
+        nf++;
+        const char *slash = strchr(p, '/');
+        if (!slash)
+            break;
+        size_t dl = strlen(dir);
+        if (dl + 1 + (size_t)(slash - p) >= sizeof dir)
+            break;
+        snprintf(dir + dl, sizeof dir - dl, "/%.*s", (int)(slash - p), p);
+        p = slash + 1;
+    }
+    rc = walk(r, l, &frames[nf - 1], path, abs, force_lang, 0);
+    while (nf > 0)
+        frame_free(&frames[--nf]);
     return rc;
 }
 
@@ -193,7 +273,7 @@ static int collect(struct run *r, struct list *files, const char *const *paths, 
         }
         int rc = 0;
         if (S_ISDIR(st.st_mode)) {
-            rc = walk(r, files, paths[i], abs, force_lang, 0);
+            rc = walk_named(r, files, paths[i], abs, force_lang);
         } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the scan */
             fprintf(stderr, "bulwark scan: %s: %s, not a regular file or directory\n", paths[i],
                     bw_cli_file_kind(st.st_mode));

@@ -30,6 +30,9 @@ int bw_ignore_add(struct bw_ignore *ig, const char *pat);
 /* Whether rel (a '/'-separated path relative to the ignore file's folder, no leading "./") is
  * excluded: a parent folder excluded excludes it whatever follows (as in git). */
 bool bw_ignore_match(const struct bw_ignore *ig, const char *rel, bool is_dir);
+/* The verdict of the patterns on rel itself (its parents not looked at): 1 excluded, 0
+ * re-included by a '!' pattern, -1 no pattern matches. */
+int bw_ignore_verdict(const struct bw_ignore *ig, const char *rel, bool is_dir);
 void bw_ignore_free(struct bw_ignore *ig);
 /* glob matching with '*' (not across '/'), '**' (across), '?', [a-z] and [!x] classes and '\'
  * escapes; the work is bounded (BW_CLI_SCAN_GLOB_STEPS): a pathological pattern does not match. */
@@ -138,8 +141,10 @@ struct bw_git;
 struct bw_git *bw_git_open(const char *path);
 /* The work tree's root, absolute, no trailing '/'. */
 const char *bw_git_root(const struct bw_git *g);
-/* Whether abs (an absolute path inside the work tree) is ignored by .gitignore rules (nested
- * files, negations, .git/info/exclude and core.excludesFile, as git does). */
+/* Whether abs (an absolute path inside the work tree) is ignored as libgit2 sees it. scan.c
+ * reads .gitignore files itself (libgit2 1.5 drops a nested file's negation of a pattern from a
+ * parent folder's file, libgit2#7284) and asks this only when none of them has a verdict, for
+ * .git/info/exclude and core.excludesFile. */
 bool bw_git_ignored(struct bw_git *g, const char *abs, bool is_dir);
 /* Lines added or changed in the work tree (index, unstaged and untracked files that are not
  * ignored) since merge-base(rev, HEAD). 0; 2 after a message on stderr (rev or the merge base

@@ -148,8 +148,7 @@ int bw_ignore_add_text(struct bw_ignore *ig, const char *text, size_t len)
     return 0;
 }
 
-/* The verdict of the patterns on one path (not its parents): 1 excluded, 0 re-included, -1 none. */
-static int verdict(const struct bw_ignore *ig, const char *rel, bool is_dir)
+int bw_ignore_verdict(const struct bw_ignore *ig, const char *rel, bool is_dir)
 {
     const char *base = strrchr(rel, '/');
     base = base ? base + 1 : rel;
@@ -175,12 +174,12 @@ bool bw_ignore_match(const struct bw_ignore *ig, const char *rel, bool is_dir)
     /* each parent folder first: once one is excluded nothing under it comes back */
     for (char *s = strchr(buf, '/'); s; s = strchr(s + 1, '/')) {
         *s = '\0';
-        int v = verdict(ig, buf, true);
+        int v = bw_ignore_verdict(ig, buf, true);
         *s = '/';
         if (v == 1)
             return true;
     }
-    return verdict(ig, buf, is_dir) == 1;
+    return bw_ignore_verdict(ig, buf, is_dir) == 1;
 }
 
 void bw_ignore_free(struct bw_ignore *ig)
