@@ -116,20 +116,27 @@ struct frame {
     char *dir; /* absolute */
 };
 
+/* Adds the patterns of the ignore file at path (relative to dir) to f; a missing file adds none. */
+static void frame_add(struct frame *f, const char *dir, const char *path)
+{
+    char *text = NULL, why[128];
+    size_t len = 0;
+    if (access(path, F_OK) != 0)
+        return;
+    if (bw_cli_read_file(path, BW_CLI_SCAN_MAX_CONFIG_BYTES, &text, &len, why, sizeof why) != BW_READ_OK ||
+        (!f->dir && !(f->dir = strdup(dir))) || bw_ignore_add_text(&f->ig, text, len) != 0)
+        fprintf(stderr, "bulwark scan: note: %s: %s; some of its patterns are not applied\n", path,
+                text ? "too many or too long patterns" : why);
+    free(text);
+}
+
 static void frame_load(struct frame *f, const struct frame *up, const char *dir)
 {
     memset(f, 0, sizeof *f);
     f->up = up;
-    char path[4200], *text = NULL, why[128];
-    size_t len = 0;
+    char path[4200];
     snprintf(path, sizeof path, "%s/.gitignore", strcmp(dir, "/") ? dir : "");
-    if (access(path, F_OK) != 0)
-        return;
-    if (bw_cli_read_file(path, BW_CLI_SCAN_MAX_CONFIG_BYTES, &text, &len, why, sizeof why) != BW_READ_OK ||
-        !(f->dir = strdup(dir)) || bw_ignore_add_text(&f->ig, text, len) != 0)
-        fprintf(stderr, "bulwark scan: note: %s: %s; some of its patterns are not applied\n", path,
-                text ? "too many or too long patterns" : why);
-    free(text);
+    frame_add(f, dir, path);
 }
 
 static void frame_free(struct frame *f)
@@ -138,7 +145,7 @@ static void frame_free(struct frame *f)
     free(f->dir);
 }
 
-static bool vcs_ignored(struct run *r, const struct frame *fr, const char *abs, bool dir)
+static bool vcs_ignored(const struct frame *fr, const char *abs, bool dir)
 {
     for (; fr; fr = fr->up) {
         const char *rel = fr->dir ? rel_to(abs, fr->dir) : NULL;
@@ -146,7 +153,7 @@ static bool vcs_ignored(struct run *r, const struct frame *fr, const char *abs, 
         if (v >= 0)
             return v == 1;
     }
-    return bw_git_ignored(r->git, abs, dir); /* .git/info/exclude, core.excludesFile */
+    return false;
 }
 
 static int walk(struct run *r, struct list *l, const struct frame *up, const char *path, const char *abs,
@@ -178,7 +185,7 @@ static int walk(struct run *r, struct list *l, const struct frame *up, const cha
         bool dir = S_ISDIR(st.st_mode);
         if (!dir && !S_ISREG(st.st_mode))
             continue;
-        if ((dir && skip_dir(e->d_name)) || excluded(r, cabs, dir) || (r->git && vcs_ignored(r, &fr, cabs, dir)))
+        if ((dir && skip_dir(e->d_name)) || excluded(r, cabs, dir) || (r->git && vcs_ignored(&fr, cabs, dir)))
             continue;
         if (dir) {
             rc = walk(r, l, &fr, child, cabs, force_lang, depth + 1);
@@ -205,28 +212,31 @@ static int walk(struct run *r, struct list *l, const struct frame *up, const cha
 static int walk_named(struct run *r, struct list *l, const char *path, const char *abs, int force_lang)
 {
     const char *rel = r->git ? rel_to(abs, bw_git_root(r->git)) : NULL;
-    if (!rel || !*rel)
+    if (!rel)
         return walk(r, l, NULL, path, abs, force_lang, 0);
-    struct frame frames[BW_CLI_SCAN_MAX_DEPTH + 1];
-    size_t nf = 0;
-    char dir[4096];
+    struct frame frames[BW_CLI_SCAN_MAX_DEPTH + 2];
+    char dir[4096], info[4200], global[4200];
     snprintf(dir, sizeof dir, "%s", bw_git_root(r->git));
-    const char *p = rel;
-    int rc = 0;
-    /* the root and each folder above abs: abs itself is loaded by walk */
-    while (nf < BW_CLI_SCAN_MAX_DEPTH) {
-        frame_load(&frames[nf], nf ? &frames[nf - 1] : NULL, dir);
+    /* lowest: core.excludesFile, then .git/info/exclude, both relative to the work tree's root */
+    memset(frames, 0, 2 * sizeof frames[0]);
+    bw_git_exclude_files(r->git, info, sizeof info, global, sizeof global);
+    if (*global)
+        frame_add(&frames[0], dir, global);
+    frames[1].up = &frames[0];
+    frame_add(&frames[1], dir, info);
+    size_t nf = 2;
+    /* each folder from the root down to abs's parent (walk loads abs's own .gitignore) */
+    for (const char *p = rel; *p && nf < BW_CLI_SCAN_MAX_DEPTH;) {
+        frame_load(&frames[nf], &frames[nf - 1], dir);
         nf++;
         const char *slash = strchr(p, '/');
-        if (!slash)
-            break;
         size_t dl = strlen(dir);
-        if (dl + 1 + (size_t)(slash - p) >= sizeof dir)
+        if (!slash || dl + 1 + (size_t)(slash - p) >= sizeof dir)
             break;
         snprintf(dir + dl, sizeof dir - dl, "/%.*s", (int)(slash - p), p);
         p = slash + 1;
     }
-    rc = walk(r, l, &frames[nf - 1], path, abs, force_lang, 0);
+    int rc = walk(r, l, &frames[nf - 1], path, abs, force_lang, 0);
     while (nf > 0)
         frame_free(&frames[--nf]);
     return rc;

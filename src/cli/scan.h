@@ -142,10 +142,12 @@ struct bw_git *bw_git_open(const char *path);
 /* The work tree's root, absolute, no trailing '/'. */
 const char *bw_git_root(const struct bw_git *g);
 /* Whether abs (an absolute path inside the work tree) is ignored as libgit2 sees it. scan.c
- * reads .gitignore files itself (libgit2 1.5 drops a nested file's negation of a pattern from a
- * parent folder's file, libgit2#7284) and asks this only when none of them has a verdict, for
- * .git/info/exclude and core.excludesFile. */
+ * reads the ignore files itself instead: libgit2 1.5 drops a nested file's negation of a pattern
+ * from a parent folder's file (libgit2#7284), and asking it per path costs more than the scan. */
 bool bw_git_ignored(struct bw_git *g, const char *abs, bool is_dir);
+/* The repository's .git/info/exclude and the core.excludesFile that applies (git's default
+ * when unset; "" when there is none): patterns below every .gitignore. */
+int bw_git_exclude_files(const struct bw_git *g, char *info, size_t ilen, char *global, size_t glen);
 /* Lines added or changed in the work tree (index, unstaged and untracked files that are not
  * ignored) since merge-base(rev, HEAD). 0; 2 after a message on stderr (rev or the merge base
  * missing: a shallow clone names fetch-depth: 0). */

@@ -58,6 +58,26 @@ bool bw_git_ignored(struct bw_git *g, const char *abs, bool is_dir)
     return git_ignore_path_is_ignored(&ignored, g->repo, buf) == 0 && ignored;
 }
 
+int bw_git_exclude_files(const struct bw_git *g, char *info, size_t ilen, char *global, size_t glen)
+{
+    snprintf(info, ilen, "%sinfo/exclude", git_repository_path(g->repo));
+    global[0] = '\0';
+    git_config *cfg = NULL;
+    git_buf b = {0};
+    if (git_repository_config_snapshot(&cfg, g->repo) == 0 && git_config_get_path(&b, cfg, "core.excludesFile") == 0) {
+        snprintf(global, glen, "%s", b.ptr);
+    } else { /* git's default: $XDG_CONFIG_HOME/git/ignore, else ~/.config/git/ignore */
+        const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+        if (xdg && *xdg)
+            snprintf(global, glen, "%s/git/ignore", xdg);
+        else if (home && *home)
+            snprintf(global, glen, "%s/.config/git/ignore", home);
+    }
+    git_buf_dispose(&b);
+    git_config_free(cfg);
+    return 0;
+}
+
 static int on_line(const git_diff_delta *d, const git_diff_hunk *h, const git_diff_line *l, void *arg)
 {
     (void)h;

@@ -194,6 +194,11 @@ test('ignore rules: nested .gitignore with negation, .bulwarkignore, --exclude, 
       'a file under an excluded folder cannot come back (as in git)');
     assert.deepEqual(paths(['--no-ignore-vcs']), ['build/out.py', 'dist/pkg.py', 'src/app.py', 'src/drop.gen.py',
       'src/keep.gen.py', 'src/local_dev.py', 'tests/test_a.py']);
+    // .git/info/exclude applies below every .gitignore, from the root or a subfolder
+    writeFileSync(join(dir, '.git', 'info', 'exclude'), 'tests/\n');
+    assert.deepEqual(paths([]), ['src/app.py', 'src/keep.gen.py']);
+    assert.deepEqual(json(run(['scan', '--format', 'json', 'src'], { cwd: dir })).findings.map(f => f.path).sort(),
+      ['src/app.py', 'src/keep.gen.py']);
     // a file named on the command line is scanned even if .gitignore lists it; --exclude still applies
     assert.equal(run(['scan', 'build/out.py'], { cwd: dir }).code, 1);
     assert.equal(run(['scan', '--exclude', 'build/', 'build/out.py'], { cwd: dir }).code, 0);
