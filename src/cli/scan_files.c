@@ -280,7 +280,8 @@ int bw_scan_shell_check(const char *text, size_t len, struct bw_findings *f)
                 break; /* a comment */
             for (size_t w = 0; w < 2 && !fetched; w++)
                 fetched = word_at(s, n, k, fetch[w]);
-            if (!fetched || s[k] != '|' || (k + 1 < n && s[k + 1] == '|'))
+            /* a pipe, not "||" (either half) */
+            if (!fetched || s[k] != '|' || (k + 1 < n && s[k + 1] == '|') || (k > 0 && s[k - 1] == '|'))
                 continue;
             size_t j = k + 1;
             while (j < n && (s[j] == ' ' || s[j] == '\t'))
