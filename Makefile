@@ -66,6 +66,7 @@ bench:
 	@bench/run.sh $(BENCH_BUILD)
 	@$(BENCH_BUILD)/bench_limiter 2
 	@bench/scanner.sh $(BENCH_BUILD)
+	@bench/scan_repo.sh $(BENCH_BUILD)
 	@bench/store.sh $(BENCH_BUILD)
 
 fuzz:

@@ -29,11 +29,17 @@ int bw_cli_read_file(const char *path, size_t max, char **out, size_t *len, char
 
 /* An option of a subcommand: name "--format", alias "-o" or NULL. value: where the option's
  * value goes (a pointer into argv), NULL for a flag without a value; set: made true when the
- * option is given (required for flags, optional otherwise). Arrays end with {NULL}. */
+ * option is given (required for flags, optional otherwise); list: a repeatable option's values.
+ * Arrays end with {NULL}. */
+struct bw_opt_list {
+    const char **v; /* the values of a repeatable option, in order */
+    int n, max;
+};
 struct bw_opt {
     const char *name, *alias;
     const char **value;
     bool *set;
+    struct bw_opt_list *list; /* repeatable: each value is appended here (value may be NULL) */
 };
 
 enum { BW_OPTS_OK = 0, BW_OPTS_HELP = -1, BW_OPTS_USAGE = 2 };

@@ -209,7 +209,7 @@ static const char SEED_USAGE[] =
 static int cmd_import(struct bw_config *cfg, int nargs, char **args)
 {
     const char *format = NULL, *path = NULL;
-    const struct bw_opt opts[] = {{"--format", NULL, &format, NULL}, {NULL, NULL, NULL, NULL}};
+    const struct bw_opt opts[] = {{"--format", NULL, &format, NULL, NULL}, {NULL, NULL, NULL, NULL, NULL}};
     int np;
     int prc = bw_opts_parse("intel import", IMPORT_USAGE, opts, nargs, args, &path, 1, &np);
     if (prc != BW_OPTS_OK)
@@ -303,9 +303,9 @@ static int seed_sources(const char *kev, const char *osv, const char *atlas, jso
 static int cmd_seed_build(int nargs, char **args)
 {
     const char *kev = NULL, *osv = NULL, *atlas = NULL, *at = NULL, *output = NULL;
-    const struct bw_opt opts[] = {{"--kev", NULL, &kev, NULL},       {"--osv", NULL, &osv, NULL},
-                                  {"--atlas", NULL, &atlas, NULL},   {"--at", NULL, &at, NULL},
-                                  {"--output", NULL, &output, NULL}, {NULL, NULL, NULL, NULL}};
+    const struct bw_opt opts[] = {{"--kev", NULL, &kev, NULL, NULL},       {"--osv", NULL, &osv, NULL, NULL},
+                                  {"--atlas", NULL, &atlas, NULL, NULL},   {"--at", NULL, &at, NULL, NULL},
+                                  {"--output", NULL, &output, NULL, NULL}, {NULL, NULL, NULL, NULL, NULL}};
     int np;
     int prc = bw_opts_parse("intel seed-build", SEED_USAGE, opts, nargs, args, NULL, 0, &np);
     if (prc != BW_OPTS_OK)

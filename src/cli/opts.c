@@ -51,18 +51,26 @@ int bw_opts_parse(const char *cmd, const char *usage, const struct bw_opt *opts,
         const struct bw_opt *o = find(opts, a, len, eq != NULL);
         if (!o)
             return bw_cli_usage_error(cmd, "unknown option %.*s", (int)len, a);
-        if (!o->value) {
+        if (!o->value && !o->list) {
             if (eq)
                 return bw_cli_usage_error(cmd, "%s takes no value", o->name);
             *o->set = true;
             continue;
         }
+        const char *val;
         if (eq)
-            *o->value = eq + 1;
+            val = eq + 1;
         else if (i + 1 < n)
-            *o->value = args[++i];
+            val = args[++i];
         else
             return bw_cli_usage_error(cmd, "%s needs a value", a);
+        if (o->list) {
+            if (o->list->n >= o->list->max)
+                return bw_cli_usage_error(cmd, "%s given more than %d times", o->name, o->list->max);
+            o->list->v[o->list->n++] = val;
+        }
+        if (o->value)
+            *o->value = val;
         if (o->set)
             *o->set = true;
     }

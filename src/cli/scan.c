@@ -1,25 +1,26 @@
-/* `bulwark scan`: the code scanner for CI. Walks the given paths (skipping .git, vendored
- * dependencies, binary and oversized files), infers each file's language from its extension,
- * scans files in parallel and prints text, JSON or SARIF 2.1.0 in a deterministic order.
- * Exit status: 0 clean, 1 a finding at or above --fail-on, 2 usage or I/O error. */
+/* `bulwark scan`: the code scanner for CI and for adoption on an existing repository. Collects
+ * files (walking folders with .gitignore, .bulwarkignore and --exclude applied), scans them in
+ * parallel by kind (source, notebooks, configuration and shell files), applies .bulwark.yml's
+ * rule selection, --changed-since and --baseline, and prints text, JSON, SARIF 2.1.0, GitLab SAST
+ * or JUnit in a deterministic order. Exit status: 0 clean, 1 a finding at or above --fail-on,
+ * 2 usage, configuration or I/O error. */
 #include "cli/cli.h"
+#include "cli/scan.h"
+#include "common/embedded.h"
 #include "common/limits.h"
-#include "common/utf8.h"
 #include "common/vec.h"
-#include "engine/code/scanner.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <jansson.h>
 #include <pthread.h>
-#include <sodium.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const SKIP_DIRS[] = {".git", ".hg", ".svn", "node_modules", "vendor", "third_party",
@@ -27,23 +28,16 @@ static const char *const SKIP_DIRS[] = {".git", ".hg", ".svn", "node_modules", "
                                         "site-packages", ".mypy_cache", ".next", ".cargo"};
 
 struct file {
-    char *path;
-    int lang;
-    struct bw_findings f;
-    char *real;          /* realpath: one file named twice (or walked and named) is scanned once */
-    size_t seq;          /* order of collection: of duplicates the first stays */
-    bool named;          /* named on the command line, not found in a walk */
-    bool skipped, failed;
-    char why[96];        /* why it was skipped or failed */
-};
-
-struct job {
-    const struct bw_scanner *sc;
-    struct file *files;
-    size_t nfiles;
-    atomic_size_t next;
+    char *path;          /* as named or walked */
+    char *abs;           /* absolute (realpath of the folder it was found in, plus its name) */
+    const char *rel;     /* relative to the report root, or abs when outside it */
+    int kind, lang;
     bool test_ctx;
-    atomic_ulong bytes;
+    struct bw_findings f;
+    struct bw_notebook nb;
+    size_t seq;
+    bool named, skipped, failed;
+    char why[96];
 };
 
 struct list {
@@ -51,17 +45,58 @@ struct list {
     size_t n, cap;
 };
 
-static int add_file(struct list *l, const char *path, int lang, bool named)
+struct run {
+    struct bw_git *git;     /* NULL outside a repository or with --no-ignore-vcs */
+    struct bw_ignore ign;   /* .bulwarkignore and --exclude, relative to ign_base */
+    const char *ign_base;
+    const char *root;       /* report root */
+    json_t *notes;
+    size_t skipped;
+};
+
+/* "PATH: WHAT: WHY" on stderr and in the SARIF invocation's notifications */
+static void note(struct run *r, const char *path, const char *what, const char *why)
+{
+    char buf[4400];
+    snprintf(buf, sizeof buf, "%s: %s: %s", path, what, why);
+    fprintf(stderr, "bulwark scan: note: %s\n", buf);
+    json_array_append_new(r->notes, json_string(buf));
+}
+
+/* abs relative to base ("" for base itself), or NULL when outside it. */
+static const char *rel_to(const char *abs, const char *base)
+{
+    size_t bl = strlen(base);
+    if (bl == 1 && base[0] == '/')
+        return abs + 1;
+    if (strncmp(abs, base, bl) != 0 || (abs[bl] != '/' && abs[bl] != '\0'))
+        return NULL;
+    return abs[bl] == '/' ? abs + bl + 1 : abs + bl;
+}
+
+static bool excluded(struct run *r, const char *abs, bool is_dir)
+{
+    const char *rel = rel_to(abs, r->ign_base);
+    return rel && *rel && bw_ignore_match(&r->ign, rel, is_dir);
+}
+
+static int add_file(struct list *l, const char *path, const char *abs, int kind, int lang, bool named)
 {
     if (!BW_VEC_RESERVE(l->v, l->cap, l->n + 1, BW_CLI_SCAN_MAX_FILES))
         return -1;
-    memset(&l->v[l->n], 0, sizeof l->v[0]);
-    l->v[l->n].path = strdup(path);
-    l->v[l->n].lang = lang;
-    l->v[l->n].named = named;
-    if (!l->v[l->n].path)
+    struct file *f = &l->v[l->n];
+    memset(f, 0, sizeof *f);
+    f->path = strdup(path);
+    f->abs = strdup(abs);
+    f->kind = kind;
+    f->lang = lang;
+    f->named = named;
+    if (!f->path || !f->abs) {
+        free(f->path);
+        free(f->abs);
         return -1;
-    l->n++;
+    }
+    f->seq = l->n++;
     return 0;
 }
 
@@ -73,91 +108,325 @@ static bool skip_dir(const char *name)
     return false;
 }
 
-static int walk(struct list *l, const char *path, int force_lang, int depth)
+/* The .gitignore files from the work tree's root down to the folder being walked: the deepest
+ * with a verdict on a path decides (as in git), each file's last matching pattern within it. */
+struct frame {
+    const struct frame *up;
+    struct bw_ignore ig;
+    char *dir; /* absolute */
+};
+
+/* Adds the patterns of the ignore file at path (relative to dir) to f; a missing file adds none. */
+static void frame_add(struct frame *f, const char *dir, const char *path)
+{
+    char *text = NULL, why[128];
+    size_t len = 0;
+    if (access(path, F_OK) != 0)
+        return;
+    if (bw_cli_read_file(path, BW_CLI_SCAN_MAX_CONFIG_BYTES, &text, &len, why, sizeof why) != BW_READ_OK ||
+        (!f->dir && !(f->dir = strdup(dir))) || bw_ignore_add_text(&f->ig, text, len) != 0)
+        fprintf(stderr, "bulwark scan: note: %s: %s; some of its patterns are not applied\n", path,
+                text ? "too many or too long patterns" : why);
+    free(text);
+}
+
+static void frame_load(struct frame *f, const struct frame *up, const char *dir)
+{
+    memset(f, 0, sizeof *f);
+    f->up = up;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/.gitignore", strcmp(dir, "/") ? dir : "");
+    frame_add(f, dir, path);
+}
+
+static void frame_free(struct frame *f)
+{
+    bw_ignore_free(&f->ig);
+    free(f->dir);
+}
+
+static bool vcs_ignored(const struct frame *fr, const char *abs, bool dir)
+{
+    for (; fr; fr = fr->up) {
+        const char *rel = fr->dir ? rel_to(abs, fr->dir) : NULL;
+        int v = rel && *rel ? bw_ignore_verdict(&fr->ig, rel, dir) : -1;
+        if (v >= 0)
+            return v == 1;
+    }
+    return false;
+}
+
+static int walk(struct run *r, struct list *l, const struct frame *up, const char *path, const char *abs,
+                int force_lang, int depth)
 {
     if (depth > BW_CLI_SCAN_MAX_DEPTH)
         return 0;
     DIR *d = opendir(path);
     if (!d)
         return 0; /* unreadable directory: nothing to scan there */
+    struct frame fr;
+    if (r->git)
+        frame_load(&fr, up, abs);
+    else
+        memset(&fr, 0, sizeof fr);
     struct dirent *e;
     int rc = 0;
     while (rc == 0 && (e = readdir(d))) {
         if (e->d_name[0] == '.' && (e->d_name[1] == '\0' || (e->d_name[1] == '.' && e->d_name[2] == '\0')))
             continue;
-        char child[4096];
+        char child[4096], cabs[4096];
         int n = snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-        if (n < 0 || (size_t)n >= sizeof child)
+        int m = snprintf(cabs, sizeof cabs, "%s/%s", strcmp(abs, "/") ? abs : "", e->d_name);
+        if (n < 0 || (size_t)n >= sizeof child || m < 0 || (size_t)m >= sizeof cabs)
             continue;
         struct stat st;
         if (lstat(child, &st) != 0) /* symlinks are not followed: no loops, no escaping the tree */
             continue;
-        if (S_ISDIR(st.st_mode)) {
-            if (!skip_dir(e->d_name))
-                rc = walk(l, child, force_lang, depth + 1);
-        } else if (S_ISREG(st.st_mode)) {
-            int lang = bw_lang_from_path(child);
-            if (lang >= 0 && (force_lang < 0 || lang == force_lang))
-                rc = add_file(l, child, lang, false);
+        bool dir = S_ISDIR(st.st_mode);
+        if (!dir && !S_ISREG(st.st_mode))
+            continue;
+        if ((dir && skip_dir(e->d_name)) || excluded(r, cabs, dir) || (r->git && vcs_ignored(&fr, cabs, dir)))
+            continue;
+        if (dir) {
+            rc = walk(r, l, &fr, child, cabs, force_lang, depth + 1);
+            continue;
         }
+        int lang;
+        const char *why;
+        int kind = bw_scan_kind_of(child, &lang, &why);
+        if (kind == BW_KIND_NONE) {
+            r->skipped += *why != '\0'; /* lockfiles and bundles: counted; other files are no concern */
+            continue;
+        }
+        if (force_lang >= 0 && !(kind == BW_KIND_CODE && lang == force_lang))
+            continue;
+        rc = add_file(l, child, cabs, kind, lang, false);
     }
     closedir(d);
+    frame_free(&fr);
     return rc;
 }
 
-static int cmp_file(const void *a, const void *b)
+/* Walks a named folder, with the .gitignore files of the folders between the work tree's root
+ * and it in effect (scanning src/ still honours the root's .gitignore). */
+static int walk_named(struct run *r, struct list *l, const char *path, const char *abs, int force_lang)
+{
+    const char *rel = r->git ? rel_to(abs, bw_git_root(r->git)) : NULL;
+    if (!rel)
+        return walk(r, l, NULL, path, abs, force_lang, 0);
+    struct frame frames[BW_CLI_SCAN_MAX_DEPTH + 2];
+    char dir[4096], info[4200], global[4200];
+    snprintf(dir, sizeof dir, "%s", bw_git_root(r->git));
+    /* lowest: core.excludesFile, then .git/info/exclude, both relative to the work tree's root */
+    memset(frames, 0, 2 * sizeof frames[0]);
+    bw_git_exclude_files(r->git, info, sizeof info, global, sizeof global);
+    if (*global)
+        frame_add(&frames[0], dir, global);
+    frames[1].up = &frames[0];
+    frame_add(&frames[1], dir, info);
+    size_t nf = 2;
+    /* each folder from the root down to abs's parent (walk loads abs's own .gitignore) */
+    for (const char *p = rel; *p && nf < BW_CLI_SCAN_MAX_DEPTH;) {
+        frame_load(&frames[nf], &frames[nf - 1], dir);
+        nf++;
+        const char *slash = strchr(p, '/');
+        size_t dl = strlen(dir);
+        if (!slash || dl + 1 + (size_t)(slash - p) >= sizeof dir)
+            break;
+        snprintf(dir + dl, sizeof dir - dl, "/%.*s", (int)(slash - p), p);
+        p = slash + 1;
+    }
+    int rc = walk(r, l, &frames[nf - 1], path, abs, force_lang, 0);
+    while (nf > 0)
+        frame_free(&frames[--nf]);
+    return rc;
+}
+
+/* The absolute form of path without resolving its last component (which may be gone). */
+static char *absolute(const char *path)
+{
+    char *rp = realpath(path, NULL);
+    if (rp)
+        return rp;
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    char *rd = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    if (!rd)
+        return NULL;
+    char *out = NULL;
+    if (asprintf(&out, "%s/%s", strcmp(rd, "/") ? rd : "", slash ? slash + 1 : path) < 0)
+        out = NULL;
+    free(rd);
+    return out;
+}
+
+/* The files to scan. Named files that are gone or of no kind we read are skipped with a note
+ * (`git diff --name-only | xargs bulwark scan` lists deleted files and READMEs). 0, or 2. */
+static int collect(struct run *r, struct list *files, const char *const *paths, int npaths, int force_lang)
+{
+    for (int i = 0; i < npaths; i++) {
+        struct stat st;
+        if (stat(paths[i], &st) != 0) {
+            if (errno != ENOENT) {
+                fprintf(stderr, "bulwark scan: %s: %s\n", paths[i], strerror(errno));
+                return 2;
+            }
+            note(r, paths[i], "skipped", "no such file (deleted?)");
+            r->skipped++;
+            continue;
+        }
+        char *abs = absolute(paths[i]);
+        if (!abs) {
+            fprintf(stderr, "bulwark scan: %s: %s\n", paths[i], strerror(errno));
+            return 2;
+        }
+        int rc = 0;
+        if (S_ISDIR(st.st_mode)) {
+            rc = walk_named(r, files, paths[i], abs, force_lang);
+        } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the scan */
+            fprintf(stderr, "bulwark scan: %s: %s, not a regular file or directory\n", paths[i],
+                    bw_cli_file_kind(st.st_mode));
+            free(abs);
+            return 2;
+        } else if (excluded(r, abs, false)) {
+            /* named files skip .gitignore (naming one is deliberate) but not the scan's own excludes */
+        } else {
+            int lang;
+            const char *why;
+            int kind = bw_scan_kind_of(paths[i], &lang, &why);
+            if (force_lang >= 0) { /* a named file is scanned as --lang says, whatever its name */
+                kind = BW_KIND_CODE;
+                lang = force_lang;
+            }
+            if (kind == BW_KIND_NONE) {
+                note(r, paths[i], "skipped", *why ? why : "not a language bulwark scans (use --lang)");
+                r->skipped++;
+            } else {
+                rc = add_file(files, paths[i], abs, kind, lang, true);
+            }
+        }
+        free(abs);
+        if (rc != 0) {
+            fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", BW_CLI_SCAN_MAX_FILES);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+static int cmp_abs(const void *a, const void *b)
+{
+    const struct file *x = a, *y = b;
+    int c = strcmp(x->abs, y->abs);
+    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int cmp_path(const void *a, const void *b)
 {
     return strcmp(((const struct file *)a)->path, ((const struct file *)b)->path);
 }
 
-static const char *real_of(const struct file *f) { return f->real ? f->real : f->path; }
-
-static int cmp_real(const void *a, const void *b)
+static void free_file(struct file *f)
 {
-    const struct file *x = a, *y = b;
-    int c = strcmp(real_of(x), real_of(y));
-    return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+    bw_findings_free(&f->f);
+    bw_notebook_free(&f->nb);
+    free(f->path);
+    free(f->abs);
 }
 
-/* Drops the files that are another one of the list under another name (scan d d/a.py ./d): of
- * those the first collected stays. */
+/* One file named twice (or walked and named) is scanned once: the first collected stays. */
 static void dedupe(struct list *l)
 {
-    for (size_t i = 0; i < l->n; i++) {
-        l->v[i].real = realpath(l->v[i].path, NULL); /* NULL (gone meanwhile): compared by path */
-        l->v[i].seq = i;
-    }
     if (l->n > 1)
-        qsort(l->v, l->n, sizeof *l->v, cmp_real);
+        qsort(l->v, l->n, sizeof *l->v, cmp_abs);
     size_t k = 0;
     for (size_t i = 0; i < l->n; i++) {
-        if (k > 0 && strcmp(real_of(&l->v[k - 1]), real_of(&l->v[i])) == 0) {
+        if (k > 0 && strcmp(l->v[k - 1].abs, l->v[i].abs) == 0) {
             l->v[k - 1].named |= l->v[i].named;
-            free(l->v[i].path);
-            free(l->v[i].real);
+            free_file(&l->v[i]);
         } else {
             l->v[k++] = l->v[i];
         }
     }
     l->n = k;
+    if (l->n > 1)
+        qsort(l->v, l->n, sizeof *l->v, cmp_path);
 }
 
-static char *slurp(const char *path, size_t *len, bool *skip, char *why, size_t whylen)
+struct job {
+    const struct bw_scanner *sc;
+    struct file *files;
+    size_t nfiles;
+    atomic_size_t next;
+    atomic_ulong bytes;
+};
+
+static void keep_secrets(struct bw_findings *f)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].rule->secret_group)
+            f->v[k++] = f->v[i];
+    f->n = k;
+    f->worst = 0;
+    for (size_t i = 0; i < f->n; i++)
+        if (f->v[i].severity > f->worst)
+            f->worst = f->v[i].severity;
+}
+
+static void scan_one(struct job *j, struct file *f)
 {
     char *buf = NULL;
-    int rc = bw_cli_read_file(path, BW_CLI_SCAN_MAX_FILE_BYTES, &buf, len, why, whylen);
+    size_t len = 0;
+    int rc = bw_cli_read_file(f->path, BW_CLI_SCAN_MAX_FILE_BYTES, &buf, &len, f->why, sizeof f->why);
     if (rc != BW_READ_OK) {
-        *skip = rc != BW_READ_FAILED;
-        return NULL;
+        f->skipped = rc != BW_READ_FAILED;
+        f->failed = !f->skipped;
+        return;
     }
     /* a NUL in the first 8 KiB marks a binary file */
-    if (memchr(buf, '\0', *len < BW_CLI_SCAN_SNIFF_BYTES ? *len : BW_CLI_SCAN_SNIFF_BYTES)) {
-        free(buf);
-        snprintf(why, whylen, "a binary file");
-        *skip = true;
-        return NULL;
+    if (memchr(buf, '\0', len < BW_CLI_SCAN_SNIFF_BYTES ? len : BW_CLI_SCAN_SNIFF_BYTES)) {
+        snprintf(f->why, sizeof f->why, "a binary file");
+        f->skipped = true;
+    } else if (f->kind == BW_KIND_CODE && (f->lang == BW_LANG_JS || f->lang == BW_LANG_TS) &&
+               bw_scan_is_minified(buf, len)) {
+        snprintf(f->why, sizeof f->why, "generated (minified)");
+        f->skipped = true;
     }
-    return buf;
+    if (f->skipped) {
+        free(buf);
+        return;
+    }
+    atomic_fetch_add(&j->bytes, len);
+    const char *text = buf;
+    size_t tlen = len;
+    int lang = f->lang;
+    if (f->kind == BW_KIND_NOTEBOOK) {
+        if (bw_notebook_read(buf, len, &f->nb, f->why, sizeof f->why) != 0) {
+            f->skipped = true;
+            free(buf);
+            return;
+        }
+        if (f->nb.lang < 0) {
+            snprintf(f->why, sizeof f->why, "a notebook in a language bulwark does not scan");
+            f->skipped = true;
+            free(buf);
+            return;
+        }
+        text = f->nb.code, tlen = f->nb.len, lang = f->nb.lang;
+    }
+    if (bw_scan(j->sc, (enum bw_lang)lang, text, tlen, f->test_ctx, &f->f) != 0) {
+        f->failed = true;
+        snprintf(f->why, sizeof f->why, "the scan failed");
+    } else if (f->kind == BW_KIND_SECRETS || f->kind == BW_KIND_SHELL) {
+        keep_secrets(&f->f); /* code rules read these files as Python; only secrets mean anything */
+        if (f->kind == BW_KIND_SHELL && bw_scan_shell_check(text, tlen, &f->f) != 0) {
+            f->failed = true;
+            snprintf(f->why, sizeof f->why, "out of memory");
+        }
+    }
+    free(buf);
 }
 
 static void *worker(void *arg)
@@ -167,280 +436,221 @@ static void *worker(void *arg)
         size_t i = atomic_fetch_add(&j->next, 1);
         if (i >= j->nfiles)
             break;
-        struct file *f = &j->files[i];
-        size_t len = 0;
-        char *buf = slurp(f->path, &len, &f->skipped, f->why, sizeof f->why);
-        if (!buf) {
-            f->failed = !f->skipped;
-            continue;
-        }
-        atomic_fetch_add(&j->bytes, len);
-        if (bw_scan(j->sc, (enum bw_lang)f->lang, buf, len, j->test_ctx, &f->f) != 0) {
-            f->failed = true;
-            snprintf(f->why, sizeof f->why, "the scan failed");
-        }
-        free(buf);
+        scan_one(j, &j->files[i]);
     }
     return NULL;
 }
 
-static double security_severity(int s)
+/* ---- rule selection (.bulwark.yml) ---- */
+
+static bool in_list(char **v, size_t n, const char *id)
 {
-    static const double v[] = {0, 3.0, 5.5, 8.0, 9.5};
-    return v[s];
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(v[i], id) == 0)
+            return true;
+    return false;
 }
 
-static const char *sarif_level(int s) { return s >= BW_SEV_HIGH ? "error" : s == BW_SEV_MEDIUM ? "warning" : "note"; }
-
-static const char *uri_of(const char *path)
+static bool ov_applies(const struct bw_scan_config *c, const struct bw_scan_override *o, const struct file *f)
 {
-    while (path[0] == '.' && path[1] == '/')
-        path += 2;
-    return path;
-}
-
-/* Stable across runs and line moves: the rule, the file and the (masked) line text. */
-static void fingerprint(const char *rule, const char *path, const char *snippet, unsigned occurrence, char out[40])
-{
-    crypto_generichash_state st;
-    unsigned char h[8];
-    crypto_generichash_init(&st, NULL, 0, sizeof h);
-    crypto_generichash_update(&st, (const unsigned char *)rule, strlen(rule) + 1);
-    crypto_generichash_update(&st, (const unsigned char *)path, strlen(path) + 1);
-    crypto_generichash_update(&st, (const unsigned char *)snippet, strlen(snippet));
-    crypto_generichash_final(&st, h, sizeof h);
-    char hex[17];
-    sodium_bin2hex(hex, sizeof hex, h, sizeof h);
-    snprintf(out, 40, "%s:%u", hex, occurrence);
-}
-
-/* prefix then path percent-encoded as RFC 3986 wants in a URI path: unreserved characters and
- * '/' stay, every other byte (space, '#', '%', '?', bytes of non-ASCII characters) is %XX. */
-static json_t *uri_json(const char *prefix, const char *path)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    size_t pl = strlen(prefix), n = strlen(path);
-    char *u = malloc(pl + 3 * n + 1);
-    if (!u)
-        return NULL;
-    memcpy(u, prefix, pl);
-    size_t o = pl;
-    for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
-        if (isalnum(*p) && *p < 0x80)
-            u[o++] = (char)*p;
-        else if (strchr("-._~/", *p)) {
-            u[o++] = (char)*p;
-        } else {
-            u[o++] = '%';
-            u[o++] = hex[*p >> 4];
-            u[o++] = hex[*p & 15];
-        }
+    const char *rel = c->dir ? rel_to(f->abs, c->dir) : NULL;
+    if (!rel)
+        return false;
+    struct bw_ignore ig = {0};
+    bool hit = false;
+    for (size_t i = 0; i < o->npaths && !hit; i++) {
+        if (bw_ignore_add(&ig, o->paths[i]) == 0)
+            hit = bw_ignore_match(&ig, rel, false);
+        bw_ignore_free(&ig);
     }
-    json_t *j = json_stringn(u, o);
-    free(u);
-    return j;
+    return hit;
 }
 
-/* SARIF locations are relative to %SRCROOT% (the working directory) when the file is under it,
- * which is what GitHub code scanning maps onto the repository; otherwise an absolute file URI. */
-static json_t *artifact_location(const char *path, const char *cwd)
+/* The finding's severity after the configuration, or 0 when its rule is switched off there. */
+static int configured(const struct bw_scan_config *c, const struct file *f, const struct bw_finding *x)
 {
-    size_t cl = strlen(cwd);
-    if (path[0] == '/' && cl > 1 && strncmp(path, cwd, cl) == 0 && path[cl] == '/')
-        return json_pack("{s:o,s:s}", "uri", uri_json("", path + cl + 1), "uriBaseId", "%SRCROOT%");
-    if (path[0] == '/')
-        return json_pack("{s:o}", "uri", uri_json("file://", path));
-    return json_pack("{s:o,s:s}", "uri", uri_json("", uri_of(path)), "uriBaseId", "%SRCROOT%");
-}
-
-/* A taint finding's trace as SARIF codeFlows: one thread flow from the source to the sink, each
- * step a location of the finding's file with what happened there. NULL without a trace. */
-static json_t *code_flows(const struct bw_finding *x, const char *path, const char *cwd)
-{
-    if (!x->ntrace)
-        return NULL;
-    static const char *const what[] = {"", "untrusted data enters here", "it flows on here", "and reaches the sink here"};
-    json_t *locs = json_array();
-    for (uint8_t i = 0; locs && i < x->ntrace; i++) {
-        const struct bw_trace_step *st = &x->trace[i];
-        json_t *l = json_pack("{s:{s:{s:o,s:{s:i,s:i,s:i}},s:{s:s}},s:[s]}", "location", "physicalLocation",
-                              "artifactLocation", artifact_location(path, cwd), "region", "startLine",
-                              (json_int_t)st->line, "startColumn", (json_int_t)st->column, "endLine",
-                              (json_int_t)st->end_line, "message", "text", what[st->kind <= 3 ? st->kind : 2], "kinds",
-                              bw_trace_kind_name(st->kind));
-        if (json_array_append_new(locs, l) != 0) {
-            json_decref(locs);
-            return NULL;
-        }
+    const char *id = x->rule->id;
+    if (c->nenable_only && !in_list(c->enable_only, c->nenable_only, id))
+        return 0;
+    if (in_list(c->base.disable, c->base.ndisable, id))
+        return 0;
+    int sev = x->severity;
+    for (size_t i = 0; i < c->base.nsev; i++)
+        if (strcmp(c->base.sev_rule[i], id) == 0)
+            sev = c->base.sev[i];
+    for (size_t o = 0; o < c->nov; o++) {
+        if (!ov_applies(c, &c->ov[o], f))
+            continue;
+        if (in_list(c->ov[o].disable, c->ov[o].ndisable, id))
+            return 0;
+        for (size_t i = 0; i < c->ov[o].nsev; i++)
+            if (strcmp(c->ov[o].sev_rule[i], id) == 0)
+                sev = c->ov[o].sev[i];
     }
-    return locs ? json_pack("[{s:[{s:o}]}]", "threadFlows", "locations", locs) : NULL;
+    return sev;
 }
 
-static json_t *sarif_doc(const struct bw_scanner *sc, struct file *files, size_t n)
-{
-    char cwd[4096];
-    if (!getcwd(cwd, sizeof cwd))
-        cwd[0] = '\0';
-    json_t *rules = json_array();
-    size_t nr = bw_scanner_rule_count(sc);
-    for (size_t i = 0; i < nr; i++) {
-        const struct bw_rule *r = bw_scanner_rule(sc, i);
-        char cwe_tag[48], sev[16];
-        snprintf(cwe_tag, sizeof cwe_tag, "external/cwe/cwe-%s", r->cwe + 4);
-        snprintf(sev, sizeof sev, "%.1f", security_severity(r->severity));
-        json_t *tags = json_pack("[s,s,s]", "security", r->category, cwe_tag);
-        if (r->owasp_llm)
-            json_array_append_new(tags, json_sprintf("owasp-llm-2025/%s", r->owasp_llm));
-        json_t *rule =
-            json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:{s:s,s:s},s:{s:s},s:{s:o,s:s,s:s}}", "id", r->id, "name", r->id,
-                      "shortDescription", "text", r->title, "fullDescription", "text", r->description, "help", "text",
-                      r->remediation, "markdown", r->remediation, "defaultConfiguration", "level",
-                      sarif_level(r->severity), "properties", "tags", tags, "security-severity", sev, "precision",
-                      "high");
-        if (!rule || json_array_append_new(rules, rule) != 0) { /* ruleIndex would point at the wrong rule */
-            fprintf(stderr, "bulwark scan: rule %s: the SARIF rule cannot be built\n", r->id);
-            json_decref(rules);
-            return NULL;
-        }
-    }
-    json_t *results = json_array();
-    for (size_t i = 0; i < n; i++) {
-        const char *uri = uri_of(files[i].path);
-        for (size_t k = 0; k < files[i].f.n; k++) {
-            const struct bw_finding *x = &files[i].f.v[k];
-            size_t ri = 0;
-            while (ri < nr && bw_scanner_rule(sc, ri) != x->rule)
-                ri++;
-            unsigned occ = 1;
-            for (size_t p = 0; p < k; p++)
-                occ += files[i].f.v[p].rule == x->rule && strcmp(files[i].f.v[p].snippet, x->snippet) == 0;
-            char fp[40];
-            fingerprint(x->rule->id, uri, x->snippet, occ, fp);
-            json_t *res = json_pack(
-                "{s:s,s:i,s:s,s:{s:s},s:[{s:{s:o,s:{s:i,s:i,s:i,s:{s:o}}}}],s:{s:s}}", "ruleId", x->rule->id,
-                "ruleIndex", (json_int_t)ri, "level", sarif_level(x->severity), "message", "text", x->rule->title,
-                "locations", "physicalLocation", "artifactLocation", artifact_location(files[i].path, cwd), "region",
-                "startLine", (json_int_t)x->line, "startColumn", (json_int_t)x->column, "endLine",
-                (json_int_t)x->end_line, "snippet", "text", bw_utf8_json(x->snippet), "partialFingerprints",
-                "primaryLocationLineHash", fp);
-            json_t *flows = res ? code_flows(x, files[i].path, cwd) : NULL;
-            if (flows && json_object_set_new(res, "codeFlows", flows) != 0)
-                res = (json_decref(res), NULL);
-            if (!res || json_array_append_new(results, res) != 0) {
-                fprintf(stderr, "bulwark scan: %s:%u: the SARIF result cannot be built\n", uri, x->line);
-                json_decref(rules);
-                json_decref(results);
-                return NULL;
-            }
-        }
-    }
-    return json_pack("{s:s,s:s,s:[{s:{s:{s:s,s:s,s:s,s:s,s:o}},s:s,s:o}]}", "$schema",
-                     "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs", "tool", "driver",
-                     "name", "bulwark", "version", BULWARK_VERSION, "semanticVersion", BULWARK_VERSION,
-                     "informationUri", "https://github.com/bulwark-security/bulwark", "rules", rules, "columnKind",
-                     "unicodeCodePoints", "results", results);
-}
+/* ---- configuration file ---- */
 
-/* truncated_files: the files with more than BW_SCAN_MAX_FINDINGS findings, of which only the
- * first are listed (the exit status still counts the rest). */
-static json_t *json_doc(struct file *files, size_t n, size_t scanned, unsigned long bytes, const int counts[5])
+static int load_config(const char *explicit, const char *start, struct bw_scan_config *c)
 {
-    json_t *arr = json_array(), *cut = json_array();
-    for (size_t i = 0; i < n; i++) {
-        if (files[i].f.truncated)
-            json_array_append_new(cut, bw_utf8_json(uri_of(files[i].path)));
-        for (size_t k = 0; k < files[i].f.n; k++) {
-            const struct bw_finding *x = &files[i].f.v[k];
-            json_t *o = json_pack("{s:o,s:s,s:s,s:s,s:s,s:s,s:i,s:i,s:i,s:o,s:s}", "path",
-                                  bw_utf8_json(uri_of(files[i].path)),
-                                  "rule_id", x->rule->id, "title", x->rule->title, "severity", bw_sev_name(x->severity),
-                                  "category", x->rule->category, "cwe", x->rule->cwe, "line", (json_int_t)x->line,
-                                  "column", (json_int_t)x->column, "end_line", (json_int_t)x->end_line, "snippet",
-                                  bw_utf8_json(x->snippet), "remediation", x->rule->remediation);
-            if (o && x->rule->owasp_llm && json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm)) != 0)
-                o = (json_decref(o), NULL);
-            json_t *trace = bw_finding_trace_json(x);
-            if (o && trace && json_object_set_new(o, "trace", trace) != 0)
-                o = (json_decref(o), NULL);
-            else if (!o)
-                json_decref(trace);
-            if (!o || json_array_append_new(arr, o) != 0) {
-                fprintf(stderr, "bulwark scan: %s:%u: the JSON finding cannot be built\n", uri_of(files[i].path),
-                        x->line);
-                json_decref(arr);
-                json_decref(cut);
-                return NULL;
-            }
-        }
-    }
-    return json_pack("{s:s,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:o}", "tool", "bulwark " BULWARK_VERSION,
-                     "files_scanned", (json_int_t)scanned, "bytes_scanned", (json_int_t)bytes, "findings", arr,
-                     "summary", "critical", counts[4], "high", counts[3], "medium", counts[2], "low", counts[1],
-                     "truncated", json_array_size(cut) > 0, "truncated_files", cut);
-}
-
-/* The files to scan: named files, and the files found walking named directories. 0, or 2
- * after a message. */
-static int collect(struct list *files, const char *const *paths, int npaths, int force_lang)
-{
-    for (int i = 0; i < npaths; i++) {
+    char *path = NULL;
+    if (explicit) {
+        path = strdup(explicit);
+    } else {
+        char *dir = start ? absolute(start) : NULL;
         struct stat st;
-        if (stat(paths[i], &st) != 0) {
-            fprintf(stderr, "bulwark scan: %s: %s\n", paths[i], strerror(errno));
-            return 2;
+        if (dir && stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+            char *slash = strrchr(dir, '/');
+            if (slash)
+                slash == dir ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
         }
-        int rc = 0;
-        if (S_ISDIR(st.st_mode)) {
-            rc = walk(files, paths[i], force_lang, 0);
-        } else if (!S_ISREG(st.st_mode)) { /* a FIFO would block the scan */
-            fprintf(stderr, "bulwark scan: %s: %s, not a regular file or directory\n", paths[i],
-                    bw_cli_file_kind(st.st_mode));
-            return 2;
-        } else {
-            int lang = bw_lang_from_path(paths[i]);
-            if (force_lang >= 0)
-                lang = force_lang; /* a named file is scanned as --lang says, whatever its name */
-            if (lang < 0) {
-                fprintf(stderr, "bulwark scan: %s: unknown language (use --lang)\n", paths[i]);
-                return 2;
+        /* from the scanned folder upwards, as git finds .git */
+        while (dir && !path) {
+            char cand[4200];
+            snprintf(cand, sizeof cand, "%s/.bulwark.yml", strcmp(dir, "/") ? dir : "");
+            if (access(cand, F_OK) == 0)
+                path = strdup(cand);
+            else if (strcmp(dir, "/") == 0)
+                break;
+            else {
+                char *slash = strrchr(dir, '/');
+                slash == dir ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
             }
-            rc = add_file(files, paths[i], lang, true);
         }
-        if (rc != 0) {
-            fprintf(stderr, "bulwark scan: too many files (limit %d) or out of memory\n", BW_CLI_SCAN_MAX_FILES);
+        free(dir);
+        if (!path)
+            return 0;
+    }
+    char *text = NULL, why[128];
+    size_t len = 0;
+    if (!path || bw_cli_read_file(path, BW_CLI_SCAN_MAX_CONFIG_BYTES, &text, &len, why, sizeof why) != BW_READ_OK) {
+        fprintf(stderr, "bulwark scan: %s: %s\n", path ? path : "config", path ? why : "out of memory");
+        free(path);
+        return 2;
+    }
+    char err[600];
+    int rc = bw_scan_config_parse(path, text, len, c, err, sizeof err);
+    free(text);
+    if (rc != 0) {
+        fprintf(stderr, "bulwark scan: %s\n", err);
+        free(path);
+        return 2;
+    }
+    char *ap = absolute(path);
+    free(path);
+    if (ap) {
+        char *slash = strrchr(ap, '/');
+        if (slash)
+            slash == ap ? (void)(slash[1] = '\0') : (void)(*slash = '\0');
+    }
+    c->dir = ap;
+    return 0;
+}
+
+static int check_config_ids(const struct bw_scan_config *c, const struct bw_scanner *sc)
+{
+    size_t nr = bw_scanner_rule_count(sc);
+    for (size_t i = 0; i < c->nids; i++) {
+        bool ok = strcmp(c->ids[i], bw_scan_shell_rule()->id) == 0;
+        for (size_t k = 0; k < nr && !ok; k++)
+            ok = strcmp(bw_scanner_rule(sc, k)->id, c->ids[i]) == 0;
+        if (!ok) {
+            fprintf(stderr, "bulwark scan: %s/.bulwark.yml:%u: rules: unknown rule id '%s' (bulwark rules list)\n",
+                    c->dir ? c->dir : ".", c->id_lines[i], c->ids[i]);
             return 2;
         }
     }
     return 0;
 }
 
-static void free_files(struct list *files)
+static void utc_now(char out[32])
 {
-    for (size_t i = 0; i < files->n; i++) {
-        bw_findings_free(&files->v[i].f);
-        free(files->v[i].path);
-        free(files->v[i].real);
-    }
-    free(files->v);
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(out, 32, "%Y-%m-%dT%H:%M:%S", &tm);
+}
+
+static int cmp_item_line(const void *a, const void *b)
+{
+    const struct bw_finding *x = *(const struct bw_finding *const *)a, *y = *(const struct bw_finding *const *)b;
+    if (x->line != y->line)
+        return x->line < y->line ? -1 : 1;
+    return (x->column > y->column) - (x->column < y->column);
 }
 
 static const char USAGE[] =
-    "usage: bulwark scan [--format text|json|sarif] [--fail-on critical|high|medium|low|none]\n"
-    "                    [--lang js|ts|py|go|java|php|rb|cs|rs] [--context TEXT] [--jobs N]\n"
-    "                    [--output FILE] PATH...\n"
-    "Options also take the form --option=VALUE; -o is --output, -j is --jobs.\n"
-    "Directories are walked (.git, node_modules, vendor, virtualenvs and binary files skipped).\n"
-    "Exit status: 0 no finding at or above --fail-on (default: low), 1 there is one, 2 usage error.\n";
+    "usage: bulwark scan [OPTION]... PATH...\n"
+    "Scans source files, notebooks, configuration and shell files under PATH (files or folders).\n"
+    "\n"
+    "Output:\n"
+    "  --format FORMAT        text (default), json, sarif, gitlab-sast or junit\n"
+    "  -o, --output FILE      write the report to FILE instead of standard output\n"
+    "  --sarif-root DIR       SARIF paths relative to DIR (default: the git work tree's root, else\n"
+    "                         the current folder); also the root of fingerprints' paths\n"
+    "Failing:\n"
+    "  --fail-on SEVERITY     critical, high, medium, low (default) or none\n"
+    "  --baseline REPORT      a previous bulwark JSON or SARIF report: its findings are not reported\n"
+    "                         and do not fail the run\n"
+    "  --baseline-state       keep them, with SARIF baselineState new, unchanged or absent (and\n"
+    "                         baseline_state in JSON); needs --baseline\n"
+    "  --changed-since REV    only findings on lines added or changed since merge-base(REV, HEAD),\n"
+    "                         staged, unstaged and untracked files included (needs the history:\n"
+    "                         fetch-depth: 0)\n"
+    "Selecting files:\n"
+    "  --exclude GLOB         skip paths matching GLOB (gitignore syntax; repeatable)\n"
+    "  --no-ignore-vcs        scan files that .gitignore excludes (honoured by default)\n"
+    "  --lang LANG            only files of LANG, and named files read as LANG: js, ts, py, go,\n"
+    "                         java, php, rb, cs or rs\n"
+    "  --config FILE          read FILE instead of the .bulwark.yml found from PATH upwards\n"
+    "  --no-config            read no .bulwark.yml\n"
+    "Scanning:\n"
+    "  --context CONTEXT      production (default), test, example or fixture: in a test, example\n"
+    "                         or fixture context secrets findings drop one severity level\n"
+    "  -j, --jobs N           scanning threads, 1..256 (default: the CPUs)\n"
+    "\n"
+    "Options also take the form --option=VALUE. Always skipped: .git, node_modules, vendor,\n"
+    "virtualenvs, binary files, lockfiles and minified bundles (counted as skipped). A named file\n"
+    "that is gone or of no known kind is skipped with a note. .bulwarkignore (gitignore syntax) at\n"
+    "the repository root adds excludes.\n"
+    "Exit status: 0 no finding at or above --fail-on, 1 there is one, 2 usage, configuration or\n"
+    "I/O error (an unreadable file, a bad .bulwark.yml, a missing --changed-since revision).\n";
+
+static const char *const CONTEXTS[] = {"production", "test", "tests", "testing", "example", "examples",
+                                       "fixture", "fixtures"};
+
+static bool context_ok(const char *s)
+{
+    for (size_t i = 0; i < sizeof CONTEXTS / sizeof CONTEXTS[0]; i++)
+        if (strcasecmp(s, CONTEXTS[i]) == 0)
+            return true;
+    return false;
+}
+
+struct opts {
+    const char *format, *context, *output, *fail_s, *lang_s, *jobs_s, *baseline, *changed, *config, *sarif_root;
+    bool baseline_state, no_vcs, no_config;
+    struct bw_opt_list excl;
+};
+
+static int finish(struct run *r, struct list *files, struct bw_scan_config *cfg, const struct opts *o,
+                  const struct bw_scanner *sc, struct job *j, int fail_on);
 
 int bw_cli_scan(int argc, char **argv)
 {
-    const char *format = "text", *context = NULL, *output = NULL, *fail_s = NULL, *lang_s = NULL, *jobs_s = NULL;
-    int fail_on = BW_SEV_LOW, force_lang = -1;
-    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
-    const struct bw_opt opts[] = {{"--format", NULL, &format, NULL}, {"--fail-on", NULL, &fail_s, NULL},
-                                  {"--lang", NULL, &lang_s, NULL},   {"--context", NULL, &context, NULL},
-                                  {"--output", "-o", &output, NULL}, {"--jobs", "-j", &jobs_s, NULL},
-                                  {NULL, NULL, NULL, NULL}};
+    struct opts o = {.format = NULL};
+    const char *excl_v[256];
+    o.excl = (struct bw_opt_list){excl_v, 0, 256};
+    const struct bw_opt opts[] = {
+        {"--format", NULL, &o.format, NULL, NULL},        {"--fail-on", NULL, &o.fail_s, NULL, NULL},
+        {"--lang", NULL, &o.lang_s, NULL, NULL},          {"--context", NULL, &o.context, NULL, NULL},
+        {"--output", "-o", &o.output, NULL, NULL},        {"--jobs", "-j", &o.jobs_s, NULL, NULL},
+        {"--baseline", NULL, &o.baseline, NULL, NULL},    {"--baseline-state", NULL, NULL, &o.baseline_state, NULL},
+        {"--changed-since", NULL, &o.changed, NULL, NULL}, {"--exclude", NULL, NULL, NULL, &o.excl},
+        {"--no-ignore-vcs", NULL, NULL, &o.no_vcs, NULL}, {"--config", NULL, &o.config, NULL, NULL},
+        {"--no-config", NULL, NULL, &o.no_config, NULL},  {"--sarif-root", NULL, &o.sarif_root, NULL, NULL},
+        {NULL, NULL, NULL, NULL, NULL}};
     const char **paths = calloc((size_t)argc + 1, sizeof *paths);
     int npaths = 0;
     int prc = paths ? bw_opts_parse("scan", USAGE, opts, argc - 1, argv + 1, paths, argc, &npaths) : BW_OPTS_USAGE;
@@ -448,108 +658,295 @@ int bw_cli_scan(int argc, char **argv)
         free(paths);
         return bw_opts_exit(prc);
     }
+    struct bw_scan_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ignore_vcs = -1;
     int urc = 0;
-    if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "sarif"))
-        urc = bw_cli_usage_error("scan", "--format must be text, json or sarif, not '%s'", format);
-    else if (fail_s && !(fail_on = strcasecmp(fail_s, "none") == 0 ? 99 : bw_sev_parse(fail_s)))
-        urc = bw_cli_usage_error("scan", "--fail-on must be critical, high, medium, low or none, not '%s'", fail_s);
-    else if (lang_s && (force_lang = bw_lang_parse(lang_s)) < 0)
-        urc = bw_cli_usage_error("scan", "--lang must be one of js ts py go java php rb cs rs, not '%s'", lang_s);
-    else if (npaths == 0)
+    if (npaths == 0)
         urc = bw_cli_usage_error("scan", "no PATH given");
-    if (jobs_s && !urc) {
+    else if (o.config && o.no_config)
+        urc = bw_cli_usage_error("scan", "--config and --no-config exclude each other");
+    else if (!o.no_config)
+        urc = load_config(o.config, paths[0], &cfg);
+    /* the command line wins over the file */
+    if (!o.format)
+        o.format = cfg.format ? cfg.format : "text";
+    if (!o.fail_s)
+        o.fail_s = cfg.fail_on;
+    if (!o.context)
+        o.context = cfg.context;
+    if (!o.lang_s)
+        o.lang_s = cfg.lang;
+    if (!o.baseline)
+        o.baseline = cfg.baseline;
+    if (!o.sarif_root)
+        o.sarif_root = cfg.sarif_root;
+    if (!o.no_vcs && cfg.ignore_vcs == 0)
+        o.no_vcs = true;
+    int fail_on = BW_SEV_LOW, force_lang = -1;
+    long jobs = sysconf(_SC_NPROCESSORS_ONLN);
+    static const char *const FORMATS[] = {"text", "json", "sarif", "gitlab-sast", "junit"};
+    bool fmt_ok = false;
+    for (size_t i = 0; i < 5; i++)
+        fmt_ok |= strcmp(o.format, FORMATS[i]) == 0;
+    if (urc)
+        ;
+    else if (!fmt_ok)
+        urc = bw_cli_usage_error("scan", "--format must be text, json, sarif, gitlab-sast or junit, not '%s'", o.format);
+    else if (o.fail_s && !(fail_on = strcasecmp(o.fail_s, "none") == 0 ? 99 : bw_sev_parse(o.fail_s)))
+        urc = bw_cli_usage_error("scan", "--fail-on must be critical, high, medium, low or none, not '%s'", o.fail_s);
+    else if (o.lang_s && (force_lang = bw_lang_parse(o.lang_s)) < 0)
+        urc = bw_cli_usage_error("scan", "--lang must be one of js ts py go java php rb cs rs, not '%s'", o.lang_s);
+    else if (o.context && !context_ok(o.context))
+        urc = bw_cli_usage_error("scan", "--context must be production, test, example or fixture, not '%s'", o.context);
+    else if (o.baseline_state && !o.baseline)
+        urc = bw_cli_usage_error("scan", "--baseline-state needs --baseline");
+    if (o.jobs_s && !urc) {
         char *end;
-        jobs = strtol(jobs_s, &end, 10);
-        if (!*jobs_s || *end || jobs < 1 || jobs > BW_CLI_SCAN_MAX_JOBS)
-            urc = bw_cli_usage_error("scan", "--jobs must be 1..%d, not '%s'", BW_CLI_SCAN_MAX_JOBS, jobs_s);
+        jobs = strtol(o.jobs_s, &end, 10);
+        if (!*o.jobs_s || *end || jobs < 1 || jobs > BW_CLI_SCAN_MAX_JOBS)
+            urc = bw_cli_usage_error("scan", "--jobs must be 1..%d, not '%s'", BW_CLI_SCAN_MAX_JOBS, o.jobs_s);
     }
-    if (urc) {
-        free(paths);
-        return urc;
-    }
+    struct run r = {.notes = json_array()};
     struct list files = {0};
-    urc = collect(&files, paths, npaths, force_lang);
-    free(paths);
-    if (urc) {
-        free_files(&files);
-        return urc;
+    char *cwd = realpath(".", NULL), *root = NULL, *ign_text = NULL;
+    struct bw_git *git = urc ? NULL : bw_git_open(paths[0]);
+    if (!urc && !cwd) {
+        fprintf(stderr, "bulwark scan: the current folder: %s\n", strerror(errno));
+        urc = 2;
     }
-    dedupe(&files);
-    if (files.n > 1)
-        qsort(files.v, files.n, sizeof *files.v, cmp_file);
+    if (!urc && o.changed && !git) {
+        fprintf(stderr, "bulwark scan: --changed-since needs a git repository; %s is in none\n", paths[0]);
+        urc = 2;
+    }
+    if (!urc) {
+        root = o.sarif_root ? realpath(o.sarif_root, NULL) : strdup(git ? bw_git_root(git) : cwd);
+        if (!root) {
+            fprintf(stderr, "bulwark scan: --sarif-root %s: %s\n", o.sarif_root, strerror(errno));
+            urc = 2;
+        }
+    }
+    if (!urc) {
+        r.root = root;
+        r.ign_base = cfg.dir ? cfg.dir : git ? bw_git_root(git) : cwd;
+        r.git = o.no_vcs ? NULL : git;
+        char ipath[4200], why[128];
+        size_t ilen = 0;
+        snprintf(ipath, sizeof ipath, "%s/.bulwarkignore", r.ign_base);
+        if (access(ipath, F_OK) == 0 &&
+            (bw_cli_read_file(ipath, BW_CLI_SCAN_MAX_CONFIG_BYTES, &ign_text, &ilen, why, sizeof why) != BW_READ_OK ||
+             bw_ignore_add_text(&r.ign, ign_text, ilen) != 0)) {
+            fprintf(stderr, "bulwark scan: %s: %s\n", ipath, ign_text ? "too many or too long patterns" : why);
+            urc = 2;
+        }
+        for (size_t i = 0; !urc && i < cfg.nexclude; i++)
+            if (bw_ignore_add(&r.ign, cfg.exclude[i]) != 0)
+                urc = bw_cli_usage_error("scan", "exclude '%s' is too long", cfg.exclude[i]);
+        for (int i = 0; !urc && i < o.excl.n; i++)
+            if (bw_ignore_add(&r.ign, o.excl.v[i]) != 0)
+                urc = bw_cli_usage_error("scan", "--exclude '%s' is too long", o.excl.v[i]);
+    }
+    if (!urc && o.changed)
+        urc = bw_git_changed_since(git, o.changed);
+    if (!urc)
+        urc = collect(&r, &files, paths, npaths, force_lang);
+    free(paths);
+    free(ign_text);
+    struct bw_scanner *sc = NULL;
+    if (!urc) {
+        dedupe(&files);
+        char err[512];
+        if (!(sc = bw_scanner_new_embedded(err, sizeof err))) {
+            fprintf(stderr, "bulwark scan: %s\n", err);
+            urc = 2;
+        } else {
+            urc = check_config_ids(&cfg, sc);
+        }
+    }
+    if (!urc) {
+        /* --changed-since: files with no change are not read at all */
+        size_t k = 0;
+        for (size_t i = 0; i < files.n; i++) {
+            struct file *f = &files.v[i];
+            const char *grel = git ? rel_to(f->abs, bw_git_root(git)) : NULL;
+            if (o.changed && !(grel && bw_git_file_changed(git, grel))) {
+                free_file(f);
+                continue;
+            }
+            const char *rel = rel_to(f->abs, root);
+            f->rel = rel && *rel ? rel : f->abs;
+            f->test_ctx = bw_context_is_test(o.context);
+            for (size_t v = 0; v < cfg.nov; v++)
+                if (cfg.ov[v].context && ov_applies(&cfg, &cfg.ov[v], f))
+                    f->test_ctx = bw_context_is_test(cfg.ov[v].context);
+            files.v[k++] = *f;
+        }
+        files.n = k;
+        struct job j = {.sc = sc, .files = files.v, .nfiles = files.n};
+        if ((size_t)jobs > files.n)
+            jobs = files.n ? (long)files.n : 1;
+        pthread_t th[BW_CLI_SCAN_MAX_JOBS];
+        long started = 0;
+        for (; started < jobs; started++)
+            if (pthread_create(&th[started], NULL, worker, &j) != 0)
+                break;
+        if (started == 0)
+            worker(&j);
+        for (long i = 0; i < started; i++)
+            pthread_join(th[i], NULL);
+        r.git = git;
+        urc = finish(&r, &files, &cfg, &o, sc, &j, fail_on);
+    }
+    for (size_t i = 0; i < files.n; i++)
+        free_file(&files.v[i]);
+    free(files.v);
+    bw_ignore_free(&r.ign);
+    json_decref(r.notes);
+    bw_git_close(git);
+    bw_scanner_free(sc);
+    bw_scan_config_free(&cfg);
+    free(root);
+    free(cwd);
+    return urc;
+}
 
-    char err[512];
-    struct bw_scanner *sc = bw_scanner_new_embedded(err, sizeof err);
-    if (!sc) {
+/* After the scan: configuration, changed lines, fingerprints and baseline; then the report. */
+static int finish(struct run *r, struct list *files, struct bw_scan_config *cfg, const struct opts *o,
+                  const struct bw_scanner *sc, struct job *j, int fail_on)
+{
+    struct bw_baseline base = {0};
+    struct bw_aliases *aliases = NULL;
+    char err[600];
+    if (o->baseline && bw_baseline_load(o->baseline, &base, err, sizeof err) != 0) {
         fprintf(stderr, "bulwark scan: %s\n", err);
-        free_files(&files);
         return 2;
     }
-    struct job j = {.sc = sc, .files = files.v, .nfiles = files.n, .test_ctx = bw_context_is_test(context)};
-    if ((size_t)jobs > files.n)
-        jobs = files.n ? (long)files.n : 1;
-    pthread_t th[BW_CLI_SCAN_MAX_JOBS];
-    long started = 0;
-    for (; started < jobs; started++)
-        if (pthread_create(&th[started], NULL, worker, &j) != 0)
-            break;
-    if (started == 0)
-        worker(&j);
-    for (long i = 0; i < started; i++)
-        pthread_join(th[i], NULL);
-
-    int counts[5] = {0}, worst = 0;
-    size_t scanned = 0;
-    for (size_t i = 0; i < files.n; i++) {
-        scanned += !files.v[i].skipped && !files.v[i].failed;
-        for (size_t k = 0; k < files.v[i].f.n; k++)
-            counts[files.v[i].f.v[k].severity]++;
-        if (files.v[i].f.worst > worst) /* past the cap too: findings not listed still fail the run */
-            worst = files.v[i].f.worst;
-        if (files.v[i].f.truncated)
-            fprintf(stderr, "bulwark scan: %s: more than %d findings, only the first %d are listed\n",
-                    uri_of(files.v[i].path), BW_SCAN_MAX_FINDINGS, BW_SCAN_MAX_FINDINGS);
-        if (files.v[i].failed)
-            fprintf(stderr, "bulwark scan: %s: %s\n", files.v[i].path, files.v[i].why);
-        else if (files.v[i].skipped && files.v[i].named) /* in a walk, skipping them is the point */
-            fprintf(stderr, "bulwark scan: note: %s: not scanned: %s\n", files.v[i].path, files.v[i].why);
+    const struct bw_embedded *ae = bw_embedded_find("data/scan/rule_aliases.json");
+    if (ae && !(aliases = bw_aliases_parse((const char *)ae->data, ae->len, err, sizeof err))) {
+        fprintf(stderr, "bulwark scan: %s\n", err);
+        bw_baseline_free(&base);
+        return 2;
     }
-    FILE *out = stdout;
-    if (output && !(out = fopen(output, "w"))) {
-        fprintf(stderr, "bulwark scan: %s: %s\n", output, strerror(errno));
-        worst = -1;
-    }
-    if (out && strcmp(format, "text") == 0) {
-        for (size_t i = 0; i < files.n; i++) {
-            for (size_t k = 0; k < files.v[i].f.n; k++) {
-                const struct bw_finding *x = &files.v[i].f.v[k];
-                fprintf(out, "%s:%u:%u: %s %s %s [%s]\n    %s\n", uri_of(files.v[i].path), x->line, x->column,
-                        bw_sev_name(x->severity), x->rule->id, x->rule->title, x->rule->cwe, x->snippet);
-            }
+    struct bw_scan_report rep = {.sc = sc, .root = r->root, .notes = r->notes, .truncated = json_array(),
+                                 .baseline_state = o->baseline_state, .skipped = r->skipped};
+    utc_now(rep.start);
+    size_t cap = 0;
+    int worst = 0, rc = 0;
+    for (size_t i = 0; i < files->n && rc == 0; i++) {
+        struct file *f = &files->v[i];
+        rep.scanned += !f->skipped && !f->failed;
+        if (f->failed) { /* one unreadable file does not hide the others' findings */
+            fprintf(stderr, "bulwark scan: %s: %s\n", f->path, f->why);
+            continue;
         }
-        fprintf(out, "%zu file%s scanned, %d critical, %d high, %d medium, %d low\n", scanned, scanned == 1 ? "" : "s",
-                counts[4], counts[3], counts[2], counts[1]);
-    } else if (out) {
-        json_t *doc = strcmp(format, "sarif") == 0
-                          ? sarif_doc(sc, files.v, files.n)
-                          : json_doc(files.v, files.n, scanned, atomic_load(&j.bytes), counts);
-        /* one buffer, one write: json_dumpf goes through stdio token by token */
-        char *text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+        if (f->skipped) {
+            rep.skipped++;
+            if (f->named) /* in a walk, skipping them is the point */
+                note(r, f->path, "not scanned", f->why);
+            continue;
+        }
+        if (f->f.truncated) {
+            fprintf(stderr, "bulwark scan: %s: more than %d findings, only the first %d are listed\n", f->rel,
+                    BW_SCAN_MAX_FINDINGS, BW_SCAN_MAX_FINDINGS);
+            json_array_append_new(rep.truncated, json_string(f->rel));
+            if (!o->baseline && !o->changed && f->f.worst > worst) /* the findings not listed still count */
+                worst = f->f.worst;
+        }
+        /* occurrence indexes count in line order, so they do not depend on severities */
+        const struct bw_finding **byline = malloc((f->f.n + 1) * sizeof *byline);
+        if (!byline || !BW_VEC_RESERVE(rep.items, cap, rep.n + f->f.n, BW_VEC_UNBOUNDED)) {
+            free(byline);
+            rc = 2;
+            fprintf(stderr, "bulwark scan: out of memory\n");
+            break;
+        }
+        for (size_t k = 0; k < f->f.n; k++)
+            byline[k] = &f->f.v[k];
+        qsort(byline, f->f.n, sizeof *byline, cmp_item_line);
+        for (size_t k = 0; k < f->f.n; k++) {
+            const struct bw_finding *x = byline[k];
+            unsigned occ = 1;
+            for (size_t p = 0; p < k; p++)
+                occ += byline[p]->rule == x->rule && strcmp(byline[p]->snippet, x->snippet) == 0;
+            int sev = configured(cfg, f, x);
+            if (!sev)
+                continue;
+            struct bw_scan_item it = {.x = x, .rel = f->rel, .shown = f->path, .severity = sev,
+                                      .line = x->line, .end_line = x->end_line};
+            while (it.shown[0] == '.' && it.shown[1] == '/')
+                it.shown += 2;
+            if (f->kind == BW_KIND_NOTEBOOK && x->line >= 1 && x->line <= f->nb.nlines) {
+                it.cell = f->nb.cell[x->line - 1];
+                it.cell_line = f->nb.cell_line[x->line - 1];
+                it.line = it.end_line = f->nb.file_line[x->line - 1];
+            }
+            if (o->changed) {
+                const char *grel = rel_to(f->abs, bw_git_root(r->git));
+                if (!grel || !bw_git_lines_changed(r->git, grel, it.line, it.end_line))
+                    continue;
+            }
+            bw_fp_make(x->rule->id, f->rel, x->snippet, occ, it.fp);
+            if (o->baseline) {
+                bool known = bw_baseline_has(&base, aliases, x->rule->id, f->rel, x->snippet, occ);
+                if (known && !o->baseline_state)
+                    continue;
+                it.state = known ? "unchanged" : "new";
+            }
+            if (!it.state || strcmp(it.state, "new") == 0) {
+                rep.counts[sev]++;
+                if (sev > worst)
+                    worst = sev;
+            }
+            rep.items[rep.n++] = it;
+        }
+        free(byline);
+    }
+    if (rc == 0 && o->baseline_state) {
+        rep.absent = json_array();
+        const char *k;
+        json_t *v;
+        json_object_foreach(base.fps, k, v) {
+            if (!json_object_get(base.seen, k))
+                json_array_append(rep.absent, v);
+        }
+    }
+    rep.bytes = atomic_load(&j->bytes);
+    rep.exit_code = rc ? rc : worst >= fail_on ? 1 : 0;
+    utc_now(rep.end);
+    FILE *out = stdout;
+    if (rc == 0 && o->output && !(out = fopen(o->output, "w"))) {
+        fprintf(stderr, "bulwark scan: %s: %s\n", o->output, strerror(errno));
+        rc = 2;
+    }
+    if (rc == 0 && strcmp(o->format, "text") == 0) {
+        bw_report_text(out, &rep);
+    } else if (rc == 0) {
+        char *text = NULL;
+        if (strcmp(o->format, "junit") == 0) {
+            text = bw_report_junit(&rep);
+        } else {
+            json_t *doc = strcmp(o->format, "sarif") == 0         ? bw_report_sarif(&rep)
+                          : strcmp(o->format, "gitlab-sast") == 0 ? bw_report_gitlab(&rep)
+                                                                  : bw_report_json(&rep);
+            /* one buffer, one write: json_dumpf goes through stdio token by token */
+            text = doc ? json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER) : NULL;
+            json_decref(doc);
+        }
         size_t tl = text ? strlen(text) : 0;
-        if (!doc) {
-            worst = -1; /* the reason is on stderr already */
-        } else if (!text || fwrite(text, 1, tl, out) != tl || fputc('\n', out) == EOF) {
+        if (!text || fwrite(text, 1, tl, out) != tl || (text[tl ? tl - 1 : 0] != '\n' && fputc('\n', out) == EOF)) {
             fprintf(stderr, "bulwark scan: cannot write the report\n");
-            worst = -1;
+            rc = 2;
         }
         free(text);
-        json_decref(doc);
     }
-    if (out && out != stdout)
-        fclose(out);
-    free_files(&files);
-    bw_scanner_free(sc);
-    if (worst < 0)
-        return 2;
-    return worst >= fail_on ? 1 : 0;
+    if (out && out != stdout && fclose(out) != 0 && rc == 0) {
+        fprintf(stderr, "bulwark scan: %s: %s\n", o->output, strerror(errno));
+        rc = 2;
+    }
+    free(rep.items);
+    json_decref(rep.truncated);
+    json_decref(rep.absent);
+    bw_aliases_free(aliases);
+    bw_baseline_free(&base);
+    return rc ? rc : rep.exit_code;
 }

@@ -127,12 +127,12 @@ static int user_add(struct bw_config *cfg, int nargs, char **args)
 {
     const char *email = NULL, *tier = NULL, *role = "user", *managed = NULL, *password = NULL;
     bool from_stdin = false;
-    const struct bw_opt opts[] = {{"--tier", NULL, &tier, NULL},
-                                  {"--role", NULL, &role, NULL},
-                                  {"--managed-by", NULL, &managed, NULL},
-                                  {"--password", NULL, &password, NULL},
-                                  {"--password-stdin", NULL, NULL, &from_stdin},
-                                  {NULL, NULL, NULL, NULL}};
+    const struct bw_opt opts[] = {{"--tier", NULL, &tier, NULL, NULL},
+                                  {"--role", NULL, &role, NULL, NULL},
+                                  {"--managed-by", NULL, &managed, NULL, NULL},
+                                  {"--password", NULL, &password, NULL, NULL},
+                                  {"--password-stdin", NULL, NULL, &from_stdin, NULL},
+                                  {NULL, NULL, NULL, NULL, NULL}};
     int np;
     int prc = bw_opts_parse("user add", USER_USAGE, opts, nargs, args, &email, 1, &np);
     if (prc != BW_OPTS_OK)
@@ -273,9 +273,9 @@ static int user_passwd(struct bw_config *cfg, int nargs, char **args)
 {
     const char *email = NULL, *password = NULL;
     bool from_stdin = false;
-    const struct bw_opt opts[] = {{"--password", NULL, &password, NULL},
-                                  {"--password-stdin", NULL, NULL, &from_stdin},
-                                  {NULL, NULL, NULL, NULL}};
+    const struct bw_opt opts[] = {{"--password", NULL, &password, NULL, NULL},
+                                  {"--password-stdin", NULL, NULL, &from_stdin, NULL},
+                                  {NULL, NULL, NULL, NULL, NULL}};
     int np;
     int prc = bw_opts_parse("user passwd", USER_USAGE, opts, nargs, args, &email, 1, &np);
     if (prc != BW_OPTS_OK)

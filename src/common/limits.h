@@ -192,6 +192,14 @@
 #define BW_CLI_RULES_MAX_FILE_BYTES (16u << 20) /* a rule catalog file (`bulwark rules test FILE`) */
 #define BW_CLI_SCAN_MAX_JOBS     256   /* --jobs: scanning threads */
 #define BW_CLI_SCAN_SNIFF_BYTES  8192  /* leading bytes searched for a NUL: a file with one is binary, skipped */
+#define BW_CLI_SCAN_MINIFIED_LINE 2000 /* average line length above which a .js/.css file is generated */
+#define BW_CLI_SCAN_MAX_PATTERNS 10000 /* ignore patterns: .bulwarkignore lines plus --exclude */
+#define BW_CLI_SCAN_MAX_PATTERN  1024  /* one ignore pattern's bytes */
+#define BW_CLI_SCAN_MAX_CONFIG_BYTES (1u << 20) /* .bulwark.yml */
+#define BW_CLI_SCAN_MAX_CONFIG_ITEMS 10000 /* rule ids, globs and overrides in .bulwark.yml */
+#define BW_CLI_SCAN_MAX_BASELINE_BYTES (256u << 20) /* a --baseline report */
+#define BW_CLI_SCAN_MAX_CELLS    10000 /* notebook cells read */
+#define BW_CLI_SCAN_GLOB_STEPS   100000 /* backtracking steps one glob match may take */
 
 /* MCP scan (src/engine/mcpscan.h, mcpscan.c) */
 #define BW_MCP_URL_MAX 2048          /* server_url characters */
