@@ -208,7 +208,8 @@
 #define BW_MCP_PROBE_BUDGET_MS 20000              /* the whole probe */
 #define BW_MCP_PROBE_DELETE_MS 2000               /* the closing DELETE is a courtesy: it gets less time */
 #define BW_MCP_PROBE_RESPONSE_MAX (1024u * 1024u) /* body bytes per response */
-#define BW_MCP_PROBE_PAGES 10                     /* tools/list pages followed */
+#define BW_MCP_PROBE_PAGES 10                     /* pages followed per list (tools, prompts, resources) */
+#define BW_MCP_LIVE_ITEMS_MAX 500                 /* prompts, and resources, read from a live server */
 #define BW_MCP_PROBE_MIN_EXCHANGE_MS 100        /* below this much budget left an exchange is not started */
 
 /* MCP tool pinning (src/engine/mcppin.h, src/services/mcppins.h) */

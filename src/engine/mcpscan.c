@@ -30,7 +30,7 @@ static const char *const SEV_NAME[5] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"}
     X(AUTH_NONE_REMOTE) X(AUTH_OPEN_REMOTE) X(AUTH_NONE_LOCAL) X(AUTH_OPEN_LOCAL) X(AUTH_CLEAR)                \
     X(AUTH_UNKNOWN) X(AUTH_OPEN_CONFIRMED) X(TRANSPORT_PLAIN) X(TRANSPORT_CERT) X(TRANSPORT_STDIO)             \
     X(NET_WILDCARD) X(NET_PRIVATE) X(NET_PUBLIC) X(POISON) X(POISON_ENC_HIDDEN) X(POISON_ENC)                  \
-    X(POISON_SECRET) X(PIN_CHANGED) X(PIN_ADDED_DANGEROUS) X(PIN_ADDED) X(PIN_REMOVED) X(FLOW_TRIFECTA)        \
+    X(POISON_SECRET) X(POISON_SERVER) X(POISON_SERVER_ENC_HIDDEN) X(POISON_SERVER_ENC) X(POISON_SERVER_SECRET) X(PIN_CHANGED) X(PIN_ADDED_DANGEROUS) X(PIN_ADDED) X(PIN_REMOVED) X(FLOW_TRIFECTA)        \
     X(FLOW_EXFIL) X(FLOW_ACTION) X(TOOL_SHELL) X(TOOL_FILE) X(TOOL_DB) X(TOOL_SEND) X(TOOL_FETCH)              \
     X(SHADOW_DUP) X(SHADOW_KNOWN) X(PROBE_NEW) X(PROBE_CHANGED) X(SCHEMA_MISSING) X(SCHEMA_FREEFORM)           \
     X(SCHEMA_ADDL) X(TOOLS_MANY) X(PROBE_MISSING) X(PROBE_UNREACHABLE) X(PROBE_PROTOCOL)
@@ -225,6 +225,7 @@ struct finding {
     int sev;          /* the catalog's, for sorting */
     size_t tool;      /* index+1 in the scanned tools, then the declared-only ones; 0: configuration-wide */
     const char *name; /* the tool's name (borrowed from the input), NULL when configuration-wide */
+    const char *source; /* NULL: name is a tool's; else "instructions", "prompt" or "resource" (static) */
     size_t seq;       /* insertion order, for a total (deterministic) sort */
     char extra[512];
     json_t *changes;  /* owned: a changed definition's {field, old, new} items, else NULL */
@@ -246,6 +247,7 @@ static struct finding *add(struct findings *f, enum check c, size_t tool, const 
     x->c = c;
     x->tool = tool;
     x->name = name;
+    x->source = NULL;
     x->seq = f->n;
     x->extra[0] = '\0';
     x->changes = NULL;
@@ -1269,6 +1271,52 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
     }
 }
 
+/* The checks one kind of text is reported under. */
+struct poison_checks {
+    enum check poison, enc_hidden, enc, secret;
+};
+static const struct poison_checks TOOL_POISON = {C_POISON, C_POISON_ENC_HIDDEN, C_POISON_ENC, C_POISON_SECRET};
+static const struct poison_checks SERVER_POISON = {C_POISON_SERVER, C_POISON_SERVER_ENC_HIDDEN, C_POISON_SERVER_ENC,
+                                                   C_POISON_SERVER_SECRET};
+
+/* The poisoning checks of one item's texts (nt of them) and its name (NULL: none): hidden
+ * instructions or invisible characters, encoded payloads, secret files; a finding per kind at
+ * most, each at slot with source, its detail starting with where ("" or "In prompt ...: "). */
+static void judge_poison(const char *const *texts, size_t nt, const char *name, const struct poison_checks *pc,
+                         size_t slot, const char *source, const char *where, struct findings *f)
+{
+    struct finding *x;
+    char why[160];
+    bool p = false;
+    for (size_t k = 0; k < nt && !p; k++)
+        p = poisoned(texts[k], why, sizeof why);
+    if (!p && name && hidden_char(name)) {
+        snprintf(why, sizeof why, "Indicator: invisible Unicode character U+%04lX in the name.", hidden_char(name));
+        p = true;
+    }
+    if (p && (x = add(f, pc->poison, slot, name))) {
+        x->source = source;
+        snprintf(x->extra, sizeof x->extra, "%s%s", where, why);
+    }
+    struct enc e = {0};
+    for (size_t k = 0; k < nt && !e.hidden; k++)
+        find_encoded(texts[k], &e);
+    if (e.hit && (x = add(f, e.hidden ? pc->enc_hidden : pc->enc, slot, name))) {
+        x->source = source;
+        snprintf(x->extra, sizeof x->extra, "%s%s", where, e.what);
+    }
+    char refs[200];
+    for (size_t k = 0; k < nt; k++) {
+        if (secret_refs(texts[k], refs, sizeof refs) > 0) {
+            if ((x = add(f, pc->secret, slot, name))) {
+                x->source = source;
+                snprintf(x->extra, sizeof x->extra, "%sNamed: %s.", where, refs);
+            }
+            break;
+        }
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* the scan                                                                                    */
 
@@ -1306,30 +1354,7 @@ static void scan_tools(const struct tool *tools, size_t n, struct findings *f, s
         const char *texts[BW_MCP_PARAM_TEXTS + 2];
         size_t nt = tool_texts(t, texts);
 
-        /* poisoning: the texts, and invisible characters in the name */
-        char why[160];
-        bool p = false;
-        for (size_t k = 0; k < nt && !p; k++)
-            p = poisoned(texts[k], why, sizeof why);
-        if (!p && hidden_char(t->name)) {
-            snprintf(why, sizeof why, "Indicator: invisible Unicode character U+%04lX in the name.", hidden_char(t->name));
-            p = true;
-        }
-        if (p && (x = add(f, C_POISON, ti, nm)))
-            snprintf(x->extra, sizeof x->extra, "%s", why);
-        struct enc e = {0};
-        for (size_t k = 0; k < nt && !e.hidden; k++)
-            find_encoded(texts[k], &e);
-        if (e.hit && (x = add(f, e.hidden ? C_POISON_ENC_HIDDEN : C_POISON_ENC, ti, nm)))
-            snprintf(x->extra, sizeof x->extra, "%s", e.what);
-        char refs[200];
-        for (size_t k = 0; k < nt; k++) {
-            if (secret_refs(texts[k], refs, sizeof refs) > 0) {
-                if ((x = add(f, C_POISON_SECRET, ti, nm)))
-                    snprintf(x->extra, sizeof x->extra, "Named: %s.", refs);
-                break;
-            }
-        }
+        judge_poison(texts, nt, nm, &TOOL_POISON, ti, NULL, "", f);
 
         unsigned d = dangerous(t->name, t->desc);
         static const struct {
@@ -1524,6 +1549,55 @@ static void scan_live(const struct parsed *q, const struct bw_mcp_live *live, co
             seen = same_name(tools[i].name, q->tv[j].name);
         if (!seen)
             add(f, C_PROBE_MISSING, n + j + 1, q->tv[j].name);
+    }
+}
+
+/* The server's instructions, prompts and resources, read for the poisoning tool descriptions are
+ * read for: the client hands all of them to the model. A prompt's texts are its description,
+ * title and its arguments' descriptions and titles; a resource's its name, description and
+ * title (its URI names what it serves, not what the model is told: only invisible characters
+ * count there). Reported as MCP-POISON-004..006 with `source`, and `prompt` (the name) or
+ * `resource` (the URI) naming the item. */
+static void scan_server_texts(const struct bw_mcp_live *live, struct findings *f)
+{
+    const char *texts[2 * BW_MCP_PARAM_TEXTS + 2];
+    char where[BW_MCP_TOOL_NAME_MAX + BW_MCP_URL_MAX / 8 + 48];
+    if (json_is_string(live->instructions)) {
+        texts[0] = json_string_value(live->instructions);
+        judge_poison(texts, 1, NULL, &SERVER_POISON, 1, "instructions", "In the server's instructions: ", f);
+    }
+    size_t i;
+    const json_t *it;
+    json_array_foreach(live->prompts.items, i, it) {
+        size_t nt = 0, k;
+        const json_t *a;
+        static const char *const KEYS[] = {"description", "title"};
+        for (size_t j = 0; j < 2; j++)
+            if (json_is_string(json_object_get(it, KEYS[j])))
+                texts[nt++] = json_string_value(json_object_get(it, KEYS[j]));
+        json_array_foreach(json_object_get(it, "arguments"), k, a) {
+            for (size_t j = 0; j < 2 && nt < sizeof texts / sizeof texts[0]; j++)
+                if (json_is_string(json_object_get(a, KEYS[j])))
+                    texts[nt++] = json_string_value(json_object_get(a, KEYS[j]));
+        }
+        const char *name = json_string_value(json_object_get(it, "name"));
+        if (!name)
+            continue; /* bw_mcp_rpc_list never lists one; a hand-made result might */
+        snprintf(where, sizeof where, "In prompt \"%.64s\": ", name);
+        judge_poison(texts, nt, name, &SERVER_POISON, 2 + i, "prompt", where, f);
+    }
+    json_array_foreach(live->resources.items, i, it) {
+        size_t nt = 0;
+        static const char *const KEYS[] = {"name", "description", "title"};
+        for (size_t j = 0; j < 3; j++)
+            if (json_is_string(json_object_get(it, KEYS[j])))
+                texts[nt++] = json_string_value(json_object_get(it, KEYS[j]));
+        const char *uri = json_string_value(json_object_get(it, "uri"));
+        const char *name = json_string_value(json_object_get(it, "name"));
+        if (!uri || !name)
+            continue;
+        snprintf(where, sizeof where, "In resource \"%.64s\" (%.120s): ", name, uri);
+        judge_poison(texts, nt, uri, &SERVER_POISON, 2 + BW_MCP_LIVE_ITEMS_MAX + i, "resource", where, f);
     }
 }
 
@@ -1745,6 +1819,15 @@ static json_t *probe_json(const struct parsed *q, const struct bw_mcp_live *live
                                     : json_string(live->sse ? "sse" : "json"),
                           "auth_required", live->status == BW_MCP_PROBE_AUTH, "requests", live->requests,
                           "elapsed_ms", (json_int_t)live->elapsed_ms);
+    if (o && live->initialized) {
+        json_object_set_new(o, "instructions", json_boolean(live->instructions != NULL));
+        json_object_set_new(o, "prompts_listed", live->prompts.items
+                                                     ? json_integer((json_int_t)json_array_size(live->prompts.items))
+                                                     : json_null());
+        json_object_set_new(o, "resources_listed",
+                            live->resources.items ? json_integer((json_int_t)json_array_size(live->resources.items))
+                                                  : json_null());
+    }
     if (o && live->error[0])
         json_object_set_new(o, "error", json_text(live->error));
     return o;
@@ -1819,6 +1902,8 @@ static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, 
         add(&f, C_TOOLS_MANY, 0, NULL);
     if (live && live->performed)
         scan_live(q, live, tools, ntools, remote, auth, &f);
+    if (live && live->performed && live->initialized)
+        scan_server_texts(live, &f);
     json_t *pins = NULL;
     if (plan && !(pins = scan_pins(tools, ntools, live_listed(live) && live->truncated, plan, held, &f, save)))
         f.oom = true;
@@ -1846,8 +1931,10 @@ static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, 
         snprintf(detail, sizeof detail, "%s%s%s", c->detail, x->extra[0] ? " " : "", x->extra);
         json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "id", c->id, "type", c->type, "severity", SEV_NAME[c->sev],
                               "title", c->title, "detail", json_text(detail));
-        if (o && x->name)
-            json_object_set_new(o, "tool", json_string(x->name));
+        if (o && x->source)
+            json_object_set_new(o, "source", json_string(x->source));
+        if (o && x->name) /* a prompt's name or a resource's URI, else a tool's name */
+            json_object_set_new(o, x->source ? x->source : "tool", json_text(x->name));
         if (o) {
             json_object_set_new(o, "remediation", json_string(c->remediation));
             json_object_set_new(o, "owasp_llm", c->owasp ? json_string(c->owasp) : json_null());

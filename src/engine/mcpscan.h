@@ -33,6 +33,9 @@
  *   MCP-POISON-003    HIGH     the texts name secret files (~/.ssh, id_rsa, ~/.aws, .env,
  *                     .netrc, .pgpass, .git-credentials, .npmrc, .kube/config, .docker/config.json,
  *                     /etc/shadow, mcp.json ...); reported besides POISON-001             LLM02
+ *   MCP-POISON-004..006  the same three for a live server's instructions, prompts (description,
+ *                     title, arguments) and resources (name, description, title); the finding
+ *                     carries `source` and `prompt` (name) or `resource` (URI)           LLM01/02
  *   MCP-PIN-001..003  tool pinning (bw_mcp_scan_body_pinned): a definition changed since it was
  *                     pinned HIGH, a tool added MEDIUM (HIGH when dangerous), removed LOW   LLM03
  *   MCP-FLOW-001      toxic flow across the server's tools: one reads private data (files, mail,
