@@ -16,8 +16,43 @@ _Static_assert(BW_MCP_PIN_DEPTH_MAX > BW_JSON_MAX_DEPTH && BW_MCP_PIN_DEPTH_MAX 
 enum { F_DESCRIPTION, F_TITLE, F_SCHEMA, F_ANNOTATIONS, F_COUNT };
 static const char *const FIELD[F_COUNT] = {"description", "title", "input_schema", "annotations"};
 
+static int cmp_json_string(const void *a, const void *b)
+{
+    return strcmp(json_string_value(*(json_t *const *)a), json_string_value(*(json_t *const *)b));
+}
+
+/* A sorted copy of a `required` member that is an array of strings (JSON Schema reads it as a
+ * set: its order is no change); NULL when v is not one, or out of memory (*oom). */
+static json_t *sorted_required(const json_t *v, bool *oom)
+{
+    size_t n = json_array_size(v), i;
+    const json_t *x;
+    if (!json_is_array(v) || n < 2)
+        return NULL;
+    json_array_foreach(v, i, x) {
+        if (!json_is_string(x))
+            return NULL;
+    }
+    json_t **items = malloc(n * sizeof *items), *out = json_array();
+    for (i = 0; items && i < n; i++)
+        items[i] = json_array_get(v, i);
+    if (items)
+        qsort(items, n, sizeof *items, cmp_json_string);
+    for (i = 0; items && out && i < n; i++)
+        if (json_array_append(out, items[i]) != 0)
+            break;
+    free(items);
+    if (!items || !out || i < n) {
+        json_decref(out);
+        *oom = true;
+        return NULL;
+    }
+    return out;
+}
+
 /* A copy of v with every number of integral value as an integer (2^53 bounds the doubles that
- * are exact integers); NULL when out of memory or nested deeper than BW_MCP_PIN_DEPTH_MAX. */
+ * are exact integers) and every `required` array of strings sorted; NULL when out of memory or
+ * nested deeper than BW_MCP_PIN_DEPTH_MAX. */
 static json_t *canon_copy(const json_t *v, int depth)
 {
     if (depth > BW_MCP_PIN_DEPTH_MAX)
@@ -28,7 +63,11 @@ static json_t *canon_copy(const json_t *v, int depth)
         const char *k;
         json_t *x;
         json_object_foreach((json_t *)v, k, x) {
-            if (!o || json_object_set_new(o, k, canon_copy(x, depth + 1)) != 0) { /* steals, NULL too */
+            bool oom = false;
+            json_t *c = strcmp(k, "required") == 0 ? sorted_required(x, &oom) : NULL;
+            if (!c && !oom)
+                c = canon_copy(x, depth + 1);
+            if (!o || json_object_set_new(o, k, c) != 0) { /* steals, NULL too */
                 json_decref(o);
                 return NULL;
             }

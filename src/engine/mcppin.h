@@ -5,9 +5,10 @@
  *
  * A definition is a tool's description, title, input schema and annotations. Its canonical text
  * is the object of those members (absent ones left out) written as compact JSON with the keys of
- * every object sorted bytewise and every number of integral value written as an integer, so that
- * key order, white space and number spelling (1.0, 1e0) never count as a change; array order and
- * the bytes of strings do. The pin is the hex SHA-256 of that text. The document kept with a pin
+ * every object sorted bytewise, every number of integral value written as an integer and every
+ * `required` array of strings sorted (JSON Schema reads it as a set), so that key order, white
+ * space, number spelling (1.0, 1e0) and the order of required names never count as a change;
+ * other arrays' order and the bytes of strings do. The pin is the hex SHA-256 of that text. The document kept with a pin
  * holds, per member present, the SHA-256 of the member's canonical text and the text itself
  * (strings as they are, schema and annotations as canonical JSON) cut to BW_MCP_PIN_TEXT_MAX
  * bytes, so a later diff says which members changed and quotes them without keeping unbounded

@@ -54,6 +54,17 @@ static void canonical_text(void **state)
     free(a);
     free(b);
 
+    /* a `required` list of names is a set; another array named so, or a lone name, is not sorted */
+    a = canon_of("{\"type\":\"object\",\"required\":[\"b\",\"a\"],\"properties\":{\"required\":{\"type\":\"boolean\"}}}");
+    assert_string_equal(a, "{\"properties\":{\"required\":{\"type\":\"boolean\"}},\"required\":[\"a\",\"b\"],\"type\":\"object\"}");
+    b = canon_of("{\"required\":[\"a\",\"b\"],\"type\":\"object\",\"properties\":{\"required\":{\"type\":\"boolean\"}}}");
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    a = canon_of("{\"required\":[2,1,\"x\"]}");
+    assert_string_equal(a, "{\"required\":[2,1,\"x\"]}");
+    free(a);
+
     /* too deep to canonicalise: NULL, never a crash */
     json_t *deep = json_array(), *cur = deep;
     for (int i = 0; i < BW_MCP_PIN_DEPTH_MAX + 5; i++) {
