@@ -498,13 +498,26 @@ static const char *const POISON[] = {
     "</important>", "<system>", "</system>", "<instructions>", "[system]", "<!--", "system prompt",
     "~/.ssh", ".ssh/", "id_rsa", "id_ed25519", "~/.aws", ".aws/credentials", "mcp.json", "/etc/passwd",
     "/etc/shadow", "credentials.json", "credentials file", "read the credentials", "read credentials",
-    "private key", "before using this tool", "before calling this tool", "before using any other tool", NULL};
+    "private key", "before using this tool", "before calling this tool", "before using any other tool",
+    /* concealment beyond "do not tell" */
+    "no need to tell the user", "need not tell the user", "not be surfaced", "do not surface", "keep this to yourself",
+    "keep quiet about", "the user already knows", "never inform the user", "never tell the user",
+    /* overriding the client's safeguards */
+    "ignore any earlier", "ignore earlier", "ignore any prior", "never ask for confirmation",
+    "do not ask for confirmation", "don't ask for confirmation", "without asking for confirmation", "pre-approved",
+    "developer mode", "no longer apply",
+    /* conditioning what the model does everywhere else (line jumping) */
+    "after every reply", "after every answer", "after every response", "after each reply", "after each response",
+    "before answering any", "before responding to any", "every time you respond", "every time you reply",
+    "each time you respond", "in every response", "in every reply", "when the user says", "whenever the user says",
+    "when the user mentions", "any question in this conversation", "every shell command", "before running any command",
+    "any command you run", NULL};
 
 static const char *const CALL_VERB[] = {"call", "calls", "invoke", "invokes", "calling", "invoking", "use",
                                         NULL};
 static const char *const TOOL_WORD[] = {"tool", "tools", NULL};
 
-/* The first invisible character in s, or 0: zero-width characters, bidi controls, word joiners
+/* The first invisible character in s, or 0: control characters (ESC above all), zero-width characters, bidi controls, word joiners
  * and invisible operators, the BOM, the Mongolian vowel separator, the soft hyphen (it splits a
  * phrase so that keyword checks miss it), Unicode tags (ASCII smuggling) and the supplementary
  * variation selectors (used to smuggle bytes after an emoji). */
@@ -512,6 +525,12 @@ static unsigned long hidden_char(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (; *p; p++) {
+        /* terminal control (ESC sequences conceal or erase text in a terminal client), other C0
+           controls but tab and line breaks, DEL and the C1 controls */
+        if ((p[0] < 0x20 && p[0] != '\t' && p[0] != '\n' && p[0] != '\r') || p[0] == 0x7F)
+            return p[0];
+        if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
+            return p[1];
         if (p[0] == 0xC2 && p[1] == 0xAD)
             return 0xADul;
         if (p[0] == 0xE1 && p[1] == 0xA0 && p[2] == 0x8E)
@@ -529,6 +548,22 @@ static unsigned long hidden_char(const char *s)
         /* the tests above read p[1..3] only while the previous bytes matched non-NUL values */
     }
     return 0;
+}
+
+/* A pipe into a shell ("curl ... | sh", "|bash"): a remote script run as it arrives. */
+static bool pipes_to_shell(const char *sq)
+{
+    for (const char *p = strchr(sq, '|'); p; p = strchr(p + 1, '|')) {
+        const char *q = p + 1;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "sudo ", 5) == 0)
+            q += 5;
+        size_t n = strncmp(q, "bash", 4) == 0 ? 4 : strncmp(q, "sh", 2) == 0 ? 2 : strncmp(q, "zsh", 3) == 0 ? 3 : 0;
+        if (n && !(isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '-'))
+            return true;
+    }
+    return false;
 }
 
 /* ".env" as a file name: not inside a word (process.env, .environment). */
@@ -563,6 +598,56 @@ static bool calls_other_tool(const struct words *ws)
     return false;
 }
 
+static const char *const WHEN_WORD[] = {"when", "whenever", "once", "after", "before", NULL};
+static const char *const CALLED_WORD[] = {"used", "called", "invoked", "run", "executed", NULL};
+
+/* A rule for another tool: "when(ever) the X tool is used/called/invoked" with a named tool, not
+ * "this tool" or "the tool" (those describe the tool itself). */
+static bool rules_other_tool(const struct words *ws)
+{
+    for (size_t i = 0; i + 3 < ws->n; i++) {
+        if (!in_set(ws->w[i], WHEN_WORD))
+            continue;
+        for (size_t j = i + 1; j < ws->n && j <= i + 5; j++) {
+            if (!in_set(ws->w[j], TOOL_WORD))
+                continue;
+            bool named = j >= i + 2 && strcmp(ws->w[j - 1], "this") != 0 && strcmp(ws->w[j - 1], "the") != 0 &&
+                         strcmp(ws->w[j - 1], "a") != 0 && strcmp(ws->w[j - 1], "any") != 0 &&
+                         strcmp(ws->w[j - 1], "that") != 0;
+            if (named && j + 2 < ws->n && (strcmp(ws->w[j + 1], "is") == 0 || strcmp(ws->w[j + 1], "gets") == 0) &&
+                in_set(ws->w[j + 2], CALLED_WORD))
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
+static const char *const HAND_VERB[] = {"pass", "include", "send", "append", "paste", "copy", "attach", "forward",
+                                        "upload", "post", "put", "add", "provide", NULL};
+static const char *const TALK_NOUN[] = {"conversation", "transcript", "history", "chat", NULL};
+static const char *const TALK_SCOPE[] = {"entire", "whole", "full", "complete", "so", "far", "previous", "earlier",
+                                         "all", "verbatim", NULL};
+
+/* An instruction to hand over the conversation: a verb of handing over followed within 6 words
+ * by the conversation, history or transcript, itself qualified as whole or earlier ("the entire
+ * conversation history", "the conversation so far") within 3 words either side. */
+static bool hands_over_talk(const struct words *ws)
+{
+    for (size_t i = 0; i < ws->n; i++) {
+        if (!in_set(ws->w[i], HAND_VERB))
+            continue;
+        for (size_t j = i + 1; j < ws->n && j <= i + 6; j++) {
+            if (!in_set(ws->w[j], TALK_NOUN))
+                continue;
+            for (size_t k = j > i + 3 ? j - 3 : i + 1; k < ws->n && k <= j + 3; k++)
+                if (k != j && in_set(ws->w[k], TALK_SCOPE))
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* Whether text carries a poisoning indicator; describes it in why. */
 static bool poisoned(const char *text, char *why, size_t cap)
 {
@@ -585,12 +670,22 @@ static bool poisoned(const char *text, char *why, size_t cap)
         snprintf(why, cap, "Indicator: \".env\".");
         hit = true;
     }
+    if (!hit && pipes_to_shell(sq)) {
+        snprintf(why, cap, "Indicator: a script piped into a shell.");
+        hit = true;
+    }
     free(sq);
     if (!hit) {
         struct words ws;
         if (words_init(&ws, text, false)) {
             if (calls_other_tool(&ws)) {
                 snprintf(why, cap, "Indicator: an instruction to call another tool.");
+                hit = true;
+            } else if (rules_other_tool(&ws)) {
+                snprintf(why, cap, "Indicator: a rule for how another tool is used.");
+                hit = true;
+            } else if (hands_over_talk(&ws)) {
+                snprintf(why, cap, "Indicator: an instruction to hand over the conversation.");
                 hit = true;
             }
             words_free(&ws);
@@ -1320,7 +1415,8 @@ static void judge_poison(const char *const *texts, size_t nt, const char *name, 
 /* ------------------------------------------------------------------------------------------ */
 /* the scan                                                                                    */
 
-/* The texts of a tool that the model reads: description, title, parameter descriptions. */
+/* The texts of a tool that the model reads: description, title, parameter descriptions and
+ * names (a name can tell the model what to fill in: "content_of_id_rsa"). */
 static size_t tool_texts(const struct tool *t, const char **out)
 {
     size_t n = 0;
@@ -1335,8 +1431,10 @@ static size_t tool_texts(const struct tool *t, const char **out)
         /* iteration order only decides which indicator is quoted when several parameters carry one */
         json_object_foreach((json_t *)props, k, pv) {
             const json_t *d = json_object_get(pv, "description");
-            if (json_is_string(d) && n < BW_MCP_PARAM_TEXTS + 2)
+            if (json_is_string(d) && n < 2 * BW_MCP_PARAM_TEXTS + 2)
                 out[n++] = json_string_value(d);
+            if (n < 2 * BW_MCP_PARAM_TEXTS + 2)
+                out[n++] = k;
         }
     }
     return n;
@@ -1351,7 +1449,7 @@ static void scan_tools(const struct tool *tools, size_t n, struct findings *f, s
         const struct tool *t = &tools[i];
         size_t ti = i + 1;
         const char *nm = t->name;
-        const char *texts[BW_MCP_PARAM_TEXTS + 2];
+        const char *texts[2 * BW_MCP_PARAM_TEXTS + 2];
         size_t nt = tool_texts(t, texts);
 
         judge_poison(texts, nt, nm, &TOOL_POISON, ti, NULL, "", f);
