@@ -14,7 +14,8 @@
 #               and PostgreSQL: the threat feed, playbooks and key creation (writes/s), as ratios
 #               to the bare server measured in the same run; precision and recall of the agent
 #               scan's issues and of governance applicability on labelled sets
-#               (bench/posture.sh). Never part of make test.
+#               (bench/posture.sh), and of the MCP poisoning and pin judgments (tests/data/mcp).
+#               Never part of make test.
 # One folder per configuration, so the targets work in any order on a fresh clone and none
 # inherits another's cache (make test's -Werror, make bench's Release, the fuzzers' clang).
 BUILD ?= build
@@ -61,13 +62,14 @@ bench:
 	@scripts/deps.sh bench
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter bench_scanner bench_feedload \
-		test_agent_prompts test_governance_golden
+		test_agent_prompts test_governance_golden bench_mcplabels
 	@bench/posture.sh $(BENCH_BUILD)
 	@bench/run.sh $(BENCH_BUILD)
 	@$(BENCH_BUILD)/bench_limiter 2
 	@bench/scanner.sh $(BENCH_BUILD)
 	@bench/scan_repo.sh $(BENCH_BUILD)
 	@bench/store.sh $(BENCH_BUILD)
+	@$(BENCH_BUILD)/bench_mcplabels tests/data/mcp
 
 fuzz:
 	@scripts/deps.sh test

@@ -224,8 +224,19 @@
 #define BW_MCP_PROBE_BUDGET_MS 20000              /* the whole probe */
 #define BW_MCP_PROBE_DELETE_MS 2000               /* the closing DELETE is a courtesy: it gets less time */
 #define BW_MCP_PROBE_RESPONSE_MAX (1024u * 1024u) /* body bytes per response */
-#define BW_MCP_PROBE_PAGES 10                     /* tools/list pages followed */
+#define BW_MCP_PROBE_PAGES 10                     /* pages followed per list (tools, prompts, resources) */
+#define BW_MCP_LIVE_ITEMS_MAX 500                 /* prompts, and resources, read from a live server */
 #define BW_MCP_PROBE_MIN_EXCHANGE_MS 100        /* below this much budget left an exchange is not started */
+
+/* MCP tool pinning (src/engine/mcppin.h, src/services/mcppins.h) */
+#define BW_MCP_PIN_SERVERS_MAX 1000   /* servers pinned per account; a new one past it is scanned, not pinned */
+#define BW_MCP_PIN_TEXT_MAX 4096      /* bytes of each field of a definition kept with its pin, to quote later */
+#define BW_MCP_PIN_QUOTE_MAX 240      /* bytes of the old or the new text quoted per changed field */
+#define BW_MCP_PIN_CONTEXT 40         /* unchanged bytes quoted before and after a change */
+#define BW_MCP_PIN_WORD_MAX 128       /* a quote widens to whole words this far; a word cut further is masked */
+#define BW_MCP_PIN_DEPTH_MAX 72       /* nesting canonicalised: above what a body (BW_JSON_MAX_DEPTH) or a live
+                                         response (BW_MCP_RPC_DEPTH_MAX) can hold, so a definition always pins */
+#define BW_MCP_PIN_SERVER_SHOWN 512   /* bytes of a server identity shown (and stored) */
 
 /* agent scan (src/engine/agentscan.h): request limits (characters are UTF-8 code points, as
    everywhere in the API) */

@@ -165,3 +165,55 @@ const char *bw_detect_stack_trace(const char *body, size_t len)
     }
     return NULL;
 }
+
+/* How many leading bytes of a credential-shaped word stay visible: 4, or for "name=value" (and
+ * "name:value") the name and 4 bytes of the value. */
+static size_t visible_prefix(const char *w, size_t n)
+{
+    const char *eq = memchr(w, '=', n);
+    if (!eq)
+        eq = memchr(w, ':', n);
+    size_t keep = eq ? (size_t)(eq - w) + 1 + 4 : 4;
+    return keep < n ? keep : n;
+}
+
+void bw_detect_excerpt(const char *in, size_t max, char *out, size_t cap)
+{
+    size_t n = 0, i = 0;
+    bool cut = false;
+    if (!in)
+        in = "";
+    /* word by word, each judged whole (also when the cut falls inside it) */
+    while (in[i] && i < max && n + 4 < cap) {
+        unsigned char c = (unsigned char)in[i];
+        if (c <= 0x20 || c == 0x7f) {
+            if (n > 0 && out[n - 1] != ' ')
+                out[n++] = ' ';
+            i++;
+            continue;
+        }
+        size_t e = i;
+        while (in[e] && (unsigned char)in[e] > 0x20 && in[e] != 0x7f)
+            e++;
+        size_t wl = e - i;
+        size_t keep = wl >= 8 && bw_detect_secret(in + i, wl) ? visible_prefix(in + i, wl) : wl;
+        size_t k = 0;
+        for (; k < wl && i + k < max && n + 4 < cap; k++)
+            out[n++] = k < keep ? in[i + k] : '*';
+        cut = cut || k < wl;
+        i = e;
+    }
+    cut = cut || in[i] != '\0';
+    while (n > 0 && out[n - 1] == ' ')
+        n--;
+    if (cut) { /* do not cut a UTF-8 sequence in half */
+        size_t k = n;
+        while (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0x80)
+            k--;
+        if (k > 0 && ((unsigned char)out[k - 1] & 0xC0) == 0xC0)
+            n = k - 1;
+        memcpy(out + n, "...", 3);
+        n += 3;
+    }
+    out[n] = '\0';
+}

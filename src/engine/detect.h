@@ -37,4 +37,11 @@ bool bw_detect_secret(const char *text, size_t len);
  * last)", "at java.", "node_modules/", "SQLSTATE", ...), or NULL. */
 const char *bw_detect_stack_trace(const char *body, size_t len);
 
+/* A bounded, single-line, printable copy of untrusted text for reports (red-team excerpts, MCP
+ * pin diffs): control characters become spaces, runs of spaces collapse, a cut never splits a
+ * UTF-8 sequence and is marked "...", and credential-shaped words (bw_detect_secret) keep their
+ * first 4 bytes and are masked with "****". At most max bytes of in are read; out holds cap
+ * bytes (at least 8). */
+void bw_detect_excerpt(const char *in, size_t max, char *out, size_t cap);
+
 #endif

@@ -1,5 +1,5 @@
 /* The live MCP probe over streamable HTTP (see mcpprobe.h): initialize, notifications/initialized,
- * tools/list with pagination, then the session's DELETE. The wire format is parsed by mcprpc.c;
+ * tools/list, prompts/list and resources/list with pagination, then the session's DELETE. The wire format is parsed by mcprpc.c;
  * this file only sequences the exchanges and keeps them within their time and size bounds. */
 #include "engine/mcpprobe.h"
 
@@ -147,72 +147,79 @@ static void notify_initialized(struct probe *p)
     bw_egress_resp_free(&resp);
 }
 
-static void list_tools(struct probe *p)
+/* Reads the pages of a list into *items (created here) from JSON-RPC id *id on, each page a new
+ * id: at most max_pages pages and max items, a repeated cursor ends it. Returns 0 when the first
+ * page was read (the pages read are kept when a later one fails: *truncated), -1 with
+ * p->out->error set when it was not (*items is then NULL). */
+static int list_pages(struct probe *p, enum bw_mcp_list kind, size_t max, json_int_t *id, json_t **items,
+                      bool *truncated, size_t *invalid, int *pages)
 {
     struct bw_mcp_live *out = p->out;
+    const char *method = bw_mcp_rpc_list_method(kind);
     int max_pages = p->o->max_pages > 0 ? p->o->max_pages : BW_MCP_PROBE_PAGES;
-    out->tools = json_array();
-    if (!out->tools) {
-        out->status = BW_MCP_PROBE_PROTOCOL;
-        snprintf(out->error, sizeof out->error, "tools/list: out of memory");
-        return;
+    if (!(*items = json_array())) {
+        snprintf(out->error, sizeof out->error, "%s: out of memory", method);
+        return -1;
     }
     char *cursor = NULL;
+    int rc = 0;
     for (int page = 0; page < max_pages; page++) {
         json_t *params = json_object();
         if (cursor && params)
             json_object_set_new(params, "cursor", json_string(cursor));
         json_t *result = NULL;
         struct bw_egress_resp resp;
-        enum call_rc rc = call(p, 2 + page, "tools/list", params, &result, &resp);
+        enum call_rc crc = call(p, (*id)++, method, params, &result, &resp);
         bw_egress_resp_free(&resp);
-        if (rc != CALL_OK) {
-            if (page == 0) {
-                /* nothing listed: the scan falls back to the declared tools */
-                json_decref(out->tools);
-                out->tools = NULL;
-                out->status = BW_MCP_PROBE_PROTOCOL;
-            } else {
-                out->truncated = true; /* the pages read are kept; the error says why it stopped */
-            }
-            free(cursor);
-            return;
-        }
         char *next = NULL, why[160];
         bool cut = false;
-        int trc = bw_mcp_rpc_tools(result, out->tools, BW_MCP_TOOLS_MAX, &next, &out->invalid_tools, &cut, why,
-                                   sizeof why);
-        json_decref(result);
-        if (trc != 0) {
-            snprintf(out->error, sizeof out->error, "tools/list: %s", why);
-            if (page == 0) {
-                json_decref(out->tools);
-                out->tools = NULL;
-                out->status = BW_MCP_PROBE_PROTOCOL;
-            } else {
-                out->truncated = true;
-            }
-            free(cursor);
-            free(next);
-            return;
+        if (crc == CALL_OK &&
+            bw_mcp_rpc_list(kind, result, *items, max, &next, invalid, &cut, why, sizeof why) != 0) {
+            snprintf(out->error, sizeof out->error, "%s: %s", method, why);
+            crc = CALL_RPC;
         }
-        out->pages++;
+        json_decref(result);
+        if (crc != CALL_OK) {
+            free(next);
+            if (page == 0)
+                rc = -1; /* nothing listed */
+            else
+                *truncated = true; /* the pages read are kept; the error says why it stopped */
+            break;
+        }
+        (*pages)++;
         bool repeat = next && cursor && strcmp(next, cursor) == 0;
         free(cursor);
         cursor = next;
-        if (cut || (cursor && json_array_size(out->tools) >= BW_MCP_TOOLS_MAX)) {
-            out->truncated = true;
+        if (cut || (cursor && json_array_size(*items) >= max)) {
+            *truncated = true;
             break;
         }
         if (!cursor || repeat)
             break;
         if (page + 1 == max_pages)
-            out->truncated = true; /* the server had more pages than we follow */
+            *truncated = true; /* the server had more pages than we follow */
     }
     free(cursor);
-    out->status = BW_MCP_PROBE_LISTED;
+    if (rc != 0) {
+        json_decref(*items);
+        *items = NULL;
+    }
+    return rc;
 }
 
+/* prompts/list or resources/list, when the server declared the capability (a server without it
+ * answers "method not found", as the protocol allows). A failure here leaves the tools listed:
+ * the list is null and the error is kept unless one was already. */
+static void list_extra(struct probe *p, enum bw_mcp_list kind, struct bw_mcp_listed *l, json_int_t *id)
+{
+    char before[sizeof p->out->error];
+    memcpy(before, p->out->error, sizeof before);
+    int pages = 0;
+    if (list_pages(p, kind, BW_MCP_LIVE_ITEMS_MAX, id, &l->items, &l->truncated, &l->invalid, &pages) != 0 &&
+        before[0])
+        memcpy(p->out->error, before, sizeof before);
+}
 void bw_mcp_probe_run(const char *server_url, const struct bw_mcp_probe_opts *o, struct bw_mcp_live *out)
 {
     memset(out, 0, sizeof *out);
@@ -240,6 +247,7 @@ void bw_mcp_probe_run(const char *server_url, const struct bw_mcp_probe_opts *o,
     snprintf(out->tls_error, sizeof out->tls_error, "%.127s", resp.tls_error);
     if (rc == CALL_OK) {
         char why[160];
+        out->instructions = bw_mcp_rpc_instructions(result);
         if (bw_mcp_rpc_initialize(result, &out->info, why, sizeof why) != 0) {
             snprintf(out->error, sizeof out->error, "initialize: %s", why);
             rc = CALL_RPC;
@@ -275,7 +283,16 @@ void bw_mcp_probe_run(const char *server_url, const struct bw_mcp_probe_opts *o,
     }
     out->initialized = true;
     notify_initialized(&p);
-    list_tools(&p);
+    json_int_t id = 2;
+    if (list_pages(&p, BW_MCP_LIST_TOOLS, BW_MCP_TOOLS_MAX, &id, &out->tools, &out->truncated, &out->invalid_tools,
+                   &out->pages) != 0)
+        out->status = BW_MCP_PROBE_PROTOCOL; /* nothing listed: the scan falls back to the declared tools */
+    else
+        out->status = BW_MCP_PROBE_LISTED;
+    if (out->info.prompts_capability)
+        list_extra(&p, BW_MCP_LIST_PROMPTS, &out->prompts, &id);
+    if (out->info.resources_capability)
+        list_extra(&p, BW_MCP_LIST_RESOURCES, &out->resources, &id);
     if (p.session[0]) {
         exchange(&p, "DELETE", NULL, BW_MCP_PROBE_DELETE_MS, &resp);
         bw_egress_resp_free(&resp);
@@ -287,5 +304,8 @@ done:
 void bw_mcp_live_free(struct bw_mcp_live *l)
 {
     json_decref(l->tools);
-    l->tools = NULL;
+    json_decref(l->instructions);
+    json_decref(l->prompts.items);
+    json_decref(l->resources.items);
+    l->tools = l->instructions = l->prompts.items = l->resources.items = NULL;
 }

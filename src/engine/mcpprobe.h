@@ -13,7 +13,12 @@
  *   2. `notifications/initialized`;
  *   3. `tools/list` (ids 2, 3, ...), following nextCursor for at most BW_MCP_PROBE_PAGES pages
  *      and BW_MCP_TOOLS_MAX tools (a repeated cursor ends it);
- *   4. a DELETE of the session when one was issued (best effort, its answer is ignored).
+ *   4. `prompts/list` and `resources/list` (the next ids) in the same way, each only when the
+ *      server declared the capability in initialize, at most BW_MCP_LIVE_ITEMS_MAX items each;
+ *      the server's `instructions` come with the initialize result. Prompts, resources and
+ *      instructions reach the model through the client like tool descriptions do, so the scanner
+ *      reads them for the same poisoning;
+ *   5. a DELETE of the session when one was issued (best effort, its answer is ignored).
  * Bounds: each exchange BW_MCP_PROBE_EXCHANGE_MS, the whole probe BW_MCP_PROBE_BUDGET_MS, each
  * response BW_MCP_PROBE_RESPONSE_MAX bytes, no redirects followed. */
 #ifndef BW_ENGINE_MCPPROBE_H
@@ -47,6 +52,13 @@ enum bw_mcp_probe_status {
     BW_MCP_PROBE_PROTOCOL,    /* an answer, but not a usable MCP one (status, body, JSON-RPC error) */
 };
 
+/* A list other than the tools. */
+struct bw_mcp_listed {
+    json_t *items;  /* owned; the listed items (mcprpc.h's shapes), NULL when not listed */
+    bool truncated; /* items left unlisted */
+    size_t invalid; /* items without a valid name (or a resource without a uri), skipped */
+};
+
 struct bw_mcp_live {
     bool performed;                   /* a probe ran (the scanner renders `probe` from this) */
     enum bw_mcp_probe_status status;
@@ -61,6 +73,8 @@ struct bw_mcp_live {
     char tls_error[128];
     struct bw_mcp_server_info info;   /* from initialize */
     json_t *tools;                    /* owned; the listed tools when status is LISTED, else NULL */
+    json_t *instructions;             /* owned; the initialize result's instructions (string), or NULL */
+    struct bw_mcp_listed prompts, resources; /* when the server declared them */
     size_t invalid_tools;             /* listed items without a valid name (skipped) */
     int pages;                        /* tools/list pages read */
     int requests;                     /* HTTP exchanges attempted */

@@ -208,7 +208,10 @@ int bw_mcp_rpc_initialize(const json_t *result, struct bw_mcp_server_info *out, 
         copy_clean(out->name, sizeof out->name, json_string_value(name));
     if (json_is_string(ver))
         copy_clean(out->version, sizeof out->version, json_string_value(ver));
-    out->tools_capability = json_object_get(json_object_get(result, "capabilities"), "tools") != NULL;
+    const json_t *caps = json_object_get(result, "capabilities");
+    out->tools_capability = json_object_get(caps, "tools") != NULL;
+    out->prompts_capability = json_object_get(caps, "prompts") != NULL;
+    out->resources_capability = json_object_get(caps, "resources") != NULL;
     return 0;
 }
 
@@ -235,41 +238,96 @@ static json_t *cut_string(const char *s, size_t max)
     return json_stringn(s, n);
 }
 
-int bw_mcp_rpc_tools(const json_t *result, json_t *tools, size_t max, char **next, size_t *invalid, bool *cut,
-                     char *why, size_t cap)
+/* Sets o[key] to the string member k of t cut to max bytes, when it is a string. */
+static void copy_text(json_t *o, const char *key, const json_t *t, const char *k, size_t max)
+{
+    const json_t *v = json_object_get(t, k);
+    if (json_is_string(v))
+        json_object_set_new(o, key, cut_string(json_string_value(v), max));
+}
+
+/* A prompt's arguments as {name, description?, title?} items, at most BW_MCP_PARAM_TEXTS of them
+ * (the scanner reads as many parameter texts per tool); NULL when there are none to keep. */
+static json_t *prompt_arguments(const json_t *args)
+{
+    if (!json_is_array(args) || json_array_size(args) == 0)
+        return NULL;
+    json_t *out = json_array();
+    size_t i;
+    const json_t *a;
+    json_array_foreach(args, i, a) {
+        if (!out || json_array_size(out) >= BW_MCP_PARAM_TEXTS)
+            break;
+        const json_t *name = json_object_get(a, "name");
+        json_t *o = json_object();
+        if (!o)
+            break;
+        if (json_is_string(name))
+            json_object_set_new(o, "name", cut_string(json_string_value(name), BW_MCP_TOOL_NAME_MAX));
+        copy_text(o, "description", a, "description", BW_MCP_LIVE_DESCRIPTION_MAX);
+        copy_text(o, "title", a, "title", BW_MCP_LIVE_DESCRIPTION_MAX);
+        json_array_append_new(out, o);
+    }
+    return out;
+}
+
+/* One listed item in the scanner's shape, NULL when out of memory. */
+static json_t *list_item(enum bw_mcp_list kind, const json_t *t, const json_t *name)
+{
+    json_t *o = json_pack("{s:O}", "name", name);
+    if (!o)
+        return NULL;
+    copy_text(o, "description", t, "description", BW_MCP_LIVE_DESCRIPTION_MAX);
+    copy_text(o, "title", t, "title", BW_MCP_LIVE_DESCRIPTION_MAX);
+    if (kind == BW_MCP_LIST_TOOLS) {
+        const json_t *schema = json_object_get(t, "inputSchema"), *ann = json_object_get(t, "annotations");
+        if (json_is_object(schema))
+            json_object_set(o, "input_schema", (json_t *)schema);
+        if (json_is_object(ann))
+            json_object_set(o, "annotations", (json_t *)ann);
+    } else if (kind == BW_MCP_LIST_PROMPTS) {
+        json_t *args = prompt_arguments(json_object_get(t, "arguments"));
+        if (args)
+            json_object_set_new(o, "arguments", args);
+    } else {
+        copy_text(o, "uri", t, "uri", BW_MCP_URL_MAX);
+        copy_text(o, "mime_type", t, "mimeType", BW_MCP_TOOL_NAME_MAX);
+    }
+    return o;
+}
+
+static const char *const LIST_KEY[] = {"tools", "prompts", "resources"};
+static const char *const LIST_METHOD[] = {"tools/list", "prompts/list", "resources/list"};
+
+const char *bw_mcp_rpc_list_method(enum bw_mcp_list kind) { return LIST_METHOD[kind]; }
+
+int bw_mcp_rpc_list(enum bw_mcp_list kind, const json_t *result, json_t *items, size_t max, char **next,
+                    size_t *invalid, bool *cut, char *why, size_t cap)
 {
     *next = NULL;
-    const json_t *arr = json_object_get(result, "tools");
+    const json_t *arr = json_object_get(result, LIST_KEY[kind]);
     if (!json_is_object(result) || !json_is_array(arr)) {
-        snprintf(why, cap, "tools/list result has no tools array");
+        snprintf(why, cap, "%s result has no %s array", LIST_METHOD[kind], LIST_KEY[kind]);
         return -1;
     }
     size_t i;
     const json_t *t;
     json_array_foreach(arr, i, t) {
         const json_t *name = json_object_get(t, "name");
-        if (!json_is_string(name) || !valid_name(json_string_value(name))) {
+        if (!json_is_string(name) || !valid_name(json_string_value(name)) ||
+            (kind == BW_MCP_LIST_RESOURCES && !json_is_string(json_object_get(t, "uri")))) {
             (*invalid)++;
             continue;
         }
-        if (json_array_size(tools) >= max) {
+        if (json_array_size(items) >= max) {
             *cut = true;
             break;
         }
-        json_t *o = json_pack("{s:O}", "name", name);
-        if (!o) {
+        json_t *o = list_item(kind, t, name);
+        if (!o || json_array_append_new(items, o) != 0) {
             snprintf(why, cap, "out of memory");
             return -1;
         }
-        const json_t *d = json_object_get(t, "description"), *title = json_object_get(t, "title");
-        const json_t *schema = json_object_get(t, "inputSchema");
-        if (json_is_string(d))
-            json_object_set_new(o, "description", cut_string(json_string_value(d), BW_MCP_LIVE_DESCRIPTION_MAX));
-        if (json_is_string(title))
-            json_object_set_new(o, "title", cut_string(json_string_value(title), BW_MCP_LIVE_DESCRIPTION_MAX));
-        if (json_is_object(schema))
-            json_object_set(o, "input_schema", (json_t *)schema);
-        json_array_append_new(tools, o);
     }
     const json_t *nc = json_object_get(result, "nextCursor");
     if (json_is_string(nc)) {
@@ -279,6 +337,13 @@ int bw_mcp_rpc_tools(const json_t *result, json_t *tools, size_t max, char **nex
             *next = strdup(c);
     }
     return 0;
+}
+
+json_t *bw_mcp_rpc_instructions(const json_t *result)
+{
+    const json_t *v = json_object_get(result, "instructions");
+    return json_is_string(v) && *json_string_value(v) ? cut_string(json_string_value(v), BW_MCP_LIVE_DESCRIPTION_MAX)
+                                                       : NULL;
 }
 
 bool bw_mcp_probe_url(const char *server_url, char *out, size_t cap)

@@ -5,6 +5,7 @@
 #include "common/jsoncheck.h"
 #include "common/utf8.h"
 #include "common/vec.h"
+#include "engine/mcppin.h"
 #include "engine/mcpprobe.h"
 #include "engine/risk.h"
 #include "net/url.h"
@@ -26,12 +27,13 @@ static const char *const SEV_NAME[5] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"}
 /* The checks in their fixed order (findings of equal severity are listed in this order); each is
  * the entry of data/mcp/checks.json whose "check" is its name here in lower case. */
 #define MCP_CHECKS(X)                                                                                          \
-    X(AUTH_NONE_REMOTE) X(AUTH_OPEN_REMOTE) X(AUTH_NONE_LOCAL) X(AUTH_OPEN_LOCAL) X(AUTH_CLEAR) X(AUTH_UNKNOWN) \
-    X(AUTH_OPEN_CONFIRMED) X(TRANSPORT_PLAIN) X(TRANSPORT_CERT) X(TRANSPORT_STDIO) X(NET_WILDCARD)             \
-    X(NET_PRIVATE) X(NET_PUBLIC) X(POISON) X(POISON_ENC_HIDDEN) X(POISON_ENC) X(POISON_SECRET)                  \
-    X(FLOW_TRIFECTA) X(FLOW_EXFIL) X(FLOW_ACTION) X(TOOL_SHELL) X(TOOL_FILE) X(TOOL_DB) X(TOOL_SEND)            \
-    X(TOOL_FETCH) X(SHADOW_DUP) X(SHADOW_KNOWN) X(PROBE_NEW) X(PROBE_CHANGED) X(SCHEMA_MISSING)                 \
-    X(SCHEMA_FREEFORM) X(SCHEMA_ADDL) X(TOOLS_MANY) X(PROBE_MISSING) X(PROBE_UNREACHABLE) X(PROBE_PROTOCOL)
+    X(AUTH_NONE_REMOTE) X(AUTH_OPEN_REMOTE) X(AUTH_NONE_LOCAL) X(AUTH_OPEN_LOCAL) X(AUTH_CLEAR)                \
+    X(AUTH_UNKNOWN) X(AUTH_OPEN_CONFIRMED) X(TRANSPORT_PLAIN) X(TRANSPORT_CERT) X(TRANSPORT_STDIO)             \
+    X(NET_WILDCARD) X(NET_PRIVATE) X(NET_PUBLIC) X(POISON) X(POISON_ENC_HIDDEN) X(POISON_ENC)                  \
+    X(POISON_SECRET) X(POISON_SERVER) X(POISON_SERVER_ENC_HIDDEN) X(POISON_SERVER_ENC) X(POISON_SERVER_SECRET) X(PIN_CHANGED) X(PIN_ADDED_DANGEROUS) X(PIN_ADDED) X(PIN_REMOVED) X(FLOW_TRIFECTA)        \
+    X(FLOW_EXFIL) X(FLOW_ACTION) X(TOOL_SHELL) X(TOOL_FILE) X(TOOL_DB) X(TOOL_SEND) X(TOOL_FETCH)              \
+    X(SHADOW_DUP) X(SHADOW_KNOWN) X(PROBE_NEW) X(PROBE_CHANGED) X(SCHEMA_MISSING) X(SCHEMA_FREEFORM)           \
+    X(SCHEMA_ADDL) X(TOOLS_MANY) X(PROBE_MISSING) X(PROBE_UNREACHABLE) X(PROBE_PROTOCOL)
 
 enum check {
 #define X(name) C_##name,
@@ -93,6 +95,14 @@ static bool owasp_ok(const char *s)
            atoi(s + 3) <= 10;
 }
 
+/* A finding's type: a category in lower_snake_case ("tool_poisoning"), or an event a pin
+ * comparison reports in UPPER_SNAKE_CASE ("TOOL_ADDED"), the way agent scan issue types read. */
+static bool type_ok(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && (strspn(s, "abcdefghijklmnopqrstuvwxyz_") == n || strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_") == n);
+}
+
 /* The string member key of e when it is non-empty and at most BW_MCP_CHECK_TEXT_MAX bytes (a
  * finding's detail buffer holds that and the case's own words), else NULL. */
 static const char *text_of(const json_t *e, const char *key)
@@ -143,8 +153,8 @@ static int load_entry(json_t *e, size_t i, struct bw_mcp_checks *c, char *err, s
         snprintf(why, sizeof why, "is listed twice");
     else if (!d.id || !id_ok(d.id))
         snprintf(why, sizeof why, "id must read MCP-WORD-000");
-    else if (!d.type || strspn(d.type, "abcdefghijklmnopqrstuvwxyz_") != strlen(d.type))
-        snprintf(why, sizeof why, "type must be lower-case letters and underscores");
+    else if (!d.type || !type_ok(d.type))
+        snprintf(why, sizeof why, "type must be lower_snake_case, or UPPER_SNAKE_CASE for a change event");
     else if (!d.sev)
         snprintf(why, sizeof why, "severity must be LOW, MEDIUM, HIGH or CRITICAL");
     else if (!json_is_null(owasp) && !(d.owasp && owasp_ok(d.owasp)))
@@ -215,8 +225,10 @@ struct finding {
     int sev;          /* the catalog's, for sorting */
     size_t tool;      /* index+1 in the scanned tools, then the declared-only ones; 0: configuration-wide */
     const char *name; /* the tool's name (borrowed from the input), NULL when configuration-wide */
+    const char *source; /* NULL: name is a tool's; else "instructions", "prompt" or "resource" (static) */
     size_t seq;       /* insertion order, for a total (deterministic) sort */
     char extra[512];
+    json_t *changes;  /* owned: a changed definition's {field, old, new} items, else NULL */
 };
 
 struct findings {
@@ -235,8 +247,10 @@ static struct finding *add(struct findings *f, enum check c, size_t tool, const 
     x->c = c;
     x->tool = tool;
     x->name = name;
+    x->source = NULL;
     x->seq = f->n;
     x->extra[0] = '\0';
+    x->changes = NULL;
     f->n++;
     return x;
 }
@@ -484,13 +498,26 @@ static const char *const POISON[] = {
     "</important>", "<system>", "</system>", "<instructions>", "[system]", "<!--", "system prompt",
     "~/.ssh", ".ssh/", "id_rsa", "id_ed25519", "~/.aws", ".aws/credentials", "mcp.json", "/etc/passwd",
     "/etc/shadow", "credentials.json", "credentials file", "read the credentials", "read credentials",
-    "private key", "before using this tool", "before calling this tool", "before using any other tool", NULL};
+    "private key", "before using this tool", "before calling this tool", "before using any other tool",
+    /* concealment beyond "do not tell" */
+    "no need to tell the user", "need not tell the user", "not be surfaced", "do not surface", "keep this to yourself",
+    "keep quiet about", "the user already knows", "never inform the user", "never tell the user",
+    /* overriding the client's safeguards */
+    "ignore any earlier", "ignore earlier", "ignore any prior", "never ask for confirmation",
+    "do not ask for confirmation", "don't ask for confirmation", "without asking for confirmation", "pre-approved",
+    "developer mode", "no longer apply",
+    /* conditioning what the model does everywhere else (line jumping) */
+    "after every reply", "after every answer", "after every response", "after each reply", "after each response",
+    "before answering any", "before responding to any", "every time you respond", "every time you reply",
+    "each time you respond", "in every response", "in every reply", "when the user says", "whenever the user says",
+    "when the user mentions", "any question in this conversation", "every shell command", "before running any command",
+    "any command you run", NULL};
 
 static const char *const CALL_VERB[] = {"call", "calls", "invoke", "invokes", "calling", "invoking", "use",
                                         NULL};
 static const char *const TOOL_WORD[] = {"tool", "tools", NULL};
 
-/* The first invisible character in s, or 0: zero-width characters, bidi controls, word joiners
+/* The first invisible character in s, or 0: control characters (ESC above all), zero-width characters, bidi controls, word joiners
  * and invisible operators, the BOM, the Mongolian vowel separator, the soft hyphen (it splits a
  * phrase so that keyword checks miss it), Unicode tags (ASCII smuggling) and the supplementary
  * variation selectors (used to smuggle bytes after an emoji). */
@@ -498,6 +525,12 @@ static unsigned long hidden_char(const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
     for (; *p; p++) {
+        /* terminal control (ESC sequences conceal or erase text in a terminal client), other C0
+           controls but tab and line breaks, DEL and the C1 controls */
+        if ((p[0] < 0x20 && p[0] != '\t' && p[0] != '\n' && p[0] != '\r') || p[0] == 0x7F)
+            return p[0];
+        if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F)
+            return p[1];
         if (p[0] == 0xC2 && p[1] == 0xAD)
             return 0xADul;
         if (p[0] == 0xE1 && p[1] == 0xA0 && p[2] == 0x8E)
@@ -515,6 +548,22 @@ static unsigned long hidden_char(const char *s)
         /* the tests above read p[1..3] only while the previous bytes matched non-NUL values */
     }
     return 0;
+}
+
+/* A pipe into a shell ("curl ... | sh", "|bash"): a remote script run as it arrives. */
+static bool pipes_to_shell(const char *sq)
+{
+    for (const char *p = strchr(sq, '|'); p; p = strchr(p + 1, '|')) {
+        const char *q = p + 1;
+        while (*q == ' ')
+            q++;
+        if (strncmp(q, "sudo ", 5) == 0)
+            q += 5;
+        size_t n = strncmp(q, "bash", 4) == 0 ? 4 : strncmp(q, "sh", 2) == 0 ? 2 : strncmp(q, "zsh", 3) == 0 ? 3 : 0;
+        if (n && !(isalnum((unsigned char)q[n]) || q[n] == '_' || q[n] == '-'))
+            return true;
+    }
+    return false;
 }
 
 /* ".env" as a file name: not inside a word (process.env, .environment). */
@@ -549,6 +598,56 @@ static bool calls_other_tool(const struct words *ws)
     return false;
 }
 
+static const char *const WHEN_WORD[] = {"when", "whenever", "once", "after", "before", NULL};
+static const char *const CALLED_WORD[] = {"used", "called", "invoked", "run", "executed", NULL};
+
+/* A rule for another tool: "when(ever) the X tool is used/called/invoked" with a named tool, not
+ * "this tool" or "the tool" (those describe the tool itself). */
+static bool rules_other_tool(const struct words *ws)
+{
+    for (size_t i = 0; i + 3 < ws->n; i++) {
+        if (!in_set(ws->w[i], WHEN_WORD))
+            continue;
+        for (size_t j = i + 1; j < ws->n && j <= i + 5; j++) {
+            if (!in_set(ws->w[j], TOOL_WORD))
+                continue;
+            bool named = j >= i + 2 && strcmp(ws->w[j - 1], "this") != 0 && strcmp(ws->w[j - 1], "the") != 0 &&
+                         strcmp(ws->w[j - 1], "a") != 0 && strcmp(ws->w[j - 1], "any") != 0 &&
+                         strcmp(ws->w[j - 1], "that") != 0;
+            if (named && j + 2 < ws->n && (strcmp(ws->w[j + 1], "is") == 0 || strcmp(ws->w[j + 1], "gets") == 0) &&
+                in_set(ws->w[j + 2], CALLED_WORD))
+                return true;
+            break;
+        }
+    }
+    return false;
+}
+
+static const char *const HAND_VERB[] = {"pass", "include", "send", "append", "paste", "copy", "attach", "forward",
+                                        "upload", "post", "put", "add", "provide", NULL};
+static const char *const TALK_NOUN[] = {"conversation", "transcript", "history", "chat", NULL};
+static const char *const TALK_SCOPE[] = {"entire", "whole", "full", "complete", "so", "far", "previous", "earlier",
+                                         "all", "verbatim", NULL};
+
+/* An instruction to hand over the conversation: a verb of handing over followed within 6 words
+ * by the conversation, history or transcript, itself qualified as whole or earlier ("the entire
+ * conversation history", "the conversation so far") within 3 words either side. */
+static bool hands_over_talk(const struct words *ws)
+{
+    for (size_t i = 0; i < ws->n; i++) {
+        if (!in_set(ws->w[i], HAND_VERB))
+            continue;
+        for (size_t j = i + 1; j < ws->n && j <= i + 6; j++) {
+            if (!in_set(ws->w[j], TALK_NOUN))
+                continue;
+            for (size_t k = j > i + 3 ? j - 3 : i + 1; k < ws->n && k <= j + 3; k++)
+                if (k != j && in_set(ws->w[k], TALK_SCOPE))
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* Whether text carries a poisoning indicator; describes it in why. */
 static bool poisoned(const char *text, char *why, size_t cap)
 {
@@ -571,12 +670,22 @@ static bool poisoned(const char *text, char *why, size_t cap)
         snprintf(why, cap, "Indicator: \".env\".");
         hit = true;
     }
+    if (!hit && pipes_to_shell(sq)) {
+        snprintf(why, cap, "Indicator: a script piped into a shell.");
+        hit = true;
+    }
     free(sq);
     if (!hit) {
         struct words ws;
         if (words_init(&ws, text, false)) {
             if (calls_other_tool(&ws)) {
                 snprintf(why, cap, "Indicator: an instruction to call another tool.");
+                hit = true;
+            } else if (rules_other_tool(&ws)) {
+                snprintf(why, cap, "Indicator: a rule for how another tool is used.");
+                hit = true;
+            } else if (hands_over_talk(&ws)) {
+                snprintf(why, cap, "Indicator: an instruction to hand over the conversation.");
                 hit = true;
             }
             words_free(&ws);
@@ -1173,7 +1282,8 @@ static void normalise_auth(const char *s, char *out, size_t cap)
 struct tool {
     const char *name, *desc;
     const json_t *schema;
-    const char *title; /* live tools only: the protocol's display title, which the model may read too */
+    const char *title;         /* the protocol's display title, which the model may read too */
+    const json_t *annotations; /* the protocol's hints (readOnlyHint, destructiveHint...): pinned, not judged */
 };
 
 static void add_err(json_t *errs, const char *field, const char *msg)
@@ -1233,14 +1343,22 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
             }
             snprintf(field, sizeof field, "mcp_config.tools[%zu].description", i);
             const char *desc = str_field(t, "description", field, false, false, BW_MCP_DESCRIPTION_MAX, errs, &bad);
-            const json_t *schema = json_object_get(t, "input_schema");
-            if (schema && !json_is_null(schema) && !json_is_object(schema)) {
-                snprintf(field, sizeof field, "mcp_config.tools[%zu].input_schema", i);
-                add_err(errs, field, "must be an object");
-                bad = true;
+            snprintf(field, sizeof field, "mcp_config.tools[%zu].title", i);
+            const char *title = str_field(t, "title", field, false, false, BW_MCP_TOOL_NAME_MAX, errs, &bad);
+            static const char *const OBJECTS[] = {"input_schema", "annotations"};
+            const json_t *obj[2];
+            for (size_t k = 0; k < 2; k++) {
+                obj[k] = json_object_get(t, OBJECTS[k]);
+                if (obj[k] && !json_is_null(obj[k]) && !json_is_object(obj[k])) {
+                    snprintf(field, sizeof field, "mcp_config.tools[%zu].%s", i, OBJECTS[k]);
+                    add_err(errs, field, "must be an object");
+                    bad = true;
+                }
             }
             if (name && !bad)
-                out[i] = (struct tool){.name = name, .desc = desc, .schema = json_is_object(schema) ? schema : NULL};
+                out[i] = (struct tool){.name = name, .desc = desc, .title = title,
+                                       .schema = json_is_object(obj[0]) ? obj[0] : NULL,
+                                       .annotations = json_is_object(obj[1]) ? obj[1] : NULL};
         } else {
             snprintf(field, sizeof field, "mcp_config.tools[%zu]", i);
             add_err(errs, field, "must be a string or an object with a name");
@@ -1248,10 +1366,57 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
     }
 }
 
+/* The checks one kind of text is reported under. */
+struct poison_checks {
+    enum check poison, enc_hidden, enc, secret;
+};
+static const struct poison_checks TOOL_POISON = {C_POISON, C_POISON_ENC_HIDDEN, C_POISON_ENC, C_POISON_SECRET};
+static const struct poison_checks SERVER_POISON = {C_POISON_SERVER, C_POISON_SERVER_ENC_HIDDEN, C_POISON_SERVER_ENC,
+                                                   C_POISON_SERVER_SECRET};
+
+/* The poisoning checks of one item's texts (nt of them) and its name (NULL: none): hidden
+ * instructions or invisible characters, encoded payloads, secret files; a finding per kind at
+ * most, each at slot with source, its detail starting with where ("" or "In prompt ...: "). */
+static void judge_poison(const char *const *texts, size_t nt, const char *name, const struct poison_checks *pc,
+                         size_t slot, const char *source, const char *where, struct findings *f)
+{
+    struct finding *x;
+    char why[160];
+    bool p = false;
+    for (size_t k = 0; k < nt && !p; k++)
+        p = poisoned(texts[k], why, sizeof why);
+    if (!p && name && hidden_char(name)) {
+        snprintf(why, sizeof why, "Indicator: invisible Unicode character U+%04lX in the name.", hidden_char(name));
+        p = true;
+    }
+    if (p && (x = add(f, pc->poison, slot, name))) {
+        x->source = source;
+        snprintf(x->extra, sizeof x->extra, "%s%s", where, why);
+    }
+    struct enc e = {0};
+    for (size_t k = 0; k < nt && !e.hidden; k++)
+        find_encoded(texts[k], &e);
+    if (e.hit && (x = add(f, e.hidden ? pc->enc_hidden : pc->enc, slot, name))) {
+        x->source = source;
+        snprintf(x->extra, sizeof x->extra, "%s%s", where, e.what);
+    }
+    char refs[200];
+    for (size_t k = 0; k < nt; k++) {
+        if (secret_refs(texts[k], refs, sizeof refs) > 0) {
+            if ((x = add(f, pc->secret, slot, name))) {
+                x->source = source;
+                snprintf(x->extra, sizeof x->extra, "%sNamed: %s.", where, refs);
+            }
+            break;
+        }
+    }
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* the scan                                                                                    */
 
-/* The texts of a tool that the model reads: description, title, parameter descriptions. */
+/* The texts of a tool that the model reads: description, title, parameter descriptions and
+ * names (a name can tell the model what to fill in: "content_of_id_rsa"). */
 static size_t tool_texts(const struct tool *t, const char **out)
 {
     size_t n = 0;
@@ -1266,8 +1431,10 @@ static size_t tool_texts(const struct tool *t, const char **out)
         /* iteration order only decides which indicator is quoted when several parameters carry one */
         json_object_foreach((json_t *)props, k, pv) {
             const json_t *d = json_object_get(pv, "description");
-            if (json_is_string(d) && n < BW_MCP_PARAM_TEXTS + 2)
+            if (json_is_string(d) && n < 2 * BW_MCP_PARAM_TEXTS + 2)
                 out[n++] = json_string_value(d);
+            if (n < 2 * BW_MCP_PARAM_TEXTS + 2)
+                out[n++] = k;
         }
     }
     return n;
@@ -1282,33 +1449,10 @@ static void scan_tools(const struct tool *tools, size_t n, struct findings *f, s
         const struct tool *t = &tools[i];
         size_t ti = i + 1;
         const char *nm = t->name;
-        const char *texts[BW_MCP_PARAM_TEXTS + 2];
+        const char *texts[2 * BW_MCP_PARAM_TEXTS + 2];
         size_t nt = tool_texts(t, texts);
 
-        /* poisoning: the texts, and invisible characters in the name */
-        char why[160];
-        bool p = false;
-        for (size_t k = 0; k < nt && !p; k++)
-            p = poisoned(texts[k], why, sizeof why);
-        if (!p && hidden_char(t->name)) {
-            snprintf(why, sizeof why, "Indicator: invisible Unicode character U+%04lX in the name.", hidden_char(t->name));
-            p = true;
-        }
-        if (p && (x = add(f, C_POISON, ti, nm)))
-            snprintf(x->extra, sizeof x->extra, "%s", why);
-        struct enc e = {0};
-        for (size_t k = 0; k < nt && !e.hidden; k++)
-            find_encoded(texts[k], &e);
-        if (e.hit && (x = add(f, e.hidden ? C_POISON_ENC_HIDDEN : C_POISON_ENC, ti, nm)))
-            snprintf(x->extra, sizeof x->extra, "%s", e.what);
-        char refs[200];
-        for (size_t k = 0; k < nt; k++) {
-            if (secret_refs(texts[k], refs, sizeof refs) > 0) {
-                if ((x = add(f, C_POISON_SECRET, ti, nm)))
-                    snprintf(x->extra, sizeof x->extra, "Named: %s.", refs);
-                break;
-            }
-        }
+        judge_poison(texts, nt, nm, &TOOL_POISON, ti, NULL, "", f);
 
         unsigned d = dangerous(t->name, t->desc);
         static const struct {
@@ -1425,6 +1569,8 @@ struct parsed {
     struct tool *tv; /* malloc'ed; borrowed strings from the body */
     size_t nt;
     bool probe;
+    bool tools_given;         /* mcp_config.tools is an array (perhaps empty): a declared tool list */
+    enum bw_mcp_pin_mode pin; /* the request's `pin` */
 };
 
 /* The tools the live probe listed, in the scanner's shape (strings borrowed from live->tools). */
@@ -1439,12 +1585,14 @@ static struct tool *live_tools(const struct bw_mcp_live *live, size_t *n)
         const json_t *t = json_array_get(live->tools, i);
         const json_t *name = json_object_get(t, "name"), *d = json_object_get(t, "description");
         const json_t *title = json_object_get(t, "title"), *schema = json_object_get(t, "input_schema");
+        const json_t *ann = json_object_get(t, "annotations");
         if (!json_is_string(name))
             continue; /* bw_mcp_rpc_tools never lists one; a hand-made result might */
         tv[k++] = (struct tool){.name = json_string_value(name),
                                 .desc = json_is_string(d) ? json_string_value(d) : NULL,
                                 .title = json_is_string(title) ? json_string_value(title) : NULL,
-                                .schema = json_is_object(schema) ? schema : NULL};
+                                .schema = json_is_object(schema) ? schema : NULL,
+                                .annotations = json_is_object(ann) ? ann : NULL};
     }
     *n = k;
     return tv;
@@ -1502,6 +1650,246 @@ static void scan_live(const struct parsed *q, const struct bw_mcp_live *live, co
     }
 }
 
+/* The server's instructions, prompts and resources, read for the poisoning tool descriptions are
+ * read for: the client hands all of them to the model. A prompt's texts are its description,
+ * title and its arguments' descriptions and titles; a resource's its name, description and
+ * title (its URI names what it serves, not what the model is told: only invisible characters
+ * count there). Reported as MCP-POISON-004..006 with `source`, and `prompt` (the name) or
+ * `resource` (the URI) naming the item. */
+static void scan_server_texts(const struct bw_mcp_live *live, struct findings *f)
+{
+    const char *texts[2 * BW_MCP_PARAM_TEXTS + 2];
+    char where[BW_MCP_TOOL_NAME_MAX + BW_MCP_URL_MAX / 8 + 48];
+    if (json_is_string(live->instructions)) {
+        texts[0] = json_string_value(live->instructions);
+        judge_poison(texts, 1, NULL, &SERVER_POISON, 1, "instructions", "In the server's instructions: ", f);
+    }
+    size_t i;
+    const json_t *it;
+    json_array_foreach(live->prompts.items, i, it) {
+        size_t nt = 0, k;
+        const json_t *a;
+        static const char *const KEYS[] = {"description", "title"};
+        for (size_t j = 0; j < 2; j++)
+            if (json_is_string(json_object_get(it, KEYS[j])))
+                texts[nt++] = json_string_value(json_object_get(it, KEYS[j]));
+        json_array_foreach(json_object_get(it, "arguments"), k, a) {
+            for (size_t j = 0; j < 2 && nt < sizeof texts / sizeof texts[0]; j++)
+                if (json_is_string(json_object_get(a, KEYS[j])))
+                    texts[nt++] = json_string_value(json_object_get(a, KEYS[j]));
+        }
+        const char *name = json_string_value(json_object_get(it, "name"));
+        if (!name)
+            continue; /* bw_mcp_rpc_list never lists one; a hand-made result might */
+        snprintf(where, sizeof where, "In prompt \"%.64s\": ", name);
+        judge_poison(texts, nt, name, &SERVER_POISON, 2 + i, "prompt", where, f);
+    }
+    json_array_foreach(live->resources.items, i, it) {
+        size_t nt = 0;
+        static const char *const KEYS[] = {"name", "description", "title"};
+        for (size_t j = 0; j < 3; j++)
+            if (json_is_string(json_object_get(it, KEYS[j])))
+                texts[nt++] = json_string_value(json_object_get(it, KEYS[j]));
+        const char *uri = json_string_value(json_object_get(it, "uri"));
+        const char *name = json_string_value(json_object_get(it, "name"));
+        if (!uri || !name)
+            continue;
+        snprintf(where, sizeof where, "In resource \"%.64s\" (%.120s): ", name, uri);
+        judge_poison(texts, nt, uri, &SERVER_POISON, 2 + BW_MCP_LIVE_ITEMS_MAX + i, "resource", where, f);
+    }
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* tool pins                                                                                   */
+
+/* Whether tools[i] is the first of its name: a namesake after it is MCP-SHADOW-001's business,
+ * the first is the one pinned. */
+static bool first_of_name(const struct tool *tools, size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (strcmp(tools[j].name, tools[i].name) == 0)
+            return false;
+    return true;
+}
+
+static const struct bw_mcp_pinned *held_pin(const struct bw_mcp_pins_held *h, const char *name)
+{
+    for (size_t i = 0; i < h->n; i++)
+        if (strcmp(h->v[i].tool, name) == 0)
+            return &h->v[i];
+    return NULL;
+}
+
+static struct bw_mcp_tooldef tooldef(const struct tool *t)
+{
+    return (struct bw_mcp_tooldef){t->desc, t->title, t->schema, t->annotations};
+}
+
+/* "Changed: description, input_schema. description was "...", now "..."." for a changed tool. */
+static void describe_change(char *out, size_t cap, const char *pinned_at, const json_t *changes)
+{
+    size_t used = 0, i;
+    const json_t *c;
+    int w = snprintf(out, cap, "Pinned %s. Changed:", pinned_at);
+    used = w > 0 && (size_t)w < cap ? (size_t)w : 0;
+    json_array_foreach(changes, i, c) {
+        w = snprintf(out + used, cap - used, "%s %s", i ? "," : "", json_string_value(json_object_get(c, "field")));
+        if (w > 0 && (size_t)w < cap - used)
+            used += (size_t)w;
+    }
+    const json_t *c0 = json_array_get(changes, 0);
+    const char *was = json_string_value(json_object_get(c0, "old")), *now = json_string_value(json_object_get(c0, "new"));
+    char qw[160] = "absent", qn[160] = "absent";
+    if (was)
+        snprintf(qw, sizeof qw, "\"%.150s\"", was);
+    if (now)
+        snprintf(qn, sizeof qn, "\"%.150s\"", now);
+    snprintf(out + used, cap - used, ". %s was %s, now %s.", json_string_value(json_object_get(c0, "field")), qw, qn);
+}
+
+/* Appends {tool, change, fields?} to the accepted list. */
+static bool accepted_item(json_t *list, const char *tool, const char *change, const json_t *changes)
+{
+    json_t *o = json_pack("{s:s,s:s}", "tool", tool, "change", change);
+    if (o && changes) {
+        json_t *fields = json_array();
+        size_t i;
+        const json_t *c;
+        json_array_foreach(changes, i, c) json_array_append(fields, json_object_get(c, "field"));
+        json_object_set_new(o, "fields", fields);
+    }
+    return o && json_array_append_new(list, o) == 0;
+}
+
+/* Compares the scanned tools with the server's pins: reports each change as a finding (pin on),
+ * or lists what was accepted (pin "accept"), and says what to save in *save. Returns the
+ * response's `pins` object, NULL when out of memory. truncated: the tools are a cut listing, so a
+ * pinned tool missing from it is not removed. */
+static json_t *scan_pins(const struct tool *tools, size_t n, bool truncated, const struct bw_mcp_pin_plan *plan,
+                         const struct bw_mcp_pins_held *held, struct findings *f, struct bw_mcp_pins_new *save)
+{
+    if (plan->mode == BW_MCP_PIN_OFF)
+        return json_pack("{s:s}", "state", "off");
+    if (!plan->applies || !held)
+        return json_pack("{s:s,s:s}", "state", "skipped", "reason", plan->skip ? plan->skip : "the pins were not read");
+    json_t *out = json_pack("{s:o}", "server", json_text(plan->server));
+    struct bw_mcp_pin *cur = calloc(n ? n : 1, sizeof *cur);
+    bool ok = out && cur;
+    size_t ncur = 0;
+    for (size_t i = 0; ok && i < n; i++) {
+        struct bw_mcp_tooldef d = tooldef(&tools[i]);
+        if (first_of_name(tools, i)) {
+            ok = bw_mcp_pin_make(&d, &cur[i]) == 0;
+            ncur++;
+        }
+    }
+    size_t changed = 0, added = 0, removed = 0;
+    const bool accept = plan->mode == BW_MCP_PIN_ACCEPT;
+    json_t *accepted = accept ? json_array() : NULL;
+    ok = ok && (!accept || accepted);
+    char when[32];
+    snprintf(when, sizeof when, "%.24s", held->exists ? held->pinned_at : held->now);
+    for (size_t i = 0; ok && held->exists && i < n; i++) {
+        if (!cur[i].doc)
+            continue; /* a namesake */
+        const struct bw_mcp_pinned *h = held_pin(held, tools[i].name);
+        struct finding *x = NULL;
+        if (!h) {
+            added++;
+            bool danger = dangerous(tools[i].name, tools[i].desc) != 0;
+            if (accept)
+                ok = accepted_item(accepted, tools[i].name, "added", NULL);
+            else if ((x = add(f, danger ? C_PIN_ADDED_DANGEROUS : C_PIN_ADDED, i + 1, tools[i].name)))
+                snprintf(x->extra, sizeof x->extra, "Pinned %s with %zu tools; this one was not among them.", when,
+                         held->n);
+        } else if (strcmp(h->hash, cur[i].hash) != 0) {
+            changed++;
+            struct bw_mcp_tooldef d = tooldef(&tools[i]);
+            json_t *changes = bw_mcp_pin_diff(h->doc, &d);
+            ok = changes != NULL;
+            if (ok && accept)
+                ok = accepted_item(accepted, tools[i].name, "changed", changes);
+            else if (ok && (x = add(f, C_PIN_CHANGED, i + 1, tools[i].name))) {
+                describe_change(x->extra, sizeof x->extra, when, changes);
+                x->changes = json_incref(changes);
+            }
+            json_decref(changes);
+        }
+    }
+    /* pinned tools the scan no longer sees; not when the listing was cut short */
+    bool *seen = calloc(held->n ? held->n : 1, sizeof *seen);
+    ok = ok && seen;
+    for (size_t j = 0; ok && held->exists && j < held->n; j++) {
+        for (size_t i = 0; i < n && !seen[j]; i++)
+            seen[j] = strcmp(tools[i].name, held->v[j].tool) == 0;
+        if (seen[j] || truncated)
+            continue;
+        removed++;
+        struct finding *x;
+        if (accept)
+            ok = accepted_item(accepted, held->v[j].tool, "removed", NULL);
+        else if ((x = add(f, C_PIN_REMOVED, n + j + 1, held->v[j].tool)))
+            snprintf(x->extra, sizeof x->extra, "Pinned %s; the scan no longer finds the tool.", when);
+    }
+    const size_t total = changed + added + removed;
+    const char *state = !held->exists ? (held->room ? "new" : "not_pinned")
+                        : accept && total ? "accepted"
+                        : total          ? "changed"
+                                         : "unchanged";
+    bool write = !held->exists ? held->room : accept && total;
+    if (ok && write) {
+        /* the scanned definitions, and (after a cut listing) the pins it did not reach */
+        save->action = held->exists ? BW_MCP_PINS_REPLACE : BW_MCP_PINS_RECORD;
+        save->v = calloc(ncur + held->n + 1, sizeof *save->v);
+        ok = save->v != NULL;
+        for (size_t i = 0; ok && i < n; i++)
+            if (cur[i].doc)
+                save->v[save->n++] = (struct bw_mcp_pinned){tools[i].name, cur[i].hash, cur[i].doc};
+        for (size_t j = 0; ok && truncated && held->exists && j < held->n && save->n < BW_MCP_TOOLS_MAX; j++)
+            if (!seen[j])
+                save->v[save->n++] = held->v[j];
+        save->own = cur;
+        save->nown = n;
+        cur = NULL;
+    }
+    free(seen);
+    if (ok) {
+        json_object_set_new(out, "state", json_string(state));
+        if (!held->exists && !held->room) {
+            char why[128];
+            snprintf(why, sizeof why, "the account pins %d servers, the most it may: this one was scanned unpinned",
+                     BW_MCP_PIN_SERVERS_MAX);
+            json_object_set_new(out, "reason", json_string(why));
+        } else {
+            json_object_set_new(out, "tools_pinned", json_integer((json_int_t)(write ? save->n : held->n)));
+            json_object_set_new(out, "pinned_at", json_string(write ? held->now : held->pinned_at));
+        }
+        if (held->exists && !accept)
+            json_object_set_new(out, "changes", json_pack("{s:I,s:I,s:I}", "changed", (json_int_t)changed, "added",
+                                                          (json_int_t)added, "removed", (json_int_t)removed));
+        if (accept && held->exists)
+            json_object_set(out, "accepted", accepted);
+    }
+    json_decref(accepted);
+    for (size_t i = 0; cur && i < n; i++)
+        bw_mcp_pin_clear(&cur[i]);
+    free(cur);
+    if (!ok) {
+        json_decref(out);
+        return NULL;
+    }
+    return out;
+}
+
+void bw_mcp_pins_new_free(struct bw_mcp_pins_new *s)
+{
+    for (size_t i = 0; s->own && i < s->nown; i++)
+        bw_mcp_pin_clear(&s->own[i]);
+    free(s->own);
+    free(s->v);
+    memset(s, 0, sizeof *s);
+}
+
 /* The response's `probe` object. */
 static json_t *probe_json(const struct parsed *q, const struct bw_mcp_live *live)
 {
@@ -1529,12 +1917,29 @@ static json_t *probe_json(const struct parsed *q, const struct bw_mcp_live *live
                                     : json_string(live->sse ? "sse" : "json"),
                           "auth_required", live->status == BW_MCP_PROBE_AUTH, "requests", live->requests,
                           "elapsed_ms", (json_int_t)live->elapsed_ms);
+    if (o && live->initialized) {
+        json_object_set_new(o, "instructions", json_boolean(live->instructions != NULL));
+        json_object_set_new(o, "prompts_listed", live->prompts.items
+                                                     ? json_integer((json_int_t)json_array_size(live->prompts.items))
+                                                     : json_null());
+        json_object_set_new(o, "resources_listed",
+                            live->resources.items ? json_integer((json_int_t)json_array_size(live->resources.items))
+                                                  : json_null());
+    }
     if (o && live->error[0])
         json_object_set_new(o, "error", json_text(live->error));
     return o;
 }
 
-static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, const struct bw_mcp_live *live)
+static void findings_free(struct findings *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        json_decref(f->v[i].changes);
+    free(f->v);
+}
+
+static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, const struct bw_mcp_live *live,
+                    const struct bw_mcp_pin_plan *plan, const struct bw_mcp_pins_held *held, struct bw_mcp_pins_new *save)
 {
     struct bw_host host;
     enum scheme sc = q->sc;
@@ -1595,8 +2000,13 @@ static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, 
         add(&f, C_TOOLS_MANY, 0, NULL);
     if (live && live->performed)
         scan_live(q, live, tools, ntools, remote, auth, &f);
+    if (live && live->performed && live->initialized)
+        scan_server_texts(live, &f);
+    json_t *pins = NULL;
+    if (plan && !(pins = scan_pins(tools, ntools, live_listed(live) && live->truncated, plan, held, &f, save)))
+        f.oom = true;
     if (f.oom) {
-        free(f.v);
+        findings_free(&f);
         free(ltv);
         return NULL;
     }
@@ -1619,19 +2029,27 @@ static json_t *scan(const struct bw_mcp_checks *checks, const struct parsed *q, 
         snprintf(detail, sizeof detail, "%s%s%s", c->detail, x->extra[0] ? " " : "", x->extra);
         json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:o}", "id", c->id, "type", c->type, "severity", SEV_NAME[c->sev],
                               "title", c->title, "detail", json_text(detail));
-        if (o && x->name)
-            json_object_set_new(o, "tool", json_string(x->name));
+        if (o && x->source)
+            json_object_set_new(o, "source", json_string(x->source));
+        if (o && x->name) /* a prompt's name or a resource's URI, else a tool's name */
+            json_object_set_new(o, x->source ? x->source : "tool", json_text(x->name));
         if (o) {
             json_object_set_new(o, "remediation", json_string(c->remediation));
             json_object_set_new(o, "owasp_llm", c->owasp ? json_string(c->owasp) : json_null());
+            if (x->changes)
+                json_object_set(o, "changes", x->changes);
         }
         json_array_append_new(items, o);
     }
-    free(f.v);
+    findings_free(&f);
     json_t *summary = json_pack("{s:I,s:I,s:s,s:s}", "tools", (json_int_t)ntools, "dangerous_tools",
                                 (json_int_t)ndangerous, "auth", auth, "transport", SCHEME_NAME[sc]);
     json_t *out = json_pack("{s:b,s:i,s:s,s:o,s:o,s:o}", "ok", 1, "risk_score", score, "risk_level",
                             bw_mcp_risk_level(score), "findings", items, "summary", summary, "probe", probe_json(q, live));
+    if (out && pins)
+        json_object_set_new(out, "pins", pins);
+    else
+        json_decref(pins);
     free(ltv); /* after rendering: findings borrowed the live tool names */
     return out;
 }
@@ -1668,7 +2086,14 @@ static int parse_body(const json_t *body, struct parsed *q, json_t **errors)
     if (probe && !json_is_null(probe) && !json_is_boolean(probe))
         add_err(errs, "probe", "must be a boolean");
     q->probe = json_is_true(probe);
+    const json_t *pin = json_object_get(body, "pin");
+    q->pin = json_is_false(pin) ? BW_MCP_PIN_OFF : BW_MCP_PIN_ON;
+    if (json_is_string(pin) && strcmp(json_string_value(pin), "accept") == 0)
+        q->pin = BW_MCP_PIN_ACCEPT;
+    else if (pin && !json_is_null(pin) && !json_is_boolean(pin))
+        add_err(errs, "pin", "must be true, false or \"accept\"");
     const json_t *tools = json_object_get(cfg, "tools");
+    q->tools_given = json_is_array(tools);
     if (tools && !json_is_null(tools)) {
         if (!json_is_array(tools)) {
             add_err(errs, "mcp_config.tools", "must be an array");
@@ -1694,20 +2119,55 @@ static int parse_body(const json_t *body, struct parsed *q, json_t **errors)
     return 0;
 }
 
-json_t *bw_mcp_scan_body_live(const struct bw_mcp_checks *checks, const json_t *body, const struct bw_mcp_live *live,
-                              json_t **errors)
+json_t *bw_mcp_scan_body_pinned(const struct bw_mcp_checks *checks, const json_t *body,
+                                const struct bw_mcp_live *live, const struct bw_mcp_pin_plan *plan,
+                                const struct bw_mcp_pins_held *held, struct bw_mcp_pins_new *save, json_t **errors)
 {
+    if (save)
+        memset(save, 0, sizeof *save);
     struct parsed q;
     if (parse_body(body, &q, errors) != 0)
         return NULL;
-    json_t *out = scan(checks, &q, live);
+    struct bw_mcp_pins_new none = {0};
+    json_t *out = scan(checks, &q, live, plan, held, save ? save : &none);
+    bw_mcp_pins_new_free(&none);
     free(q.tv);
     return out;
+}
+
+json_t *bw_mcp_scan_body_live(const struct bw_mcp_checks *checks, const json_t *body, const struct bw_mcp_live *live,
+                              json_t **errors)
+{
+    return bw_mcp_scan_body_pinned(checks, body, live, NULL, NULL, NULL, errors);
 }
 
 json_t *bw_mcp_scan_body(const struct bw_mcp_checks *checks, const json_t *body, json_t **errors)
 {
     return bw_mcp_scan_body_live(checks, body, NULL, errors);
+}
+
+int bw_mcp_pin_plan(const json_t *body, const struct bw_mcp_live *live, struct bw_mcp_pin_plan *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    struct parsed q;
+    json_t *errs = NULL;
+    if (parse_body(body, &q, &errs) != 0) {
+        json_decref(errs);
+        return -1;
+    }
+    free(q.tv);
+    plan->mode = q.pin;
+    if (q.pin == BW_MCP_PIN_OFF)
+        return 0;
+    if (live && live->performed && !live_listed(live))
+        plan->skip = "the live probe listed no tools, and the declared ones are not what the server serves";
+    else if (!live_listed(live) && !q.tools_given)
+        plan->skip = "no tool list to pin: mcp_config.tools declares none and no probe listed any";
+    else if (!bw_mcp_server_identity(q.url, plan->server_key, plan->server, sizeof plan->server))
+        plan->skip = "the server's identity could not be read";
+    else
+        plan->applies = true;
+    return 0;
 }
 
 const char *bw_mcp_probe_target(const json_t *body)

@@ -33,6 +33,11 @@
  *   MCP-POISON-003    HIGH     the texts name secret files (~/.ssh, id_rsa, ~/.aws, .env,
  *                     .netrc, .pgpass, .git-credentials, .npmrc, .kube/config, .docker/config.json,
  *                     /etc/shadow, mcp.json ...); reported besides POISON-001             LLM02
+ *   MCP-POISON-004..006  the same three for a live server's instructions, prompts (description,
+ *                     title, arguments) and resources (name, description, title); the finding
+ *                     carries `source` and `prompt` (name) or `resource` (URI)           LLM01/02
+ *   MCP-PIN-001..003  tool pinning (bw_mcp_scan_body_pinned): a definition changed since it was
+ *                     pinned HIGH, a tool added MEDIUM (HIGH when dangerous), removed LOW   LLM03
  *   MCP-FLOW-001      toxic flow across the server's tools: one reads private data (files, mail,
  *                     databases, secrets) and one can send data out (send/post/upload, webhooks,
  *                     URL fetches, shell): HIGH; CRITICAL when a tool also ingests untrusted
@@ -68,6 +73,7 @@
 #define BW_ENGINE_MCPSCAN_H
 #include "common/embedded.h"
 #include "common/limits.h"
+#include "engine/mcppin.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -102,6 +108,69 @@ json_t *bw_mcp_scan_body(const struct bw_mcp_checks *checks, const json_t *body,
  * declared ones, the probe's findings are added and `probe` describes it. */
 json_t *bw_mcp_scan_body_live(const struct bw_mcp_checks *checks, const json_t *body, const struct bw_mcp_live *live,
                               json_t **errors);
+
+/* Tool pinning. A request's `pin` is true (the default), false, or "accept". */
+enum bw_mcp_pin_mode { BW_MCP_PIN_ON, BW_MCP_PIN_OFF, BW_MCP_PIN_ACCEPT };
+
+/* What a scan would pin, decided from the request (and the probe result) before any pin is read. */
+struct bw_mcp_pin_plan {
+    enum bw_mcp_pin_mode mode;
+    bool applies;     /* mode is not off and the scan judges a tool list (declared, or listed by the
+                         probe): the server's pins are to be read, and may be written */
+    const char *skip; /* mode not off and !applies: why (static text) */
+    char server_key[BW_MCP_PIN_HASH_HEX + 1]; /* when applies */
+    char server[BW_MCP_PIN_SERVER_SHOWN + 1]; /* when applies: the identity as shown */
+};
+
+/* A pin as stored (borrowed). */
+struct bw_mcp_pinned {
+    const char *tool, *hash, *doc;
+};
+
+/* What the account holds for the server (borrowed), and what a scan needs to record anew. */
+struct bw_mcp_pins_held {
+    bool exists;           /* the server is pinned, perhaps with no tools */
+    const char *pinned_at; /* when exists */
+    const struct bw_mcp_pinned *v;
+    size_t n;
+    bool room;             /* the account may pin one more server */
+    const char *now;       /* ISO 8601 UTC: the pinned_at of what this scan records */
+};
+
+/* What the scan decided to save: nothing, a first record of the server, or (accepted changes)
+ * its pins replaced. v is the whole set to store; its strings are borrowed from the body, the
+ * probe result, the held pins and own (the definitions this scan pinned), so save before freeing
+ * those. Free with bw_mcp_pins_new_free whatever the scan returned. */
+enum bw_mcp_pins_action { BW_MCP_PINS_KEEP, BW_MCP_PINS_RECORD, BW_MCP_PINS_REPLACE };
+struct bw_mcp_pins_new {
+    enum bw_mcp_pins_action action;
+    struct bw_mcp_pinned *v;
+    size_t n;
+    struct bw_mcp_pin *own; /* nown items, some empty (a namesake's) */
+    size_t nown;
+};
+void bw_mcp_pins_new_free(struct bw_mcp_pins_new *s);
+
+/* The plan for a valid body: 0 with *plan set; -1 when body is invalid (the scan says why). */
+int bw_mcp_pin_plan(const json_t *body, const struct bw_mcp_live *live, struct bw_mcp_pin_plan *plan);
+
+/* bw_mcp_scan_body_live with pins: plan (NULL: no pins at all, and no `pins` member) and, when
+ * plan->applies, what the account holds (held). The tools scanned are compared with the pins by
+ * exact name (the first of a name counts): a pin whose hash differs is MCP-PIN-001
+ * TOOL_DEFINITION_CHANGED (HIGH, with `changes`: {field, old, new} quotes), a tool without a pin
+ * MCP-PIN-002 TOOL_ADDED (MEDIUM, HIGH when the tool is dangerous: MCP-TOOL-001..005's
+ * capabilities), a pin without a tool MCP-PIN-003 TOOL_REMOVED (LOW; not after a cut listing).
+ * A server not pinned yet is recorded without change findings (unless the account has no room).
+ * Pins are never moved by a scan with changes: every later scan reports them again, until one
+ * with pin "accept" re-pins the scanned definitions (keeping, after a cut listing, the pins it did
+ * not reach) and lists what it accepted instead of reporting it. The result's `pins` describes
+ * it: {state: "off"} (pin false: nothing read or written), {state: "skipped", reason} (nothing
+ * to pin), or {server, state: "new"|"unchanged"|"changed"|"accepted"|"not_pinned", tools_pinned,
+ * pinned_at, changes: {changed, added, removed} (pinned, not accepting), accepted: [{tool, change,
+ * fields?}] (accepting), reason (not_pinned)}. *save says what to store. */
+json_t *bw_mcp_scan_body_pinned(const struct bw_mcp_checks *checks, const json_t *body,
+                                const struct bw_mcp_live *live, const struct bw_mcp_pin_plan *plan,
+                                const struct bw_mcp_pins_held *held, struct bw_mcp_pins_new *save, json_t **errors);
 
 /* The server_url to probe (borrowed from body) when body is valid, asks for `probe: true` and the
  * URL is http or https; NULL otherwise (the scan is then static and synchronous). */

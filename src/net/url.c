@@ -263,8 +263,16 @@ bool bw_url_get(const struct bw_url *u, unsigned drop, char *out, size_t cap)
          (curl_url_set(c, CURLUPART_USER, NULL, 0) || curl_url_set(c, CURLUPART_PASSWORD, NULL, 0) ||
           curl_url_set(c, CURLUPART_OPTIONS, NULL, 0))) ||
         ((drop & BW_URL_NO_QUERY) && curl_url_set(c, CURLUPART_QUERY, NULL, 0)) ||
-        ((drop & BW_URL_NO_FRAGMENT) && curl_url_set(c, CURLUPART_FRAGMENT, NULL, 0)))
+        ((drop & BW_URL_NO_FRAGMENT) && curl_url_set(c, CURLUPART_FRAGMENT, NULL, 0)) ||
+        ((drop & BW_URL_NO_DEFAULT_PORT) && u->port_explicit && u->port == default_port(u->scheme) &&
+         curl_url_set(c, CURLUPART_PORT, NULL, 0)))
         goto out;
+    if (drop & BW_URL_NORMAL_HOST) {
+        char host[sizeof u->host.name + 2];
+        snprintf(host, sizeof host, u->host.family == AF_INET6 ? "[%s]" : "%s", u->host.name);
+        if (curl_url_set(c, CURLUPART_HOST, host, 0))
+            goto out;
+    }
     if (curl_url_get(c, CURLUPART_URL, &full, 0) != CURLUE_OK)
         goto out;
     const size_t n = strlen(full);

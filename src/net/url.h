@@ -59,9 +59,11 @@ bool bw_url_read(struct bw_url *u, const char *s);
 #define BW_URL_NO_USERINFO 1u
 #define BW_URL_NO_QUERY 2u
 #define BW_URL_NO_FRAGMENT 4u
+#define BW_URL_NORMAL_HOST 8u   /* the host as normalised here (lower case, no trailing dot) */
+#define BW_URL_NO_DEFAULT_PORT 16u /* a written port that is the scheme's default left out */
 /* The parsed URL as curl writes it (scheme in lower case, an IPv4 literal as a dotted quad, an
- * empty path as "/"), without the parts named in drop, into out. False when it does not fit in
- * cap bytes or memory ran out. */
+ * empty path as "/"), without the parts named in drop (and with the changes named there), into
+ * out. False when it does not fit in cap bytes or memory ran out. */
 bool bw_url_get(const struct bw_url *u, unsigned drop, char *out, size_t cap);
 
 /* The scheme of s in lower case into out when s starts with "scheme://" (RFC 3986 scheme

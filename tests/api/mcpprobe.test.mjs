@@ -1,7 +1,8 @@
 // The live MCP probe (`probe: true`): bulwark speaks MCP over streamable HTTP to local test
 // servers (JSON and SSE answers, sessions, pagination) through its egress module, and scans the
-// tools the server really lists. Also: a server that requires a token, one that is not MCP, a
-// closed port, and the egress guard (without BULWARK_EGRESS_ALLOW the server is never contacted).
+// tools the server really lists, with its instructions, prompts and resources. Also: a server
+// that requires a token, one that is not MCP, a closed port, and the egress guard (without
+// BULWARK_EGRESS_ALLOW the server is never contacted).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer, assertError } from './lib/server.mjs';
@@ -107,11 +108,28 @@ for (const format of ['json', 'sse']) {
     assert.equal(byId(r, 'MCP-PROBE-003', 'delete_everything').severity, 'LOW');
     assert.equal(j.risk_score, 100);
     assert.equal(j.risk_level, 'CRITICAL');
+    // the server's instructions, a prompt and a resource carry poisoning too; the clean prompt and
+    // resource are not reported
+    assert.equal(p.instructions, true);
+    assert.equal(p.prompts_listed, 2);
+    assert.equal(p.resources_listed, 2);
+    const fromServer = (id, source, item) => j.findings.find(f => f.id === id && f.source === source &&
+      (item === undefined || f[source] === item));
+    const ins = fromServer('MCP-POISON-004', 'instructions');
+    assert.equal(ins.severity, 'CRITICAL');
+    assert.equal(ins.tool, undefined);
+    assert.match(ins.detail, /In the server's instructions: Indicator/);
+    assert.equal(fromServer('MCP-POISON-006', 'instructions').owasp_llm, 'LLM02');
+    assert.match(fromServer('MCP-POISON-004', 'prompt', 'code_review').detail, /"ignore previous"/);
+    assert.ok(!fromServer('MCP-POISON-004', 'prompt', 'summarise'));
+    assert.match(fromServer('MCP-POISON-004', 'resource', 'file:///workspace/notes.txt').detail, /U\+200B/);
+    assert.ok(!j.findings.some(f => f.resource === 'file:///workspace/README.md'));
 
     // what the server saw: initialize, initialized, two pages, DELETE; the session echoed; no credentials
     const seen = target.stats.requests.slice(before);
     assert.deepEqual(seen.map(x => `${x.method} ${x.rpc ?? '-'}`),
-      ['POST initialize', 'POST notifications/initialized', 'POST tools/list', 'POST tools/list', 'DELETE -']);
+      ['POST initialize', 'POST notifications/initialized', 'POST tools/list', 'POST tools/list', 'POST prompts/list',
+        'POST resources/list', 'DELETE -']);
     for (const x of seen) {
       assert.equal(x.url, '/mcp');
       assert.equal(x.headers.authorization, undefined);
@@ -140,6 +158,9 @@ test('a clean server: only the confirmed missing authentication', async () => {
   assert.equal(r.json.probe.pages, 1);
   assert.equal(r.json.summary.tools, 2);
   assert.equal(r.json.summary.dangerous_tools, 0);
+  assert.equal(r.json.probe.instructions, true);
+  assert.equal(r.json.probe.prompts_listed, 1);
+  assert.equal(r.json.probe.resources_listed, 1);
 });
 
 test('a server that requires a token: authentication enforced, the declared tools are scanned', async () => {

@@ -1,8 +1,9 @@
 /* The live MCP probe's wire format: the fuzzer's bytes are one HTTP response body (the first byte
  * picks JSON or SSE framing, how the Content-Type reads, and the JSON-RPC id looked for). The
- * response is searched for the id; a result is read as an initialize result and as a tools/list
- * page, and the listed tools are then scanned as a probe result would be, so the scanner's text
- * checks (poisoning, encoded payloads, flows) also see arbitrary server-supplied descriptions. */
+ * response is searched for the id; a result is read as an initialize result (with its
+ * instructions) and as a tools/list, prompts/list and resources/list page, and what was listed is
+ * then scanned as a probe result would be, so the scanner's text checks (poisoning, encoded
+ * payloads, flows) also see arbitrary server-supplied descriptions, prompts and resources. */
 #include "engine/mcpprobe.h"
 #include "engine/mcprpc.h"
 #include "engine/mcpscan.h"
@@ -33,6 +34,29 @@ static void check_tools(const json_t *tools)
                                                   !json_is_object(json_object_get(t, "input_schema"))))
             abort();
     }
+}
+
+/* The prompts or resources of a result, checked for their shape; NULL when it has none. */
+static json_t *list_of(enum bw_mcp_list kind, const json_t *result)
+{
+    json_t *items = json_array();
+    char *next = NULL, why[160];
+    size_t invalid = 0;
+    bool cut = false;
+    if (!items || bw_mcp_rpc_list(kind, result, items, 64, &next, &invalid, &cut, why, sizeof why) != 0) {
+        json_decref(items);
+        return NULL;
+    }
+    free(next);
+    size_t i;
+    const json_t *t;
+    json_array_foreach(items, i, t) {
+        if (!json_is_string(json_object_get(t, "name")) ||
+            (kind == BW_MCP_LIST_RESOURCES && !json_is_string(json_object_get(t, "uri"))) ||
+            json_array_size(json_object_get(t, "arguments")) > BW_MCP_PARAM_TEXTS)
+            abort();
+    }
+    return items;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -67,7 +91,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char *next = NULL;
         size_t invalid = 0;
         bool cut = false;
-        if (bw_mcp_rpc_tools(member, live.tools, 64, &next, &invalid, &cut, why, sizeof why) == 0) {
+        live.instructions = bw_mcp_rpc_instructions(member);
+        if (live.instructions && (!json_is_string(live.instructions) ||
+                                  strlen(json_string_value(live.instructions)) > BW_MCP_LIVE_DESCRIPTION_MAX))
+            abort();
+        live.prompts.items = list_of(BW_MCP_LIST_PROMPTS, member);
+        live.resources.items = list_of(BW_MCP_LIST_RESOURCES, member);
+        if (bw_mcp_rpc_list(BW_MCP_LIST_TOOLS, member, live.tools, 64, &next, &invalid, &cut, why, sizeof why) == 0) {
             if (json_array_size(live.tools) > 64 || (next && (!*next || strlen(next) > BW_MCP_CURSOR_MAX)))
                 abort();
             check_tools(live.tools);

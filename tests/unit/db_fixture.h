@@ -134,6 +134,21 @@ static inline int dbfx_pg_teardown(struct db_fixture *fx)
     return dbfx_pg_admin(fx, "DROP");
 }
 
+/* A new account (tier PRO, role user, a password hash that is none) whose id goes to id. */
+static inline void dbfx_add_user(struct db *db, char id[BW_ID_MAX])
+{
+    struct store_user u;
+    memset(&u, 0, sizeof u);
+    bw_id_new("usr_", u.id);
+    snprintf(u.email, sizeof u.email, "%.20s@example.com", u.id);
+    snprintf(u.password_hash, sizeof u.password_hash, "not-a-hash");
+    u.tier = BW_TIER_PRO;
+    u.role = BW_ROLE_USER;
+    snprintf(u.created_at, sizeof u.created_at, "2025-01-01T00:00:00Z");
+    assert_int_equal(store_user_insert(db, &u), ST_OK);
+    memcpy(id, u.id, BW_ID_MAX);
+}
+
 /* pg_<fn>: fn, skipped when the PostgreSQL group has no database. */
 #define PG_TEST(fn)                                                                                \
     static void pg_##fn(void **state)                                                              \

@@ -1,6 +1,6 @@
-/* Detectors the red team adds to src/engine/detect.h: compliance versus refusal, exfiltration
- * URLs, and the sanitising of what a report quotes. Pure functions: no I/O, no allocation
- * unless stated. */
+/* Detectors the red team adds to src/engine/detect.h: compliance versus refusal, and exfiltration
+ * URLs (what a report quotes is sanitised by bw_detect_excerpt there). Pure functions: no I/O, no
+ * allocation unless stated. */
 #ifndef BW_ENGINE_REDTEAM_DETECT_RT_H
 #define BW_ENGINE_REDTEAM_DETECT_RT_H
 #include <stdbool.h>
@@ -17,10 +17,5 @@ bool bw_detect_compliance(const char *reply, const char *canary, const char *con
  * images and links are URLs like any other. */
 bool bw_detect_exfil_url(const char *reply, const char *host, const char *canary);
 
-/* A bounded, single-line, printable copy of untrusted text for reports: control characters
- * become spaces, runs of spaces collapse, a cut never splits a UTF-8 sequence and is marked
- * "...", and credential-shaped words (bw_detect_secret) keep their first 4 bytes and are masked
- * with "****". out holds cap bytes (at least 8). */
-void bw_detect_excerpt(const char *in, size_t max, char *out, size_t cap);
 
 #endif

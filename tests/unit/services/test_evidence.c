@@ -33,20 +33,6 @@ static int64_t at(const char *iso)
     return t;
 }
 
-static void add_user(struct db *db, char id[BW_ID_MAX])
-{
-    struct store_user u;
-    memset(&u, 0, sizeof u);
-    bw_id_new("usr_", u.id);
-    snprintf(u.email, sizeof u.email, "%s@example.com", u.id);
-    snprintf(u.password_hash, sizeof u.password_hash, "not-a-hash");
-    u.tier = BW_TIER_PRO;
-    u.role = BW_ROLE_USER;
-    snprintf(u.created_at, sizeof u.created_at, "2025-01-01T00:00:00Z");
-    assert_int_equal(store_user_insert(db, &u), ST_OK);
-    memcpy(id, u.id, BW_ID_MAX);
-}
-
 static void add_asset(struct db *db, const char *user_id, const char *type, int64_t us, char id[48])
 {
     struct store_asset a;
@@ -106,7 +92,7 @@ static void test_empty_account(void **state)
 {
     struct db_fixture *fx = *state;
     char uid[BW_ID_MAX];
-    add_user(fx->db, uid);
+    dbfx_add_user(fx->db, uid);
     struct bw_evidence ev;
     assert_int_equal(bw_evidence_gather(fx->db, uid, at("2026-03-01T00:00:00Z"), &ev), ST_OK);
     assert_int_equal(ev.assets_registered, 0);
@@ -124,8 +110,8 @@ static void test_empty_account(void **state)
 static void assets_scans_keys(struct db *db)
 {
     char uid[BW_ID_MAX], other[BW_ID_MAX], a1[48], a2[48], a3[48], o1[48];
-    add_user(db, uid);
-    add_user(db, other);
+    dbfx_add_user(db, uid);
+    dbfx_add_user(db, other);
     add_asset(db, uid, "model", 1, a1);
     add_asset(db, uid, "model", 2, a2);
     add_asset(db, uid, "api", 3, a3); /* never scanned */
@@ -276,7 +262,7 @@ static void test_legacy_rows_same_evidence(void **state)
     struct bw_evidence ev[3];
     for (int mode = 0; mode < 3; mode++) { /* 0 legacy, 1 new, 2 mixed */
         char uid[BW_ID_MAX];
-        add_user(fx->db, uid);
+        dbfx_add_user(fx->db, uid);
         for (size_t i = 0; i < n; i++) {
             char aid[48];
             add_asset(fx->db, uid, i % 2 ? "agent" : "model", (int64_t)i + 1, aid);

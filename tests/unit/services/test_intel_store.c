@@ -116,18 +116,6 @@ static json_t *parse_file(const char *fmt, const char *path)
     return out;
 }
 
-static void add_user(struct db *db, char id[BW_ID_MAX])
-{
-    struct store_user u;
-    memset(&u, 0, sizeof u);
-    bw_id_new("usr_", u.id);
-    snprintf(u.email, sizeof u.email, "%.20s@example.com", u.id);
-    snprintf(u.password_hash, sizeof u.password_hash, "$argon2id$not-a-real-hash");
-    snprintf(u.created_at, sizeof u.created_at, "2026-01-01T00:00:00Z");
-    assert_int_equal(store_user_insert(db, &u), ST_OK);
-    memcpy(id, u.id, BW_ID_MAX);
-}
-
 static char *playbook_of(struct db *db, const char *id)
 {
     json_t *doc = get_doc(db, id, NULL);
@@ -317,8 +305,8 @@ static void ingest(struct db *db)
 static void playbooks(struct db *db)
 {
     char user[BW_ID_MAX], other[BW_ID_MAX];
-    add_user(db, user);
-    add_user(db, other);
+    dbfx_add_user(db, user);
+    dbfx_add_user(db, other);
     struct store_playbook pb, got;
     char *text = playbook_of(db, "AML.T0051"), *back = NULL;
     int64_t version = 0;
@@ -519,7 +507,7 @@ static char *kept_doc[NSAME], *kept_playbook[NSAME];
 static void same_bytes(struct db *db)
 {
     char user[BW_ID_MAX];
-    add_user(db, user);
+    dbfx_add_user(db, user);
     for (size_t i = 0; i < NSAME; i++) {
         char *doc = NULL, *back = NULL;
         int64_t v;
