@@ -221,11 +221,12 @@ json_t *bw_report_json(const struct bw_scan_report *r)
             return NULL;
         }
     }
-    return json_pack("{s:s,s:i,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:O,s:O,s:i}", "tool", "bulwark " BULWARK_VERSION,
+    /* "o" for absent: a fresh empty array is handed over, a kept one gains a reference */
+    return json_pack("{s:s,s:i,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:O,s:o,s:i}", "tool", "bulwark " BULWARK_VERSION,
                      "files_scanned", (json_int_t)r->scanned, "files_skipped", (json_int_t)r->skipped, "bytes_scanned",
                      (json_int_t)r->bytes, "findings", arr, "summary", "critical", r->counts[4], "high", r->counts[3],
                      "medium", r->counts[2], "low", r->counts[1], "truncated", json_array_size(r->truncated) > 0,
-                     "truncated_files", r->truncated, "absent", r->absent ? r->absent : json_array(), "exit_code",
+                     "truncated_files", r->truncated, "absent", r->absent ? json_incref(r->absent) : json_array(), "exit_code",
                      r->exit_code);
 }
 

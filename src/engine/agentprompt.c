@@ -735,7 +735,8 @@ static void choose(struct reader *r, struct clause *k, struct scopeset sent_raw)
         }
         r->read.entries[r->read.size++] = *cd;
     }
-    mark_fixed(r, r->read.entries + first, r->read.size - first, k->cs, k->ce);
+    /* no entries yet is a NULL vector: no pointer arithmetic on it */
+    mark_fixed(r, r->read.size > first ? r->read.entries + first : NULL, r->read.size - first, k->cs, k->ce);
     k->own = scopes_in(c, r->x, k->cs, k->ce, r->mark + k->cs);
 }
 
