@@ -35,6 +35,7 @@ ctest --test-dir "$TEST_BUILD" --output-on-failure -j 2
 echo "== ASan+UBSan build and the same tests"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 CC=clang cmake -S . -B "$ASAN_BUILD" -DCMAKE_BUILD_TYPE=Debug -DBULWARK_WERROR=ON -DBULWARK_SANITIZE=ON \
   -DBULWARK_FUZZ=ON -DBULWARK_REQUIRE_TESTS=ON >/dev/null
 cmake --build "$ASAN_BUILD" -j "$JOBS"

@@ -37,6 +37,23 @@ static const char *scalar(const yaml_node_t *n)
     return n && n->type == YAML_SCALAR_NODE ? (const char *)n->data.scalar.value : NULL;
 }
 
+/* A key given twice in one mapping is refused: YAML leaves it to the application, and for a
+ * config file a repeated key is a mistake whose later value would silently win. Mappings are
+ * bounded by BW_CLI_SCAN_MAX_CONFIG_ITEMS, so the quadratic check stays small. */
+static int unique_keys(struct ctx *x, const yaml_node_t *n)
+{
+    for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
+        const yaml_node_t *k = yaml_document_get_node(x->doc, p->key);
+        const char *ks = scalar(k);
+        for (yaml_node_pair_t *q = n->data.mapping.pairs.start; ks && q < p; q++) {
+            const char *qs = scalar(yaml_document_get_node(x->doc, q->key));
+            if (qs && strcmp(qs, ks) == 0)
+                return fail(x, k, ks, "given twice in this mapping");
+        }
+    }
+    return 0;
+}
+
 static int str_value(struct ctx *x, const yaml_node_t *n, const char *key, const char **out)
 {
     if (!(*out = scalar(n)))
@@ -64,6 +81,11 @@ static int note_id(struct ctx *x, const char *id, const yaml_node_t *n)
 /* A list of strings (a lone string counts as a list of one). ids: they are rule ids. */
 static int str_list(struct ctx *x, yaml_node_t *n, const char *key, char ***out, size_t *nout, bool ids)
 {
+    /* a key given twice: the later list wins (YAML mappings may repeat a key); its strings are the
+     * document's, only the array is ours */
+    free(*out);
+    *out = NULL;
+    *nout = 0;
     if (n->type == YAML_SCALAR_NODE) {
         if (!(*out = calloc(1, sizeof **out)))
             return fail(x, n, key, "out of memory");
@@ -102,6 +124,8 @@ static int sev_map(struct ctx *x, yaml_node_t *n, const char *key, struct bw_sca
     o->sev = calloc(m + 1, sizeof *o->sev);
     if (!o->sev_rule || !o->sev)
         return fail(x, n, key, "out of memory");
+    if (unique_keys(x, n) != 0)
+        return -1;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(x->doc, p->key), *v = yaml_document_get_node(x->doc, p->value);
         const char *id = scalar(k), *sv = scalar(v);
@@ -135,6 +159,8 @@ static int rules_block(struct ctx *x, yaml_node_t *n)
 {
     if (n->type != YAML_MAPPING_NODE)
         return fail(x, n, "rules", "expected a mapping (disable, enable_only, severity)");
+    if (unique_keys(x, n) != 0)
+        return -1;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(x->doc, p->key), *v = yaml_document_get_node(x->doc, p->value);
         const char *key = scalar(k);
@@ -160,6 +186,8 @@ static int override(struct ctx *x, yaml_node_t *n, struct bw_scan_override *o)
     o->line = (unsigned)n->start_mark.line + 1;
     if (n->type != YAML_MAPPING_NODE)
         return fail(x, n, "overrides", "each entry is a mapping (paths, disable, severity, context)");
+    if (unique_keys(x, n) != 0)
+        return -1;
     for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(x->doc, p->key), *v = yaml_document_get_node(x->doc, p->value);
         const char *key = scalar(k);
@@ -191,6 +219,8 @@ static int top(struct ctx *x, yaml_node_t *root)
     struct bw_scan_config *c = x->c;
     if (root->type != YAML_MAPPING_NODE)
         return fail(x, root, "(top)", "expected a mapping of options");
+    if (unique_keys(x, root) != 0)
+        return -1;
     for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
         yaml_node_t *k = yaml_document_get_node(x->doc, p->key), *v = yaml_document_get_node(x->doc, p->value);
         const char *key = scalar(k);

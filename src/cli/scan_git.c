@@ -186,5 +186,8 @@ void bw_git_close(struct bw_git *g)
     git_repository_free(g->repo);
     free(g->root);
     free(g);
+    /* libgit2 keeps the last error in a per-thread buffer freed only when the thread ends, which
+     * the main thread never does before exit (LeakSanitizer reports it) */
+    git_error_clear();
     git_libgit2_shutdown();
 }
