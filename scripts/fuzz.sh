@@ -19,8 +19,21 @@ for bin in "$build"/fuzz_*; do
     [ -f "$d" ] && { dict=(-dict="$d"); break; }
   done
   echo "-- $name"
+  # the whole output is kept so that a failure shows its report and the input that caused it
+  log=$(mktemp)
+  rc=0
   "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 ${dict[@]+"${dict[@]}"} "$work" 2>&1 | tail -n 4
-  rm -rf "$work"
+    -artifact_prefix="$work/" -print_final_stats=1 ${dict[@]+"${dict[@]}"} "$work" >"$log" 2>&1 || rc=$?
+  if [ "$rc" != 0 ]; then
+    echo "$name failed (exit $rc); its report:" >&2
+    grep -v -E '^#[0-9]+\s' "$log" | tail -n 80 >&2
+    for a in "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*; do
+      [ -f "$a" ] && echo "input $(basename "$a") (base64): $(head -c 4096 "$a" | base64 -w0)" >&2
+    done
+    rm -rf "$work" "$log"
+    exit "$rc"
+  fi
+  tail -n 4 "$log"
+  rm -rf "$work" "$log"
 done
 [ "$found" = 1 ] || { echo "no fuzz targets in $build" >&2; exit 1; }

@@ -174,6 +174,7 @@
 #define BW_SYNTAX_QUERY_LINES_BEFORE  4   /* a query runs on the nodes from this many lines before a hit to the hit's line end */
 #define BW_SYNTAX_MAX_QUERY_BYTES   (16u * 1024u) /* one rule's query text for one language */
 #define BW_SYNTAX_MAX_PREDICATES    64    /* predicates of one query pattern */
+#define BW_SYNTAX_MAX_QUERY_DEPTH   32    /* nesting of one query's patterns (checked before tree-sitter sees it) */
 #define BW_SYNTAX_MATCH_LIMIT       1024  /* matches a query cursor keeps in progress (ts_query_cursor_set_match_limit) */
 #define BW_SYNTAX_MAX_RANGES        4096  /* parse windows of one scan (merged) */
 

@@ -217,6 +217,261 @@ static int pattern_preds(struct bw_syn_query *q, uint32_t pi, char *err, size_t 
     return 0;
 }
 
+/* ---- the query language we accept ------------------------------------------------------------------
+ * tree-sitter 0.20.7 (Debian's) is not safe on every malformed query: it dereferences a missing step
+ * for a capture on a group that holds only a predicate (`((#match? x)) @c`) and leaks a field's
+ * capture list when the grammar has no such field. Catalogs are operator input (`bulwark rules
+ * test FILE`), so a query is parsed here first, in the grammar tree-sitter documents, and only a
+ * well-formed one reaches ts_query_new:
+ *
+ *   query     = { pattern }                        at the top level, no predicate and no anchor
+ *   pattern   = element [ "*" | "+" | "?" ] { "@" ident }
+ *   element   = "(" node { child } ")"             a named node: ident, "_", or ident "/" ident
+ *             | "(" pattern { pattern | pred } ")" a group of siblings: at least one pattern
+ *             | "[" pattern { pattern } "]"        alternatives
+ *             | string | "_"
+ *   child     = pattern | ident ":" pattern | "!" ident | "." | pred
+ *   pred      = "(" "#" ident { "@" ident | string | ident } ")"
+ *
+ * with ";" comments and white space between tokens, nesting bounded by BW_SYNTAX_MAX_QUERY_DEPTH.
+ * Field names must be the grammar's. A refusal gives the offset, as tree-sitter's errors do. */
+struct qp {
+    const TSLanguage *lang;
+    const char *s;
+    size_t len, i;
+    const char *why;
+};
+
+static int is_ident_char(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || (c && strchr("_-.?!", c));
+}
+
+static void qp_space(struct qp *p)
+{
+    while (p->i < p->len) {
+        char c = p->s[p->i];
+        if (c == ';')
+            while (p->i < p->len && p->s[p->i] != '\n')
+                p->i++;
+        else if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+            p->i++;
+        else
+            break;
+    }
+}
+
+static int qp_peek(struct qp *p)
+{
+    qp_space(p);
+    return p->i < p->len ? (unsigned char)p->s[p->i] : -1;
+}
+
+static int qp_fail(struct qp *p, const char *why)
+{
+    p->why = why;
+    return -1;
+}
+
+/* An identifier: letters, digits and _-.?! (not starting with '.', the anchor); its length. */
+static size_t qp_ident(struct qp *p)
+{
+    size_t at = p->i;
+    if (p->i < p->len && p->s[p->i] != '.')
+        while (p->i < p->len && is_ident_char((unsigned char)p->s[p->i]))
+            p->i++;
+    return p->i - at;
+}
+
+static int qp_string(struct qp *p)
+{
+    for (p->i++; p->i < p->len; p->i++) {
+        if (p->s[p->i] == '\\')
+            p->i++;
+        else if (p->s[p->i] == '"') {
+            p->i++;
+            return 0;
+        }
+    }
+    return qp_fail(p, "a string without its closing quote");
+}
+
+static int qp_pattern(struct qp *p, int depth);
+
+/* After "(": the predicate's optional "#", name and arguments, through its ")". */
+static int qp_pred(struct qp *p)
+{
+    if (p->s[p->i] == '#')
+        p->i++;
+    if (!qp_ident(p))
+        return qp_fail(p, "a predicate without a name");
+    for (;;) {
+        int c = qp_peek(p);
+        if (c == ')') {
+            p->i++;
+            return 0;
+        }
+        if (c == '"') {
+            if (qp_string(p))
+                return -1;
+        } else if (c == '@') {
+            p->i++;
+            if (!qp_ident(p))
+                return qp_fail(p, "a capture without a name");
+        } else if (c < 0 || !qp_ident(p)) {
+            return qp_fail(p, "a predicate's arguments are captures, strings or names");
+        }
+    }
+}
+
+/* Whether "(" at p->i opens a predicate: "(" then "#", or a name ending in '?' or '!' (tree-sitter
+ * still reads the older "(eq? @a @b)" as a predicate, so it must be checked as one). */
+static bool qp_at_pred(struct qp *p)
+{
+    size_t save = p->i;
+    p->i++;
+    bool pred = qp_peek(p) == '#';
+    if (!pred) {
+        size_t at = p->i, n = qp_ident(p);
+        pred = n && (p->s[at + n - 1] == '?' || p->s[at + n - 1] == '!');
+    }
+    p->i = save;
+    return pred;
+}
+
+/* A named node's children, after its type, through its ")". */
+static int qp_children(struct qp *p, int depth)
+{
+    for (;;) {
+        int c = qp_peek(p);
+        if (c == ')') {
+            p->i++;
+            return 0;
+        }
+        if (c == '.') {
+            p->i++;
+        } else if (c == '!') {
+            p->i++;
+            if (!qp_ident(p))
+                return qp_fail(p, "a negated field without a name");
+        } else if (c == '(' && qp_at_pred(p)) {
+            qp_peek(p);
+            p->i++;
+            qp_peek(p);
+            if (qp_pred(p))
+                return -1;
+        } else if (c >= 0 && c != '_' && is_ident_char((unsigned char)c)) {
+            size_t at = p->i, n = qp_ident(p);
+            if (n == 0 || qp_peek(p) != ':')
+                return qp_fail(p, "a bare name among a node's children: write (name) or field: (name)");
+            if (n > UINT32_MAX || !ts_language_field_id_for_name(p->lang, p->s + at, (uint32_t)n)) {
+                p->i = at;
+                return qp_fail(p, "unknown field");
+            }
+            p->i++;
+            if (qp_pattern(p, depth + 1))
+                return -1;
+        } else if (c < 0) {
+            return qp_fail(p, "a node without its closing parenthesis");
+        } else if (qp_pattern(p, depth + 1)) {
+            return -1;
+        }
+    }
+}
+
+static int qp_element(struct qp *p, int depth)
+{
+    if (depth >= BW_SYNTAX_MAX_QUERY_DEPTH) /* depth counts from 0: at most the limit's levels */
+        return qp_fail(p, "patterns nested too deep");
+    int c = qp_peek(p);
+    if (c == '"')
+        return qp_string(p);
+    if (c == '_' && !(p->i + 1 < p->len && is_ident_char((unsigned char)p->s[p->i + 1]))) {
+        p->i++;
+        return 0;
+    }
+    if (c == '[') {
+        p->i++;
+        int n = 0;
+        while (qp_peek(p) != ']') {
+            if (qp_peek(p) < 0)
+                return qp_fail(p, "alternatives without their closing bracket");
+            if (qp_pattern(p, depth + 1))
+                return -1;
+            n++;
+        }
+        p->i++;
+        return n ? 0 : qp_fail(p, "empty alternatives");
+    }
+    if (c != '(')
+        return qp_fail(p, "expected a pattern: (node), [alternatives], \"string\" or _");
+    if (qp_at_pred(p))
+        return qp_fail(p, "a predicate outside its pattern: write ((node) @c (#eq? @c \"x\"))");
+    p->i++;
+    c = qp_peek(p);
+    if (c == '(' || c == '[' || c == '"') { /* a group of siblings */
+        int n = 0;
+        for (;;) {
+            c = qp_peek(p);
+            if (c == ')') {
+                p->i++;
+                return n ? 0 : qp_fail(p, "a group of predicates only");
+            }
+            if (c < 0)
+                return qp_fail(p, "a group without its closing parenthesis");
+            if (c == '(' && qp_at_pred(p)) {
+                if (!n)
+                    return qp_fail(p, "a predicate before the pattern it checks");
+                p->i++;
+                qp_peek(p);
+                if (qp_pred(p))
+                    return -1;
+            } else {
+                if (qp_pattern(p, depth + 1))
+                    return -1;
+                n++;
+            }
+        }
+    }
+    if (!qp_ident(p))
+        return qp_fail(p, "a node without a type: write (type), (_) or (\"text\")");
+    if (p->i < p->len && p->s[p->i] == '/') { /* supertype/subtype */
+        p->i++;
+        if (!qp_ident(p))
+            return qp_fail(p, "a supertype without its subtype");
+    }
+    return qp_children(p, depth);
+}
+
+static int qp_pattern(struct qp *p, int depth)
+{
+    if (qp_element(p, depth))
+        return -1;
+    int c = qp_peek(p);
+    if (c == '*' || c == '+' || c == '?')
+        p->i++;
+    while (qp_peek(p) == '@') {
+        p->i++;
+        if (!qp_ident(p))
+            return qp_fail(p, "a capture without a name");
+    }
+    return 0;
+}
+
+/* 0 when src is a query in the language above; else -1 with *off and *why. */
+static int query_check(const TSLanguage *lang, const char *src, size_t len, uint32_t *off, const char **why)
+{
+    struct qp p = {lang, src, len, 0, NULL};
+    while (qp_peek(&p) >= 0)
+        if (qp_pattern(&p, 0))
+            break;
+    if (!p.why)
+        return 0;
+    *off = (uint32_t)(p.i < len ? p.i : len);
+    *why = p.why;
+    return -1;
+}
+
 struct bw_syn_query *bw_syn_query_new(enum bw_grammar g, const char *src, size_t len, char *err, size_t errlen,
                               uint32_t *err_off)
 {
@@ -233,6 +488,14 @@ struct bw_syn_query *bw_syn_query_new(enum bw_grammar g, const char *src, size_t
     q->grammar = g;
     uint32_t off = 0;
     TSQueryError qe = TSQueryErrorNone;
+    const char *why = NULL;
+    if (query_check(bw_grammar_language(g), src, len, &off, &why) != 0) {
+        /* an unknown field is a fact about the grammar, every other refusal a syntax error */
+        snprintf(err, errlen, "%s query: %s%s (byte %u)", bw_grammar_name(g),
+                 strcmp(why, "unknown field") ? "syntax error: " : "", why, off);
+        *err_off = off;
+        goto fail;
+    }
     q->q = ts_query_new(bw_grammar_language(g), src, (uint32_t)len, &off, &qe);
     if (!q->q) {
         static const char *const what[] = {"", "syntax error", "unknown node type", "unknown field",
@@ -250,17 +513,6 @@ struct bw_syn_query *bw_syn_query_new(enum bw_grammar g, const char *src, size_t
     }
     for (uint32_t i = 0; i < q->npatterns; i++) {
         char e[240];
-        /* `(node) @c (#eq? @c "x")` at the top level makes the predicate a pattern of its own,
-         * which tree-sitter accepts and the node's pattern runs unchecked */
-        uint32_t at = ts_query_start_byte_for_pattern(q->q, i), k = at + 1;
-        while (k < len && strchr(" \t\r\n", src[k]))
-            k++;
-        if (at < len && src[at] == '(' && k < len && src[k] == '#') {
-            *err_off = at;
-            snprintf(err, errlen, "%s query: a predicate outside its pattern: write ((node) @c (#eq? @c \"x\"))",
-                     bw_grammar_name(g));
-            goto fail;
-        }
         if (pattern_preds(q, i, e, sizeof e) != 0) {
             *err_off = ts_query_start_byte_for_pattern(q->q, i);
             snprintf(err, errlen, "%s query: %s", bw_grammar_name(g), e);

@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include "engine/code/syntax.h"
+#include "common/limits.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,14 @@ static void bad_queries_are_refused(void **state)
         {"((call) @x (#any-of? @x @x))", "must be a string"},
         /* at the top level a predicate would be a pattern of its own and (call) unchecked */
         {"(call) @x (#eq? @x \"a\")", "outside its pattern"},
+        /* shapes tree-sitter 0.20's own compiler leaks on or crashes on: refused before it sees them */
+        {"((#match? identifier)) @x", "predicate before the pattern"},
+        {"((call fuction: (identifier) @f) (#eq? @f \"open\")) @finding", "unknown field"},
+        {"((m!)) @x", "predicate before the pattern"},
+        {"(eq? @x \"a\")", "outside its pattern"},
+        {"(call function (identifier))", "bare name"},
+        {"(call (identifier) @f (#eq? @f \"a\"", "syntax error"},
+        {"[(call) (identifier)", "closing bracket"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[256] = "";
@@ -186,6 +195,32 @@ static void bad_queries_are_refused(void **state)
             fail_msg("%s compiled", bad[i].q);
         if (!strstr(err, bad[i].why))
             fail_msg("%s: '%s' does not say %s", bad[i].q, err, bad[i].why);
+    }
+}
+
+/* Nesting is bounded: the limit itself compiles, one more level is refused with its reason. */
+static void query_depth_is_bounded(void **state)
+{
+    (void)state;
+    for (int extra = 0; extra <= 1; extra++) {
+        char src[4 * BW_SYNTAX_MAX_QUERY_DEPTH + 64] = "";
+        size_t n = 0;
+        int depth = BW_SYNTAX_MAX_QUERY_DEPTH + extra;
+        for (int i = 0; i < depth; i++)
+            n += (size_t)snprintf(src + n, sizeof src - n, "(_ ");
+        for (int i = 0; i < depth; i++)
+            n += (size_t)snprintf(src + n, sizeof src - n, ")");
+        char err[256] = "";
+        uint32_t off = 0;
+        struct bw_syn_query *q = bw_syn_query_new(BW_GRAMMAR_PY, src, n, err, sizeof err, &off);
+        if (extra) {
+            assert_null(q);
+            assert_non_null(strstr(err, "nested too deep"));
+        } else {
+            if (!q)
+                fail_msg("depth %d refused: %s", depth, err);
+            bw_syn_query_free(q);
+        }
     }
 }
 
@@ -249,6 +284,7 @@ int main(void)
         cmocka_unit_test(fragments_still_yield),
         cmocka_unit_test(predicates_are_evaluated),
         cmocka_unit_test(bad_queries_are_refused),
+        cmocka_unit_test(query_depth_is_bounded),
         cmocka_unit_test(windows_keep_offsets),
         cmocka_unit_test(time_budget),
     };
