@@ -12,6 +12,7 @@ import { BIN } from './lib/server.mjs';
 
 const require = createRequire(new URL('../package.json', import.meta.url));
 const Ajv4 = require('ajv-draft-04');
+const Ajv7 = require('ajv').default;
 const addFormats = require('ajv-formats');
 
 // Lines the catalog reports (from its own positive examples, so the test follows the catalog)
@@ -44,6 +45,13 @@ const json = (r) => { try { return JSON.parse(r.out); } catch { assert.fail(`not
 function sarifValidator() {
   const schema = JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url)));
   const ajv = new Ajv4({ allErrors: true, strict: false, validateSchema: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+// GitLab's own JSON schema of the SAST report format (tests/schemas/SOURCES.md)
+function gitlabValidator() {
+  const schema = JSON.parse(readFileSync(new URL('../schemas/gitlab-sast-report-format-15.0.7.json', import.meta.url)));
+  const ajv = new Ajv7({ allErrors: true, strict: false });
   addFormats(ajv);
   return ajv.compile(schema);
 }
@@ -339,8 +347,9 @@ test('SARIF paths relative to --sarif-root (default the work tree root), rules w
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-// GitLab's SAST report format 15.x as its documentation describes it (docs.gitlab.com,
-// "Security report ingestion"/"SAST report format" and the security-report-schemas README):
+// GitLab's SAST report format 15.0.7: validated against GitLab's own JSON schema
+// (tests/schemas/gitlab-sast-report-format-15.0.7.json), then as its documentation describes it
+// (docs.gitlab.com, "Security report ingestion"/"SAST report format"):
 // required version, vulnerabilities and scan; each vulnerability an id, identifiers (type, name,
 // value, each non-empty), a location with file and lines; severities Info, Unknown, Low,
 // Medium, High, Critical; scan with analyzer and scanner (id, name, version, vendor.name),
@@ -351,7 +360,15 @@ test('--format gitlab-sast: field by field as GitLab SAST report format 15.x req
     const r = run(['scan', '--format', 'gitlab-sast', '.'], { cwd: dir });
     assert.equal(r.code, 1, r.err);
     const doc = json(r);
-    assert.match(doc.version, /^15\.\d+\.\d+$/);
+    const valid = gitlabValidator();
+    assert.ok(valid(doc), JSON.stringify(valid.errors, null, 1));
+    assert.equal(doc.version, '15.0.7'); // the schema version validated against
+    // the validator can fail: GitLab refuses a time zone suffix and an empty identifier name
+    const bad = structuredClone(doc);
+    bad.scan.start_time += 'Z';
+    bad.vulnerabilities[0].identifiers[0].name = '';
+    assert.equal(valid(bad), false);
+    assert.deepEqual(valid.errors.map(e => e.instancePath).sort(), ['/scan/start_time', '/vulnerabilities/0/identifiers/0/name']);
     const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
     assert.equal(doc.scan.type, 'sast');
     assert.match(doc.scan.start_time, time);
@@ -381,6 +398,14 @@ test('--format gitlab-sast: field by field as GitLab SAST report format 15.x req
       assert.ok(Number.isInteger(v.location.start_line) && v.location.end_line >= v.location.start_line);
     }
     assert.deepEqual(doc.vulnerabilities.map(v => [v.location.file, v.severity]).sort(), [['.env', 'Critical'], ['app.py', 'Critical']]);
+    // a clean tree is a valid report too, with no vulnerabilities and status success
+    write(dir, 'app.py', 'x = 1\n');
+    write(dir, '.env', 'DEBUG=1\n');
+    const clean = run(['scan', '--format', 'gitlab-sast', '.'], { cwd: dir });
+    assert.equal(clean.code, 0, clean.err);
+    const cdoc = json(clean);
+    assert.ok(valid(cdoc), JSON.stringify(valid.errors, null, 1));
+    assert.deepEqual([cdoc.vulnerabilities, cdoc.scan.status], [[], 'success']);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
