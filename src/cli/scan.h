@@ -51,8 +51,10 @@ struct bw_scan_override {
     unsigned line;
 };
 struct bw_scan_config {
-    char *dir; /* folder of the file, for the paths of overrides and excludes */
+    char *path; /* the file as named (--config) or found, for messages */
+    char *dir;  /* folder of the file, for its paths: overrides, excludes, baseline, sarif-root */
     const char *format, *fail_on, *context, *baseline, *sarif_root, *lang;
+    unsigned baseline_line, sarif_root_line;
     int ignore_vcs; /* -1 unset, 0, 1 */
     char **exclude;
     size_t nexclude;

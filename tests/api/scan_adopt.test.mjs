@@ -258,7 +258,31 @@ test('.bulwark.yml: options, rule selection and overrides; errors name the key a
       assert.equal(e.code, 2, text);
       assert.match(e.err, re, text);
     }
-    assert.equal(run(['scan', '--config', join(dir, 'none.yml'), '.'], { cwd: dir }).code, 2);
+    let e = run(['scan', '--config', 'none.yml', '.'], { cwd: dir });
+    assert.equal(e.code, 2);
+    assert.match(e.err, /^bulwark scan: none\.yml: /);
+
+    // --config FILE: every error names FILE, not .bulwark.yml (which exists here and is valid)
+    cfg('format: json\n');
+    for (const [text, re] of [
+      ['rules:\n  disable: [BW-NOPE-1]\n', /^bulwark scan: ci\/other\.yml:2: rules: unknown rule id 'BW-NOPE-1'/],
+      ['fail-on: severe\n', /^bulwark scan: ci\/other\.yml:1: fail-on: expected critical/],
+      ['baseline: missing.json\n', /^bulwark scan: ci\/other\.yml:1: baseline: \S*\/ci\/missing\.json: /],
+      ['sarif-root: nowhere\n', /^bulwark scan: ci\/other\.yml:1: sarif-root: \S*\/ci\/nowhere: /],
+    ]) {
+      write(dir, 'ci/other.yml', text);
+      e = run(['scan', '--config', 'ci/other.yml', '.'], { cwd: dir });
+      assert.equal(e.code, 2, text);
+      assert.match(e.err, re, text);
+      assert.doesNotMatch(e.err, /\.bulwark\.yml/, text);
+    }
+    // baseline and sarif-root in the file are relative to the file's folder, as its other paths
+    // are, whichever folder the scan runs from
+    assert.equal(run(['scan', '--no-config', '--format', 'json', '-o', join(dir, 'ci/base.json'), '.'], { cwd: dir }).code, 1);
+    write(dir, 'ci/other.yml', 'format: json\nbaseline: base.json\nsarif-root: ..\n');
+    r = run(['scan', '--config', '../ci/other.yml', '..'], { cwd: join(dir, 'sub') });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(json(r).findings, []);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
