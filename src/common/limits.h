@@ -261,6 +261,8 @@
 #define BW_AGENT_EXAMPLES_MAX 16         /* example clauses per instruction and verdict */
 #define BW_AGENT_PATTERN_WORDS_MAX 12    /* words (gaps included) of one pattern */
 #define BW_AGENT_PATTERN_GAP 3           /* words a "*" in a pattern stands for, at most */
+#define BW_PHRASE_WORDS_MAX 12           /* words one phrase of any word catalog holds (engine/phrase.h);
+                                            each catalog caps its own phrases at or below it */
 #define BW_AGENT_READINGS_MAX 256        /* readings kept per prompt; later ones are not read */
 #define BW_AGENT_CLAUSE_MATCHES_MAX 1024 /* pattern matches weighed per clause; later ones are not */
 #define BW_AGENT_CLAUSE_QUOTE_MAX 240    /* bytes of a clause quoted in an issue (cut at a character) */
