@@ -117,14 +117,10 @@ static bool load_scope(const json_t *o, size_t idx, struct bw_ap_catalog *c, con
     static const char *const KEYS[] = {"id", "kind", "all", "capabilities", "phrases", NULL};
     char ctx[48];
     snprintf(ctx, sizeof ctx, "scopes[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, true, ctx, e))
-        return false;
     struct scope *s = &c->scope[c->nscope++]; /* counted now so the catalog's free releases it */
-    if (!get_text(o, "id", ctx, false, &s->id, e))
+    struct bw_cerr_ids earlier = {c->scope, c->nscope - 1, sizeof c->scope[0], offsetof(struct scope, id)};
+    if (!bw_cerr_entry(o, KEYS, true, ctx, NULL, &earlier, &s->id, e))
         return false;
-    for (size_t i = 0; i + 1 < c->nscope; i++)
-        if (strcmp(c->scope[i].id, s->id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, s->id);
     int kind = index_of(json_string_value(json_object_get(o, "kind")), KINDS);
     if (kind < 0)
         return bw_cerr_fail(e, "%s.kind must be source, action or both", ctx);
@@ -197,21 +193,14 @@ static bool load_instr(const json_t *o, size_t idx, struct bw_ap_catalog *c, str
                                        "patterns",    "unless_followed_by",    "examples", NULL};
     char ctx[48];
     snprintf(ctx, sizeof ctx, "instructions[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, true, ctx, e))
-        return false;
-    struct instr *in = &c->instr[c->ninstr++];
-    if (!get_text(o, "id", ctx, false, &in->owned[0], e) || !get_text(o, "owasp_llm", ctx, false, &in->owned[1], e) ||
-        !get_text(o, "says", ctx, false, &in->owned[2], e) || !get_text(o, "why", ctx, true, &in->owned[3], e) ||
-        !get_text(o, "remediation", ctx, true, &in->owned[4], e))
+    struct instr *in = &c->instr[c->ninstr++]; /* counted now so the catalog's free releases it */
+    struct bw_cerr_ids earlier = {c->instr, c->ninstr - 1, sizeof c->instr[0], offsetof(struct instr, owned)};
+    if (!bw_cerr_entry(o, KEYS, true, ctx, "abcdefghijklmnopqrstuvwxyz_", &earlier, &in->owned[0], e) ||
+        !get_text(o, "owasp_llm", ctx, false, &in->owned[1], e) || !get_text(o, "says", ctx, false, &in->owned[2], e) ||
+        !get_text(o, "why", ctx, true, &in->owned[3], e) || !get_text(o, "remediation", ctx, true, &in->owned[4], e))
         return false;
     in->pub = (struct bw_ap_instr){.id = in->owned[0], .owasp = in->owned[1], .says = in->owned[2],
                                    .why = in->owned[3], .remediation = in->owned[4]};
-    for (const char *p = in->pub.id; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
-            return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, in->pub.id);
-    for (size_t i = 0; i + 1 < c->ninstr; i++)
-        if (strcmp(c->instr[i].pub.id, in->pub.id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, in->pub.id);
     const char *ow = in->pub.owasp;
     bool digits = strlen(ow) == 5 && strncmp(ow, "LLM", 3) == 0 && strspn(ow + 3, "0123456789") == 2;
     int num = digits ? (ow[3] - '0') * 10 + (ow[4] - '0') : 0;

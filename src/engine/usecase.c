@@ -78,20 +78,14 @@ static bool load_cat(const json_t *o, size_t idx, struct bw_uc_catalog *c, struc
     static const char *const KEYS[] = {"id", "kind", "title", "ref", "when", NULL};
     char ctx[64];
     snprintf(ctx, sizeof ctx, "categories[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, true, ctx, e))
-        return false;
     struct cat *k = &c->cat[c->ncat++]; /* counted now so the catalog's free releases it */
-    if (!get_text(o, "id", ctx, &k->owned[0], e) || !get_text(o, "title", ctx, &k->owned[1], e) ||
-        !get_text(o, "ref", ctx, &k->owned[2], e))
+    struct bw_cerr_ids earlier = {c->cat, c->ncat - 1, sizeof c->cat[0], offsetof(struct cat, owned)};
+    if (!bw_cerr_entry(o, KEYS, true, ctx, "abcdefghijklmnopqrstuvwxyz0123456789_", &earlier, &k->owned[0], e) ||
+        !get_text(o, "title", ctx, &k->owned[1], e) || !get_text(o, "ref", ctx, &k->owned[2], e))
         return false;
     k->pub.id = k->owned[0];
     k->pub.title = k->owned[1];
     k->pub.ref = k->owned[2];
-    if (strspn(k->pub.id, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k->pub.id))
-        return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, k->pub.id);
-    for (size_t i = 0; i + 1 < c->ncat; i++)
-        if (strcmp(c->cat[i].pub.id, k->pub.id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, k->pub.id);
     const char *kind = json_string_value(json_object_get(o, "kind"));
     int ki = -1;
     for (int i = 0; kind && KINDS[i] && ki < 0; i++)
