@@ -1,6 +1,7 @@
 // `bulwark scan` adopted on an existing repository (issue 18), on real git repositories built in
 // a temporary folder: baselines, --changed-since, ignore rules, .bulwark.yml, notebooks, .env and
-// other file kinds, file lists through xargs, SARIF (2.1.0 schema), GitLab SAST and JUnit output.
+// other file kinds, file lists through xargs, SARIF (2.1.0 schema), GitLab SAST (GitLab's schema)
+// and JUnit output, the Action's scan step and the pre-commit hook's entry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
@@ -286,7 +287,7 @@ test('.bulwark.yml: options, rule selection and overrides; errors name the key a
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('a notebook cell by cell, a key in .env, YAML and a Dockerfile; lockfiles and minified files counted', () => {
+test('a notebook cell by cell, a key in .env, YAML, TOML, JSON, INI, .properties and shell files, a Dockerfile; lockfiles and minified files counted', () => {
   const nb = {
     cells: [
       { cell_type: 'markdown', metadata: {}, source: ['# exec(llm_response) in prose is fine\n'] },
@@ -301,7 +302,11 @@ test('a notebook cell by cell, a key in .env, YAML and a Dockerfile; lockfiles a
     'analysis.ipynb': nbText,
     '.env': `OPENAI_API_KEY=${OPENAI}\n`,
     'deploy/values.yaml': `openai:\n  key: "${OPENAI}"\n`,
-    'config.toml': 'debug = true\n',
+    'config.toml': `debug = true\n[openai]\napi_key = "${OPENAI}"\n`,
+    'conf/settings.json': `{"openai": {"key": "${OPENAI}"}}\n`,
+    'conf/app.ini': `[openai]\nkey=${OPENAI}\n`,
+    'conf/app.properties': `openai.key=${OPENAI}\n`,
+    'scripts/deploy.sh': `#!/bin/sh\nexport OPENAI_API_KEY=${OPENAI}\n`,
     'Dockerfile': 'FROM debian\nRUN curl -fsSL https://get.example.com/install.sh | sh\nRUN curl -o x https://e.com/x  # | sh in a comment\n',
     'package-lock.json': `{"k": "${OPENAI}"}`,
     'web/app.min.js': 'var a=1;'.repeat(4000) + `eval(userInput);`,
@@ -312,6 +317,8 @@ test('a notebook cell by cell, a key in .env, YAML and a Dockerfile; lockfiles a
     assert.match(r.out, /analysis\.ipynb:cell 3 line 2: CRITICAL BW-AI-001/);
     assert.match(r.out, /\.env:1:\d+: CRITICAL BW-SEC-026/);
     assert.match(r.out, /deploy\/values\.yaml:2:\d+: CRITICAL BW-SEC-026/);
+    for (const f of ['config\\.toml:3', 'conf/settings\\.json:1', 'conf/app\\.ini:2', 'conf/app\\.properties:1', 'scripts/deploy\\.sh:2'])
+      assert.match(r.out, new RegExp(`^${f}:\\d+: CRITICAL BW-SEC-026`, 'm'), f);
     assert.match(r.out, /Dockerfile:2:1: MEDIUM BW-SH-001/);
     assert.doesNotMatch(r.out, /Dockerfile:3/);
     assert.doesNotMatch(r.out, /package-lock|app\.min\.js/);
@@ -430,6 +437,48 @@ test('--format gitlab-sast: field by field as GitLab SAST report format 15.x req
     const cdoc = json(clean);
     assert.ok(valid(cdoc), JSON.stringify(valid.errors, null, 1));
     assert.deepEqual([cdoc.vulnerabilities, cdoc.scan.status], [[], 'success']);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+// The repository's own GitHub Action scan step and pre-commit hook, run as GitHub and pre-commit
+// run them (GitHub's runner cannot be reached from here, so the step's script is run directly).
+const ROOT = new URL('../..', import.meta.url).pathname;
+test("the Action's scan step (scripts/action-scan.sh) and the pre-commit hook's entry", () => {
+  const dir = repo({ 'app.py': `def f(llm_response):\n    ${EXEC}\n`, 'README.md': 'hello\n' });
+  try {
+    const out = join(dir, '.gh-output'), summary = join(dir, '.gh-summary');
+    const env = { ...process.env, BULWARK: BIN, GITHUB_OUTPUT: out, GITHUB_STEP_SUMMARY: summary,
+                  BW_FAIL_ON: 'high', BW_PATH: '.', BW_SARIF: 'bulwark.sarif', BW_ARGS: '--exclude README.md' };
+    const step = (extra = {}) => spawnSync('bash', [join(ROOT, 'scripts/action-scan.sh')],
+      { cwd: dir, env: { ...env, ...extra }, encoding: 'utf8' });
+    let r = step();
+    assert.equal(r.status, 0, r.stderr); // the scan ran, findings or not: the upload step must run
+    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n'), ['exit-code=1', 'sarif-file=bulwark.sarif']);
+    const sarif = JSON.parse(readFileSync(join(dir, 'bulwark.sarif'), 'utf8'));
+    const validate = sarifValidator();
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
+    assert.deepEqual(sarif.runs[0].results.map(x => [x.ruleId, x.locations[0].physicalLocation.artifactLocation.uri]),
+                     [['BW-AI-001', 'app.py']]);
+    if (spawnSync('jq', ['--version']).status === 0)
+      assert.match(readFileSync(summary, 'utf8'), /^### bulwark scan\n\n1 finding\(s\); exit 1$/m);
+    // a usage or I/O error fails the step itself, and there is no SARIF to upload
+    writeFileSync(out, '');
+    r = step({ BW_CHANGED_SINCE: 'origin/main' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /origin\/main.*fetch-depth: 0/);
+    assert.match(r.stderr, /::error::bulwark scan failed \(exit 2\)/);
+    assert.equal(readFileSync(out, 'utf8'), 'exit-code=2\n');
+
+    // pre-commit runs the hook's entry with the staged files' names appended
+    const entry = readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8').match(/^\s*entry:\s*(.+)$/m)[1].trim().split(/\s+/);
+    assert.equal(entry[0], 'bulwark');
+    r = run([...entry.slice(1), 'README.md', 'app.py'], { cwd: dir });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^app\.py:2:\d+: CRITICAL BW-AI-001/m);
+    assert.match(r.err, /README\.md: skipped: not a language bulwark scans/);
+    write(dir, 'app.py', 'x = 1\n');
+    r = run([...entry.slice(1), 'README.md', 'app.py'], { cwd: dir });
+    assert.equal(r.code, 0, r.err);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
