@@ -80,6 +80,24 @@ static bool excluded(struct run *r, const char *abs, bool is_dir)
     return rel && *rel && bw_ignore_match(&r->ign, rel, is_dir);
 }
 
+/* A file no name makes a kind of: a script without an extension (bin/deploy, scripts/install) is
+ * a shell file when its #! line names a shell; only those few bytes are read. */
+static int kind_by_shebang(const char *path, int *lang)
+{
+    const char *slash = strrchr(path, '/');
+    if (strchr(slash ? slash + 1 : path, '.'))
+        return BW_KIND_NONE;
+    char head[BW_CLI_SCAN_SHEBANG_BYTES];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    if (!bw_scan_shebang_shell(head, n))
+        return BW_KIND_NONE;
+    *lang = BW_LANG_PY; /* as other shell files: '#' comments, quoted strings */
+    return BW_KIND_SHELL;
+}
+
 static int add_file(struct list *l, const char *path, const char *abs, int kind, int lang, bool named)
 {
     if (!BW_VEC_RESERVE(l->v, l->cap, l->n + 1, BW_CLI_SCAN_MAX_FILES))
@@ -194,6 +212,8 @@ static int walk(struct run *r, struct list *l, const struct frame *up, const cha
         int lang;
         const char *why;
         int kind = bw_scan_kind_of(child, &lang, &why);
+        if (kind == BW_KIND_NONE && !*why)
+            kind = kind_by_shebang(child, &lang);
         if (kind == BW_KIND_NONE) {
             r->skipped += *why != '\0'; /* lockfiles and bundles: counted; other files are no concern */
             continue;
@@ -295,6 +315,8 @@ static int collect(struct run *r, struct list *files, const char *const *paths, 
             int lang;
             const char *why;
             int kind = bw_scan_kind_of(paths[i], &lang, &why);
+            if (kind == BW_KIND_NONE && !*why)
+                kind = kind_by_shebang(paths[i], &lang);
             if (force_lang >= 0) { /* a named file is scanned as --lang says, whatever its name */
                 kind = BW_KIND_CODE;
                 lang = force_lang;

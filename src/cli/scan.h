@@ -100,6 +100,9 @@ enum bw_scan_kind {
 /* The kind of a file by its name; *lang the language the engine reads it as. why (for NONE,
  * when the file is a lockfile or generated) says why it is not scanned, else "". */
 int bw_scan_kind_of(const char *path, int *lang, const char **why);
+/* Whether the first bytes of a file (head, n of them) are a #! line naming a shell (sh, bash,
+ * zsh, dash, ksh; directly or through env): a script without an extension is a shell file. */
+bool bw_scan_shebang_shell(const char *head, size_t n);
 /* Whether a JS or CSS text is minified (one very long line, or an average past
  * BW_CLI_SCAN_MINIFIED_LINE). */
 bool bw_scan_is_minified(const char *text, size_t len);

@@ -193,6 +193,7 @@
 #define BW_CLI_SCAN_MAX_JOBS     256   /* --jobs: scanning threads */
 #define BW_CLI_SCAN_SNIFF_BYTES  8192  /* leading bytes searched for a NUL: a file with one is binary, skipped */
 #define BW_CLI_SCAN_MINIFIED_LINE 2000 /* average line length above which a .js/.css file is generated */
+#define BW_CLI_SCAN_SHEBANG_BYTES 256 /* bytes of an extensionless file read for a shell's #! line */
 #define BW_CLI_SCAN_MAX_PATTERNS 10000 /* ignore patterns: .bulwarkignore lines plus --exclude */
 #define BW_CLI_SCAN_MAX_PATTERN  1024  /* one ignore pattern's bytes */
 #define BW_CLI_SCAN_MAX_CONFIG_BYTES (1u << 20) /* .bulwark.yml */

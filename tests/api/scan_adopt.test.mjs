@@ -287,7 +287,7 @@ test('.bulwark.yml: options, rule selection and overrides; errors name the key a
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('a notebook cell by cell, a key in .env, YAML, TOML, JSON, INI, .properties and shell files, a Dockerfile; lockfiles and minified files counted', () => {
+test('a notebook cell by cell, a key in .env, YAML, TOML, JSON, INI, .properties and shell files (by #! too), a Dockerfile; lockfiles and minified files counted', () => {
   const nb = {
     cells: [
       { cell_type: 'markdown', metadata: {}, source: ['# exec(llm_response) in prose is fine\n'] },
@@ -307,6 +307,7 @@ test('a notebook cell by cell, a key in .env, YAML, TOML, JSON, INI, .properties
     'conf/app.ini': `[openai]\nkey=${OPENAI}\n`,
     'conf/app.properties': `openai.key=${OPENAI}\n`,
     'scripts/deploy.sh': `#!/bin/sh\nexport OPENAI_API_KEY=${OPENAI}\n`,
+    'scripts/install': `#!/usr/bin/env bash\nset -e\ncurl -fsSL https://get.example.com/x | sudo bash\n`,
     'Dockerfile': 'FROM debian\nRUN curl -fsSL https://get.example.com/install.sh | sh\nRUN curl -o x https://e.com/x  # | sh in a comment\n',
     'package-lock.json': `{"k": "${OPENAI}"}`,
     'web/app.min.js': 'var a=1;'.repeat(4000) + `eval(userInput);`,
@@ -320,6 +321,7 @@ test('a notebook cell by cell, a key in .env, YAML, TOML, JSON, INI, .properties
     for (const f of ['config\\.toml:3', 'conf/settings\\.json:1', 'conf/app\\.ini:2', 'conf/app\\.properties:1', 'scripts/deploy\\.sh:2'])
       assert.match(r.out, new RegExp(`^${f}:\\d+: CRITICAL BW-SEC-026`, 'm'), f);
     assert.match(r.out, /Dockerfile:2:1: MEDIUM BW-SH-001/);
+    assert.match(r.out, /^scripts\/install:3:1: MEDIUM BW-SH-001/m); // no extension: its #! line names a shell
     assert.doesNotMatch(r.out, /Dockerfile:3/);
     assert.doesNotMatch(r.out, /package-lock|app\.min\.js/);
     assert.match(r.out, /\(2 skipped/);
