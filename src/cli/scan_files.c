@@ -95,7 +95,7 @@ bool bw_scan_shebang_shell(const char *head, size_t n)
                 base = w[k] + i + 1;
                 bl = wl[k] - i - 1;
             }
-        if (k > 0 && base[0] == '-') /* env's options: "env -S bash -e" */
+        if (k > 0 && bl > 0 && base[0] == '-') /* env's options: "env -S bash -e"; a word may end in '/' */
             continue;
         if (k == 0 && bl == 3 && memcmp(base, "env", 3) == 0)
             continue;

@@ -141,7 +141,7 @@ static void test_shebang(void **state)
         assert_true(bw_scan_shebang_shell(shells[i], strlen(shells[i])));
     const char *const others[] = {"#!/usr/bin/env python3\n", "#!/usr/bin/perl\n", "#!/bin/bashful\n", "# not /bin/sh\n",
                                   "#!\n/bin/sh", "#!/usr/bin/env\n", "", "#", "echo hi\n#!/bin/sh\n",
-                                  "#!/usr/bin/node --harmony sh\n"};
+                                  "#!/usr/bin/node --harmony sh\n", "#!/usr/bin/env p/"};
     for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
         assert_false(bw_scan_shebang_shell(others[i], strlen(others[i])));
     assert_false(bw_scan_shebang_shell("#!/bin/sh", 5)); /* only the bytes given: "#!/bi" */
