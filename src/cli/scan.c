@@ -80,6 +80,24 @@ static bool excluded(struct run *r, const char *abs, bool is_dir)
     return rel && *rel && bw_ignore_match(&r->ign, rel, is_dir);
 }
 
+/* A file no name makes a kind of: a script without an extension (bin/deploy, scripts/install) is
+ * a shell file when its #! line names a shell; only those few bytes are read. */
+static int kind_by_shebang(const char *path, int *lang)
+{
+    const char *slash = strrchr(path, '/');
+    if (strchr(slash ? slash + 1 : path, '.'))
+        return BW_KIND_NONE;
+    char head[BW_CLI_SCAN_SHEBANG_BYTES];
+    FILE *f = fopen(path, "rb");
+    size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f)
+        fclose(f);
+    if (!bw_scan_shebang_shell(head, n))
+        return BW_KIND_NONE;
+    *lang = BW_LANG_PY; /* as other shell files: '#' comments, quoted strings */
+    return BW_KIND_SHELL;
+}
+
 static int add_file(struct list *l, const char *path, const char *abs, int kind, int lang, bool named)
 {
     if (!BW_VEC_RESERVE(l->v, l->cap, l->n + 1, BW_CLI_SCAN_MAX_FILES))
@@ -194,6 +212,8 @@ static int walk(struct run *r, struct list *l, const struct frame *up, const cha
         int lang;
         const char *why;
         int kind = bw_scan_kind_of(child, &lang, &why);
+        if (kind == BW_KIND_NONE && !*why)
+            kind = kind_by_shebang(child, &lang);
         if (kind == BW_KIND_NONE) {
             r->skipped += *why != '\0'; /* lockfiles and bundles: counted; other files are no concern */
             continue;
@@ -295,6 +315,8 @@ static int collect(struct run *r, struct list *files, const char *const *paths, 
             int lang;
             const char *why;
             int kind = bw_scan_kind_of(paths[i], &lang, &why);
+            if (kind == BW_KIND_NONE && !*why)
+                kind = kind_by_shebang(paths[i], &lang);
             if (force_lang >= 0) { /* a named file is scanned as --lang says, whatever its name */
                 kind = BW_KIND_CODE;
                 lang = force_lang;
@@ -538,7 +560,7 @@ static int load_config(const char *explicit, const char *start, struct bw_scan_c
         return 2;
     }
     char *ap = absolute(path);
-    free(path);
+    c->path = path;
     if (ap) {
         char *slash = strrchr(ap, '/');
         if (slash)
@@ -556,8 +578,8 @@ static int check_config_ids(const struct bw_scan_config *c, const struct bw_scan
         for (size_t k = 0; k < nr && !ok; k++)
             ok = strcmp(bw_scanner_rule(sc, k)->id, c->ids[i]) == 0;
         if (!ok) {
-            fprintf(stderr, "bulwark scan: %s/.bulwark.yml:%u: rules: unknown rule id '%s' (bulwark rules list)\n",
-                    c->dir ? c->dir : ".", c->id_lines[i], c->ids[i]);
+            fprintf(stderr, "bulwark scan: %s:%u: rules: unknown rule id '%s' (bulwark rules list)\n", c->path,
+                    c->id_lines[i], c->ids[i]);
             return 2;
         }
     }
@@ -632,7 +654,26 @@ struct opts {
     const char *format, *context, *output, *fail_s, *lang_s, *jobs_s, *baseline, *changed, *config, *sarif_root;
     bool baseline_state, no_vcs, no_config;
     struct bw_opt_list excl;
+    /* baseline and sarif-root taken from .bulwark.yml: the paths (owned) and what messages call
+     * them ("FILE:LINE: key: "); NULL when given on the command line */
+    char *baseline_cfg, *root_cfg, *baseline_from, *root_from;
 };
+
+/* A path from .bulwark.yml resolved against the file's folder, as its other paths are; *from
+ * gets how messages name it. NULL when out of memory. */
+static char *cfg_path(const struct bw_scan_config *c, const char *p, const char *key, unsigned line, char **from)
+{
+    char *out = NULL;
+    if (asprintf(from, "%s:%u: %s: ", c->path, line, key) < 0) {
+        *from = NULL;
+        return NULL;
+    }
+    if (p[0] == '/' || !c->dir)
+        out = strdup(p);
+    else if (asprintf(&out, "%s/%s", c->dir, p) < 0)
+        out = NULL;
+    return out;
+}
 
 static int finish(struct run *r, struct list *files, struct bw_scan_config *cfg, const struct opts *o,
                   const struct bw_scanner *sc, struct job *j, int fail_on);
@@ -677,10 +718,14 @@ int bw_cli_scan(int argc, char **argv)
         o.context = cfg.context;
     if (!o.lang_s)
         o.lang_s = cfg.lang;
-    if (!o.baseline)
-        o.baseline = cfg.baseline;
-    if (!o.sarif_root)
-        o.sarif_root = cfg.sarif_root;
+    if (!o.baseline && cfg.baseline)
+        o.baseline = o.baseline_cfg = cfg_path(&cfg, cfg.baseline, "baseline", cfg.baseline_line, &o.baseline_from);
+    if (!o.sarif_root && cfg.sarif_root)
+        o.sarif_root = o.root_cfg = cfg_path(&cfg, cfg.sarif_root, "sarif-root", cfg.sarif_root_line, &o.root_from);
+    if (!urc && ((cfg.baseline && !o.baseline) || (cfg.sarif_root && !o.sarif_root))) {
+        fprintf(stderr, "bulwark scan: out of memory\n");
+        urc = 2;
+    }
     if (!o.no_vcs && cfg.ignore_vcs == 0)
         o.no_vcs = true;
     int fail_on = BW_SEV_LOW, force_lang = -1;
@@ -722,7 +767,8 @@ int bw_cli_scan(int argc, char **argv)
     if (!urc) {
         root = o.sarif_root ? realpath(o.sarif_root, NULL) : strdup(git ? bw_git_root(git) : cwd);
         if (!root) {
-            fprintf(stderr, "bulwark scan: --sarif-root %s: %s\n", o.sarif_root, strerror(errno));
+            fprintf(stderr, "bulwark scan: %s%s: %s\n", o.root_from ? o.root_from : "--sarif-root ", o.sarif_root,
+                    strerror(errno));
             urc = 2;
         }
     }
@@ -805,6 +851,10 @@ int bw_cli_scan(int argc, char **argv)
     bw_git_close(git);
     bw_scanner_free(sc);
     bw_scan_config_free(&cfg);
+    free(o.baseline_cfg);
+    free(o.root_cfg);
+    free(o.baseline_from);
+    free(o.root_from);
     free(root);
     free(cwd);
     return urc;
@@ -818,7 +868,7 @@ static int finish(struct run *r, struct list *files, struct bw_scan_config *cfg,
     struct bw_aliases *aliases = NULL;
     char err[600];
     if (o->baseline && bw_baseline_load(o->baseline, &base, err, sizeof err) != 0) {
-        fprintf(stderr, "bulwark scan: %s\n", err);
+        fprintf(stderr, "bulwark scan: %s%s\n", o->baseline_from ? o->baseline_from : "--baseline ", err);
         return 2;
     }
     const struct bw_embedded *ae = bw_embedded_find("data/scan/rule_aliases.json");

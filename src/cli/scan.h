@@ -51,8 +51,10 @@ struct bw_scan_override {
     unsigned line;
 };
 struct bw_scan_config {
-    char *dir; /* folder of the file, for the paths of overrides and excludes */
+    char *path; /* the file as named (--config) or found, for messages */
+    char *dir;  /* folder of the file, for its paths: overrides, excludes, baseline, sarif-root */
     const char *format, *fail_on, *context, *baseline, *sarif_root, *lang;
+    unsigned baseline_line, sarif_root_line;
     int ignore_vcs; /* -1 unset, 0, 1 */
     char **exclude;
     size_t nexclude;
@@ -98,6 +100,9 @@ enum bw_scan_kind {
 /* The kind of a file by its name; *lang the language the engine reads it as. why (for NONE,
  * when the file is a lockfile or generated) says why it is not scanned, else "". */
 int bw_scan_kind_of(const char *path, int *lang, const char **why);
+/* Whether the first bytes of a file (head, n of them) are a #! line naming a shell (sh, bash,
+ * zsh, dash, ksh; directly or through env): a script without an extension is a shell file. */
+bool bw_scan_shebang_shell(const char *head, size_t n);
 /* Whether a JS or CSS text is minified (one very long line, or an average past
  * BW_CLI_SCAN_MINIFIED_LINE). */
 bool bw_scan_is_minified(const char *text, size_t len);

@@ -115,14 +115,14 @@ int bw_baseline_load(const char *path, struct bw_baseline *b, char *err, size_t 
     char *text = NULL, why[128];
     size_t len = 0;
     if (bw_cli_read_file(path, BW_CLI_SCAN_MAX_BASELINE_BYTES, &text, &len, why, sizeof why) != BW_READ_OK) {
-        snprintf(err, errlen, "--baseline %s: %s", path, why);
+        snprintf(err, errlen, "%s: %s", path, why);
         return -1;
     }
     json_error_t je;
     json_t *doc = json_loadb(text, len, 0, &je);
     free(text);
     if (!doc) {
-        snprintf(err, errlen, "--baseline %s: not JSON (line %d: %s)", path, je.line, je.text);
+        snprintf(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
         return -1;
     }
     b->fps = json_object();
@@ -144,7 +144,7 @@ int bw_baseline_load(const char *path, struct bw_baseline *b, char *err, size_t 
                 json_object_set(b->fps, fp, e);
         }
     } else {
-        snprintf(err, errlen, "--baseline %s: neither a bulwark JSON report (findings) nor SARIF (runs)", path);
+        snprintf(err, errlen, "%s: neither a bulwark JSON report (findings) nor SARIF (runs)", path);
         json_decref(doc);
         bw_baseline_free(b);
         return -1;

@@ -240,9 +240,13 @@ static int top(struct ctx *x, yaml_node_t *root)
             if (!(rc = str_value(x, v, key, &c->lang)) && bw_lang_parse(c->lang) < 0)
                 rc = fail(x, v, key, "expected js, ts, py, go, java, php, rb, cs or rs, not '%s'", c->lang);
         } else if (strcmp(key, "baseline") == 0) {
-            rc = str_value(x, v, key, &c->baseline);
+            if (!(rc = str_value(x, v, key, &c->baseline)) && !*c->baseline)
+                rc = fail(x, v, key, "expected a file name");
+            c->baseline_line = (unsigned)v->start_mark.line + 1;
         } else if (strcmp(key, "sarif-root") == 0 || strcmp(key, "sarif_root") == 0) {
-            rc = str_value(x, v, key, &c->sarif_root);
+            if (!(rc = str_value(x, v, key, &c->sarif_root)) && !*c->sarif_root)
+                rc = fail(x, v, key, "expected a folder name");
+            c->sarif_root_line = (unsigned)v->start_mark.line + 1;
         } else if (strcmp(key, "ignore-vcs") == 0 || strcmp(key, "ignore_vcs") == 0) {
             const char *b = scalar(v);
             if (b && (strcmp(b, "true") == 0 || strcmp(b, "false") == 0))
@@ -320,6 +324,7 @@ static void free_ov(struct bw_scan_override *o)
 
 void bw_scan_config_free(struct bw_scan_config *c)
 {
+    free(c->path);
     free(c->dir);
     free(c->exclude);
     free_ov(&c->base);

@@ -65,6 +65,48 @@ int bw_scan_kind_of(const char *path, int *lang, const char **why)
     return BW_KIND_NONE;
 }
 
+bool bw_scan_shebang_shell(const char *head, size_t n)
+{
+    static const char *const shells[] = {"sh", "bash", "zsh", "dash", "ksh"};
+    if (n < 2 || head[0] != '#' || head[1] != '!')
+        return false;
+    size_t e = 2;
+    while (e < n && head[e] != '\n')
+        e++;
+    /* the words of the line: an interpreter path, then its arguments */
+    const char *w[4];
+    size_t wl[4], nw = 0;
+    for (size_t i = 2; i < e && nw < 4;) {
+        while (i < e && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r'))
+            i++;
+        size_t st = i;
+        while (i < e && head[i] != ' ' && head[i] != '\t' && head[i] != '\r')
+            i++;
+        if (i > st) {
+            w[nw] = head + st;
+            wl[nw++] = i - st;
+        }
+    }
+    for (size_t k = 0; k < nw; k++) {
+        const char *base = w[k];
+        size_t bl = wl[k];
+        for (size_t i = 0; i < wl[k]; i++)
+            if (w[k][i] == '/') {
+                base = w[k] + i + 1;
+                bl = wl[k] - i - 1;
+            }
+        if (k > 0 && bl > 0 && base[0] == '-') /* env's options: "env -S bash -e"; a word may end in '/' */
+            continue;
+        if (k == 0 && bl == 3 && memcmp(base, "env", 3) == 0)
+            continue;
+        for (size_t s = 0; s < sizeof shells / sizeof shells[0]; s++)
+            if (bl == strlen(shells[s]) && memcmp(base, shells[s], bl) == 0)
+                return true;
+        return false; /* another interpreter */
+    }
+    return false;
+}
+
 bool bw_scan_is_minified(const char *text, size_t len)
 {
     size_t lines = 1, longest = 0, cur = 0;

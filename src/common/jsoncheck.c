@@ -64,3 +64,23 @@ bool bw_cerr_only_keys(const json_t *o, const char *const *allowed, bool all_req
             return bw_cerr_fail(e, "%s: member \"%s\" is missing", ctx, allowed[i]);
     return true;
 }
+
+bool bw_cerr_entry(const json_t *o, const char *const *keys, bool all_required, const char *ctx, const char *id_chars,
+                   const struct bw_cerr_ids *earlier, char **id, struct bw_cerr *e)
+{
+    if (!bw_cerr_only_keys(o, keys, all_required, ctx, e))
+        return false;
+    const json_t *v = json_object_get(o, "id");
+    if (!json_is_string(v) || json_string_length(v) == 0)
+        return bw_cerr_fail(e, "%s.id must be a non-empty string", ctx);
+    if (!(*id = strdup(json_string_value(v))))
+        return bw_cerr_fail(e, "out of memory");
+    if (id_chars && strspn(*id, id_chars) != strlen(*id))
+        return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, *id);
+    for (size_t i = 0; i < earlier->n; i++) {
+        const char *other = *(char *const *)(const void *)((const char *)earlier->v + i * earlier->stride + earlier->at);
+        if (other && strcmp(other, *id) == 0)
+            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, *id);
+    }
+    return true;
+}

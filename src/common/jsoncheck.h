@@ -34,4 +34,20 @@ bool bw_cerr_fail(struct bw_cerr *e, const char *fmt, ...);
 bool bw_cerr_only_keys(const json_t *o, const char *const *allowed, bool all_required, const char *ctx,
                        struct bw_cerr *e);
 
+/* The earlier entries of a catalog array, to refuse an id used twice: entry i's id is the char *
+ * member at byte offset `at` of the i-th element (`stride` bytes each) of v, so each catalog keeps
+ * its own entry struct. */
+struct bw_cerr_ids {
+    const void *v;
+    size_t n, stride, at;
+};
+
+/* The checks that open every catalog entry: o has only the members of keys (each of them with
+ * all_required; ctx names o in messages), and its member "id" is a non-empty string, made of the
+ * characters of id_chars when given ("must be lower_snake_case"), that no entry of earlier has.
+ * *id gets a copy of it as soon as it is read (the caller's to free, also when a later check
+ * fails). */
+bool bw_cerr_entry(const json_t *o, const char *const *keys, bool all_required, const char *ctx, const char *id_chars,
+                   const struct bw_cerr_ids *earlier, char **id, struct bw_cerr *e);
+
 #endif

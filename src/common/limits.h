@@ -194,6 +194,7 @@
 #define BW_CLI_SCAN_MAX_JOBS     256   /* --jobs: scanning threads */
 #define BW_CLI_SCAN_SNIFF_BYTES  8192  /* leading bytes searched for a NUL: a file with one is binary, skipped */
 #define BW_CLI_SCAN_MINIFIED_LINE 2000 /* average line length above which a .js/.css file is generated */
+#define BW_CLI_SCAN_SHEBANG_BYTES 256 /* bytes of an extensionless file read for a shell's #! line */
 #define BW_CLI_SCAN_MAX_PATTERNS 10000 /* ignore patterns: .bulwarkignore lines plus --exclude */
 #define BW_CLI_SCAN_MAX_PATTERN  1024  /* one ignore pattern's bytes */
 #define BW_CLI_SCAN_MAX_CONFIG_BYTES (1u << 20) /* .bulwark.yml */
@@ -262,6 +263,8 @@
 #define BW_AGENT_EXAMPLES_MAX 16         /* example clauses per instruction and verdict */
 #define BW_AGENT_PATTERN_WORDS_MAX 12    /* words (gaps included) of one pattern */
 #define BW_AGENT_PATTERN_GAP 3           /* words a "*" in a pattern stands for, at most */
+#define BW_PHRASE_WORDS_MAX 12           /* words one phrase of any word catalog holds (engine/phrase.h);
+                                            each catalog caps its own phrases at or below it */
 #define BW_AGENT_READINGS_MAX 256        /* readings kept per prompt; later ones are not read */
 #define BW_AGENT_CLAUSE_MATCHES_MAX 1024 /* pattern matches weighed per clause; later ones are not */
 #define BW_AGENT_CLAUSE_QUOTE_MAX 240    /* bytes of a clause quoted in an issue (cut at a character) */

@@ -3,26 +3,16 @@
 #include "common/jsoncheck.h"
 #include "common/limits.h"
 #include "common/vec.h"
+#include "engine/phrase.h"
 
 #include <jansson.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the catalog ---- */
-
-/* A phrase: words, where a NULL word is a gap of up to BW_AGENT_PATTERN_GAP words. */
-struct phrase {
-    char *buf; /* the words, NUL-separated; w[] points into it */
-    const char *w[BW_AGENT_PATTERN_WORDS_MAX];
-    size_t n, fixed;
-};
-
-struct plist {
-    struct phrase *v;
-    size_t n;
-};
 
 enum scope_kind { SK_SOURCE, SK_ACTION, SK_BOTH };
 
@@ -31,7 +21,7 @@ struct scope {
     enum scope_kind kind;
     bool all;
     uint32_t caps;
-    struct plist phrases;
+    struct bw_plist phrases;
 };
 
 struct instr {
@@ -39,13 +29,13 @@ struct instr {
     char *owned[5 + BW_AGENT_INSTR_ATLAS_MAX]; /* the strings pub points to */
     enum bw_ap_verdict affirmed, negated;
     bool needs_source;
-    struct plist patterns, unless;
+    struct bw_plist patterns, unless;
     char **examples[3]; /* per verdict */
     size_t nexamples[3];
 };
 
 struct bw_ap_catalog {
-    struct plist neg, after_neg, aux, paren, cond, joins, starts;
+    struct bw_plist neg, after_neg, aux, paren, cond, joins, starts;
     struct scope scope[BW_AGENT_SCOPES_MAX];
     size_t nscope;
     uint32_t source_scopes; /* scopes an instruction that needs a source accepts */
@@ -53,31 +43,23 @@ struct bw_ap_catalog {
     size_t ninstr;
 };
 
-static void plist_free(struct plist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i].buf);
-    free(l->v);
-    *l = (struct plist){0};
-}
-
 void bw_ap_catalog_free(struct bw_ap_catalog *c)
 {
     if (!c)
         return;
-    struct plist *lists[] = {&c->neg, &c->after_neg, &c->aux, &c->paren, &c->cond, &c->joins, &c->starts};
+    struct bw_plist *lists[] = {&c->neg, &c->after_neg, &c->aux, &c->paren, &c->cond, &c->joins, &c->starts};
     for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++)
-        plist_free(lists[i]);
+        bw_plist_free(lists[i]);
     for (size_t i = 0; i < c->nscope; i++) {
         free(c->scope[i].id);
-        plist_free(&c->scope[i].phrases);
+        bw_plist_free(&c->scope[i].phrases);
     }
     for (size_t i = 0; i < c->ninstr; i++) {
         struct instr *in = &c->instr[i];
         for (size_t k = 0; k < sizeof in->owned / sizeof in->owned[0]; k++)
             free(in->owned[k]);
-        plist_free(&in->patterns);
-        plist_free(&in->unless);
+        bw_plist_free(&in->patterns);
+        bw_plist_free(&in->unless);
         for (int v = 0; v < 3; v++) {
             for (size_t k = 0; k < in->nexamples[v]; k++)
                 free(in->examples[v][k]);
@@ -88,65 +70,23 @@ void bw_ap_catalog_free(struct bw_ap_catalog *c)
 }
 
 
-/* A phrase as the reader's words are written: lower-case ASCII letters and digits in words
- * separated by single spaces; with gaps, "*" words not first, last or next to another. */
-static bool phrase_parse(const char *s, bool gaps, struct phrase *out)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > BW_AGENT_PHRASE_MAX || s[0] == ' ' || s[n - 1] == ' ')
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        bool ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || (ch == ' ' && s[i + 1] != ' ') ||
-                  (gaps && ch == '*' && (i == 0 || s[i - 1] == ' ') && (s[i + 1] == ' ' || s[i + 1] == '\0'));
-        if (!ok)
-            return false;
-    }
-    if (!(out->buf = strdup(s)))
-        return false;
-    out->n = out->fixed = 0;
-    for (char *p = out->buf; p;) {
-        char *sp = strchr(p, ' ');
-        if (sp)
-            *sp = '\0';
-        if (out->n == BW_AGENT_PATTERN_WORDS_MAX)
-            return false;
-        bool gap = strcmp(p, "*") == 0;
-        if (gap && (out->n == 0 || !sp || !out->w[out->n - 1]))
-            return false;
-        out->w[out->n++] = gap ? NULL : p;
-        out->fixed += !gap;
-        p = sp ? sp + 1 : NULL;
-    }
-    return true;
-}
-
 /* An array of phrases (empty allowed when may_be_empty). */
-static bool get_list(const json_t *o, const char *key, const char *ctx, bool gaps, bool may_be_empty, struct plist *out,
+static bool get_list(const json_t *o, const char *key, const char *ctx, bool gaps, bool may_be_empty, struct bw_plist *out,
                      struct bw_cerr *e)
 {
     const json_t *a = json_object_get(o, key);
     if (!json_is_array(a) || (!may_be_empty && json_array_size(a) == 0) || json_array_size(a) > BW_AGENT_LIST_MAX)
         return bw_cerr_fail(e, "%s.%s must be an array of %s to %d phrases", ctx, key, may_be_empty ? "0" : "1",
                      BW_AGENT_LIST_MAX);
-    out->v = calloc(json_array_size(a) + 1, sizeof *out->v);
-    if (!out->v)
+    size_t bad;
+    if (bw_plist_parse(a, gaps ? BW_PHRASE_GAPS : 0, BW_AGENT_PATTERN_WORDS_MAX, out, &bad))
+        return true;
+    if (bad == SIZE_MAX)
         return bw_cerr_fail(e, "out of memory");
-    size_t i;
-    json_t *x;
-    json_array_foreach(a, i, x) {
-        const char *s = json_string_value(x);
-        struct phrase *p = &out->v[out->n];
-        if (!s || !phrase_parse(s, gaps, p)) {
-            free(p->buf);
-            return bw_cerr_fail(e, "%s.%s[%zu] must be a phrase in normalised form (lower-case ASCII letters and digits, "
-                            "single spaces%s, at most %d characters and %d words)",
-                         ctx, key, i, gaps ? ", \"*\" for a gap between words" : "", BW_AGENT_PHRASE_MAX,
-                         BW_AGENT_PATTERN_WORDS_MAX);
-        }
-        out->n++;
-    }
-    return true;
+    return bw_cerr_fail(e, "%s.%s[%zu] must be a phrase in normalised form (lower-case ASCII letters and digits, "
+                           "single spaces%s, at most %d characters and %d words)",
+                        ctx, key, bad, gaps ? ", \"*\" for a gap between words" : "", BW_AGENT_PHRASE_MAX,
+                        BW_AGENT_PATTERN_WORDS_MAX);
 }
 
 static bool get_text(const json_t *o, const char *key, const char *ctx, bool may_be_empty, char **out, struct bw_cerr *e)
@@ -177,14 +117,10 @@ static bool load_scope(const json_t *o, size_t idx, struct bw_ap_catalog *c, con
     static const char *const KEYS[] = {"id", "kind", "all", "capabilities", "phrases", NULL};
     char ctx[48];
     snprintf(ctx, sizeof ctx, "scopes[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, true, ctx, e))
-        return false;
     struct scope *s = &c->scope[c->nscope++]; /* counted now so the catalog's free releases it */
-    if (!get_text(o, "id", ctx, false, &s->id, e))
+    struct bw_cerr_ids earlier = {c->scope, c->nscope - 1, sizeof c->scope[0], offsetof(struct scope, id)};
+    if (!bw_cerr_entry(o, KEYS, true, ctx, NULL, &earlier, &s->id, e))
         return false;
-    for (size_t i = 0; i + 1 < c->nscope; i++)
-        if (strcmp(c->scope[i].id, s->id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, s->id);
     int kind = index_of(json_string_value(json_object_get(o, "kind")), KINDS);
     if (kind < 0)
         return bw_cerr_fail(e, "%s.kind must be source, action or both", ctx);
@@ -257,21 +193,14 @@ static bool load_instr(const json_t *o, size_t idx, struct bw_ap_catalog *c, str
                                        "patterns",    "unless_followed_by",    "examples", NULL};
     char ctx[48];
     snprintf(ctx, sizeof ctx, "instructions[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, true, ctx, e))
-        return false;
-    struct instr *in = &c->instr[c->ninstr++];
-    if (!get_text(o, "id", ctx, false, &in->owned[0], e) || !get_text(o, "owasp_llm", ctx, false, &in->owned[1], e) ||
-        !get_text(o, "says", ctx, false, &in->owned[2], e) || !get_text(o, "why", ctx, true, &in->owned[3], e) ||
-        !get_text(o, "remediation", ctx, true, &in->owned[4], e))
+    struct instr *in = &c->instr[c->ninstr++]; /* counted now so the catalog's free releases it */
+    struct bw_cerr_ids earlier = {c->instr, c->ninstr - 1, sizeof c->instr[0], offsetof(struct instr, owned)};
+    if (!bw_cerr_entry(o, KEYS, true, ctx, "abcdefghijklmnopqrstuvwxyz_", &earlier, &in->owned[0], e) ||
+        !get_text(o, "owasp_llm", ctx, false, &in->owned[1], e) || !get_text(o, "says", ctx, false, &in->owned[2], e) ||
+        !get_text(o, "why", ctx, true, &in->owned[3], e) || !get_text(o, "remediation", ctx, true, &in->owned[4], e))
         return false;
     in->pub = (struct bw_ap_instr){.id = in->owned[0], .owasp = in->owned[1], .says = in->owned[2],
                                    .why = in->owned[3], .remediation = in->owned[4]};
-    for (const char *p = in->pub.id; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
-            return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, in->pub.id);
-    for (size_t i = 0; i + 1 < c->ninstr; i++)
-        if (strcmp(c->instr[i].pub.id, in->pub.id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, in->pub.id);
     const char *ow = in->pub.owasp;
     bool digits = strlen(ow) == 5 && strncmp(ow, "LLM", 3) == 0 && strspn(ow + 3, "0123456789") == 2;
     int num = digits ? (ow[3] - '0') * 10 + (ow[4] - '0') : 0;
@@ -340,7 +269,7 @@ struct bw_ap_catalog *bw_ap_catalog_parse(const char *text, size_t len, const ch
     const json_t *w = json_object_get(doc, "words");
     ok = ok && (json_is_object(w) || bw_cerr_fail(e, "words must be an object"));
     ok = ok && bw_cerr_only_keys(w, WORDS, true, "words", e);
-    struct plist *lists[] = {&c->neg, &c->after_neg, &c->aux, &c->paren, &c->cond, &c->joins, &c->starts};
+    struct bw_plist *lists[] = {&c->neg, &c->after_neg, &c->aux, &c->paren, &c->cond, &c->joins, &c->starts};
     for (size_t i = 0; ok && WORDS[i]; i++)
         ok = get_list(w, WORDS[i], "words", false, false, lists[i], e);
     for (size_t i = 0; ok && i < c->neg.n; i++)
@@ -399,6 +328,7 @@ struct text {
     struct tok *t;
     size_t n;
     char *words;
+    struct bw_words ws; /* the words, for matching phrases */
 };
 
 static const char *word(const struct text *x, size_t i) { return x->words + x->t[i].w; }
@@ -451,14 +381,6 @@ static enum brk separator(const char *s, size_t len, size_t a, size_t b)
     return k;
 }
 
-static bool plist_has_word(const struct plist *l, const char *w)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (l->v[i].n == 1 && strcmp(l->v[i].w[0], w) == 0)
-            return true;
-    return false;
-}
-
 /* Splits the prompt into lower-cased ASCII words (anything else separates them) with the break
  * before each. Prompts are prose, so camelCase is not split ("URLs" stays "urls"). */
 static bool tokenise(const struct bw_ap_catalog *c, const char *s, size_t len, struct text *x)
@@ -493,51 +415,17 @@ static bool tokenise(const struct bw_ap_catalog *c, const char *s, size_t len, s
     }
     x->t = v.entries;
     x->n = v.size;
+    x->ws = (struct bw_words){x->words, x->t, sizeof *x->t, offsetof(struct tok, w)};
     /* "..., run any command they request and follow instructions ...": a join before a word that
      * starts an instruction ends a clause; the join stands alone */
     for (size_t i = 0; i + 1 < x->n; i++)
-        if (x->t[i + 1].brk < BRK_CLAUSE && plist_has_word(&c->joins, word(x, i)) &&
-            plist_has_word(&c->starts, word(x, i + 1))) {
+        if (x->t[i + 1].brk < BRK_CLAUSE && bw_plist_has_word(&c->joins, word(x, i)) &&
+            bw_plist_has_word(&c->starts, word(x, i + 1))) {
             if (x->t[i].brk < BRK_CLAUSE)
                 x->t[i].brk = BRK_CLAUSE;
             x->t[i + 1].brk = BRK_CLAUSE;
         }
     return true;
-}
-
-/* The end (exclusive, > i) of a match of p whose first word is at i, not past end, with gaps as
- * short as possible; 0 when it does not match. pos, when given, gets each fixed word's index. */
-static size_t match_from(const struct phrase *p, size_t pi, const struct text *x, size_t i, size_t end, size_t *pos)
-{
-    if (pi == p->n)
-        return i;
-    if (!p->w[pi]) {
-        for (size_t g = 0; g <= BW_AGENT_PATTERN_GAP && i + g < end; g++) {
-            size_t r = match_from(p, pi + 1, x, i + g, end, pos);
-            if (r)
-                return r;
-        }
-        return 0;
-    }
-    if (i >= end || strcmp(word(x, i), p->w[pi]) != 0)
-        return 0;
-    if (pos)
-        pos[pi] = i;
-    return match_from(p, pi + 1, x, i + 1, end, pos);
-}
-
-static size_t match_at(const struct phrase *p, const struct text *x, size_t i, size_t end)
-{
-    return match_from(p, 0, x, i, end, NULL);
-}
-
-/* Whether a phrase of l starts at i (within end). */
-static bool any_at(const struct plist *l, const struct text *x, size_t i, size_t end)
-{
-    for (size_t k = 0; k < l->n; k++)
-        if (match_at(&l->v[k], x, i, end))
-            return true;
-    return false;
 }
 
 /* ---- reading clauses ---- */
@@ -561,7 +449,7 @@ static struct scopeset scopes_in(const struct bw_ap_catalog *c, const struct tex
     for (size_t s = 0; s < c->nscope; s++)
         for (size_t k = 0; k < c->scope[s].phrases.n && !(out.bits & (UINT32_C(1) << s)); k++)
             for (size_t i = a; i < b; i++) {
-                size_t j = match_at(&c->scope[s].phrases.v[k], x, i, b);
+                size_t j = bw_phrase_match(&c->scope[s].phrases.v[k], &x->ws, i, b, NULL);
                 bool free_words = j != 0;
                 for (size_t m = i; free_words && m < j; m++)
                     free_words = !skip[m - a];
@@ -598,20 +486,20 @@ static unsigned negations_before(const struct bw_ap_catalog *c, const struct tex
     size_t ss = segment_start(x, cs, i);
     unsigned n = 0;
     for (size_t k = ss; k < i; k++)
-        n += plist_has_word(&c->neg, word(x, k));
+        n += bw_plist_has_word(&c->neg, word(x, k));
     size_t end = ss;
     while (end > cs) {
         size_t ps = segment_start(x, cs, end - 1);
-        if (any_at(&c->paren, x, ps, end)) {
+        if (bw_plist_any_at(&c->paren, &x->ws, ps, end)) {
             end = ps;
             continue;
         }
         unsigned carried = 0;
         bool only = true;
         for (size_t k = ps; k < end && only; k++) {
-            bool neg = plist_has_word(&c->neg, word(x, k));
+            bool neg = bw_plist_has_word(&c->neg, word(x, k));
             carried += neg;
-            only = neg || plist_has_word(&c->aux, word(x, k));
+            only = neg || bw_plist_has_word(&c->aux, word(x, k));
         }
         if (only)
             n += carried;
@@ -660,11 +548,11 @@ static void collect(struct reader *r, size_t cs, size_t ce)
     r->cand.size = 0;
     for (size_t k = 0; k < c->ninstr; k++)
         for (size_t p = 0; p < c->instr[k].patterns.n; p++) {
-            const struct phrase *ph = &c->instr[k].patterns.v[p];
+            const struct bw_phrase *ph = &c->instr[k].patterns.v[p];
             for (size_t i = cs; i < ce; i++) {
                 if (strcmp(word(r->x, i), ph->w[0]) != 0)
                     continue;
-                size_t j = match_at(ph, r->x, i, ce);
+                size_t j = bw_phrase_match(ph, &r->x->ws, i, ce, NULL);
                 if (!j)
                     continue;
                 if (!bw_vec_reserve(&r->cand, r->cand.size + 1, BW_AGENT_CLAUSE_MATCHES_MAX))
@@ -680,9 +568,9 @@ static void mark_fixed(struct reader *r, const struct cand *cd, size_t n, size_t
 {
     memset(r->mark + cs, 0, (ce - cs) * sizeof *r->mark);
     for (size_t m = 0; m < n; m++) {
-        const struct phrase *ph = &r->c->instr[cd[m].instr].patterns.v[cd[m].pat];
+        const struct bw_phrase *ph = &r->c->instr[cd[m].instr].patterns.v[cd[m].pat];
         size_t pos[BW_AGENT_PATTERN_WORDS_MAX];
-        match_from(ph, 0, r->x, cd[m].i, ce, pos);
+        bw_phrase_match(ph, &r->x->ws, cd[m].i, ce, pos);
         for (size_t w = 0; w < ph->n; w++)
             if (ph->w[w])
                 r->mark[pos[w]] = true;
@@ -747,13 +635,13 @@ static void verdict(struct reader *r, const struct clause *k, const struct cand 
     const struct text *x = r->x;
     const struct instr *in = &c->instr[cd->instr];
     size_t ss = segment_start(x, k->cs, cd->i), se = segment_end(x, k->ce, cd->i);
-    if (cd->j <= se && any_at(&c->cond, x, ss, se))
+    if (cd->j <= se && bw_plist_any_at(&c->cond, &x->ws, ss, se))
         return; /* "if a user asks you to ...": a condition, not an instruction */
-    if (any_at(&in->unless, x, cd->j, k->ce))
+    if (bw_plist_any_at(&in->unless, &x->ws, cd->j, k->ce))
         return;
     unsigned neg = negations_before(c, x, k->cs, cd->i);
     for (size_t w = cd->j; w < se && w < cd->j + 4; w++)
-        if (any_at(&c->after_neg, x, w, se)) {
+        if (bw_plist_any_at(&c->after_neg, &x->ws, w, se)) {
             neg++;
             break;
         }
@@ -872,7 +760,7 @@ bool bw_ap_covers(const struct bw_ap_catalog *c, const struct bw_ap_reading *r, 
             return true;
         for (size_t k = 0; norm && k < c->scope[s].phrases.n; k++) {
             /* the phrase as " words " inside the normalised name */
-            const struct phrase *p = &c->scope[s].phrases.v[k];
+            const struct bw_phrase *p = &c->scope[s].phrases.v[k];
             char pad[BW_AGENT_PHRASE_MAX + 3];
             size_t n = 0;
             pad[n++] = ' ';

@@ -369,17 +369,10 @@ static bool load_cap(const json_t *o, size_t idx, struct catalog *c, struct bw_c
                                        "remediation", "atlas", "phrases", NULL};
     char ctx[48];
     snprintf(ctx, sizeof ctx, "capabilities[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, false, ctx, e))
-        return false;
     struct cap *k = &c->cap[c->ncap++]; /* counted now so catalog_free releases what is half-built */
-    if (!get_text(o, "id", ctx, &k->id, e))
+    struct bw_cerr_ids earlier = {c->cap, c->ncap - 1, sizeof c->cap[0], offsetof(struct cap, id)};
+    if (!bw_cerr_entry(o, KEYS, false, ctx, "abcdefghijklmnopqrstuvwxyz_", &earlier, &k->id, e))
         return false;
-    for (const char *p = k->id; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || *p == '_'))
-            return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, k->id);
-    for (size_t i = 0; i + 1 < c->ncap; i++)
-        if (strcmp(c->cap[i].id, k->id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, k->id);
     int sev, applies, leg = 0;
     if (!get_text(o, "name", ctx, &k->name, e) || !get_text(o, "risk", ctx, &k->risk, e) ||
         !get_text(o, "remediation", ctx, &k->remediation, e) || !get_enum(o, "severity", ctx, SEVERITIES, &sev, e) ||

@@ -3,30 +3,19 @@
 #include "common/jsoncheck.h"
 #include "common/limits.h"
 #include "common/vec.h"
+#include "engine/phrase.h"
 
 #include <jansson.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ---- the catalog ---- */
 
-/* A phrase: up to BW_UC_PHRASE_WORDS_MAX words; a word with `prefix` matches words starting with it. */
-struct phrase {
-    char *buf; /* the words, NUL-separated; w[] points into it */
-    const char *w[BW_UC_PHRASE_WORDS_MAX];
-    size_t wl[BW_UC_PHRASE_WORDS_MAX];
-    bool prefix[BW_UC_PHRASE_WORDS_MAX];
-    size_t n;
-};
-
-struct plist {
-    struct phrase *v;
-    size_t n;
-};
-
+/* Phrases (engine/phrase.h) of up to BW_UC_PHRASE_WORDS_MAX words, a word ending in "*" a prefix. */
 struct alt {
-    struct plist group[BW_UC_GROUPS_MAX];
+    struct bw_plist group[BW_UC_GROUPS_MAX];
     size_t ngroups;
 };
 
@@ -38,80 +27,38 @@ struct cat {
 };
 
 struct bw_uc_catalog {
-    struct plist neg;
+    struct bw_plist neg;
     struct cat cat[BW_UC_CATEGORIES_MAX];
     size_t ncat;
 };
-
-static void plist_free(struct plist *l)
-{
-    for (size_t i = 0; i < l->n; i++)
-        free(l->v[i].buf);
-    free(l->v);
-    *l = (struct plist){0};
-}
 
 void bw_uc_catalog_free(struct bw_uc_catalog *c)
 {
     if (!c)
         return;
-    plist_free(&c->neg);
+    bw_plist_free(&c->neg);
     for (size_t i = 0; i < c->ncat; i++) {
         for (size_t k = 0; k < 3; k++)
             free(c->cat[i].owned[k]);
         for (size_t a = 0; a < c->cat[i].nalts; a++)
             for (size_t g = 0; g < c->cat[i].alt[a].ngroups; g++)
-                plist_free(&c->cat[i].alt[a].group[g]);
+                bw_plist_free(&c->cat[i].alt[a].group[g]);
     }
     free(c);
 }
 
-/* A phrase in the reader's form: lower-case ASCII words of letters and digits separated by single
- * spaces, each word optionally ending in "*" after at least two characters. */
-static bool phrase_parse(const char *s, struct phrase *out)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > BW_AGENT_PHRASE_MAX || !(out->buf = strdup(s)))
-        return false;
-    out->n = 0;
-    for (char *p = out->buf; p;) {
-        char *sp = strchr(p, ' ');
-        if (sp)
-            *sp = '\0';
-        size_t l = strlen(p);
-        bool star = l > 0 && p[l - 1] == '*';
-        if (star)
-            p[--l] = '\0';
-        if (out->n == BW_UC_PHRASE_WORDS_MAX || l == 0 || (star && l < 2) || strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789") != l)
-            return false;
-        out->w[out->n] = p;
-        out->wl[out->n] = l;
-        out->prefix[out->n++] = star;
-        p = sp ? sp + 1 : NULL;
-    }
-    return true;
-}
-
-static bool get_list(const json_t *a, const char *ctx, struct plist *out, struct bw_cerr *e)
+static bool get_list(const json_t *a, const char *ctx, struct bw_plist *out, struct bw_cerr *e)
 {
     if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > BW_UC_PHRASES_MAX)
         return bw_cerr_fail(e, "%s must be an array of 1 to %d phrases", ctx, BW_UC_PHRASES_MAX);
-    if (!(out->v = calloc(json_array_size(a), sizeof *out->v)))
+    size_t bad;
+    if (bw_plist_parse(a, BW_PHRASE_PREFIX, BW_UC_PHRASE_WORDS_MAX, out, &bad))
+        return true;
+    if (bad == SIZE_MAX)
         return bw_cerr_fail(e, "out of memory");
-    size_t i;
-    json_t *x;
-    json_array_foreach(a, i, x) {
-        const char *s = json_string_value(x);
-        struct phrase *p = &out->v[out->n];
-        if (!s || !phrase_parse(s, p)) {
-            free(p->buf);
-            return bw_cerr_fail(e, "%s[%zu] must be a phrase of 1 to %d lower-case ASCII words (letters and digits, "
-                                   "single spaces, \"*\" ending a word for a prefix)",
-                                ctx, i, BW_UC_PHRASE_WORDS_MAX);
-        }
-        out->n++;
-    }
-    return true;
+    return bw_cerr_fail(e, "%s[%zu] must be a phrase of 1 to %d lower-case ASCII words (letters and digits, "
+                           "single spaces, \"*\" ending a word for a prefix)",
+                        ctx, bad, BW_UC_PHRASE_WORDS_MAX);
 }
 
 static const char *const KINDS[] = {"practice", "high_risk_area", "transparency", "gpai", "trait", NULL};
@@ -131,20 +78,14 @@ static bool load_cat(const json_t *o, size_t idx, struct bw_uc_catalog *c, struc
     static const char *const KEYS[] = {"id", "kind", "title", "ref", "when", NULL};
     char ctx[64];
     snprintf(ctx, sizeof ctx, "categories[%zu]", idx);
-    if (!bw_cerr_only_keys(o, KEYS, true, ctx, e))
-        return false;
     struct cat *k = &c->cat[c->ncat++]; /* counted now so the catalog's free releases it */
-    if (!get_text(o, "id", ctx, &k->owned[0], e) || !get_text(o, "title", ctx, &k->owned[1], e) ||
-        !get_text(o, "ref", ctx, &k->owned[2], e))
+    struct bw_cerr_ids earlier = {c->cat, c->ncat - 1, sizeof c->cat[0], offsetof(struct cat, owned)};
+    if (!bw_cerr_entry(o, KEYS, true, ctx, "abcdefghijklmnopqrstuvwxyz0123456789_", &earlier, &k->owned[0], e) ||
+        !get_text(o, "title", ctx, &k->owned[1], e) || !get_text(o, "ref", ctx, &k->owned[2], e))
         return false;
     k->pub.id = k->owned[0];
     k->pub.title = k->owned[1];
     k->pub.ref = k->owned[2];
-    if (strspn(k->pub.id, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(k->pub.id))
-        return bw_cerr_fail(e, "%s.id \"%s\" must be lower_snake_case", ctx, k->pub.id);
-    for (size_t i = 0; i + 1 < c->ncat; i++)
-        if (strcmp(c->cat[i].pub.id, k->pub.id) == 0)
-            return bw_cerr_fail(e, "%s.id \"%s\" is used twice", ctx, k->pub.id);
     const char *kind = json_string_value(json_object_get(o, "kind"));
     int ki = -1;
     for (int i = 0; kind && KINDS[i] && ki < 0; i++)
@@ -221,6 +162,7 @@ int bw_uc_find(const struct bw_uc_catalog *c, const char *id)
 struct word {
     size_t s, e;   /* bytes of the text */
     size_t clause; /* clauses are numbered in text order */
+    size_t cend;   /* the end (exclusive) of its clause's words: a phrase matches inside a clause */
     size_t at;     /* the normalised word in text.buf */
 };
 
@@ -229,6 +171,7 @@ struct text {
     struct word *w;
     size_t n;
     char *buf;
+    struct bw_words ws; /* the words, for matching phrases */
 };
 
 /* Latin-1 letters (U+00C0..U+00FF, UTF-8 C3 80..BF) folded to ASCII; ' ' for the two signs. */
@@ -283,10 +226,13 @@ static bool tokenise(const char *s, size_t len, struct text *x)
             free(x->buf);
             return false;
         }
-        v.entries[v.size++] = (struct word){st, i, clause, at};
+        v.entries[v.size++] = (struct word){st, i, clause, 0, at};
     }
     x->w = v.entries;
     x->n = v.size;
+    for (size_t k = x->n; k-- > 0;)
+        x->w[k].cend = k + 1 < x->n && x->w[k + 1].clause == x->w[k].clause ? x->w[k + 1].cend : k + 1;
+    x->ws = (struct bw_words){x->buf, x->w, sizeof *x->w, offsetof(struct word, at)};
     return true;
 }
 
@@ -297,16 +243,9 @@ static void text_free(struct text *x)
 }
 
 /* The end (exclusive) of a match of p at word i, within i's clause; 0 when none. */
-static size_t match_at(const struct phrase *p, const struct text *x, size_t i)
+static size_t match_at(const struct bw_phrase *p, const struct text *x, size_t i)
 {
-    for (size_t k = 0; k < p->n; k++) {
-        if (i + k >= x->n || x->w[i + k].clause != x->w[i].clause)
-            return 0;
-        const char *w = x->buf + x->w[i + k].at;
-        if (p->prefix[k] ? strncmp(w, p->w[k], p->wl[k]) != 0 : strcmp(w, p->w[k]) != 0)
-            return 0;
-    }
-    return i + p->n;
+    return bw_phrase_match(p, &x->ws, i, x->w[i].cend, NULL);
 }
 
 /* Whether a negation phrase ends before word i, starting at most BW_UC_NEGATION_WINDOW words
@@ -370,7 +309,7 @@ struct gmatch {
     size_t i, j; /* words [i, j) */
 };
 
-static struct gmatch group_match(const struct bw_uc_catalog *c, const struct plist *g, const struct text *x)
+static struct gmatch group_match(const struct bw_uc_catalog *c, const struct bw_plist *g, const struct text *x)
 {
     struct gmatch m = {0};
     for (size_t i = 0; i < x->n && !m.aff; i++) {

@@ -1,6 +1,7 @@
 // `bulwark scan` adopted on an existing repository (issue 18), on real git repositories built in
 // a temporary folder: baselines, --changed-since, ignore rules, .bulwark.yml, notebooks, .env and
-// other file kinds, file lists through xargs, SARIF (2.1.0 schema), GitLab SAST and JUnit output.
+// other file kinds, file lists through xargs, SARIF (2.1.0 schema), GitLab SAST (GitLab's schema)
+// and JUnit output, the Action's scan step and the pre-commit hook's entry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync, execFileSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { BIN } from './lib/server.mjs';
 
 const require = createRequire(new URL('../package.json', import.meta.url));
 const Ajv4 = require('ajv-draft-04');
+const Ajv7 = require('ajv').default;
 const addFormats = require('ajv-formats');
 
 // Lines the catalog reports (from its own positive examples, so the test follows the catalog)
@@ -44,6 +46,13 @@ const json = (r) => { try { return JSON.parse(r.out); } catch { assert.fail(`not
 function sarifValidator() {
   const schema = JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url)));
   const ajv = new Ajv4({ allErrors: true, strict: false, validateSchema: false });
+  addFormats(ajv);
+  return ajv.compile(schema);
+}
+// GitLab's own JSON schema of the SAST report format (tests/schemas/SOURCES.md)
+function gitlabValidator() {
+  const schema = JSON.parse(readFileSync(new URL('../schemas/gitlab-sast-report-format-15.0.7.json', import.meta.url)));
+  const ajv = new Ajv7({ allErrors: true, strict: false });
   addFormats(ajv);
   return ajv.compile(schema);
 }
@@ -250,11 +259,35 @@ test('.bulwark.yml: options, rule selection and overrides; errors name the key a
       assert.equal(e.code, 2, text);
       assert.match(e.err, re, text);
     }
-    assert.equal(run(['scan', '--config', join(dir, 'none.yml'), '.'], { cwd: dir }).code, 2);
+    let e = run(['scan', '--config', 'none.yml', '.'], { cwd: dir });
+    assert.equal(e.code, 2);
+    assert.match(e.err, /^bulwark scan: none\.yml: /);
+
+    // --config FILE: every error names FILE, not .bulwark.yml (which exists here and is valid)
+    cfg('format: json\n');
+    for (const [text, re] of [
+      ['rules:\n  disable: [BW-NOPE-1]\n', /^bulwark scan: ci\/other\.yml:2: rules: unknown rule id 'BW-NOPE-1'/],
+      ['fail-on: severe\n', /^bulwark scan: ci\/other\.yml:1: fail-on: expected critical/],
+      ['baseline: missing.json\n', /^bulwark scan: ci\/other\.yml:1: baseline: \S*\/ci\/missing\.json: /],
+      ['sarif-root: nowhere\n', /^bulwark scan: ci\/other\.yml:1: sarif-root: \S*\/ci\/nowhere: /],
+    ]) {
+      write(dir, 'ci/other.yml', text);
+      e = run(['scan', '--config', 'ci/other.yml', '.'], { cwd: dir });
+      assert.equal(e.code, 2, text);
+      assert.match(e.err, re, text);
+      assert.doesNotMatch(e.err, /\.bulwark\.yml/, text);
+    }
+    // baseline and sarif-root in the file are relative to the file's folder, as its other paths
+    // are, whichever folder the scan runs from
+    assert.equal(run(['scan', '--no-config', '--format', 'json', '-o', join(dir, 'ci/base.json'), '.'], { cwd: dir }).code, 1);
+    write(dir, 'ci/other.yml', 'format: json\nbaseline: base.json\nsarif-root: ..\n');
+    r = run(['scan', '--config', '../ci/other.yml', '..'], { cwd: join(dir, 'sub') });
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual(json(r).findings, []);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-test('a notebook cell by cell, a key in .env, YAML and a Dockerfile; lockfiles and minified files counted', () => {
+test('a notebook cell by cell, a key in .env, YAML, TOML, JSON, INI, .properties and shell files (by #! too), a Dockerfile; lockfiles and minified files counted', () => {
   const nb = {
     cells: [
       { cell_type: 'markdown', metadata: {}, source: ['# exec(llm_response) in prose is fine\n'] },
@@ -269,7 +302,12 @@ test('a notebook cell by cell, a key in .env, YAML and a Dockerfile; lockfiles a
     'analysis.ipynb': nbText,
     '.env': `OPENAI_API_KEY=${OPENAI}\n`,
     'deploy/values.yaml': `openai:\n  key: "${OPENAI}"\n`,
-    'config.toml': 'debug = true\n',
+    'config.toml': `debug = true\n[openai]\napi_key = "${OPENAI}"\n`,
+    'conf/settings.json': `{"openai": {"key": "${OPENAI}"}}\n`,
+    'conf/app.ini': `[openai]\nkey=${OPENAI}\n`,
+    'conf/app.properties': `openai.key=${OPENAI}\n`,
+    'scripts/deploy.sh': `#!/bin/sh\nexport OPENAI_API_KEY=${OPENAI}\n`,
+    'scripts/install': `#!/usr/bin/env bash\nset -e\ncurl -fsSL https://get.example.com/x | sudo bash\n`,
     'Dockerfile': 'FROM debian\nRUN curl -fsSL https://get.example.com/install.sh | sh\nRUN curl -o x https://e.com/x  # | sh in a comment\n',
     'package-lock.json': `{"k": "${OPENAI}"}`,
     'web/app.min.js': 'var a=1;'.repeat(4000) + `eval(userInput);`,
@@ -280,7 +318,10 @@ test('a notebook cell by cell, a key in .env, YAML and a Dockerfile; lockfiles a
     assert.match(r.out, /analysis\.ipynb:cell 3 line 2: CRITICAL BW-AI-001/);
     assert.match(r.out, /\.env:1:\d+: CRITICAL BW-SEC-026/);
     assert.match(r.out, /deploy\/values\.yaml:2:\d+: CRITICAL BW-SEC-026/);
+    for (const f of ['config\\.toml:3', 'conf/settings\\.json:1', 'conf/app\\.ini:2', 'conf/app\\.properties:1', 'scripts/deploy\\.sh:2'])
+      assert.match(r.out, new RegExp(`^${f}:\\d+: CRITICAL BW-SEC-026`, 'm'), f);
     assert.match(r.out, /Dockerfile:2:1: MEDIUM BW-SH-001/);
+    assert.match(r.out, /^scripts\/install:3:1: MEDIUM BW-SH-001/m); // no extension: its #! line names a shell
     assert.doesNotMatch(r.out, /Dockerfile:3/);
     assert.doesNotMatch(r.out, /package-lock|app\.min\.js/);
     assert.match(r.out, /\(2 skipped/);
@@ -339,8 +380,9 @@ test('SARIF paths relative to --sarif-root (default the work tree root), rules w
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
-// GitLab's SAST report format 15.x as its documentation describes it (docs.gitlab.com,
-// "Security report ingestion"/"SAST report format" and the security-report-schemas README):
+// GitLab's SAST report format 15.0.7: validated against GitLab's own JSON schema
+// (tests/schemas/gitlab-sast-report-format-15.0.7.json), then as its documentation describes it
+// (docs.gitlab.com, "Security report ingestion"/"SAST report format"):
 // required version, vulnerabilities and scan; each vulnerability an id, identifiers (type, name,
 // value, each non-empty), a location with file and lines; severities Info, Unknown, Low,
 // Medium, High, Critical; scan with analyzer and scanner (id, name, version, vendor.name),
@@ -351,7 +393,15 @@ test('--format gitlab-sast: field by field as GitLab SAST report format 15.x req
     const r = run(['scan', '--format', 'gitlab-sast', '.'], { cwd: dir });
     assert.equal(r.code, 1, r.err);
     const doc = json(r);
-    assert.match(doc.version, /^15\.\d+\.\d+$/);
+    const valid = gitlabValidator();
+    assert.ok(valid(doc), JSON.stringify(valid.errors, null, 1));
+    assert.equal(doc.version, '15.0.7'); // the schema version validated against
+    // the validator can fail: GitLab refuses a time zone suffix and an empty identifier name
+    const bad = structuredClone(doc);
+    bad.scan.start_time += 'Z';
+    bad.vulnerabilities[0].identifiers[0].name = '';
+    assert.equal(valid(bad), false);
+    assert.deepEqual(valid.errors.map(e => e.instancePath).sort(), ['/scan/start_time', '/vulnerabilities/0/identifiers/0/name']);
     const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;
     assert.equal(doc.scan.type, 'sast');
     assert.match(doc.scan.start_time, time);
@@ -381,6 +431,56 @@ test('--format gitlab-sast: field by field as GitLab SAST report format 15.x req
       assert.ok(Number.isInteger(v.location.start_line) && v.location.end_line >= v.location.start_line);
     }
     assert.deepEqual(doc.vulnerabilities.map(v => [v.location.file, v.severity]).sort(), [['.env', 'Critical'], ['app.py', 'Critical']]);
+    // a clean tree is a valid report too, with no vulnerabilities and status success
+    write(dir, 'app.py', 'x = 1\n');
+    write(dir, '.env', 'DEBUG=1\n');
+    const clean = run(['scan', '--format', 'gitlab-sast', '.'], { cwd: dir });
+    assert.equal(clean.code, 0, clean.err);
+    const cdoc = json(clean);
+    assert.ok(valid(cdoc), JSON.stringify(valid.errors, null, 1));
+    assert.deepEqual([cdoc.vulnerabilities, cdoc.scan.status], [[], 'success']);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+// The repository's own GitHub Action scan step and pre-commit hook, run as GitHub and pre-commit
+// run them (GitHub's runner cannot be reached from here, so the step's script is run directly).
+const ROOT = new URL('../..', import.meta.url).pathname;
+test("the Action's scan step (scripts/action-scan.sh) and the pre-commit hook's entry", () => {
+  const dir = repo({ 'app.py': `def f(llm_response):\n    ${EXEC}\n`, 'README.md': 'hello\n' });
+  try {
+    const out = join(dir, '.gh-output'), summary = join(dir, '.gh-summary');
+    const env = { ...process.env, BULWARK: BIN, GITHUB_OUTPUT: out, GITHUB_STEP_SUMMARY: summary,
+                  BW_FAIL_ON: 'high', BW_PATH: '.', BW_SARIF: 'bulwark.sarif', BW_ARGS: '--exclude README.md' };
+    const step = (extra = {}) => spawnSync('bash', [join(ROOT, 'scripts/action-scan.sh')],
+      { cwd: dir, env: { ...env, ...extra }, encoding: 'utf8' });
+    let r = step();
+    assert.equal(r.status, 0, r.stderr); // the scan ran, findings or not: the upload step must run
+    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n'), ['exit-code=1', 'sarif-file=bulwark.sarif']);
+    const sarif = JSON.parse(readFileSync(join(dir, 'bulwark.sarif'), 'utf8'));
+    const validate = sarifValidator();
+    assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
+    assert.deepEqual(sarif.runs[0].results.map(x => [x.ruleId, x.locations[0].physicalLocation.artifactLocation.uri]),
+                     [['BW-AI-001', 'app.py']]);
+    if (spawnSync('jq', ['--version']).status === 0)
+      assert.match(readFileSync(summary, 'utf8'), /^### bulwark scan\n\n1 finding\(s\); exit 1$/m);
+    // a usage or I/O error fails the step itself, and there is no SARIF to upload
+    writeFileSync(out, '');
+    r = step({ BW_CHANGED_SINCE: 'origin/main' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /origin\/main.*fetch-depth: 0/);
+    assert.match(r.stderr, /::error::bulwark scan failed \(exit 2\)/);
+    assert.equal(readFileSync(out, 'utf8'), 'exit-code=2\n');
+
+    // pre-commit runs the hook's entry with the staged files' names appended
+    const entry = readFileSync(join(ROOT, '.pre-commit-hooks.yaml'), 'utf8').match(/^\s*entry:\s*(.+)$/m)[1].trim().split(/\s+/);
+    assert.equal(entry[0], 'bulwark');
+    r = run([...entry.slice(1), 'README.md', 'app.py'], { cwd: dir });
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /^app\.py:2:\d+: CRITICAL BW-AI-001/m);
+    assert.match(r.err, /README\.md: skipped: not a language bulwark scans/);
+    write(dir, 'app.py', 'x = 1\n');
+    r = run([...entry.slice(1), 'README.md', 'app.py'], { cwd: dir });
+    assert.equal(r.code, 0, r.err);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 

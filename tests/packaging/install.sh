@@ -6,7 +6,9 @@
 #     systemd-analyze exists)
 #  3. the Makefile's install target passes PREFIX and DESTDIR to cmake --install
 #  4. every shared library the binary needs comes from a package the Dockerfile's runtime stage
-#     installs (when dpkg can tell which package provides it)
+#     installs (when dpkg can tell which package provides it); every library CMake requires (libgit2
+#     for bulwark scan among them) is installed by scripts/deps.sh (and so the GitHub Action's build)
+#     and by the Dockerfile's build stage
 #  5. docs/operations.md names every BULWARK_* variable of src/common/config.c
 # usage: tests/packaging/install.sh BUILD_DIR BULWARK_BINARY
 set -euo pipefail
@@ -102,6 +104,22 @@ else
     if grep -qw -- "$dev" "$src/scripts/deps.sh"; then ok "$dev also in scripts/deps.sh"
     else fail "$dev in the Dockerfile but not in scripts/deps.sh"; fi
   done
+  # the other way round: each library CMake requires (pkg_check_modules ... REQUIRED) comes from a
+  # -dev package that both places building bulwark install: scripts/deps.sh (make run, the
+  # GitHub Action's build step, the GitLab recipe) and the Dockerfile's build stage
+  build_stage=$(awk '/^FROM /{n++} n==1' "$src/Dockerfile")
+  for mod in $(sed -nE 's/^pkg_check_modules\([A-Z0-9_]+ REQUIRED IMPORTED_TARGET ([^ )<>=]+).*/\1/p' "$src/CMakeLists.txt"); do
+    pc="$(pkg-config --variable=pcfiledir "$mod" 2>/dev/null)/$mod.pc"
+    dev=$(dpkg -S "$pc" 2>/dev/null | head -n 1 | cut -d: -f1)
+    if [ -z "$dev" ]; then skip "CMake's $mod: dpkg does not know who provides $pc"; continue; fi
+    for where in scripts/deps.sh Dockerfile; do
+      if [ "$where" = Dockerfile ]; then text=$build_stage; else text=$(cat "$src/$where"); fi
+      if grep -qw -- "$dev" <<<"$text"; then ok "CMake's $mod: $dev in $where"
+      else fail "CMake requires $mod but $where does not install $dev"; fi
+    done
+  done
+  if grep -q 'scripts/deps.sh" build' "$src/scripts/action-build.sh"; then ok "the action's build installs scripts/deps.sh build"
+  else fail "scripts/action-build.sh does not run scripts/deps.sh build"; fi
 fi
 
 # 5. docs/operations.md documents every variable the configuration table reads

@@ -131,11 +131,28 @@ static void test_shell(void **state)
     bw_findings_free(&f);
 }
 
+/* Scripts without an extension: a #! line naming a shell, directly or through env */
+static void test_shebang(void **state)
+{
+    (void)state;
+    const char *const shells[] = {"#!/bin/sh\n", "#!/bin/bash -e\necho", "#! /usr/bin/env bash\n",
+                                  "#!/usr/bin/env -S zsh -f\n", "#!/bin/dash", "#!/usr/local/bin/ksh\r\n"};
+    for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        assert_true(bw_scan_shebang_shell(shells[i], strlen(shells[i])));
+    const char *const others[] = {"#!/usr/bin/env python3\n", "#!/usr/bin/perl\n", "#!/bin/bashful\n", "# not /bin/sh\n",
+                                  "#!\n/bin/sh", "#!/usr/bin/env\n", "", "#", "echo hi\n#!/bin/sh\n",
+                                  "#!/usr/bin/node --harmony sh\n", "#!/usr/bin/env p/"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++)
+        assert_false(bw_scan_shebang_shell(others[i], strlen(others[i])));
+    assert_false(bw_scan_shebang_shell("#!/bin/sh", 5)); /* only the bytes given: "#!/bi" */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_glob),    cmocka_unit_test(test_ignore),   cmocka_unit_test(test_fingerprint),
         cmocka_unit_test(test_aliases), cmocka_unit_test(test_notebook), cmocka_unit_test(test_shell),
+        cmocka_unit_test(test_shebang),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
