@@ -885,6 +885,7 @@ static int finish(struct run *r, struct list *files, struct bw_scan_config *cfg,
     for (size_t i = 0; i < files->n && rc == 0; i++) {
         struct file *f = &files->v[i];
         rep.scanned += !f->skipped && !f->failed;
+        rep.parsed += !f->skipped && !f->failed && f->f.parsed;
         if (f->failed) { /* one unreadable file does not hide the others' findings */
             fprintf(stderr, "bulwark scan: %s: %s\n", f->path, f->why);
             continue;

@@ -183,6 +183,7 @@ struct bw_scan_report {
     json_t *truncated;         /* [path]: files with more findings than listed */
     const char *root;          /* absolute report root (--sarif-root) */
     size_t scanned, skipped;
+    size_t parsed;             /* files that needed a syntax tree (files_parsed) */
     unsigned long bytes;
     int counts[5];
     int exit_code;

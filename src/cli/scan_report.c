@@ -222,8 +222,9 @@ json_t *bw_report_json(const struct bw_scan_report *r)
         }
     }
     /* "o" for absent: a fresh empty array is handed over, a kept one gains a reference */
-    return json_pack("{s:s,s:i,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:O,s:o,s:i}", "tool", "bulwark " BULWARK_VERSION,
-                     "files_scanned", (json_int_t)r->scanned, "files_skipped", (json_int_t)r->skipped, "bytes_scanned",
+    return json_pack("{s:s,s:i,s:i,s:i,s:i,s:o,s:{s:i,s:i,s:i,s:i},s:b,s:O,s:o,s:i}", "tool", "bulwark " BULWARK_VERSION,
+                     "files_scanned", (json_int_t)r->scanned, "files_skipped", (json_int_t)r->skipped, "files_parsed",
+                     (json_int_t)r->parsed, "bytes_scanned",
                      (json_int_t)r->bytes, "findings", arr, "summary", "critical", r->counts[4], "high", r->counts[3],
                      "medium", r->counts[2], "low", r->counts[1], "truncated", json_array_size(r->truncated) > 0,
                      "truncated_files", r->truncated, "absent", r->absent ? json_incref(r->absent) : json_array(), "exit_code",
@@ -339,6 +340,9 @@ void bw_report_text(FILE *out, const struct bw_scan_report *r)
     }
     fprintf(out, "%zu file%s scanned, %d critical, %d high, %d medium, %d low", r->scanned, r->scanned == 1 ? "" : "s",
             r->counts[4], r->counts[3], r->counts[2], r->counts[1]);
+    /* how many files needed a syntax tree: what a syntax or taint rule's prefilter cost */
+    if (r->parsed)
+        fprintf(out, " (%zu parsed for syntax and taint rules)", r->parsed);
     if (r->skipped)
         fprintf(out, " (%zu skipped: binary, generated, lockfiles or named files not scanned)", r->skipped);
     fputc('\n', out);

@@ -174,6 +174,12 @@ test('a taint finding: SARIF codeFlows from the source to the sink (valid SARIF)
     const json = JSON.parse(run(['scan', '--format', 'json', dir], { cwd: dir }).out);
     const f = json.findings.find(x => x.rule_id === 'BW-SSRF-025');
     assert.deepEqual(f.trace.map(s => s.kind), ['source', 'step', 'step', 'sink']);
+    // the taint rule needed a syntax tree; a file no syntax or taint rule's prefilter hits is not parsed
+    assert.equal(json.files_parsed, 1);
+    writeFileSync(join(dir, 'plain.js'), 'const a = 1;\n');
+    const both = run(['scan', '--format', 'json', dir], { cwd: dir });
+    assert.deepEqual([JSON.parse(both.out).files_scanned, JSON.parse(both.out).files_parsed], [2, 1]);
+    assert.match(run(['scan', dir], { cwd: dir }).out, /^2 files scanned, .* \(1 parsed for syntax and taint rules\)$/m);
     // findings of line rules carry no flow
     for (const x of sarif.runs[0].results.filter(y => y.ruleId !== 'BW-SSRF-025')) assert.equal(x.codeFlows, undefined);
   } finally { rmSync(dir, { recursive: true, force: true }); }

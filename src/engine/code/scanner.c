@@ -1773,6 +1773,7 @@ static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw
         out->time_limited = bw_mono_us() >= t->deadline_us;
         return 0;
     }
+    out->parsed = true;
     struct syn_ctx c = {sc, t, s, len, g, 0, 0, out};
     for (size_t i = 0; i < t->nshits && rc == 0;) {
         c.rule = t->shits[i].rule;

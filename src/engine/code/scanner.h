@@ -98,6 +98,7 @@ struct bw_findings {
     size_t n, cap;
     bool truncated;
     bool time_limited; /* confirmation stopped at BW_SCAN_TIME_BUDGET_MS (truncated is set too) */
+    bool parsed;       /* a syntax tree was built: a syntax or taint rule's prefilter fired */
     int worst; /* enum bw_sev, 0 without findings */
 };
 

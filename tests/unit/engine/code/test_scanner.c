@@ -370,11 +370,15 @@ static void syntax_rules(void **state)
     assert_int_equal(f.v[0].line, 2);
     assert_int_equal(f.v[0].column, 5);
     assert_string_equal(f.v[0].snippet, "x = random.random()");
+    assert_true(f.parsed); /* the prefilter fired: a tree was built */
     bw_findings_free(&f);
     /* the predicates: another function of the module is not a finding */
     assert_int_equal(SCAN2(BW_LANG_PY, "x = random.choice(xs)\ny = secrets.random()\n"), 0);
     /* neither are the words in a comment or a string, nor the function named without a call */
     assert_int_equal(SCAN2(BW_LANG_PY, "# random.random()\ns = 'random.random()'\nf = random.random\n"), 0);
+    /* no prefilter hit: no tree */
+    assert_int_equal(SCAN2(BW_LANG_PY, "x = 1\n"), 0);
+    assert_false(f.parsed);
     /* a fragment with unbalanced brackets still yields the call after them */
     assert_int_equal(SCAN2(BW_LANG_PY, "foo(a, [1, 2\nrandom.randint(1, 6)\n"), 1);
     assert_int_equal(f.v[0].line, 2);
@@ -384,8 +388,9 @@ static void syntax_rules(void **state)
     bw_findings_free(&f);
     /* suppression as for any rule */
     assert_int_equal(SCAN2(BW_LANG_PY, "x = random.random()  # bulwark-ignore:T-RAND\n"), 0);
-    /* js has no query: its pattern serves it */
+    /* js has no query: its pattern serves it, and nothing is parsed */
     assert_int_equal(SCAN2(BW_LANG_JS, "const x = Math.random();\n"), 1);
+    assert_false(f.parsed);
     bw_findings_free(&f);
     /* a large file is parsed in windows around the hits: the lines stay right */
     size_t n = 64u << 10;
