@@ -7,6 +7,7 @@
  * queue gauges are the one database read of a scrape (store_job_queue_stats, one grouped query). */
 #include "api/api.h"
 #include "audit/audit.h"
+#include "common/bcache.h"
 #include "common/metrics.h"
 #include "common/timeutil.h"
 #include "engine/code/scanner.h"
@@ -58,6 +59,34 @@ static void write_process(FILE *f, struct api_ctx *app)
                    "concurrent and cached requests of the scope share one.");
     bw_prom_sample_u(f, "bulwark_orch_pack_computations_total", NULL,
                      app->orch_cache ? bw_orch_cache_computations(app->orch_cache) : 0);
+}
+
+/* The in-memory caches of answers, by name: today the anonymous playbook envelopes (common/bcache.c,
+ * keyed by record id + version). */
+#define NCACHES 1
+static void write_caches(FILE *f, struct api_ctx *app)
+{
+    const char *names[NCACHES] = {"playbooks"};
+    struct bw_bcache *caches[NCACHES] = {app->playbooks};
+    unsigned long long v[NCACHES][5] = {{0}};
+    for (size_t i = 0; i < NCACHES; i++) {
+        struct bw_bcache_stats st = {0};
+        if (caches[i])
+            bw_bcache_stats(caches[i], &st);
+        v[i][0] = st.hits, v[i][1] = st.misses, v[i][2] = st.evictions, v[i][3] = st.entries, v[i][4] = st.bytes;
+    }
+    static const char *const fam[5][3] = {
+        {"bulwark_cache_hits_total", "counter", "Lookups answered from the cache, by cache."},
+        {"bulwark_cache_misses_total", "counter", "Lookups the cache did not hold (the answer was built), by cache."},
+        {"bulwark_cache_evictions_total", "counter", "Entries dropped to make room (least recently used), by cache."},
+        {"bulwark_cache_entries", "gauge", "Entries held, by cache."},
+        {"bulwark_cache_bytes", "gauge", "Bytes of values held, by cache."},
+    };
+    for (size_t k = 0; k < 5; k++) {
+        bw_prom_family(f, fam[k][0], fam[k][1], fam[k][2]);
+        for (size_t i = 0; i < NCACHES; i++)
+            bw_prom_sample_u(f, fam[k][0], BW_PROM_L1("cache", names[i]), v[i][k]);
+    }
 }
 
 /* The job kinds to show: the registered ones, then any other kind the queue holds. */
@@ -186,6 +215,7 @@ void api_metrics(struct bw_req *r)
     write_process(f, api_ctx(r));
     bw_http_metrics_write(f, bw_routes, bw_routes_count);
     write_jobs(f, api_ctx(r));
+    write_caches(f, api_ctx(r));
     write_codescan(f, api_ctx(r));
     write_egress_db(f, api_ctx(r));
     if (fclose(f) != 0 || !buf) {

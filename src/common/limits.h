@@ -86,6 +86,9 @@
 #define BW_DB_PARAMS_MAX         512   /* parameters of one statement (a 32-row intel INSERT has 448) */
 #define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
 #define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
+#define BW_DB_COPY_CHUNK         65536 /* bytes of COPY rows sent to PostgreSQL at a time */
+#define BW_INTEL_COPY_ROWS       1000  /* new intel rows gathered for one COPY (PostgreSQL imports) */
+#define BW_INTEL_COPY_BYTES      (8 * 1024 * 1024) /* ... or this many bytes of them, whichever first */
 #define BW_DB_STMT_CACHE_PG      256   /* prepared statements kept per PostgreSQL connection */
 #define BW_DB_LISTEN_RETRY_MS    1000  /* PostgreSQL LISTEN connection: wait between reconnection attempts */
 #define BW_DB_NOTIFY_MAX         512   /* bytes of a NOTIFY payload */

@@ -90,6 +90,15 @@ int db_exec(struct db_conn *c, const char *sql, const struct db_param *p, int np
     return counted(c, BE(c)->exec(c, sql, p, np, ch));
 }
 
+bool db_has_copy(const struct db *db) { return db->be->copy != NULL; }
+
+int db_copy(struct db_conn *c, const char *copy, const struct db_param *p, int ncols, int nrows)
+{
+    if (!BE(c)->copy)
+        return DB_ERROR;
+    return counted(c, BE(c)->copy(c, copy, p, ncols, nrows));
+}
+
 int db_query(struct db_conn *c, const char *sql, const struct db_param *p, int np, struct db_rows **out)
 {
     return counted(c, BE(c)->query(c, sql, p, np, out));

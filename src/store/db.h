@@ -66,6 +66,15 @@ int64_t db_rows_int(struct db_rows *r, int col);      /* 0 for NULL */
 bool db_rows_null(struct db_rows *r, int col);
 void db_rows_free(struct db_rows *r);
 
+/* Bulk insert: nrows rows of ncols values each (p row after row) by `copy`, a "COPY table (cols)
+ * FROM STDIN" statement, on PostgreSQL one COPY in text format (the rows streamed with
+ * PQputCopyData, no statement parsed or planned per row). Inside a transaction it is part of it:
+ * a failure (DB_CONSTRAINT for a duplicate key) aborts the transaction like any statement.
+ * db_has_copy: whether the backend has it (SQLite does not: there a prepared multi-row INSERT is
+ * already an in-process call per row); db_copy answers DB_ERROR without it. */
+bool db_has_copy(const struct db *db);
+int db_copy(struct db_conn *c, const char *copy, const struct db_param *p, int ncols, int nrows);
+
 /* Transactions. `write` takes the write lock up front (SQLite BEGIN IMMEDIATE) so a
  * read-then-write transaction cannot fail half-way with SQLITE_BUSY. */
 int db_begin(struct db_conn *c, bool write);

@@ -21,6 +21,8 @@ struct db_backend {
     /* NULL: the backend has no cross-instance signals (db_notify/db_listen do nothing) */
     struct db_listener *(*listen)(struct db *db, const char *channel, db_notify_fn fn, void *arg);
     void (*listen_stop)(struct db_listener *l);
+    /* NULL: no bulk COPY (db_has_copy false) */
+    int (*copy)(struct db_conn *c, const char *copy, const struct db_param *p, int ncols, int nrows);
     const char *begin_write; /* SQL that starts a write transaction */
     /* NULL: db_write acquires a connection and runs BEGIN, the body, COMMIT on it; else the
      * backend's own write path (SQLite: the writer thread) */

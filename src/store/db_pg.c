@@ -287,6 +287,92 @@ static int pg_query(struct db_conn *dc, const char *sql, const struct db_param *
     return DB_OK;
 }
 
+/* COPY's text format: a row is its values separated by tabs and ended by a newline, NULL is \N,
+ * and a backslash, tab, newline or carriage return inside a value is escaped with a backslash. The
+ * rows are sent in pieces of about BW_DB_COPY_CHUNK bytes. */
+struct copy_buf {
+    PGconn *h;
+    char *b;
+    size_t n, cap;
+    bool failed;
+};
+
+static void copy_send(struct copy_buf *cb)
+{
+    if (!cb->failed && cb->n && PQputCopyData(cb->h, cb->b, (int)cb->n) != 1)
+        cb->failed = true;
+    cb->n = 0;
+}
+
+/* s as it is (numbers, separators, \N) */
+static void copy_raw(struct copy_buf *cb, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len && !cb->failed; i++) {
+        if (cb->n + 1 > cb->cap)
+            copy_send(cb);
+        cb->b[cb->n++] = s[i];
+    }
+}
+
+/* s escaped */
+static void copy_put(struct copy_buf *cb, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len && !cb->failed; i++) {
+        if (cb->n + 2 > cb->cap)
+            copy_send(cb);
+        char e = s[i] == '\\' ? '\\' : s[i] == '\t' ? 't' : s[i] == '\n' ? 'n' : s[i] == '\r' ? 'r' : 0;
+        if (e) {
+            cb->b[cb->n++] = '\\';
+            cb->b[cb->n++] = e;
+        } else {
+            cb->b[cb->n++] = s[i];
+        }
+    }
+}
+
+static int pg_copy(struct db_conn *dc, const char *copy, const struct db_param *p, int ncols, int nrows)
+{
+    struct pg_conn *c = (struct pg_conn *)dc;
+    PGresult *r = PQexec(c->h, copy);
+    if (PQresultStatus(r) != PGRES_COPY_IN) {
+        int rc = check(c, r);
+        PQclear(r);
+        return rc == DB_OK ? DB_ERROR : rc; /* anything but COPY IN is a misuse */
+    }
+    PQclear(r);
+    struct copy_buf cb = {.h = c->h, .b = malloc(BW_DB_COPY_CHUNK), .cap = BW_DB_COPY_CHUNK};
+    cb.failed = cb.b == NULL;
+    for (int i = 0; i < nrows && !cb.failed; i++)
+        for (int k = 0; k < ncols; k++) {
+            const struct db_param *v = &p[(size_t)i * (size_t)ncols + (size_t)k];
+            char num[24];
+            if (v->t == DB_P_INT) {
+                int len = snprintf(num, sizeof num, "%lld", (long long)v->i);
+                copy_raw(&cb, num, (size_t)len);
+            } else if (v->t == DB_P_TEXT && v->s) {
+                copy_put(&cb, v->s, strlen(v->s));
+            } else {
+                copy_raw(&cb, "\\N", 2);
+            }
+            copy_raw(&cb, k + 1 < ncols ? "\t" : "\n", 1);
+        }
+    copy_send(&cb);
+    free(cb.b);
+    /* ending with an error message makes the server fail the COPY (and so the transaction) */
+    if (PQputCopyEnd(c->h, cb.failed ? "bulwark: the rows could not be sent" : NULL) != 1) {
+        bw_logf(BW_LOG_ERROR, NULL, "postgres error: %s", PQerrorMessage(c->h));
+        return DB_ERROR;
+    }
+    int rc = DB_OK;
+    while ((r = PQgetResult(c->h)) != NULL) {
+        int st = check(c, r);
+        if (rc == DB_OK)
+            rc = st;
+        PQclear(r);
+    }
+    return cb.failed && rc == DB_OK ? DB_ERROR : rc;
+}
+
 static bool pg_next(struct db_rows *r) { return ++r->row < r->nrows; }
 
 static const char *pg_text(struct db_rows *r, int col)
@@ -423,5 +509,6 @@ const struct db_backend db_pg_backend = {
     DB_BACKEND_OPS(pg),
     .listen = pg_listen,
     .listen_stop = pg_listen_stop,
+    .copy = pg_copy,
     .begin_write = "BEGIN",
 };

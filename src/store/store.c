@@ -301,13 +301,23 @@ struct key_create {
     long max_active;
 };
 
+/* read from api_keys_active alone (migration 0030) */
+#define KEY_ACTIVE_SQL "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1"
+static const char KEY_ACTIVE[] = KEY_ACTIVE_SQL;
+
 static int key_create_tx(struct db_conn *c, void *arg)
 {
     const struct key_create *a = arg;
     int64_t active = 0;
-    int rc = store_capped(c, a->k->user_id, "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1",
-                          a->max_active, &active);
+    int rc = store_capped(c, a->k->user_id, KEY_ACTIVE, a->max_active, &active);
     return rc == ST_OK ? insert_key(c, a->k) : rc;
+}
+
+int store_key_active_plan(struct db *db, char *out, size_t cap)
+{
+    bool pg = strcmp(db_backend(db), "postgres") == 0;
+    struct db_param p[] = {DBP_TEXT("usr_x")};
+    return store_plan(db, pg ? "EXPLAIN " KEY_ACTIVE_SQL : "EXPLAIN QUERY PLAN " KEY_ACTIVE_SQL, p, 1, out, cap);
 }
 
 int store_key_create(struct db *db, const struct store_key *k, long max_active)

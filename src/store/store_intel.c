@@ -1,6 +1,7 @@
 /* Threat-intelligence records, the feed and saved playbooks (store_intel.h). */
 #include "store/store_intel.h"
 
+#include "common/limits.h"
 #include "store/store_internal.h"
 
 #include <stdio.h>
@@ -13,8 +14,10 @@
 
 /* New rows wait in the transaction until PENDING_MAX of them (or a read that could see them, or the
  * end of the body) and go in as multi-row INSERTs: an import of n new records costs about n / 32
- * round trips to PostgreSQL instead of 3n. The counters move in memory and are written once at
- * the end. */
+ * round trips to PostgreSQL instead of 3n. On PostgreSQL they go in by COPY instead (db_copy), up
+ * to BW_INTEL_COPY_ROWS rows or BW_INTEL_COPY_BYTES at a time: one COPY streams the rows without
+ * a statement per 32 of them. Either way in the write's transaction, so an import stays all or
+ * nothing. The counters move in memory and are written once at the end. */
 #define PENDING_MAX 32
 #define NCOLS 14
 
@@ -25,9 +28,11 @@ struct count_delta {
 
 struct store_intel_tx {
     struct db_conn *c;
-    char *rows[PENDING_MAX][NCOLS]; /* each a malloc'ed copy; ids in column 13 */
-    int64_t nums[PENDING_MAX][4];   /* enriched_us, version, risk_score, kev */
-    int npending;
+    bool copy;               /* PostgreSQL: the waiting rows go in by COPY */
+    char *(*rows)[NCOLS];    /* cap rows, each value a malloc'ed copy; ids in column 13 */
+    int64_t (*nums)[4];      /* enriched_us, version, risk_score, kev */
+    int npending, cap;
+    size_t bytes;            /* of the waiting rows' text */
     struct count_delta deltas[32];
     int ndeltas;
 };
@@ -43,6 +48,7 @@ static void pending_free(struct store_intel_tx *tx)
         for (int k = 0; k < NCOLS; k++)
             free(tx->rows[i][k]);
     tx->npending = 0;
+    tx->bytes = 0;
 }
 
 /* The columns in INSERT order, then id; placeholders typed as in the single-row statement. */
@@ -57,6 +63,8 @@ static void pending_free(struct store_intel_tx *tx)
     " risk_score, kev, source, doc, entry, id) VALUES " rows
 static const char *const insert_sql[6] = {INSERT_ROWS(ROW1),  INSERT_ROWS(ROW2),  INSERT_ROWS(ROW4),
                                           INSERT_ROWS(ROW8), INSERT_ROWS(ROW16), INSERT_ROWS(ROW32)};
+static const char COPY_SQL[] = "COPY intel_records (type, title, severity, published, updated, enriched_at, enriched_us,"
+                               " version, risk_score, kev, source, doc, entry, id) FROM STDIN";
 _Static_assert(PENDING_MAX == 32, "insert_sql goes up to 32 rows");
 
 /* text columns of a row in statement order: type, title, severity, published, updated,
@@ -71,9 +79,27 @@ static void row_params(struct store_intel_tx *tx, int i, struct db_param *p)
     memcpy(p, one, sizeof one);
 }
 
-/* Writes the pending rows: the largest power-of-two statements first (32, 16 ... 1). */
+/* The waiting rows in one COPY. */
+static int copy_rows(struct store_intel_tx *tx)
+{
+    struct db_param *q = malloc((size_t)tx->npending * NCOLS * sizeof *q);
+    int rc = ST_ERROR;
+    if (q) {
+        for (int i = 0; i < tx->npending; i++)
+            row_params(tx, i, q + (size_t)i * NCOLS);
+        int d = db_copy(tx->c, COPY_SQL, q, NCOLS, tx->npending);
+        rc = d == DB_OK ? ST_OK : d == DB_CONSTRAINT ? ST_CONFLICT : ST_ERROR;
+        free(q);
+    }
+    pending_free(tx);
+    return rc;
+}
+
+/* Writes the pending rows: by COPY, or the largest power-of-two statements first (32, 16 ... 1). */
 static int flush_rows(struct store_intel_tx *tx)
 {
+    if (tx->copy && tx->npending)
+        return copy_rows(tx);
     int at = 0, rc = ST_OK;
     while (rc == ST_OK && at < tx->npending) {
         int k = 5;
@@ -144,10 +170,19 @@ static int intel_write_tx(struct db_conn *c, void *arg)
     if (!tx)
         return ST_ERROR;
     tx->c = c;
-    int rc = w->body(tx, w->arg);
-    if (rc == ST_OK)
-        rc = flush(tx);
-    pending_free(tx);
+    tx->copy = db_has_copy(db_of(c));
+    tx->cap = tx->copy ? BW_INTEL_COPY_ROWS : PENDING_MAX;
+    tx->rows = calloc((size_t)tx->cap, sizeof *tx->rows);
+    tx->nums = calloc((size_t)tx->cap, sizeof *tx->nums);
+    int rc = ST_ERROR;
+    if (tx->rows && tx->nums) {
+        rc = w->body(tx, w->arg);
+        if (rc == ST_OK)
+            rc = flush(tx);
+        pending_free(tx);
+    }
+    free(tx->rows);
+    free(tx->nums);
     free(tx);
     return rc;
 }
@@ -174,7 +209,7 @@ int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc)
 /* Keeps a copy of a new row for the next multi-row INSERT. */
 static int pend(struct store_intel_tx *tx, const struct store_intel_row *w)
 {
-    if (tx->npending == PENDING_MAX && flush_rows(tx) != ST_OK)
+    if ((tx->npending == tx->cap || tx->bytes >= BW_INTEL_COPY_BYTES) && flush_rows(tx) != ST_OK)
         return ST_ERROR;
     const char *t[NCOLS] = {w->type, w->title, w->severity, w->published, w->updated, w->enriched_at, NULL, NULL,
                             NULL,    NULL,     w->source,   w->doc,       w->entry,   w->id};
@@ -186,6 +221,7 @@ static int pend(struct store_intel_tx *tx, const struct store_intel_row *w)
                 free(r[j]);
             return ST_ERROR;
         }
+        tx->bytes += t[k] ? strlen(t[k]) : 0;
     }
     int64_t *n = tx->nums[tx->npending];
     n[0] = w->enriched_us;

@@ -83,3 +83,33 @@ test('signed-in playbook: the tag is the account\'s and the generation\'s', asyn
   assert.notEqual(c, a);
   assert.equal((await srv.req('GET', path, { key: u.key, headers: { 'if-none-match': a } })).status, 200);
 });
+
+// The playbook cache on /metrics: a record's first anonymous GET builds the playbook (a miss), the
+// next ones are hits; the entries and bytes held are there too.
+async function cacheMetrics() {
+  const r = await srv.req('GET', '/metrics', { key: srv.adminKey });
+  assert.equal(r.status, 200, r.text);
+  const get = (name) => {
+    const m = r.text.match(new RegExp(`^${name}\\{cache="playbooks"\\} (\\d+)$`, 'm'));
+    assert.ok(m, `${name}{cache="playbooks"} in /metrics`);
+    return Number(m[1]);
+  };
+  return { hits: get('bulwark_cache_hits_total'), misses: get('bulwark_cache_misses_total'),
+           entries: get('bulwark_cache_entries'), bytes: get('bulwark_cache_bytes') };
+}
+
+test('playbook cache hits and misses on /metrics', async () => {
+  const id = SEED.records[SEED.records.length - 1].id;
+  const before = await cacheMetrics();
+  const first = await srv.req('GET', `/api/threat-intel/${id}/playbook`);
+  assert.equal(first.status, 200, first.text);
+  const built = await cacheMetrics();
+  assert.equal(built.misses, before.misses + 1);
+  assert.equal(built.hits, before.hits);
+  assert.equal(built.entries, before.entries + 1);
+  assert.ok(built.bytes >= before.bytes + first.text.length / 2, 'the envelope is held');
+  for (let i = 0; i < 3; i++) assert.equal((await srv.req('GET', `/api/threat-intel/${id}/playbook`)).status, 200);
+  const after = await cacheMetrics();
+  assert.equal(after.hits, built.hits + 3);
+  assert.equal(after.misses, built.misses);
+});

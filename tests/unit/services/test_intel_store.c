@@ -11,6 +11,7 @@
 
 #include "common/embedded.h"
 #include "common/ids.h"
+#include "common/limits.h"
 #include "common/log.h"
 #include "common/rng.h"
 #include "common/timeutil.h"
@@ -495,6 +496,75 @@ static void pending_rows(struct db *db)
     assert_int_equal(store_intel_version(db, "SYN-P-0001", &version), ST_NOTFOUND);
 }
 
+/* An import larger than one COPY batch (BW_INTEL_COPY_ROWS rows on PostgreSQL; 32-row INSERTs on
+ * SQLite): every row back byte for byte, including the characters COPY's text format escapes
+ * (tab, newline, carriage return, backslash, and a literal "\N"), and the counters moved; then the
+ * same import with a duplicate id in its last batch fails as a whole: the batches already sent are
+ * gone with it, and the counters did not move. */
+#define BULK_N (2 * BW_INTEL_COPY_ROWS + 17)
+#define BULK_DOC "{\"id\":\"%s\",\"s\":\"tab\there\\nnl\\\\ bs\\\\N \\r\"}\t\n\r\\ \\N"
+
+struct bulk_arg {
+    const char *prefix;
+    bool dup_last; /* the last row repeats the first row's id */
+};
+
+static int bulk_body(struct store_intel_tx *tx, void *arg)
+{
+    const struct bulk_arg *a = arg;
+    char id[32], doc[160], title[64];
+    for (int i = 0; i < BULK_N; i++) {
+        snprintf(id, sizeof id, "%s-%05d", a->prefix, a->dup_last && i == BULK_N - 1 ? 0 : i);
+        snprintf(doc, sizeof doc, BULK_DOC, id);
+        snprintf(title, sizeof title, "title %d\tx\ny", i);
+        struct store_intel_row row = {.id = id, .type = "ai_cve", .title = title, .severity = i % 2 ? "LOW" : "HIGH",
+                                      .published = "2001-01-01T00:00:00Z", .updated = "2001-01-01T00:00:00Z",
+                                      .enriched_at = "2001-01-01T00:00:00Z", .source = "osv", .version = 1,
+                                      .risk_score = i % 101, .doc = doc, .entry = "{}"};
+        int rc = store_intel_tx_put(tx, &row, NULL, NULL);
+        if (rc != ST_OK)
+            return rc;
+    }
+    return ST_OK;
+}
+
+static void bulk_import(struct db *db)
+{
+    int64_t before = 0, after = 0;
+    assert_int_equal(store_intel_count(db, &before), ST_OK);
+    assert_int_equal(store_intel_write(db, bulk_body, &(struct bulk_arg){"SYN-B", false}), ST_OK);
+    assert_int_equal(store_intel_count(db, &after), ST_OK);
+    assert_int_equal(after, before + BULK_N);
+    for (int i = 0; i < BULK_N; i += 7) {
+        char id[32], want[160], *doc = NULL;
+        int64_t v = 0;
+        snprintf(id, sizeof id, "SYN-B-%05d", i);
+        snprintf(want, sizeof want, BULK_DOC, id);
+        assert_int_equal(store_intel_get(db, id, &doc, &v), ST_OK);
+        assert_string_equal(doc, want);
+        assert_int_equal(v, 1);
+        free(doc);
+    }
+    /* all or nothing: the duplicate is found in the last batch, after two were sent */
+    assert_int_equal(store_intel_write(db, bulk_body, &(struct bulk_arg){"SYN-C", true}), ST_CONFLICT);
+    int64_t again = 0, v = 0;
+    assert_int_equal(store_intel_count(db, &again), ST_OK);
+    assert_int_equal(again, after);
+    assert_int_equal(store_intel_version(db, "SYN-C-00000", &v), ST_NOTFOUND);
+    assert_int_equal(store_intel_version(db, "SYN-C-00999", &v), ST_NOTFOUND);
+    struct db_conn *c = db_acquire(db);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "DELETE FROM intel_records WHERE id LIKE 'SYN-B-%%'; "
+             "UPDATE intel_counts SET n = n - %d WHERE type = 'ai_cve' AND severity = 'LOW'; "
+             "UPDATE intel_counts SET n = n - %d WHERE type = 'ai_cve' AND severity = 'HIGH'",
+             BULK_N / 2, BULK_N - BULK_N / 2);
+    assert_int_equal(db_exec_script(c, sql), DB_OK);
+    db_release(c);
+    assert_int_equal(store_intel_count(db, &again), ST_OK);
+    assert_int_equal(again, before);
+}
+
 /* The same seed record gives the same document bytes and the same playbook bytes on both
  * backends, stored and read back: the SQLite group keeps what it read, the PostgreSQL group
  * compares (db.h serves one open database per process, so the two never run side by side). Runs
@@ -555,6 +625,7 @@ PER_BACKEND(ingest)
 PER_BACKEND(playbooks)
 PER_BACKEND(feed_plans)
 PER_BACKEND(pending_rows)
+PER_BACKEND(bulk_import)
 
 /* ---- databases ------------------------------------------------------------------------------------- */
 
@@ -590,13 +661,13 @@ int main(void)
         cmocka_unit_test(test_seed_and_feed_sqlite), cmocka_unit_test(test_same_bytes_sqlite),
         cmocka_unit_test(test_ingest_sqlite),        cmocka_unit_test(test_playbooks_sqlite),
         cmocka_unit_test(test_feed_plans_sqlite),
-        cmocka_unit_test(test_pending_rows_sqlite),
+        cmocka_unit_test(test_pending_rows_sqlite),   cmocka_unit_test(test_bulk_import_sqlite),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(test_seed_and_feed_postgres), cmocka_unit_test(test_same_bytes_postgres),
         cmocka_unit_test(test_ingest_postgres),        cmocka_unit_test(test_playbooks_postgres),
         cmocka_unit_test(test_feed_plans_postgres),
-        cmocka_unit_test(test_pending_rows_postgres),
+        cmocka_unit_test(test_pending_rows_postgres), cmocka_unit_test(test_bulk_import_postgres),
     };
     int failed = cmocka_run_group_tests_name("intel_store_sqlite", sqlite, sqlite_setup, sqlite_teardown);
     failed += cmocka_run_group_tests_name("intel_store_postgres", pg, pg_setup, pg_teardown);

@@ -413,6 +413,43 @@ static void test_asset_pages(void **state)
     }
 }
 
+/* Creating a key counts the account's active keys: with 3,000 keys (most revoked) the count reads
+ * api_keys_active alone (migration 0030), never the table's rows. */
+static void test_key_active_plan(void **state)
+{
+    struct db_fixture *fx = *state;
+    bool pg = strcmp(db_backend(fx->db), "postgres") == 0;
+    struct store_user u = dbfx_user("keyplan@example.com", BW_TIER_PRO, BW_ROLE_USER);
+    assert_int_equal(store_user_insert(fx->db, &u), ST_OK);
+    char sql[1024];
+    const char *cols = "INSERT INTO api_keys (id, user_id, key_hash, key_prefix, label, active, created_at) ";
+    if (pg)
+        snprintf(sql, sizeof sql,
+                 "%s SELECT 'key_' || g, '%s', 'h' || g, 'p' || g, 'l', CASE WHEN g %% 10 = 0 THEN 1 ELSE 0 END, "
+                 "'2026-01-01T00:00:00Z' FROM generate_series(1, 3000) g",
+                 cols, u.id);
+    else
+        snprintf(sql, sizeof sql,
+                 "WITH RECURSIVE g(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM g WHERE x < 3000) %s "
+                 "SELECT 'key_' || x, '%s', 'h' || x, 'p' || x, 'l', CASE WHEN x %% 10 = 0 THEN 1 ELSE 0 END, "
+                 "'2026-01-01T00:00:00Z' FROM g; ANALYZE",
+                 cols, u.id);
+    struct db_conn *c = db_acquire(fx->db);
+    int rc = db_exec_script(c, sql);
+    /* PostgreSQL reads an index alone only for pages the visibility map says are all visible;
+     * VACUUM sets it (autovacuum does in use), and runs outside a transaction, so on its own */
+    if (rc == DB_OK && pg)
+        rc = db_exec_script(c, "VACUUM ANALYZE api_keys");
+    db_release(c);
+    assert_int_equal(rc, DB_OK);
+    char plan[2048];
+    assert_int_equal(store_key_active_plan(fx->db, plan, sizeof plan), ST_OK);
+    bool ok = pg ? strstr(plan, "Index Only Scan using api_keys_active") != NULL
+                 : strstr(plan, "USING COVERING INDEX api_keys_active") != NULL;
+    if (!ok)
+        fail_msg("%s active-key count reads table rows:\n%s", db_backend(fx->db), plan);
+}
+
 /* ---- backends -------------------------------------------------------------------------------- */
 
 static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&g_fx, state, "store", "data", 4); }
@@ -447,6 +484,7 @@ PG_TEST(test_rotate)
 PG_TEST(test_settings)
 PG_TEST(test_key_limit_under_concurrency)
 PG_TEST(test_asset_pages)
+PG_TEST(test_key_active_plan)
 
 static void test_open_rejects_other_urls(void **state)
 {
@@ -481,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_key_limit_under_concurrency),
         cmocka_unit_test(test_asset_pages),
+        cmocka_unit_test(test_key_active_plan),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_migrations),
@@ -490,6 +529,7 @@ int main(void)
         cmocka_unit_test(pg_test_settings),
         cmocka_unit_test(pg_test_key_limit_under_concurrency),
         cmocka_unit_test(pg_test_asset_pages),
+        cmocka_unit_test(pg_test_key_active_plan),
     };
     int failed = cmocka_run_group_tests_name("store_common", common, NULL, NULL);
     failed += cmocka_run_group_tests_name("store_sqlite", sqlite, sqlite_setup, sqlite_teardown);
