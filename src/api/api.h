@@ -26,6 +26,8 @@ struct bw_pool;
 struct bw_scanner;
 struct db;
 
+struct bw_seal;
+
 struct api_ctx {
     const struct bw_config *cfg;
     struct db *db;
@@ -42,6 +44,7 @@ struct api_ctx {
     struct bw_bcache *playbooks;      /* anonymous playbook envelopes by record id + version */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
+    const struct bw_seal *seal;     /* seals and opens assets' connection secrets */
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     const struct bw_gov_catalogs *gov; /* the framework catalogs and evidence mapping */
@@ -90,6 +93,7 @@ void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
 void api_assets_register(struct bw_req *r);
 void api_assets_list(struct bw_req *r);
 void api_assets_get(struct bw_req *r);
+void api_assets_update(struct bw_req *r);
 void api_assets_delete(struct bw_req *r);
 void api_assets_scan(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */

@@ -1,11 +1,14 @@
 #include "api/api_util.h"
 
 #include "api/api.h"
+#include "common/ids.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
+#include "store/store.h"
 
 #include <sodium.h>
+#include <stdlib.h>
 #include <string.h>
 
 void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
@@ -132,4 +135,33 @@ void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[3
     }
     crypto_generichash_final(&st, h, sizeof h);
     sodium_bin2base64(out, 32, h, sizeof h, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+struct store_asset *api_asset_or_reply(struct bw_req *r, const char *id)
+{
+    if (!bw_id_valid(id, "ast_")) {
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+        return NULL;
+    }
+    struct store_asset *a = calloc(1, sizeof *a);
+    if (!a) {
+        bw_reply_internal(r, "out of memory");
+        return NULL;
+    }
+    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, id, a);
+    if (rc == ST_OK)
+        return a;
+    if (rc == ST_NOTFOUND)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    else
+        api_reply_storage(r);
+    api_asset_free(a);
+    return NULL;
+}
+
+void api_asset_free(struct store_asset *a)
+{
+    if (a)
+        store_asset_clear(a);
+    free(a);
 }

@@ -86,25 +86,15 @@ void api_redteam_engage(struct bw_req *r)
         bw_reply_internal(r, "the attack library is broken");
         return;
     }
-    if (!bw_id_valid(q.asset_id, "ast_")) {
-        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    struct store_asset *a = api_asset_or_reply(r, q.asset_id);
+    if (!a)
         return;
-    }
-    struct store_asset *a = malloc(sizeof *a);
     struct store_engagement *e = calloc(1, sizeof *e);
-    if (!a || !e) {
-        free(a);
-        free(e);
+    int rc;
+    if (!e) {
+        api_asset_free(a);
         bw_reply_internal(r, "out of memory");
         return;
-    }
-    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, q.asset_id, a);
-    if (rc != ST_OK) {
-        if (rc == ST_NOTFOUND)
-            bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
-        else
-            api_reply_storage(r);
-        goto out;
     }
     if (!build(r, lib, &q, a, e))
         goto out;
@@ -130,7 +120,7 @@ void api_redteam_engage(struct bw_req *r)
     }
 out:
     store_engagement_clear(e);
-    free(a);
+    api_asset_free(a);
     free(e);
 }
 

@@ -25,6 +25,7 @@ const struct bw_route bw_routes[] = {
     {BW_POST, "/api/ai-security/assets/register", BW_ACCESS_STARTER, api_assets_register, BW_ROUTE_BODY},
     {BW_GET, "/api/ai-security/assets", BW_ACCESS_STARTER, api_assets_list, 0},
     {BW_GET, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_get, 0},
+    {BW_PATCH, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_update, BW_ROUTE_BODY},
     {BW_DELETE, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_delete, 0},
     {BW_POST, "/api/ai-security/assets/{id}/scan", BW_ACCESS_PRO, api_assets_scan, 0},
 

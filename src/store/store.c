@@ -475,24 +475,62 @@ int store_assessment_get(struct db *db, const char *user_id, const char *id, cha
                            body);
 }
 
+void store_asset_clear(struct store_asset *a)
+{
+    free(a->connection);
+    free(a->auth_sealed);
+    a->connection = a->auth_sealed = NULL;
+}
+
+void store_asset_list_free(struct store_asset *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        store_asset_clear(&list[i]);
+    free(list);
+}
+
 int store_asset_insert(struct db *db, const struct store_asset *a)
 {
-    struct db_param p[] = {DBP_TEXT(a->id),       DBP_TEXT(a->user_id),     DBP_TEXT(a->name),
-                           DBP_TEXT(a->type),     DBP_OPT(a->provider[0] ? a->provider : NULL),
-                           DBP_TEXT(a->endpoint), DBP_TEXT(a->env),         DBP_INT(a->security_score),
-                           DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us)};
+    struct db_param p[] = {DBP_TEXT(a->id),         DBP_TEXT(a->user_id),     DBP_TEXT(a->name),
+                           DBP_TEXT(a->type),       DBP_OPT(a->provider[0] ? a->provider : NULL),
+                           DBP_TEXT(a->endpoint),   DBP_TEXT(a->env),         DBP_INT(a->security_score),
+                           DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us),
+                           DBP_OPT(a->connection),  DBP_OPT(a->auth_sealed),  DBP_TEXT(a->score_basis)};
     return store_exec(db,
                       "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
-                      "risk_level, created_at, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      p, 11, NULL);
+                      "risk_level, created_at, created_us, connection, auth_sealed, score_basis)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      p, 14, NULL);
+}
+
+int store_asset_update(struct db *db, const struct store_asset *a)
+{
+    struct db_param p[] = {DBP_TEXT(a->name),        DBP_OPT(a->provider[0] ? a->provider : NULL),
+                           DBP_TEXT(a->endpoint),    DBP_TEXT(a->env),
+                           DBP_OPT(a->connection),   DBP_OPT(a->auth_sealed),
+                           DBP_INT(a->security_score), DBP_TEXT(a->risk_level),
+                           DBP_TEXT(a->score_basis), DBP_TEXT(a->id),
+                           DBP_TEXT(a->user_id)};
+    return store_exec_changed(db,
+                              "UPDATE assets SET name = ?, provider = ?, endpoint = ?, env = ?, connection = ?,"
+                              " auth_sealed = ?, security_score = ?, risk_level = ?, score_basis = ?"
+                              " WHERE id = ? AND user_id = ?",
+                              p, 11, ST_NOTFOUND);
 }
 
 /* Columns: id, name, type, provider, endpoint, env, security_score, risk_level, created_at,
- * created_us, last_scan_id, last_scanned_at. The caller fills user_id: its queries are per user. */
+ * created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed. The caller fills
+ * user_id: its queries are per user. */
 static int asset_row(struct db_rows *r, void *item)
 {
     struct store_asset *a = item;
     memset(a, 0, sizeof *a);
+    store_copy(a->score_basis, sizeof a->score_basis, db_rows_text(r, 12));
+    const char *conn = db_rows_text(r, 13), *sealed = db_rows_text(r, 14);
+    if ((conn && !(a->connection = strdup(conn))) || (sealed && !(a->auth_sealed = strdup(sealed)))) {
+        store_asset_clear(a);
+        return ST_ERROR;
+    }
     store_copy(a->id, sizeof a->id, db_rows_text(r, 0));
     store_copy(a->name, sizeof a->name, db_rows_text(r, 1));
     store_copy(a->type, sizeof a->type, db_rows_text(r, 2));
@@ -513,7 +551,7 @@ static int asset_row(struct db_rows *r, void *item)
  * with the count of every match as a scalar subquery on the same index (one round trip). */
 #define A_COLS                                                                                                 \
     "id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us, last_scan_id," \
-    " last_scanned_at"
+    " last_scanned_at, score_basis, connection, auth_sealed"
 #define A_W ""
 #define A_WT " AND type = ?"
 #define A_WR " AND risk_level = ?"
@@ -555,7 +593,7 @@ static int asset_params(const char *user_id, const char *type, const char *risk,
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total)
 {
-    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 12};
+    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 15};
     struct db_param p[10];
     int which, nc, np = asset_params(user_id, type, risk, pg, p, &which, &nc);
     void *items = NULL;
@@ -581,7 +619,8 @@ int store_asset_get(struct db *db, const char *user_id, const char *id, struct s
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
     int rc = store_query_one(db,
                              "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at,"
-                             " created_us, last_scan_id, last_scanned_at FROM assets WHERE id = ? AND user_id = ?",
+                             " created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed"
+                             " FROM assets WHERE id = ? AND user_id = ?",
                              p, 2, asset_row, out);
     if (rc == ST_OK)
         COPY(out->user_id, user_id);
@@ -636,25 +675,29 @@ static int scan_save_tx(struct db_conn *c, void *arg)
     int64_t changes = 0;
     struct db_param up[] = {DBP_INT(s->score), DBP_TEXT(s->risk_level), DBP_TEXT(s->id), DBP_TEXT(s->created_at),
                             DBP_TEXT(s->asset_id), DBP_TEXT(s->user_id)};
-    struct db_param ins[15] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
+    struct db_param ins[16] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
                                DBP_INT(s->score),       DBP_TEXT(s->risk_level), DBP_TEXT(s->body),
                                DBP_TEXT(s->created_at), DBP_INT(s->created_us)};
     const int64_t ev[] = {s->open_critical, s->open_high, s->open_medium, s->open_low, s->owasp_hit, s->owasp_tested};
     for (int i = 0; i < 6; i++)
         ins[8 + i] = s->has_evidence ? DBP_INT(ev[i]) : DBP_NULL;
     ins[14] = s->has_evidence ? DBP_OPT(s->owasp_findings) : DBP_NULL;
-    if (store_conn_exec(c,
-                        "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?, last_scanned_at = ?"
-                        " WHERE id = ? AND user_id = ?",
-                        up, 6, &changes) != ST_OK)
+    ins[15] = DBP_TEXT(s->status ? s->status : "completed");
+    int rc = !s->keeps_score ? store_conn_exec(c,
+                                              "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?,"
+                                              " last_scanned_at = ?, score_basis = 'live' WHERE id = ? AND user_id = ?",
+                                              up, 6, &changes)
+                            : store_conn_int(c, "SELECT COUNT(*) FROM assets WHERE id = ? AND user_id = ?", up + 4, 2,
+                                             &changes);
+    if (rc != ST_OK)
         return ST_ERROR;
     if (changes == 0)
         return ST_NOTFOUND;
     return store_conn_exec(c,
                            "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at,"
                            " created_us, open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested,"
-                           " owasp_findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           ins, 15, NULL) == ST_OK
+                           " owasp_findings, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           ins, 16, NULL) == ST_OK
                ? ST_OK
                : ST_ERROR;
 }
@@ -662,4 +705,64 @@ static int scan_save_tx(struct db_conn *c, void *arg)
 int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
 {
     return store_tx(db, scan_save_tx, (void *)s);
+}
+
+struct sealed_row {
+    char id[48];
+    char *sealed;
+};
+
+static int sealed_row(struct db_rows *r, void *item)
+{
+    struct sealed_row *s = item;
+    store_copy(s->id, sizeof s->id, db_rows_text(r, 0));
+    const char *t = db_rows_text(r, 1);
+    s->sealed = t ? strdup(t) : NULL;
+    return s->sealed ? ST_OK : ST_ERROR;
+}
+
+struct reseal {
+    const char *check_setting;
+    char *(*fn)(void *arg, const char *sealed);
+    void *arg;
+    int64_t *n;
+};
+
+static int reseal_tx(struct db_conn *c, void *arg)
+{
+    struct reseal *rs = arg;
+    void *items = NULL;
+    size_t n = 0;
+    int rc = store_conn_list(c, "SELECT id, auth_sealed FROM assets WHERE auth_sealed IS NOT NULL", NULL, 0,
+                             sizeof(struct sealed_row), sealed_row, &items, &n);
+    struct sealed_row *rows = items;
+    for (size_t i = 0; rc == ST_OK && i < n; i++) {
+        char *fresh = rs->fn(rs->arg, rows[i].sealed);
+        struct db_param p[] = {DBP_TEXT(fresh), DBP_TEXT(rows[i].id)};
+        rc = fresh ? store_conn_exec(c, "UPDATE assets SET auth_sealed = ? WHERE id = ?", p, 2, NULL) : ST_ERROR;
+        free(fresh);
+    }
+    if (rc == ST_OK) {
+        char old[512] = "";
+        struct db_param q[] = {DBP_TEXT(rs->check_setting)};
+        rc = store_conn_one(c, "SELECT value FROM settings WHERE name = ?", q, 1, read_setting,
+                            &(struct text_out){old, sizeof old});
+        char *fresh = rc == ST_OK ? rs->fn(rs->arg, old) : NULL;
+        struct db_param p[] = {DBP_TEXT(fresh), DBP_TEXT(rs->check_setting)};
+        rc = fresh ? store_conn_exec(c, "UPDATE settings SET value = ? WHERE name = ?", p, 2, NULL) : ST_ERROR;
+        free(fresh);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].sealed);
+    free(rows);
+    *rs->n = rc == ST_OK ? (int64_t)n : 0;
+    return rc;
+}
+
+int store_secrets_reseal(struct db *db, const char *check_setting, char *(*reseal)(void *arg, const char *sealed),
+                         void *arg, int64_t *n)
+{
+    *n = 0;
+    struct reseal rs = {check_setting, reseal, arg, n};
+    return store_tx(db, reseal_tx, &rs);
 }
