@@ -89,6 +89,7 @@ void api_governance_frameworks(struct bw_req *r);
 void api_governance_framework_get(struct bw_req *r);
 void api_governance_assess(struct bw_req *r);
 void api_governance_assessment_get(struct bw_req *r);
+void api_governance_assessments(struct bw_req *r);
 void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
 void api_assets_register(struct bw_req *r);
 void api_assets_list(struct bw_req *r);
@@ -96,8 +97,11 @@ void api_assets_get(struct bw_req *r);
 void api_assets_update(struct bw_req *r);
 void api_assets_delete(struct bw_req *r);
 void api_assets_scan(struct bw_req *r);
+void api_assets_scans(struct bw_req *r);
+void api_assets_scan_get(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
-void api_redteam_engage(struct bw_req *r); /* src/api/redteam.c */
+void api_redteam_engage(struct bw_req *r);
+void api_redteam_engagements(struct bw_req *r); /* src/api/redteam.c */
 void api_redteam_report(struct bw_req *r);
 void api_redteam_cancel(struct bw_req *r);
 void api_threat_feed(struct bw_req *r);         /* src/api/threatintel.c */

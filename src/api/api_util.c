@@ -165,3 +165,20 @@ void api_asset_free(struct store_asset *a)
         store_asset_clear(a);
     free(a);
 }
+
+void api_reply_doc_page(struct bw_req *r, const char *key, struct store_doc *list, size_t n, int64_t total,
+                        const struct api_page *pg)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *d = json_loads(list[i].body, 0, NULL);
+        if (json_is_object(d))
+            json_array_append_new(arr, d);
+        else
+            json_decref(d);
+    }
+    store_doc_list_free(list, n);
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", key, arr, "total", (json_int_t)total, "limit",
+                                    (int)pg->page.limit, "offset", (int)pg->page.offset, "next_cursor",
+                                    api_next_cursor_json(r, pg)));
+}

@@ -379,3 +379,41 @@ void api_assets_scan(struct bw_req *r)
         return;
     bw_req_defer_on(r, api_ctx(r)->probes, scan_work);
 }
+
+void api_assets_scans(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    struct api_page pg;
+    char filters[80];
+    snprintf(filters, sizeof filters, "asset=%.60s", r->params[0]);
+    api_page_query(r, &v, &pg, BW_CURSOR_SCANS, 0, filters, false);
+    if (bw_verr_reply(r, &v))
+        return;
+    struct store_asset *a = api_asset_or_reply(r, r->params[0]); /* another account's asset is 404 */
+    if (!a)
+        return;
+    struct store_doc *list = NULL;
+    size_t n = 0;
+    int64_t total = 0;
+    int rc = store_asset_scan_list(api_ctx(r)->db, r->principal.user_id, a->id, &pg.page, &list, &n, &total);
+    api_asset_free(a);
+    if (rc != ST_OK) {
+        api_reply_storage(r);
+        return;
+    }
+    api_reply_doc_page(r, "scans", list, n, total, &pg);
+}
+
+void api_assets_scan_get(struct bw_req *r)
+{
+    char *body = NULL;
+    int rc = bw_id_valid(r->params[0], "ast_") && bw_id_valid(r->params[1], "scn_")
+                 ? store_asset_scan_get(api_ctx(r)->db, r->principal.user_id, r->params[0], r->params[1], &body)
+                 : ST_NOTFOUND;
+    if (rc == ST_OK)
+        bw_reply_text(r, 200, "application/json; charset=utf-8", body, strlen(body)); /* takes body */
+    else if (rc == ST_NOTFOUND)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such scan", NULL);
+    else
+        api_reply_storage(r);
+}

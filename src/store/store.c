@@ -766,3 +766,76 @@ int store_secrets_reseal(struct db *db, const char *check_setting, char *(*resea
     struct reseal rs = {check_setting, reseal, arg, n};
     return store_tx(db, reseal_tx, &rs);
 }
+
+void store_doc_list_free(struct store_doc *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        free(list[i].body);
+    free(list);
+}
+
+/* Columns: id, created_at, created_us (or NULL), body. */
+static int doc_row(struct db_rows *r, void *item)
+{
+    struct store_doc *d = item;
+    store_copy(d->id, sizeof d->id, db_rows_text(r, 0));
+    store_copy(d->created_at, sizeof d->created_at, db_rows_text(r, 1));
+    d->created_us = db_rows_int(r, 2);
+    const char *b = db_rows_text(r, 3);
+    d->body = strdup(b ? b : "null");
+    return d->body ? ST_OK : ST_ERROR;
+}
+
+/* The scans of one asset: a range of asset_scans_page (migration 0013: asset_id, created_us, id);
+ * user_id is checked on the rows too, so another account's asset id lists nothing. */
+#define SC_COUNT "SELECT COUNT(*) FROM asset_scans WHERE asset_id = ? AND user_id = ?"
+#define SC_SELECT "SELECT id, created_at, created_us, body, (" SC_COUNT ") FROM asset_scans WHERE asset_id = ? AND user_id = ?"
+#define SC_ORDER " ORDER BY created_us DESC, id DESC"
+
+/* A page of documents: sql[0] offset paging, sql[1] keyset; p holds the count's then the rows'
+ * filter parameters (nf each), room for the page's. */
+static int doc_page(struct db *db, const char *const sql[2], struct db_param *p, int nf, struct store_page *pg,
+                    const struct store_page_cols *cols, const char *count_sql, struct store_doc **out, size_t *n,
+                    int64_t *total)
+{
+    int np = store_page_params(pg, cols->text_key, p, 2 * nf);
+    void *items = NULL;
+    int rc = store_query_page_list(db, sql[pg->after_id ? 1 : 0], p, np, pg, cols, count_sql, nf, total,
+                                   sizeof **out, doc_row, &items, n);
+    *out = items;
+    return rc;
+}
+
+int store_asset_scan_list(struct db *db, const char *user_id, const char *asset_id, struct store_page *pg,
+                          struct store_doc **out, size_t *n, int64_t *total)
+{
+    static const struct store_page_cols cols = {.key = 2, .id = 0, .total = 4};
+    static const char *const sql[2] = {SC_SELECT SC_ORDER " LIMIT ? OFFSET ?",
+                                       SC_SELECT " AND " STORE_AFTER("created_us", "id") SC_ORDER " LIMIT ?"};
+    struct db_param p[8] = {DBP_TEXT(asset_id), DBP_TEXT(user_id), DBP_TEXT(asset_id), DBP_TEXT(user_id)};
+    return doc_page(db, sql, p, 2, pg, &cols, SC_COUNT, out, n, total);
+}
+
+int store_asset_scan_get(struct db *db, const char *user_id, const char *asset_id, const char *scan_id, char **body)
+{
+    *body = NULL;
+    struct db_param p[] = {DBP_TEXT(scan_id), DBP_TEXT(asset_id), DBP_TEXT(user_id)};
+    return store_query_one(db, "SELECT body FROM asset_scans WHERE id = ? AND asset_id = ? AND user_id = ?", p, 3,
+                           store_row_text, body);
+}
+
+/* Assessments: a range of assessments_page (migration 0020: user_id, created_at, id); the key is
+ * the ISO time text, which sorts as time. */
+#define AS_COUNT "SELECT COUNT(*) FROM assessments WHERE user_id = ?"
+#define AS_SELECT "SELECT id, created_at, NULL, body, (" AS_COUNT ") FROM assessments WHERE user_id = ?"
+#define AS_ORDER " ORDER BY created_at DESC, id DESC"
+
+int store_assessment_list(struct db *db, const char *user_id, struct store_page *pg, struct store_doc **out,
+                          size_t *n, int64_t *total)
+{
+    static const struct store_page_cols cols = {.key = 1, .id = 0, .total = 4, .text_key = true};
+    static const char *const sql[2] = {AS_SELECT AS_ORDER " LIMIT ? OFFSET ?",
+                                       AS_SELECT " AND " STORE_AFTER("created_at", "id") AS_ORDER " LIMIT ?"};
+    struct db_param p[6] = {DBP_TEXT(user_id), DBP_TEXT(user_id)};
+    return doc_page(db, sql, p, 1, pg, &cols, AS_COUNT, out, n, total);
+}

@@ -176,6 +176,24 @@ int store_asset_scan_save(struct db *db, const struct store_asset_scan *s);
 int store_secrets_reseal(struct db *db, const char *check_setting, char *(*reseal)(void *arg, const char *sealed),
                          void *arg, int64_t *n);
 
+/* A stored document of a list (scans, assessments): id, key and the document text (malloc'ed;
+ * store_doc_list_free frees a list). */
+struct store_doc {
+    char id[48];
+    char created_at[24];
+    int64_t created_us;
+    char *body;
+};
+void store_doc_list_free(struct store_doc *list, size_t n);
+/* The asset's scans (the caller's: user_id), newest first (created_us, id), one page. */
+int store_asset_scan_list(struct db *db, const char *user_id, const char *asset_id, struct store_page *pg,
+                          struct store_doc **out, size_t *n, int64_t *total);
+/* One scan of the caller's asset: *body malloc'ed; ST_NOTFOUND when not theirs. */
+int store_asset_scan_get(struct db *db, const char *user_id, const char *asset_id, const char *scan_id, char **body);
+/* The caller's assessments, newest first (created_at, id), one page. */
+int store_assessment_list(struct db *db, const char *user_id, struct store_page *pg, struct store_doc **out,
+                          size_t *n, int64_t *total);
+
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value);
 /* Sets the value, replacing one there is. */

@@ -11,3 +11,5 @@ UPDATE assets SET score_basis = 'live' WHERE last_scan_id IS NOT NULL;
 UPDATE assets SET security_score = 79, risk_level = 'MEDIUM' WHERE score_basis = 'static' AND security_score > 79;
 -- a scan the egress policy stopped is kept but moves nothing: 'completed' or 'incomplete'
 ALTER TABLE asset_scans ADD COLUMN status TEXT NOT NULL DEFAULT 'completed';
+-- Assessments read back newest first, paged by (created_at, id) (keyset cursors, 0013's pattern).
+CREATE INDEX assessments_page ON assessments (user_id, created_at, id);
