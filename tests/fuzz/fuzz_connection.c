@@ -32,8 +32,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (n == 0 && doc) {
         char *text = json_dumps(doc, JSON_COMPACT);
-        if (!text || (secret && *secret && strstr(text, "\"secret\"")))
-            abort();
+        if (!text || json_object_get(json_object_get(doc, "auth"), "secret"))
+            abort(); /* the stored document never carries the secret */
         free(text);
         /* the stored document is a valid connection itself (the secret kept as configured) */
         json_t *errs2 = json_array(), *doc2 = NULL;
