@@ -482,6 +482,8 @@ void store_asset_clear(struct store_asset *a)
     a->connection = a->auth_sealed = NULL;
 }
 
+static void asset_item_clear(void *item) { store_asset_clear(item); }
+
 void store_asset_list_free(struct store_asset *list, size_t n)
 {
     for (size_t i = 0; list && i < n; i++)
@@ -597,8 +599,9 @@ int store_asset_list(struct db *db, const char *user_id, const char *type, const
     struct db_param p[10];
     int which, nc, np = asset_params(user_id, type, risk, pg, p, &which, &nc);
     void *items = NULL;
-    int rc = store_query_page_list(db, asset_sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols,
-                                   asset_count_sql[which], nc, total, sizeof **out, asset_row, &items, n);
+    int rc = store_query_page_owned(db, asset_sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols,
+                                    asset_count_sql[which], nc, total, sizeof **out, asset_row, asset_item_clear,
+                                    &items, n);
     *out = items;
     for (size_t i = 0; i < *n; i++)
         COPY((*out)[i].user_id, user_id);
@@ -721,6 +724,8 @@ static int sealed_row(struct db_rows *r, void *item)
     return s->sealed ? ST_OK : ST_ERROR;
 }
 
+static void sealed_row_clear(void *item) { free(((struct sealed_row *)item)->sealed); }
+
 struct reseal {
     const char *check_setting;
     char *(*fn)(void *arg, const char *sealed);
@@ -733,8 +738,8 @@ static int reseal_tx(struct db_conn *c, void *arg)
     struct reseal *rs = arg;
     void *items = NULL;
     size_t n = 0;
-    int rc = store_conn_list(c, "SELECT id, auth_sealed FROM assets WHERE auth_sealed IS NOT NULL", NULL, 0,
-                             sizeof(struct sealed_row), sealed_row, &items, &n);
+    int rc = store_conn_list_owned(c, "SELECT id, auth_sealed FROM assets WHERE auth_sealed IS NOT NULL", NULL, 0,
+                                   sizeof(struct sealed_row), sealed_row, sealed_row_clear, &items, &n);
     struct sealed_row *rows = items;
     for (size_t i = 0; rc == ST_OK && i < n; i++) {
         char *fresh = rs->fn(rs->arg, rows[i].sealed);
@@ -753,7 +758,7 @@ static int reseal_tx(struct db_conn *c, void *arg)
         free(fresh);
     }
     for (size_t i = 0; i < n; i++)
-        free(rows[i].sealed);
+        sealed_row_clear(&rows[i]);
     free(rows);
     *rs->n = rc == ST_OK ? (int64_t)n : 0;
     return rc;
@@ -786,6 +791,8 @@ static int doc_row(struct db_rows *r, void *item)
     return d->body ? ST_OK : ST_ERROR;
 }
 
+static void doc_item_clear(void *item) { free(((struct store_doc *)item)->body); }
+
 /* The scans of one asset: a range of asset_scans_page (migration 0013: asset_id, created_us, id);
  * user_id is checked on the rows too, so another account's asset id lists nothing. */
 #define SC_COUNT "SELECT COUNT(*) FROM asset_scans WHERE asset_id = ? AND user_id = ?"
@@ -800,8 +807,8 @@ static int doc_page(struct db *db, const char *const sql[2], struct db_param *p,
 {
     int np = store_page_params(pg, cols->text_key, p, 2 * nf);
     void *items = NULL;
-    int rc = store_query_page_list(db, sql[pg->after_id ? 1 : 0], p, np, pg, cols, count_sql, nf, total,
-                                   sizeof **out, doc_row, &items, n);
+    int rc = store_query_page_owned(db, sql[pg->after_id ? 1 : 0], p, np, pg, cols, count_sql, nf, total,
+                                    sizeof **out, doc_row, doc_item_clear, &items, n);
     *out = items;
     return rc;
 }

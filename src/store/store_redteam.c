@@ -252,7 +252,7 @@ int store_engagement_cancel(struct db *db, const char *user_id, const char *id, 
     return rc;
 }
 
-/* A list item: read_eng without the two texts a list does not show. */
+/* A list item: read_eng without the two texts a list does not show (EL_COLS reads neither). */
 static int read_eng_item(struct db_rows *r, void *item)
 {
     struct store_engagement *e = item;
@@ -262,7 +262,12 @@ static int read_eng_item(struct db_rows *r, void *item)
 }
 
 #define EL_COUNT(w) "SELECT COUNT(*) FROM engagements WHERE user_id = ?" w
-#define EL_SELECT(w) "SELECT " ENG_COLS ", (" EL_COUNT(w) ") FROM engagements WHERE user_id = ?" w
+/* ENG_COLS with NULL for attack_ids and report, which a list does not show: a page reads no report. */
+#define EL_COLS                                                                                     \
+    "id, user_id, asset_id, asset_type, target_url, categories, intensity, canary, status, NULL,"      \
+    " attack_count, attacks_done, attacks_succeeded, eta_seconds, overall_risk, error, created_at,"  \
+    " started_at, finished_at, created_us, NULL"
+#define EL_SELECT(w) "SELECT " EL_COLS ", (" EL_COUNT(w) ") FROM engagements WHERE user_id = ?" w
 #define EL_ORDER " ORDER BY created_us DESC, id DESC"
 #define EL_PAGE(w) EL_SELECT(w) EL_ORDER " LIMIT ? OFFSET ?"
 #define EL_AFTER(w) EL_SELECT(w) " AND " STORE_AFTER("created_us", "id") EL_ORDER " LIMIT ?"
