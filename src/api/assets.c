@@ -78,9 +78,9 @@ static bool take_connection(struct bw_req *r, struct bw_verr *v, const char *end
         return false;
     }
     char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-    bool has_auth = doc && json_object_get(doc, "auth");
+    bool has_doc = doc != NULL, has_auth = doc && json_object_get(doc, "auth");
     json_decref(doc);
-    if (doc && (!text || strlen(text) > BW_CONN_DOC_MAX)) {
+    if (has_doc && (!text || strlen(text) > BW_CONN_DOC_MAX)) {
         free(text);
         bw_verr_add(v, "connection", "is too large");
         return false;
@@ -210,8 +210,8 @@ void api_assets_update(struct bw_req *r)
     bool moved = endpoint && strcmp(endpoint, a->endpoint) != 0;
     char stored_auth[16] = "";
     json_t *old = a->connection ? json_loads(a->connection, 0, NULL) : NULL;
-    snprintf(stored_auth, sizeof stored_auth, "%s",
-             json_string_value(json_object_get(json_object_get(old, "auth"), "type")) ?: "");
+    const char *old_type = json_string_value(json_object_get(json_object_get(old, "auth"), "type"));
+    snprintf(stored_auth, sizeof stored_auth, "%s", old_type ? old_type : "");
     json_decref(old);
     if (json_object_get(r->json, "connection")) {
         /* the stored secret may stay only while it keeps going to the same host */

@@ -160,7 +160,8 @@ int bw_chat_init(struct bw_chat *c, const char *endpoint, const json_t *doc, enu
         if (at > 0 && secret && *secret) {
             c->auth = (enum bw_conn_auth)at;
             c->secret = secret;
-            snprintf(c->auth_name, sizeof c->auth_name, "%s", json_string_value(json_object_get(auth, "name")) ?: "");
+            const char *name = json_string_value(json_object_get(auth, "name"));
+            snprintf(c->auth_name, sizeof c->auth_name, "%s", name ? name : "");
         }
     }
     if (bw_chat_url(c->api, endpoint, c->model, c->api_version, c->url, sizeof c->url) != 0) {
@@ -208,7 +209,11 @@ int bw_chat_init(struct bw_chat *c, const char *endpoint, const json_t *doc, enu
     json_t *hdrs = doc ? json_object_get(doc, "headers") : NULL;
     const char *k;
     json_t *v;
-    json_object_foreach(hdrs, k, v) if (h < BW_CONN_HEADERS_MAX + 3) c->headers[h++] = line(k, json_string_value(v) ?: "");
+    json_object_foreach(hdrs, k, v) {
+        const char *val = json_string_value(v);
+        if (h < BW_CONN_HEADERS_MAX + 3)
+            c->headers[h++] = line(k, val ? val : "");
+    }
     for (size_t i = 0; i < h; i++)
         if (!c->headers[i]) {
             bw_chat_free(c);
