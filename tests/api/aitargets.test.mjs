@@ -205,8 +205,7 @@ test('a redirect to another host never carries the credential', async () => {
     assert.ok(!JSON.stringify(sink.got).includes(secret), 'the other host never saw the secret');
     SECRETS.push(secret);
   } finally {
-    redir.close();
-    sinkSrv.close();
+    for (const x of [redir, sinkSrv]) await new Promise((r) => { x.closeAllConnections(); x.close(r); });
   }
 });
 
