@@ -132,6 +132,35 @@ test('LLM_API_NOT_REACHED says what was tried and what each API answered; such a
   assert.match(rep.error, /no chat API answered \(ollama, model llama9: HTTP 404/);
 });
 
+test('an API over its quota (429, or Ollama busy 503) is not reached: the scan and the red team say so', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const said = { openai: /HTTP 429: Rate limit reached for m1/, openai_responses: /HTTP 429: Rate limit reached/,
+    anthropic: /HTTP 429: Number of request tokens has exceeded your per-minute rate limit/,
+    ollama: /HTTP 503: server busy, please try again/, azure_openai: /HTTP 429: Requests to the ChatCompletions_Create/,
+    gemini: /HTTP 429: Resource has been exhausted/, template: /HTTP 429: too many requests/, prompt: /HTTP 429: rate limit exceeded/ };
+  for (const flavour of FLAVOURS) {
+    const secret = secretOf(flavour);
+    const api = await startLlmApi({ flavour, variant: 'vulnerable', rateLimited: true, secret: flavour === 'template' ? `svc:${secret}` : secret });
+    apis.push(api);
+    const c = connectionFor(flavour, api, secret);
+    const a = await register(u, { endpoint: c.endpoint, connection: c.connection });
+    const r = await req(u, 'POST', `/api/ai-security/assets/${a.asset_id}/scan`);
+    assert.equal(r.status, 200, r.text);
+    const nr = r.json.findings.find(f => f.id === 'LLM_API_NOT_REACHED');
+    assert.ok(nr, `${flavour}: ${r.text}`);
+    assert.match(nr.detail, said[flavour]);
+    assert.deepEqual(r.json.owasp_llm_tested, [], flavour);
+    assert.ok(r.json.score <= 79 && r.json.risk_level !== 'LOW', r.text);
+    const carried = flavour === 'template' ? Buffer.from(`svc:${secret}`).toString('base64') : secret;
+    assert.ok(api.requests.some(q => JSON.stringify(q).includes(carried)), 'asked with the credential: the 429 is past the auth check');
+    if (flavour === 'openai') { // the red team: a failed engagement naming the answer, not a clean bill of health
+      const rep = await engagement(u, a.asset_id);
+      assert.equal(rep.status, 'failed', JSON.stringify(rep));
+      assert.match(rep.error, /HTTP 429/);
+    }
+  }
+});
+
 test('a scan the egress policy stopped is incomplete and changes no score', async () => {
   const guarded = await startServer(); // loopback refused
   try {

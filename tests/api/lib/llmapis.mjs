@@ -14,8 +14,10 @@
 //   template          POST /api/ask {"input":{"text"}} -> {"data":{"answer"}}, Basic auth
 //   prompt            POST /generate {prompt} -> {output}, Bearer
 // variant 'vulnerable' obeys injected instructions and leaks (targets.mjs carelessReply); 'hardened'
-// refuses (carefulReply) and bounds request size. Every request is recorded (method, url, headers,
-// body) so a test can grep what was sent, and where.
+// refuses (carefulReply) and bounds request size. rateLimited: every authenticated request gets the
+// service's own answer to a caller over its quota (429 with Retry-After and the vendor's error body;
+// Ollama, which has no quotas, answers 503 "server busy" when its queue is full). Every request is
+// recorded (method, url, headers, body) so a test can grep what was sent, and where.
 import http from 'node:http';
 import { carelessReply, carefulReply } from './targets.mjs';
 
@@ -39,7 +41,7 @@ function promptOf(flavour, msg) {
   }
 }
 
-export async function startLlmApi({ flavour, variant = 'vulnerable', secret, model = 'm1', apiVersion = '2024-10-21' }) {
+export async function startLlmApi({ flavour, variant = 'vulnerable', secret, model = 'm1', apiVersion = '2024-10-21', rateLimited = false }) {
   const requests = [];
   const vulnerable = variant === 'vulnerable';
   const server = http.createServer(async (req, res) => {
@@ -66,6 +68,7 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         if (url.pathname !== path) return send(404, { error: { message: `Invalid URL (POST ${url.pathname})`, type: 'invalid_request_error', param: null, code: null } });
         if (!req.headers.authorization) return send(401, { error: { message: "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).", type: 'invalid_request_error', param: null, code: null } });
         if (!bearer) return send(401, { error: { message: 'Incorrect API key provided. You can find your API key at https://platform.openai.com/account/api-keys.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } });
+        if (rateLimited) return send(429, { error: { message: `Rate limit reached for ${model} in organization org-standin on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.`, type: 'requests', param: null, code: 'rate_limit_exceeded' } }, { 'retry-after': '20', 'x-ratelimit-limit-requests': '3', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' });
         if (!msg) return badJson({ error: { message: "We could not parse the JSON body of your request.", type: 'invalid_request_error', param: null, code: null } });
         if (msg.model !== model) return send(404, { error: { message: `The model \`${msg.model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
         if (!vulnerable && (msg.max_tokens ?? msg.max_output_tokens ?? 0) > 4096) return send(400, { error: { message: 'max_tokens is too large', type: 'invalid_request_error', param: 'max_tokens', code: null } });
@@ -78,6 +81,7 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         if (url.pathname !== '/v1/messages') return err(404, 'not_found_error', 'Not Found');
         if (!req.headers['x-api-key']) return err(401, 'authentication_error', 'x-api-key header is required');
         if (req.headers['x-api-key'] !== secret) return err(401, 'authentication_error', 'invalid x-api-key');
+        if (rateLimited) { res.setHeader('retry-after', '30'); return err(429, 'rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit (https://docs.anthropic.com/en/api/rate-limits); see the response headers for current usage. Please reduce the prompt length or the maximum tokens requested, or try again later.'); }
         if (!req.headers['anthropic-version']) return err(400, 'invalid_request_error', 'anthropic-version: header is required');
         if (!msg) return err(400, 'invalid_request_error', 'messages: field required');
         if (typeof msg.max_tokens !== 'number') return err(400, 'invalid_request_error', 'max_tokens: Field required');
@@ -89,6 +93,7 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
       }
       case 'ollama': {
         if (secret && !bearer) return send(401, { error: 'unauthorized' });
+        if (rateLimited) return send(503, { error: 'server busy, please try again.  maximum pending requests exceeded' });
         if (url.pathname === '/v1/chat/completions') {
           if (msg?.model !== model) return send(404, { error: { message: `model "${msg?.model}" not found, try pulling it first`, type: 'api_error', param: null, code: null } });
           return send(200, { id: 'chatcmpl-1', object: 'chat.completion', model, choices: [{ index: 0, message: { role: 'assistant', content: reply(msg) }, finish_reason: 'stop' }] });
@@ -110,6 +115,7 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         const m = url.pathname.match(/^\/openai\/deployments\/([^/]+)\/chat\/completions$/);
         if (!m || !url.searchParams.get('api-version')) return send(404, { error: { code: '404', message: 'Resource not found' } });
         if (req.headers['api-key'] !== secret) return send(401, { error: { code: '401', message: 'Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource.' } });
+        if (rateLimited) return send(429, { error: { code: '429', message: `Requests to the ChatCompletions_Create Operation under Azure OpenAI API version ${url.searchParams.get('api-version')} have exceeded token rate limit of your current OpenAI S0 pricing tier. Please retry after 60 seconds. Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit.` } }, { 'retry-after': '60' });
         if (url.searchParams.get('api-version') !== apiVersion) return send(400, { error: { code: 'BadRequest', message: 'API version not supported' } });
         if (m[1] !== model) return send(404, { error: { code: 'DeploymentNotFound', message: 'The API deployment for this resource does not exist. If you created the deployment within the last 5 minutes, please wait a moment and try again.' } });
         if (!msg) return send(400, { error: { code: 'BadRequest', message: 'invalid JSON' } });
@@ -123,6 +129,7 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         const key = url.searchParams.get('key') ?? req.headers['x-goog-api-key'];
         if (!key) return gerr(403, 'PERMISSION_DENIED', "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.");
         if (key !== secret) return gerr(400, 'INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.');
+        if (rateLimited) return gerr(429, 'RESOURCE_EXHAUSTED', 'Resource has been exhausted (e.g. check quota).');
         if (m[2] !== model) return gerr(404, 'NOT_FOUND', `models/${m[2]} is not found for API version ${m[1]}, or is not supported for generateContent. Call ListModels to see the list of available models and their supported methods.`);
         if (!msg?.contents) return gerr(400, 'INVALID_ARGUMENT', 'contents is not specified');
         if (!vulnerable && (msg.generationConfig?.maxOutputTokens ?? 0) > 8192) return gerr(400, 'INVALID_ARGUMENT', 'max_output_tokens too large');
@@ -132,12 +139,14 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         if (url.pathname !== '/api/ask') return send(404, { message: 'no route' });
         const basic = 'Basic ' + Buffer.from(secret ?? '').toString('base64');
         if (req.headers.authorization !== basic) return send(401, { message: 'authentication required' }, { 'www-authenticate': 'Basic realm="ask"' });
+        if (rateLimited) return send(429, { message: 'too many requests' }, { 'retry-after': '10' });
         if (typeof msg?.input?.text !== 'string') return send(422, { message: 'input.text is required' });
         return send(200, { data: { answer: reply(msg), model }, meta: { ok: true } });
       }
       case 'prompt': {
         if (url.pathname !== '/generate') return send(404, { error: 'not found' });
         if (!bearer) return send(401, { error: 'authentication required' });
+        if (rateLimited) return send(429, { error: 'rate limit exceeded' }, { 'retry-after': '10' });
         if (!msg) return send(400, { error: 'bad request' });
         return send(200, { output: reply(msg) });
       }
