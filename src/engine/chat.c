@@ -533,7 +533,9 @@ enum bw_egress_outcome bw_chat_post(const struct bw_chat *c, const char *body, b
                                .timeout_ms = timeout_ms,
                                .max_response = cap,
                                .max_redirects = 0, /* a credential never follows a redirect */
-                               .verify_tls = false};
+                               /* a credential goes only to the endpoint's host, which an unverified
+                                * certificate does not prove: only the exchanges without one look past it */
+                               .verify_tls = with_auth && c->auth != BW_AUTH_NONE};
     bw_egress_request(c->egress_allow, &rq, r);
     bw_chat_redact(c, r->error, sizeof r->error);
     bw_chat_redact(c, r->final_url, sizeof r->final_url);

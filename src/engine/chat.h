@@ -2,9 +2,10 @@
  * the egress module only. It builds each flavour's URL, headers and body for a conversation,
  * reads the reply out of each flavour's answer, and keeps the credential to itself:
  *
- *  - the secret travels only to URLs built from the asset's own endpoint (same host), and every
- *    exchange is sent without following redirects; were one followed, the credential headers are
- *    dropped once it leaves the first origin (bw_egress_req.credential_headers);
+ *  - the secret travels only to URLs built from the asset's own endpoint (same host), over TLS
+ *    only when the certificate verifies (an exchange without credentials looks past a bad one),
+ *    and every exchange is sent without following redirects; were one followed, the credential
+ *    headers are dropped once it leaves the first origin (bw_egress_req.credential_headers);
  *  - `shown` is the request URL as anything may print or store it: a query-carried secret reads
  *    REDACTED; bw_chat_redact removes the secret (raw, URL-encoded, base64 of basic) from any text
  *    taken from an exchange (errors, final URLs, reply excerpts).

@@ -161,6 +161,26 @@ test('an API over its quota (429, or Ollama busy 503) is not reached: the scan a
   }
 });
 
+test('a credential is never sent over TLS whose certificate does not verify', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const secret = `tls-${RUN}-secret`;
+  SECRETS.push(secret);
+  const api = await startLlmApi({ flavour: 'openai', variant: 'vulnerable', secret, tls: true });
+  apis.push(api);
+  const c = connectionFor('openai', api, secret);
+  assert.match(c.endpoint, /^https:/);
+  const a = await register(u, { endpoint: c.endpoint, connection: c.connection });
+  const r = await req(u, 'POST', `/api/ai-security/assets/${a.asset_id}/scan`);
+  assert.equal(r.status, 200, r.text);
+  assert.ok(ids(r.json).includes('TLS_CERTIFICATE_INVALID'), r.text);
+  assert.match(r.json.findings.find(f => f.id === 'LLM_API_NOT_REACHED').detail, /bearer auth\) -> tls: .*self.signed/i);
+  const rep = await engagement(u, a.asset_id);
+  assert.equal(rep.status, 'failed', JSON.stringify(rep));
+  assert.match(rep.error, /unreachable \(tls/);
+  // the handshake stopped every credentialed exchange before any HTTP: the stand-in saw no secret
+  assert.ok(!JSON.stringify(api.requests).includes(secret), JSON.stringify(api.requests.map(q => [q.method, q.url])));
+});
+
 test('a scan the egress policy stopped is incomplete and changes no score', async () => {
   const guarded = await startServer(); // loopback refused
   try {

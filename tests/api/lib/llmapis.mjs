@@ -16,9 +16,15 @@
 // variant 'vulnerable' obeys injected instructions and leaks (targets.mjs carelessReply); 'hardened'
 // refuses (carefulReply) and bounds request size. rateLimited: every authenticated request gets the
 // service's own answer to a caller over its quota (429 with Retry-After and the vendor's error body;
-// Ollama, which has no quotas, answers 503 "server busy" when its queue is full). Every request is
+// Ollama, which has no quotas, answers 503 "server busy" when its queue is full). tls: https with a
+// self-signed certificate. Every request is
 // recorded (method, url, headers, body) so a test can grep what was sent, and where.
 import http from 'node:http';
+import https from 'node:https';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { carelessReply, carefulReply } from './targets.mjs';
 
 function readBody(req) {
@@ -41,10 +47,10 @@ function promptOf(flavour, msg) {
   }
 }
 
-export async function startLlmApi({ flavour, variant = 'vulnerable', secret, model = 'm1', apiVersion = '2024-10-21', rateLimited = false }) {
+export async function startLlmApi({ flavour, variant = 'vulnerable', secret, model = 'm1', apiVersion = '2024-10-21', rateLimited = false, tls = false }) {
   const requests = [];
   const vulnerable = variant === 'vulnerable';
-  const server = http.createServer(async (req, res) => {
+  const handler = async (req, res) => {
     const body = await readBody(req);
     requests.push({ method: req.method, url: req.url, headers: req.headers, body });
     const url = new URL(req.url, 'http://x');
@@ -152,10 +158,24 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
       }
     }
     return send(500, { error: 'unknown flavour' });
-  });
+  };
+  // tls: https with a self-signed certificate (as a test or internal deployment often has)
+  let server, certDir;
+  if (tls) {
+    certDir = mkdtempSync(join(tmpdir(), 'bulwark-llmcert-'));
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', '/CN=127.0.0.1',
+      '-days', '2', '-keyout', join(certDir, 'key.pem'), '-out', join(certDir, 'cert.pem')], { stdio: 'ignore' });
+    server = https.createServer({ key: readFileSync(join(certDir, 'key.pem')), cert: readFileSync(join(certDir, 'cert.pem')) }, handler);
+  } else {
+    server = http.createServer(handler);
+  }
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
-  return { base, requests, close: () => new Promise((r) => { server.closeAllConnections?.(); server.close(r); }) };
+  const base = `${tls ? 'https' : 'http'}://127.0.0.1:${server.address().port}`;
+  const close = () => new Promise((r) => {
+    server.closeAllConnections?.();
+    server.close(() => { if (certDir) rmSync(certDir, { recursive: true, force: true }); r(); });
+  });
+  return { base, requests, close };
 }
 
 // The connection (with its secret) and endpoint that point an asset at a stand-in.
