@@ -5,6 +5,7 @@
  *   bulwark admin-key rotate           replace a generated admin key
  *   bulwark intel import|seed-build    load threat intelligence (KEV, OSV, ATLAS), build the seed
  *   bulwark migrate                    apply database migrations and exit
+ *   bulwark secrets rekey              re-seal the secrets kept at rest with a new key
  *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
  *   bulwark rules test|list            check or print the scanner's rule catalog
  *   bulwark version                    print the version */
@@ -52,6 +53,7 @@ static void usage(FILE *f)
           "  intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
           "                                 build the embedded seed (data/intel/seed.json)\n"
           "  migrate                        apply database migrations and exit\n"
+          "  secrets rekey                  re-seal the secrets sealed at rest with a new key\n"
           "  scan [--format text|json|sarif] [--fail-on SEVERITY] [--lang L] [--context TEXT] PATH...\n"
           "                                 scan source files and directories (exit 1: findings at or\n"
           "                                 above --fail-on, 2: usage error)\n"
@@ -99,7 +101,7 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
     int rc = 1;
     if (bw_app_init(&app, cfg) == 0) {
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
-                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow};
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
         if ((jobs || cfg->workers == 0) && bw_http_serve(&app.http, &l) == 0)
             rc = 0;
@@ -133,16 +135,19 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
     take_signals(&set);
     int rc = 1;
     struct db *db = NULL;
+    struct bw_seal seal;
     char err[1024]; /* room for the paths of a file-mode refusal */
     unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
                    (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, (int)cfg->workers + 2, &db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
+    } else if (bw_app_seal_open(cfg, db, &seal, err, sizeof err) != 0) {
+        bw_log_json(BW_LOG_ERROR, NULL, "refusing to work", json_pack("{s:s}", "detail", err));
     } else if (bw_egress_global_init() != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
     } else {
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
-                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow};
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal};
         struct bw_jobs *jobs = bw_jobs_start(db, &jo);
         if (jobs) {
             int sig = 0;
@@ -154,6 +159,7 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
         }
     }
     db_close(db);
+    sodium_memzero(&seal, sizeof seal);
     bw_log_shutdown();
     return rc;
 }
@@ -172,6 +178,95 @@ static int cmd_migrate(struct bw_config *cfg, int nargs, char **args)
         printf("{\"migrated\":true,\"backend\":\"%s\"}\n", db_backend(db));
     db_close(db);
     return db ? 0 : 1;
+}
+
+struct rekey {
+    const struct bw_seal *old, *fresh;
+};
+
+/* Opens a value with the old key and seals it with the new one; NULL when it does not open. */
+static char *reseal_one(void *arg, const char *sealed)
+{
+    const struct rekey *k = arg;
+    size_t n = 0;
+    char *plain = bw_unseal_text(k->old, sealed, &n);
+    char *out = plain ? bw_seal_text(k->fresh, plain, n) : NULL;
+    bw_unsealed_free(plain);
+    return out;
+}
+
+static const char SECRETS_USAGE[] =
+    "usage: bulwark secrets rekey [--FLAG VALUE]...\n"
+    "Re-seals every secret sealed at rest (assets' connection credentials) with a new key, in one\n"
+    "transaction. With the key file (BULWARK_DATA_DIR/secret.key) a new key is generated, written\n"
+    "to secret.key.new first and moved over secret.key once the database holds the new seals.\n"
+    "With BULWARK_SECRET_KEY, give the new key in BULWARK_NEW_SECRET_KEY (64 hex digits or\n"
+    "base64 of 32 bytes) and restart every instance with it. Stop the instances first: one still\n"
+    "running with the old key refuses to open the new seals.\n";
+
+/* args[0] is "secrets" */
+static int cmd_secrets(struct bw_config *cfg, int nargs, char **args)
+{
+    if (nargs < 2 || strcmp(args[1], "--help") == 0 || strcmp(args[1], "-h") == 0) {
+        fputs(SECRETS_USAGE, nargs < 2 ? stderr : stdout);
+        return nargs < 2 ? 2 : 0;
+    }
+    if (strcmp(args[1], "rekey") != 0)
+        return bw_cli_usage_error("secrets", "unknown subcommand '%s'; expected rekey", args[1]);
+    int prc = bw_opts_none("secrets rekey", SECRETS_USAGE, nargs - 2, args + 2);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    const char *env_new = getenv("BULWARK_NEW_SECRET_KEY");
+    bool file_mode = !(cfg->secret_key && *cfg->secret_key);
+    if (!file_mode && !(env_new && *env_new))
+        return bw_cli_usage_error("secrets", "BULWARK_SECRET_KEY is set: give the new key in BULWARK_NEW_SECRET_KEY");
+    struct db *db = bw_cli_open_db(cfg, "secrets rekey");
+    if (!db)
+        return 1;
+    struct bw_seal old, fresh;
+    char why[1024], path[4200] = "", next[4300] = "";
+    int rc = 1;
+    if (bw_app_seal_open(cfg, db, &old, why, sizeof why) != 0) {
+        fprintf(stderr, "bulwark: %s\n", why);
+        goto out;
+    }
+    if (env_new && *env_new) {
+        if (bw_seal_key_parse(env_new, fresh.key) != 0) {
+            fprintf(stderr, "bulwark: BULWARK_NEW_SECRET_KEY must be a 32-byte key: 64 hex digits or base64\n");
+            goto out;
+        }
+    } else {
+        randombytes_buf(fresh.key, sizeof fresh.key);
+    }
+    if (file_mode) {
+        snprintf(path, sizeof path, "%s/%s", cfg->data_dir, BW_SEAL_KEY_FILE);
+        snprintf(next, sizeof next, "%s.new", path);
+        if (bw_seal_key_write(next, fresh.key) != 0) {
+            fprintf(stderr, "bulwark: cannot write %s\n", next);
+            goto out;
+        }
+    }
+    struct rekey k = {&old, &fresh};
+    int64_t n = 0;
+    if (store_secrets_reseal(db, BW_SEAL_CHECK_SETTING, reseal_one, &k, &n) != ST_OK) {
+        fprintf(stderr, "bulwark: re-sealing failed (a value does not open with the current key, or the database "
+                        "failed); nothing was changed\n");
+        if (file_mode)
+            (void)unlink(next);
+        goto out;
+    }
+    if (file_mode && rename(next, path) != 0) {
+        fprintf(stderr, "bulwark: the database holds the new seals but %s could not replace %s: move it there "
+                        "before starting\n", next, path);
+        goto out;
+    }
+    printf("{\"rekeyed\":true,\"secrets\":%lld,\"key\":\"%s\"}\n", (long long)n, file_mode ? "file" : "environment");
+    rc = 0;
+out:
+    sodium_memzero(&old, sizeof old);
+    sodium_memzero(&fresh, sizeof fresh);
+    db_close(db);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -234,6 +329,8 @@ int main(int argc, char **argv)
         rc = bw_cli_admin_key(&cfg, nrest, args);
     else if (strcmp(cmd, "intel") == 0)
         rc = bw_cli_intel(&cfg, nrest, args);
+    else if (strcmp(cmd, "secrets") == 0)
+        rc = cmd_secrets(&cfg, nrest, args);
     else if (strcmp(cmd, "migrate") == 0)
         rc = cmd_migrate(&cfg, nrest - 1, args + 1);
     else {

@@ -26,6 +26,8 @@ struct bw_pool;
 struct bw_scanner;
 struct db;
 
+struct bw_seal;
+
 struct api_ctx {
     const struct bw_config *cfg;
     struct db *db;
@@ -42,6 +44,7 @@ struct api_ctx {
     struct bw_bcache *playbooks;      /* anonymous playbook envelopes by record id + version */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
+    const struct bw_seal *seal;     /* seals and opens assets' connection secrets */
     const char *dummy_hash;         /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     const struct bw_gov_catalogs *gov; /* the framework catalogs and evidence mapping */
@@ -86,14 +89,19 @@ void api_governance_frameworks(struct bw_req *r);
 void api_governance_framework_get(struct bw_req *r);
 void api_governance_assess(struct bw_req *r);
 void api_governance_assessment_get(struct bw_req *r);
+void api_governance_assessments(struct bw_req *r);
 void api_agents_scan(struct bw_req *r); /* src/api/agents.c */
 void api_assets_register(struct bw_req *r);
 void api_assets_list(struct bw_req *r);
 void api_assets_get(struct bw_req *r);
+void api_assets_update(struct bw_req *r);
 void api_assets_delete(struct bw_req *r);
 void api_assets_scan(struct bw_req *r);
+void api_assets_scans(struct bw_req *r);
+void api_assets_scan_get(struct bw_req *r);
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
-void api_redteam_engage(struct bw_req *r); /* src/api/redteam.c */
+void api_redteam_engage(struct bw_req *r);
+void api_redteam_engagements(struct bw_req *r); /* src/api/redteam.c */
 void api_redteam_report(struct bw_req *r);
 void api_redteam_cancel(struct bw_req *r);
 void api_threat_feed(struct bw_req *r);         /* src/api/threatintel.c */

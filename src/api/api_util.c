@@ -1,11 +1,14 @@
 #include "api/api_util.h"
 
 #include "api/api.h"
+#include "common/ids.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "http/http.h"
+#include "store/store.h"
 
 #include <sodium.h>
+#include <stdlib.h>
 #include <string.h>
 
 void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
@@ -132,4 +135,50 @@ void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[3
     }
     crypto_generichash_final(&st, h, sizeof h);
     sodium_bin2base64(out, 32, h, sizeof h, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+struct store_asset *api_asset_or_reply(struct bw_req *r, const char *id)
+{
+    if (!bw_id_valid(id, "ast_")) {
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+        return NULL;
+    }
+    struct store_asset *a = calloc(1, sizeof *a);
+    if (!a) {
+        bw_reply_internal(r, "out of memory");
+        return NULL;
+    }
+    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, id, a);
+    if (rc == ST_OK)
+        return a;
+    if (rc == ST_NOTFOUND)
+        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    else
+        api_reply_storage(r);
+    api_asset_free(a);
+    return NULL;
+}
+
+void api_asset_free(struct store_asset *a)
+{
+    if (a)
+        store_asset_clear(a);
+    free(a);
+}
+
+void api_reply_doc_page(struct bw_req *r, const char *key, struct store_doc *list, size_t n, int64_t total,
+                        const struct api_page *pg)
+{
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *d = json_loads(list[i].body, 0, NULL);
+        if (json_is_object(d))
+            json_array_append_new(arr, d);
+        else
+            json_decref(d);
+    }
+    store_doc_list_free(list, n);
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", key, arr, "total", (json_int_t)total, "limit",
+                                    (int)pg->page.limit, "offset", (int)pg->page.offset, "next_cursor",
+                                    api_next_cursor_json(r, pg)));
 }

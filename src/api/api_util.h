@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 struct bw_req;
+struct store_asset;
 
 /* The answer to a store call that failed (ST_ERROR): 503 UNAVAILABLE "storage unavailable". The
  * database layer has already logged and counted the failure, and the access log line carries the
@@ -59,5 +60,17 @@ void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, en
 void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1]);
 /* The same as JSON: a string, or null. */
 json_t *api_next_cursor_json(struct bw_req *r, const struct api_page *pg);
+
+/* The caller's asset `id`, read (calloc'ed: free with api_asset_free), or NULL after answering:
+ * 404 when it is not an asset id or not the caller's, 503 when storage fails, 500 out of memory. */
+struct store_asset *api_asset_or_reply(struct bw_req *r, const char *id);
+void api_asset_free(struct store_asset *a);
+
+/* Answers a page of stored documents (scans, assessments) as {key: [documents...], total, limit,
+ * offset, next_cursor}; each document is the stored JSON text (one that does not parse is left
+ * out: it cannot come from this server). Frees list. */
+struct store_doc;
+void api_reply_doc_page(struct bw_req *r, const char *key, struct store_doc *list, size_t n, int64_t total,
+                        const struct api_page *pg);
 
 #endif

@@ -224,3 +224,20 @@ void api_governance_assessment_get(struct bw_req *r)
         bw_reply_text(r, 200, "application/json; charset=utf-8", body, strlen(body));
     }
 }
+
+void api_governance_assessments(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_ASSESSMENTS, 0, "", true);
+    if (bw_verr_reply(r, &v))
+        return;
+    struct store_doc *list = NULL;
+    size_t n = 0;
+    int64_t total = 0;
+    if (store_assessment_list(api_ctx(r)->db, r->principal.user_id, &pg.page, &list, &n, &total) != ST_OK) {
+        api_reply_storage(r);
+        return;
+    }
+    api_reply_doc_page(r, "assessments", list, n, total, &pg);
+}

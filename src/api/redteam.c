@@ -86,25 +86,15 @@ void api_redteam_engage(struct bw_req *r)
         bw_reply_internal(r, "the attack library is broken");
         return;
     }
-    if (!bw_id_valid(q.asset_id, "ast_")) {
-        bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
+    struct store_asset *a = api_asset_or_reply(r, q.asset_id);
+    if (!a)
         return;
-    }
-    struct store_asset *a = malloc(sizeof *a);
     struct store_engagement *e = calloc(1, sizeof *e);
-    if (!a || !e) {
-        free(a);
-        free(e);
+    int rc;
+    if (!e) {
+        api_asset_free(a);
         bw_reply_internal(r, "out of memory");
         return;
-    }
-    int rc = store_asset_get(api_ctx(r)->db, r->principal.user_id, q.asset_id, a);
-    if (rc != ST_OK) {
-        if (rc == ST_NOTFOUND)
-            bw_reply_error(r, BW_E_NOT_FOUND, "no such asset", NULL);
-        else
-            api_reply_storage(r);
-        goto out;
     }
     if (!build(r, lib, &q, a, e))
         goto out;
@@ -130,7 +120,7 @@ void api_redteam_engage(struct bw_req *r)
     }
 out:
     store_engagement_clear(e);
-    free(a);
+    api_asset_free(a);
     free(e);
 }
 
@@ -194,4 +184,52 @@ void api_redteam_cancel(struct bw_req *r)
     }
     store_engagement_clear(e);
     free(e);
+}
+
+void api_redteam_engagements(struct bw_req *r)
+{
+    struct bw_verr v = {0};
+    const char *status = bw_query(r, "status"), *asset = bw_query(r, "asset_id");
+    bool status_ok = !status || bw_run_status_parse(status) >= 0;
+    if (!status_ok)
+        bw_verr_add(&v, "status", "must be one of queued, running, completed, failed, cancelled");
+    /* an asset id that cannot be one lists nothing, like another account's */
+    bool asset_ok = !asset || strlen(asset) <= BW_RT_ASSET_ID_CHARS_MAX;
+    if (!asset_ok)
+        bw_verr_add(&v, "asset_id", "must be at most 128 characters");
+    char filters[200];
+    snprintf(filters, sizeof filters, "status=%s&asset_id=%s", status && status_ok ? status : "",
+             asset && asset_ok ? asset : "");
+    struct api_page pg;
+    api_page_query(r, &v, &pg, BW_CURSOR_ENGAGEMENTS, 0, filters, false);
+    if (bw_verr_reply(r, &v))
+        return;
+    struct store_engagement *list = NULL;
+    size_t n = 0;
+    int64_t total = 0;
+    if (store_engagement_list(api_ctx(r)->db, r->principal.user_id, status, asset, &pg.page, &list, &n, &total) !=
+        ST_OK) {
+        api_reply_storage(r);
+        return;
+    }
+    json_t *arr = json_array();
+    for (size_t i = 0; i < n; i++) {
+        const struct store_engagement *e = &list[i];
+        json_t *cats = json_loads(e->categories, 0, NULL);
+        json_array_append_new(
+            arr, json_pack("{s:s,s:s,s:s,s:s,s:o,s:i,s:i,s:i,s:s?,s:s?,s:s,s:s?,s:s?}", "engagement_id", e->id, "status",
+                           bw_run_status_name(e->status), "target_asset_id", e->asset_id, "intensity", e->intensity,
+                           "attack_categories", json_is_array(cats) ? cats : json_array(), "attack_count",
+                           e->attack_count, "attacks_done", e->attacks_done, "attacks_succeeded", e->attacks_succeeded,
+                           "overall_risk", e->overall_risk[0] ? e->overall_risk : NULL, "error",
+                           e->error[0] ? e->error : NULL, "created_at", e->created_at, "started_at",
+                           e->started_at[0] ? e->started_at : NULL, "finished_at",
+                           e->finished_at[0] ? e->finished_at : NULL));
+        if (!json_is_array(cats))
+            json_decref(cats);
+    }
+    free(list);
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", "engagements", arr, "total", (json_int_t)total, "limit",
+                                    (int)pg.page.limit, "offset", (int)pg.page.offset, "next_cursor",
+                                    api_next_cursor_json(r, &pg)));
 }

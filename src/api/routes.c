@@ -25,11 +25,15 @@ const struct bw_route bw_routes[] = {
     {BW_POST, "/api/ai-security/assets/register", BW_ACCESS_STARTER, api_assets_register, BW_ROUTE_BODY},
     {BW_GET, "/api/ai-security/assets", BW_ACCESS_STARTER, api_assets_list, 0},
     {BW_GET, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_get, 0},
+    {BW_PATCH, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_update, BW_ROUTE_BODY},
     {BW_DELETE, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_delete, 0},
     {BW_POST, "/api/ai-security/assets/{id}/scan", BW_ACCESS_PRO, api_assets_scan, 0},
+    {BW_GET, "/api/ai-security/assets/{id}/scans", BW_ACCESS_PRO, api_assets_scans, 0},
+    {BW_GET, "/api/ai-security/assets/{id}/scans/{scan_id}", BW_ACCESS_PRO, api_assets_scan_get, 0},
 
     /* red-team engagements */
     {BW_POST, "/api/ai-security/redteam/engage", BW_ACCESS_PRO, api_redteam_engage, BW_ROUTE_BODY},
+    {BW_GET, "/api/ai-security/redteam/engagements", BW_ACCESS_PRO, api_redteam_engagements, 0},
     {BW_GET, "/api/ai-security/redteam/{id}/report", BW_ACCESS_PRO, api_redteam_report, 0},
     {BW_POST, "/api/ai-security/redteam/{id}/cancel", BW_ACCESS_PRO, api_redteam_cancel, 0},
 
@@ -41,6 +45,7 @@ const struct bw_route bw_routes[] = {
     {BW_GET, "/api/ai-security/governance/frameworks", BW_ACCESS_PUBLIC, api_governance_frameworks, 0},
     {BW_GET, "/api/ai-security/governance/frameworks/{id}", BW_ACCESS_PUBLIC, api_governance_framework_get, 0},
     {BW_POST, "/api/ai-security/governance/assess", BW_ACCESS_STARTER, api_governance_assess, BW_ROUTE_BODY},
+    {BW_GET, "/api/ai-security/governance/assessments", BW_ACCESS_STARTER, api_governance_assessments, 0},
     {BW_GET, "/api/ai-security/governance/assessments/{id}", BW_ACCESS_STARTER, api_governance_assessment_get, 0},
 
     /* threat intelligence */

@@ -241,6 +241,7 @@ static void api_fill(struct bw_app *app)
     c->audit = app->audit;
     c->scanner = app->scanner;
     c->egress_allow = app->egress_allow;
+    c->seal = &app->seal;
     c->dummy_hash = app->dummy_hash;
     c->started_s = app->started_s;
     c->gov = &app->gov;
@@ -271,6 +272,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
                    (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
     if (db_open(cfg->database_url, cfg->data_dir, dbf, pool, &app->db, err, sizeof err) != 0) {
         bw_log_json(BW_LOG_ERROR, NULL, "cannot open the database", json_pack("{s:s}", "detail", err));
+        return -1;
+    }
+    if (bw_app_seal_open(cfg, app->db, &app->seal, err, sizeof err) != 0) {
+        bw_log_json(BW_LOG_ERROR, NULL, "refusing to serve", json_pack("{s:s}", "detail", err));
         return -1;
     }
     unsigned char secret[BW_JWT_SECRET_MAX], admin_hash[32];
@@ -362,6 +367,37 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     api_fill(app);
     if (api_frameworks_render(&app->api) != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "the framework documents cannot be rendered");
+        return -1;
+    }
+    return 0;
+}
+
+int bw_app_seal_open(const struct bw_config *cfg, struct db *db, struct bw_seal *out, char *why, size_t cap)
+{
+    bool insecure = false;
+    if (bw_seal_key_load(cfg->secret_key, cfg->data_dir, cfg->allow_insecure_file_modes, out, &insecure, why, cap) != 0)
+        return -1;
+    if (insecure)
+        bw_logf(BW_LOG_WARN, NULL, "the secret key file in %s may be read by group or others", cfg->data_dir);
+    /* the first instance's check value stays: a later instance with another key must not win */
+    char *check = bw_seal_text(out, BW_SEAL_CHECK_TEXT, sizeof BW_SEAL_CHECK_TEXT - 1);
+    char have[256] = "";
+    int rc = check ? store_setting_put_if_absent(db, BW_SEAL_CHECK_SETTING, check) : ST_ERROR;
+    free(check);
+    if (rc == ST_OK)
+        rc = store_setting_get(db, BW_SEAL_CHECK_SETTING, have, sizeof have);
+    if (rc != ST_OK) {
+        snprintf(why, cap, "cannot read the sealed check value from the database");
+        return -1;
+    }
+    if (!bw_seal_check_ok(out, have)) {
+        sodium_memzero(out, sizeof *out);
+        snprintf(why, cap,
+                 "the secret key (%s) is not the key this database's secrets are sealed with: every instance "
+                 "on one database needs the same key; restore it (a %s.new left by an interrupted `bulwark "
+                 "secrets rekey` may be it)",
+                 cfg->secret_key && *cfg->secret_key ? "BULWARK_SECRET_KEY" : "the data directory's " BW_SEAL_KEY_FILE,
+                 BW_SEAL_KEY_FILE);
         return -1;
     }
     return 0;

@@ -13,6 +13,7 @@
 #include "auth/ratelimit.h"
 #include "common/config.h"
 #include "common/pool.h"
+#include "common/seal.h"
 #include "engine/governance.h"
 #include "http/http.h"
 #include "services/orch_cache.h"
@@ -40,6 +41,7 @@ struct bw_app {
     struct bw_bcache *playbooks;      /* generated playbook envelopes by record id + version */
     struct bw_audit *audit;         /* audit events, the HTTP layer's response hook (src/audit/audit.h) */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
+    struct bw_seal seal;            /* the key of the secrets sealed at rest (common/seal.h) */
     char dummy_hash[160];           /* verified for unknown emails: same time as a real one */
     int64_t started_s;
     struct bw_gov_catalogs gov; /* the framework catalogs and evidence mapping, for assessments */
@@ -53,5 +55,11 @@ struct bw_app {
  * 0 or -1 (after logging why). */
 int bw_app_init(struct bw_app *app, struct bw_config *cfg);
 void bw_app_free(struct bw_app *app);
+
+/* The sealing key of cfg (BULWARK_SECRET_KEY or the data directory's key file), checked against
+ * the database's sealed check value (stored by the first instance to start): another key is
+ * refused, since every secret it would open was sealed with the first. 0, or -1 with why. Used by
+ * serve, worker and `secrets rekey`. */
+int bw_app_seal_open(const struct bw_config *cfg, struct db *db, struct bw_seal *out, char *why, size_t cap);
 
 #endif

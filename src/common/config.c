@@ -47,6 +47,7 @@ static const struct opt opts[] = {
     {"DATABASE_URL", K_STR, OFF(database_url), 0, 0},
     {"ADMIN_KEY", K_STR, OFF(admin_key), 0, 0},
     {"JWT_SECRET", K_STR, OFF(jwt_secret), 0, 0},
+    {"SECRET_KEY", K_STR, OFF(secret_key), 0, 0},
     {"BOOTSTRAP_PASSWORD", K_STR, OFF(bootstrap_password), 0, 0},
     {"EGRESS_ALLOW", K_STR, OFF(egress_allow), 0, 0},
     {"TRUSTED_PROXIES", K_STR, OFF(trusted_proxies), 0, 0},

@@ -16,6 +16,7 @@ struct bw_config {
     char *database_url;  /* NULL = SQLite in data_dir */
     char *admin_key;     /* NULL = generated once, hash stored */
     char *jwt_secret;    /* NULL = generated once, stored in the database */
+    char *secret_key;    /* the sealing key (common/seal.h); NULL = data_dir/secret.key */
     char *bootstrap_password;
     char *egress_allow;
     char *trusted_proxies;

@@ -43,6 +43,23 @@
 #define BW_ASSET_ENV_MAX         64   /* characters of an asset's env */
 #define BW_LANGUAGE_MAX          16   /* characters of a code scan's language (then one the scanner knows) */
 #define BW_URL_DISPLAY_MAX       2560 /* bytes of a URL as shown in a finding (longer ones are cut) */
+/* an asset's connection (engine/connection.h): how bulwark speaks to the model behind it */
+#define BW_CONN_MODEL_MAX         256  /* characters of connection.model (a model or deployment name) */
+#define BW_CONN_API_VERSION_MAX   64   /* characters of connection.api_version */
+#define BW_CONN_SYSTEM_PROMPT_MAX 8192 /* characters of connection.system_prompt */
+#define BW_CONN_SECRET_MAX        4096 /* characters of connection.auth.secret */
+#define BW_CONN_AUTH_NAME_MAX     128  /* characters of connection.auth.name (a header or query parameter) */
+#define BW_CONN_HEADERS_MAX       16   /* members of connection.headers */
+#define BW_CONN_HEADER_NAME_MAX   128  /* characters of a header name */
+#define BW_CONN_HEADER_VALUE_MAX  1024 /* characters of a header value */
+#define BW_CONN_TEMPLATE_MAX      8192 /* bytes of connection.request_template serialised */
+#define BW_CONN_TEMPLATE_DEPTH    8    /* nesting of connection.request_template */
+#define BW_CONN_RESPONSE_PATH_MAX 256  /* characters of connection.response_path */
+#define BW_CONN_PATH_STEPS_MAX    16   /* dot-separated steps of a response_path */
+#define BW_CONN_DOC_MAX           65536 /* bytes of a stored connection document (the sum of the above, with room) */
+#define BW_CONN_SEALED_MAX        8192 /* bytes of a sealed secret as stored */
+#define BW_CHAT_URL_MAX           4096 /* bytes of a chat request URL built from an endpoint */
+#define BW_CHAT_TRIED_MAX         6    /* attempts listed in a finding's "what was tried" */
 
 #define BW_TOKEN_TTL_S           86400
 #define BW_LIST_LIMIT_DEFAULT    20
@@ -279,6 +296,7 @@
 #define BW_ASSET_MIN_EXCHANGE_MS 100     /* the least time an exchange gets once the budget runs short */
 #define BW_ASSET_RESPONSE_MAX (64 * 1024)      /* body bytes of the first GET and the malformed-JSON probe */
 #define BW_ASSET_LLM_RESPONSE_MAX (256 * 1024) /* body bytes of a model's reply */
+#define BW_STATIC_SCORE_MAX 79           /* a score not from a completed live scan never reads LOW (>= 80) */
 #define BW_ASSET_CERT_EXPIRING_DAYS 30   /* a certificate expiring within this many days is reported */
 
 /* governance assessments: the request (src/api/governance.c), the engine (src/engine/governance.h)

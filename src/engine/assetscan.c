@@ -3,6 +3,8 @@
 #include "common/limits.h"
 #include "common/rng.h"
 #include "common/timeutil.h"
+#include "common/sbuf.h"
+#include "engine/chat.h"
 #include "engine/detect.h"
 #include "engine/posture.h"
 #include "net/egress.h"
@@ -26,6 +28,7 @@ enum check {
     C_BLOCKED,
     C_UNREACHABLE,
     C_TLS_HANDSHAKE,
+    C_NOT_REACHED,
     C_SENSITIVE_DISCLOSURE,
     C_NO_AUTH_LLM,
     C_PROMPT_INJECTION,
@@ -61,6 +64,11 @@ static const struct check_def CHECKS[C__COUNT] = {
     [C_UNREACHABLE] = {"ENDPOINT_UNREACHABLE", "Endpoint unreachable", NULL,
                        "Check the registered URL, DNS and firewall rules; an asset that cannot be reached cannot be "
                        "assessed, and a stale registration hides the real inventory."},
+    [C_NOT_REACHED] = {"LLM_API_NOT_REACHED", "No chat API could be reached or identified", NULL,
+                       "Register the asset with a connection: the API it speaks (openai, anthropic, ollama, "
+                       "azure_openai, gemini, openai_responses, prompt or template), the model or deployment name "
+                       "and the credentials it needs (sealed at rest, never shown again). Until then its model "
+                       "risks are untested and its score cannot read LOW."},
     [C_TLS_HANDSHAKE] = {"TLS_HANDSHAKE_FAILED", "TLS handshake failed", "LLM02",
                          "Serve TLS 1.2 or newer with a certificate from a trusted CA; clients that cannot "
                          "negotiate will fall back to insecure paths or fail."},
@@ -118,6 +126,8 @@ struct scan {
     char origin[64];
     bool llm_probed;
     bool probed[4]; /* PROBED[i] got a reply to judge */
+    bool stopped;     /* the egress policy refused the endpoint: nothing was sent */
+    bool not_reached; /* an AI asset whose chat API could not be reached or identified */
 };
 
 static const char *const PROBED[4] = {"LLM01", "LLM02", "LLM07", "LLM10"};
@@ -259,76 +269,128 @@ static void check_first(struct scan *s, const char *endpoint, const struct bw_eg
 
 /* ---- the LLM probes ---- */
 
-struct llm {
-    enum bw_llm_api api;
-    char *url;
-    const char *model;
-};
-
-static char *request_body(const struct llm *l, const char *prompt, long max_tokens)
-{
-    json_t *b;
-    if (l->api == BW_LLM_OPENAI)
-        b = json_pack("{s:s,s:[{s:s,s:s}],s:I}", "model", l->model, "messages", "role", "user", "content", prompt,
-                      "max_tokens", (json_int_t)max_tokens);
-    else
-        b = json_pack("{s:s,s:I}", "prompt", prompt, "max_tokens", (json_int_t)max_tokens);
-    char *out = b ? json_dumps(b, JSON_COMPACT) : NULL;
-    json_decref(b);
-    return out;
-}
-
 static const char *const JSON_HEADERS[] = {"Content-Type: application/json", "Accept: application/json", NULL};
 
-/* Sends prompt; returns the reply (malloc'ed) or NULL; *status gets the HTTP status. */
-static char *ask(struct scan *s, const struct llm *l, const char *prompt, long max_tokens, long *status)
+/* One exchange of a chat request; with_auth: the connection's credentials. */
+static void chat_exchange(struct scan *s, const struct bw_chat *c, const char *body, bool with_auth,
+                          struct bw_egress_resp *r)
 {
-    *status = 0;
+    long left_ms = (long)((s->deadline_us - bw_mono_us()) / 1000);
+    long t = s->o->request_timeout_ms > 0 ? s->o->request_timeout_ms : BW_ASSET_EXCHANGE_MS;
+    if (left_ms < t)
+        t = left_ms > BW_ASSET_MIN_EXCHANGE_MS ? left_ms : BW_ASSET_MIN_EXCHANGE_MS;
+    s->requests++;
+    bw_chat_post(c, body, with_auth, t, t < BW_ASSET_CONNECT_MS ? t : BW_ASSET_CONNECT_MS, BW_ASSET_LLM_RESPONSE_MAX,
+                 r);
+}
+
+/* Sends prompt (with the connection's credentials when with_auth) and answers the reply
+ * (malloc'ed) or NULL; *r keeps the answer (the caller frees it; r->outcome is BW_EG_ERROR with
+ * status 0 when nothing was sent). */
+static char *prompt_exchange(struct scan *s, const struct bw_chat *c, const char *prompt, long max_tokens,
+                             bool with_auth, struct bw_egress_resp *r)
+{
+    memset(r, 0, sizeof *r);
+    r->outcome = BW_EG_ERROR;
     if (!time_left(s))
         return NULL;
-    char *body = request_body(l, prompt, max_tokens);
+    struct bw_chat_turn turn = {"user", prompt};
+    char *body = bw_chat_body(c, &turn, 1, max_tokens, NULL);
     if (!body)
         return NULL;
-    struct bw_egress_resp r;
-    exchange(s, "POST", l->url, JSON_HEADERS, body, strlen(body), 0, BW_ASSET_LLM_RESPONSE_MAX, &r);
+    chat_exchange(s, c, body, with_auth, r);
     free(body);
+    return r->outcome == BW_EG_OK && r->status >= 200 && r->status < 300 ? bw_chat_reply(c, r->body, r->body_len)
+                                                                         : NULL;
+}
+
+/* Sends prompt with the connection's credentials; returns the reply (malloc'ed) or NULL; *status
+ * gets the HTTP status. */
+static char *ask(struct scan *s, const struct bw_chat *c, const char *prompt, long max_tokens, long *status)
+{
+    struct bw_egress_resp r;
+    char *reply = prompt_exchange(s, c, prompt, max_tokens, true, &r);
     *status = r.status;
-    char *reply = r.outcome == BW_EG_OK && r.status >= 200 && r.status < 300
-                      ? bw_detect_reply(l->api, r.body, r.body_len)
-                      : NULL;
     bw_egress_resp_free(&r);
     return reply;
 }
 
-/* Finds which API the endpoint speaks, without credentials. Returns the status of the first
- * attempt that answered (401/403 tell that authentication is enforced). */
-static long detect_api(struct scan *s, const char *endpoint, struct llm *l)
+static const char PING[] = "Reply with the single word: pong";
+
+/* One attempt of the detection: sends the ping; true when a reply came. Appends what happened
+ * to tried ("POST url (api, model m) -> HTTP 404: message"). *status: the HTTP status (0: none). */
+static bool try_chat(struct scan *s, const struct bw_chat *c, struct bw_sb *tried, long *status)
 {
-    static const char PING[] = "Reply with the single word: pong";
-    long first = 0, st = 0;
-    l->api = BW_LLM_OPENAI;
-    l->url = bw_assetscan_chat_url(endpoint);
-    char *reply = l->url ? ask(s, l, PING, 16, &st) : NULL;
-    first = st;
-    if (reply) {
-        free(reply);
+    struct bw_egress_resp r;
+    char *reply = prompt_exchange(s, c, PING, 16, true, &r);
+    *status = r.status;
+    if (r.outcome == BW_EG_ERROR && !r.body && !r.error[0]) { /* nothing was sent: out of time */
+        bw_egress_resp_free(&r);
+        return false;
+    }
+    char shown[BW_URL_DISPLAY_MAX];
+    bw_posture_url_display(c->shown, shown, sizeof shown);
+    bw_sb_printf(tried, "%sPOST %s (%s", tried->len ? "; " : "", shown, bw_conn_api_name(c->api));
+    if (c->api != BW_API_PROMPT && c->api != BW_API_TEMPLATE) {
+        char m[80];
+        excerpt(c->model, 60, m, sizeof m);
+        bw_sb_printf(tried, ", model %s", m);
+    }
+    if (c->auth != BW_AUTH_NONE)
+        bw_sb_printf(tried, ", %s auth", bw_conn_auth_name(c->auth));
+    if (r.outcome != BW_EG_OK) {
+        bw_sb_printf(tried, ") -> %s: %.160s", bw_egress_outcome_name(r.outcome), r.error);
+    } else {
+        char msg[200];
+        bw_chat_error_message(c, r.body, r.body_len, msg, sizeof msg);
+        bw_sb_printf(tried, ") -> HTTP %ld%s%s%s", r.status, reply ? "" : r.status >= 200 && r.status < 300 ? " (not this API's answer)" : "",
+                     msg[0] ? ": " : "", msg);
+    }
+    bw_egress_resp_free(&r);
+    bool ok = reply != NULL;
+    free(reply);
+    return ok;
+}
+
+/* Finds how to talk to the model: the asset's connection when it has one, else an
+ * OpenAI-compatible chat API then a {prompt} API, without credentials. On success *c is ready (and
+ * must be freed); on failure it is freed and tried says what was tried. Returns the status of
+ * the attempt that tells most (401/403 tell that authentication is enforced). */
+static long detect_api(struct scan *s, const char *endpoint, struct bw_chat *c, bool *ok, struct bw_sb *tried)
+{
+    long st = 0, first = 0;
+    char why[128];
+    *ok = false;
+    if (s->o->connection) {
+        if (bw_chat_init(c, endpoint, s->o->connection, BW_API_OPENAI, s->o->secret, s->o->egress_allow, why,
+                         sizeof why) != 0) {
+            bw_sb_printf(tried, "%s", why);
+            return 0;
+        }
+        if (try_chat(s, c, tried, &st)) {
+            *ok = true;
+            return st;
+        }
+        bw_chat_free(c);
         return st;
     }
-    free(l->url);
-    l->api = BW_LLM_PROMPT;
-    l->url = strdup(endpoint);
-    reply = l->url ? ask(s, l, PING, 16, &st) : NULL;
-    if (reply) {
-        free(reply);
-        return st;
+    static const enum bw_conn_api GUESS[] = {BW_API_OPENAI, BW_API_PROMPT};
+    for (size_t i = 0; i < sizeof GUESS / sizeof GUESS[0]; i++) {
+        if (bw_chat_init(c, endpoint, NULL, GUESS[i], NULL, s->o->egress_allow, why, sizeof why) != 0)
+            continue;
+        bool got = try_chat(s, c, tried, &st);
+        if (i == 0)
+            first = st;
+        if (got) {
+            *ok = true;
+            return st;
+        }
+        bw_chat_free(c);
     }
-    free(l->url);
-    l->url = NULL;
-    l->api = BW_LLM_NONE;
     return first == 401 || first == 403 ? first : st;
 }
 
-static void llm_probes(struct scan *s, const char *type, struct llm *l)
+static void llm_probes(struct scan *s, const char *type, const struct bw_chat *l)
 {
     char canary[24] = "BWPI-";
     bw_random_base62(canary + 5, 10);
@@ -364,11 +426,13 @@ static void llm_probes(struct scan *s, const char *type, struct llm *l)
                      512, &st);
     bool leaked_secret = leak && bw_detect_secret(leak, strlen(leak));
     s->probed[2] = leak != NULL;
-    if (bw_detect_prompt_leak(leak)) {
+    bool known = bw_chat_leaks_system_prompt(l, leak);
+    if (bw_detect_prompt_leak(leak) || known) {
         char ex[200];
         excerpt(leak, leaked_secret ? 40 : 120, ex, sizeof ex);
-        add(s, C_PROMPT_LEAK, S_HIGH, "Asked for its system prompt, the model answered with its instructions: \"%s\"%s",
-            ex, leaked_secret ? " (the rest is withheld here: it contains credential-like data)" : "");
+        add(s, C_PROMPT_LEAK, S_HIGH, "Asked for its system prompt, the model answered with its instructions%s: \"%s\"%s",
+            known ? " (they repeat the connection's known system prompt)" : "", ex,
+            leaked_secret ? " (the rest is withheld here: it contains credential-like data)" : "");
     }
 
     /* LLM02 */
@@ -469,6 +533,8 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
     exchange(&s, "GET", endpoint, first_headers, NULL, 0, 3, BW_ASSET_RESPONSE_MAX, &r0);
     if (r0.outcome == BW_EG_BLOCKED) {
         add(&s, C_BLOCKED, S_MEDIUM, "%s; nothing was sent to it.", r0.error);
+        s.incomplete = true;
+        s.stopped = true;
     } else if (r0.outcome == BW_EG_TLS) {
         add(&s, C_TLS_HANDSHAKE, S_HIGH, "%s.", r0.error);
     } else if (r0.outcome != BW_EG_OK) {
@@ -481,7 +547,18 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
         if (time_left(&s)) {
             static const char BAD[] = "{\"bulwark_probe\": [1, 2,";
             struct bw_egress_resp re;
-            char *url = is_llm ? bw_assetscan_chat_url(endpoint) : NULL;
+            char *url = NULL;
+            if (is_llm && o->connection) { /* where the connection's chat requests go, without credentials */
+                int api = bw_conn_api_parse(json_string_value(json_object_get(o->connection, "api")));
+                char u[BW_CHAT_URL_MAX];
+                if (api >= 0 && bw_chat_url((enum bw_conn_api)api, endpoint,
+                                            json_string_value(json_object_get(o->connection, "model")),
+                                            json_string_value(json_object_get(o->connection, "api_version")), u,
+                                            sizeof u) == 0)
+                    url = strdup(u);
+            } else if (is_llm) {
+                url = bw_assetscan_chat_url(endpoint);
+            }
             exchange(&s, "POST", url ? url : endpoint, JSON_HEADERS, BAD, sizeof BAD - 1, 0, BW_ASSET_RESPONSE_MAX, &re);
             const char *m = re.outcome == BW_EG_OK ? bw_detect_stack_trace(re.body, re.body_len) : NULL;
             if (m)
@@ -491,29 +568,53 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
             free(url);
         }
 
-        struct llm l = {.model = "default"};
+        struct bw_chat l;
+        bool reached = false;
         long auth_status = 0;
         char shown[BW_URL_DISPLAY_MAX]; /* a URL in a detail: never its credentials */
+        struct bw_sb tried = {0};
         if (is_llm)
-            auth_status = detect_api(&s, endpoint, &l);
-        if (l.api != BW_LLM_NONE) {
-            llm_api = l.api == BW_LLM_OPENAI ? "openai" : "prompt";
-            add(&s, C_NO_AUTH_LLM, S_CRITICAL,
-                "%s answered a chat request sent without any credentials: anyone who can reach it can use the "
-                "model.",
-                bw_posture_url_display(l.url, shown, sizeof shown));
+            auth_status = detect_api(&s, endpoint, &l, &reached, &tried);
+        if (reached) {
+            llm_api = bw_conn_api_name(l.api);
+            if (l.auth == BW_AUTH_NONE) {
+                add(&s, C_NO_AUTH_LLM, S_CRITICAL,
+                    "%s answered a chat request sent without any credentials: anyone who can reach it can use the "
+                    "model.",
+                    bw_posture_url_display(l.shown, shown, sizeof shown));
+            } else {
+                /* the credentials are configured: does the endpoint insist on them? */
+                struct bw_egress_resp ru;
+                char *reply = prompt_exchange(&s, &l, PING, 16, false, &ru);
+                if (reply)
+                    add(&s, C_NO_AUTH_LLM, S_CRITICAL,
+                        "%s answered a chat request sent without the configured %s credentials: they are not "
+                        "enforced, and anyone who can reach it can use the model.",
+                        bw_posture_url_display(l.bare, shown, sizeof shown), bw_conn_auth_name(l.auth));
+                free(reply);
+                bw_egress_resp_free(&ru);
+            }
             llm_probes(&s, type, &l);
-        } else if (auth_status == 401 || auth_status == 403) {
-            llm_api = "auth_required";
-        } else if (r0.status >= 200 && r0.status < 300) {
+            bw_chat_free(&l);
+        } else if (is_llm) {
+            bool auth = auth_status == 401 || auth_status == 403;
+            llm_api = auth ? "auth_required" : "none";
+            s.not_reached = true;
+            add(&s, C_NOT_REACHED, S_MEDIUM, "No chat API answered, so no model risk was tested. Tried: %s.%s",
+                tried.len ? bw_sb_str(&tried) : "nothing (the scan ran out of time)",
+                o->connection ? " Check the asset's connection (api, model, auth)."
+                : auth        ? " The endpoint requires credentials: give the asset a connection with auth."
+                              : " Give the asset a connection (api and model) saying how to reach its model.");
+        }
+        free(tried.p);
+        if (!reached && r0.status >= 200 && r0.status < 300) {
             char ct[128] = "";
             bw_egress_header(&r0, "Content-Type", ct, sizeof ct);
-            if (strstr(ct, "json"))
+            if (strstr(ct, "json") && !(is_llm && (auth_status == 401 || auth_status == 403)))
                 add(&s, is_llm ? C_NO_AUTH_LLM : C_NO_AUTH, is_llm ? S_HIGH : S_MEDIUM,
                     "GET %s answered %ld with a JSON body without any credentials.",
                     bw_posture_url_display(endpoint, shown, sizeof shown), r0.status);
         }
-        free(l.url);
     }
     bw_egress_resp_free(&r0);
 
@@ -555,12 +656,19 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
     int score = bw_assetscan_score(findings);
     if (score > o->static_score)
         score = o->static_score;
+    /* what could not be assessed cannot read LOW */
+    if ((s.not_reached || s.sev[C_UNREACHABLE] || s.sev[C_TLS_HANDSHAKE] || s.stopped) && score > BW_STATIC_SCORE_MAX)
+        score = BW_STATIC_SCORE_MAX;
     for (int c = 0; c < C__COUNT; c++)
         free(s.detail[c]);
-    return json_pack("{s:i,s:s,s:o,s:o,s:o,s:s,s:i,s:I,s:b}", "score", score, "risk_level", bw_posture_level(score),
-                     "findings", findings, "owasp_llm_hits", hits, "owasp_llm_tested", tested, "llm_api", llm_api,
-                     "requests", s.requests,
-                     "duration_ms", (json_int_t)((bw_mono_us() - t0) / 1000), "incomplete", s.incomplete);
+    json_t *res = json_pack("{s:i,s:s,s:o,s:o,s:o,s:s,s:i,s:I,s:b,s:s}", "score", score, "risk_level",
+                     bw_posture_level(score), "findings", findings, "owasp_llm_hits", hits, "owasp_llm_tested", tested,
+                     "llm_api", llm_api, "requests", s.requests, "duration_ms",
+                     (json_int_t)((bw_mono_us() - t0) / 1000), "incomplete", s.incomplete, "status",
+                     s.incomplete ? "incomplete" : "completed");
+    if (res && s.stopped)
+        json_object_set_new(res, "stopped_by", json_string("egress_policy"));
+    return res;
 }
 
 /* ---- evidence ---- */

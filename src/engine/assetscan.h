@@ -12,15 +12,21 @@
  *     errors (stack traces) in the answer to a malformed JSON request;
  *  4. CORS: a foreign Origin reflected or a wildcard, worst with credentials allowed;
  *  5. access: whether the endpoint (and its chat API) answers without credentials;
- *  6. for model, agent and rag assets whose endpoint speaks an OpenAI-compatible chat API or a
- *     simple {prompt} JSON API and answers without credentials: quick probes for prompt injection
+ *  6. for model, agent and rag assets: the chat API is the asset's connection (engine/chat.h, with
+ *     its credentials; then once more without them, to see whether they are enforced) or, without
+ *     one, an OpenAI-compatible chat API or a simple {prompt} JSON API answering without
+ *     credentials. None answering is LLM_API_NOT_REACHED, with what was tried and the statuses.
+ *     Then quick probes for prompt injection
  *     (LLM01, direct and document-borne, with a per-scan canary), system prompt leakage (LLM07),
  *     sensitive information disclosure (LLM02) and unbounded consumption (LLM10: an oversized
  *     prompt with an absurd max_tokens accepted).
  *
  * Score: 100 minus the findings' weights (CRITICAL 35, HIGH 20, MEDIUM 10, LOW 3), floored at 0,
  * and never above the asset's static registration score (the scan cannot make an http endpoint
- * look better than registration judged it). risk_level from the score as everywhere (>=80 LOW,
+ * look better than registration judged it); a scan that could not reach the endpoint or its chat
+ * API is at most BW_STATIC_SCORE_MAX (what was not assessed cannot read LOW). A scan the egress
+ * policy stopped is status "incomplete" with stopped_by "egress_policy": its caller leaves the
+ * asset's score alone. risk_level from the score as everywhere (>=80 LOW,
  * >=60 MEDIUM, >=40 HIGH, else CRITICAL). Findings are ordered by severity, then by check order. */
 #ifndef BW_ENGINE_ASSETSCAN_H
 #define BW_ENGINE_ASSETSCAN_H
@@ -37,10 +43,13 @@ struct bw_assetscan_opts {
     long budget_ms;          /* the whole scan; 0 = 30000: probes left when it runs out are skipped */
     int static_score;        /* the registration score, the ceiling of the result */
     int64_t now_s;           /* for certificate expiry */
+    const json_t *connection; /* the asset's connection document (engine/connection.h); NULL: detect */
+    const char *secret;      /* its opened secret; NULL when none */
 };
 
 /* Scans; returns {score, risk_level, findings:[{id,severity,title,owasp_llm,detail,remediation}],
- * owasp_llm_hits, llm_api, requests, duration_ms, incomplete}. type: the asset type; endpoint: its
+ * owasp_llm_hits, owasp_llm_tested, llm_api (the flavour spoken, "auth_required" or "none"), requests,
+ * duration_ms, incomplete, status (completed|incomplete), stopped_by ("egress_policy" or absent)}. type: the asset type; endpoint: its
  * URL. NULL only when out of memory. */
 json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw_assetscan_opts *o);
 

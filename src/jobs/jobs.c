@@ -111,7 +111,7 @@ static int64_t backoff_ms(int attempts)
 }
 
 static void run_claimed(struct db *db, const struct store_job *j, const char *owner, int64_t lease_ms,
-                        unsigned egress_allow, atomic_bool *stopping)
+                        unsigned egress_allow, const struct bw_seal *seal, atomic_bool *stopping)
 {
     int kind = 0;
     const struct bw_job_kind *k = kind_of(j->kind, &kind);
@@ -123,7 +123,7 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
         return;
     }
     struct bw_job_ctx ctx = {.db = db, .job = j, .owner = owner, .lease_ms = lease_ms, .egress_allow = egress_allow,
-                             .stopping = stopping};
+                             .seal = seal, .stopping = stopping};
     int64_t t0 = bw_mono_us();
     bw_log_json(BW_LOG_INFO, NULL, "job started",
                 json_pack("{s:s,s:s,s:s,s:i}", "job_id", j->id, "kind", j->kind, "ref", j->ref, "attempt",
@@ -159,13 +159,13 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
 }
 
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
-                    atomic_bool *stopping)
+                    const struct bw_seal *seal, atomic_bool *stopping)
 {
     struct store_job j;
     int rc = store_job_claim(db, owner, now_ms, lease_ms, &j);
     if (rc != ST_OK)
         return rc;
-    run_claimed(db, &j, owner, lease_ms, egress_allow, stopping);
+    run_claimed(db, &j, owner, lease_ms, egress_allow, seal, stopping);
     return ST_OK;
 }
 
@@ -239,7 +239,7 @@ static void *worker_main(void *arg)
             bw_jobs_reap(p->db, now);
             next_reap = now + p->o.lease_ms;
         }
-        int rc = bw_jobs_run_one(p->db, w->owner, now, p->o.lease_ms, p->o.egress_allow, &p->stopping);
+        int rc = bw_jobs_run_one(p->db, w->owner, now, p->o.lease_ms, p->o.egress_allow, p->o.seal, &p->stopping);
         if (rc != ST_OK) /* nothing to do, or the database is away: wait a poll interval */
             idle(p, p->o.poll_ms);
     }

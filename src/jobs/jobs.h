@@ -37,12 +37,15 @@ enum bw_job_result {
 /* "done", "cancelled", "retry", "failed", "interrupted". */
 const char *bw_job_result_name(enum bw_job_result r);
 
+struct bw_seal;
+
 struct bw_job_ctx {
     struct db *db;
     const struct store_job *job;
     const char *owner;
     int64_t lease_ms;
     unsigned egress_allow; /* BW_EGRESS_ALLOW_* for handlers that reach out */
+    const struct bw_seal *seal; /* opens the secrets sealed at rest (an asset's credentials); may be NULL */
     atomic_bool *stopping;
     char error[256]; /* the handler's reason for RETRY or FAILED */
 };
@@ -75,6 +78,7 @@ struct bw_jobs_opts {
     int64_t lease_ms;     /* 0 = BW_JOB_LEASE_MS_DEFAULT */
     int64_t poll_ms;      /* idle wait between claims; 0 = BW_JOB_POLL_MS_DEFAULT */
     unsigned egress_allow;
+    const struct bw_seal *seal; /* borrowed for the pool's life; may be NULL (nothing sealed is opened) */
 };
 struct bw_jobs;
 /* Starts the workers. NULL when workers is 0 or on failure (logged). */
@@ -86,7 +90,7 @@ void bw_jobs_stop(struct bw_jobs *p);
 /* One claim-and-run step, for tests: claims a job as owner and runs it. ST_NOTFOUND when nothing
  * was claimable. */
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
-                    atomic_bool *stopping);
+                    const struct bw_seal *seal, atomic_bool *stopping);
 /* Fails every expired job that has no attempts left, BW_JOB_REAP_BATCH at a time until none is
  * left, and runs each one's failure hook. */
 void bw_jobs_reap(struct db *db, int64_t now_ms);

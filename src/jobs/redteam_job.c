@@ -1,6 +1,7 @@
 #include "jobs/redteam_job.h"
 
 #include "common/log.h"
+#include "common/seal.h"
 #include "common/timeutil.h"
 #include "engine/redteam/redteam.h"
 #include "engine/redteam/report.h"
@@ -109,6 +110,38 @@ static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, c
     return store_engagement_attack_save(ctx->db, e->id, &row, bw_now_us());
 }
 
+/* The engagement's asset's connection document (*conn, NULL when none or the asset is gone) and
+ * its opened secret (*secret, NULL when none; bw_unsealed_free). -1 with why when storage fails or
+ * the secret cannot be opened (then nothing is attacked with the wrong credentials). */
+static int load_connection(struct bw_job_ctx *ctx, const struct store_engagement *e, json_t **conn, char **secret,
+                           char *why, size_t cap)
+{
+    *conn = NULL;
+    *secret = NULL;
+    struct store_asset *a = calloc(1, sizeof *a);
+    if (!a) {
+        snprintf(why, cap, "out of memory");
+        return -1;
+    }
+    int rc = store_asset_get(ctx->db, e->user_id, e->asset_id, a);
+    if (rc == ST_OK && a->connection && strcmp(a->endpoint, e->target_url) == 0) {
+        *conn = json_loads(a->connection, 0, NULL);
+        if (a->auth_sealed && !(ctx->seal && (*secret = bw_unseal_text(ctx->seal, a->auth_sealed, NULL)))) {
+            json_decref(*conn);
+            *conn = NULL;
+            rc = ST_ERROR;
+            snprintf(why, cap, "the asset's sealed secret cannot be opened with this worker's key");
+        }
+    } else if (rc == ST_NOTFOUND) {
+        rc = ST_OK;
+    } else if (rc != ST_OK) {
+        snprintf(why, cap, "storage unavailable");
+    }
+    store_asset_clear(a);
+    free(a);
+    return rc == ST_OK ? 0 : -1;
+}
+
 /* Runs the attacks without a row, in selection order, then scores. */
 static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_library *lib,
                                      const struct store_engagement *e, json_t *ids)
@@ -121,10 +154,29 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
     }
     enum bw_job_result res = BW_JOB_DONE;
     if (nrows < json_array_size(ids)) {
-        char why[256];
-        struct bw_rt_target t;
-        if (bw_rt_target_detect(e->target_url, ctx->egress_allow, bw_redteam_attack_timeout(ctx->lease_ms), &t, why,
-                                sizeof why) != 0) {
+        char why[512];
+        /* the asset's connection as it is now (a PATCH between engage and run counts), its
+         * secret opened for this run only */
+        json_t *conn = NULL;
+        char *secret = NULL;
+        if (load_connection(ctx, e, &conn, &secret, why, sizeof why) != 0) {
+            free(rows);
+            snprintf(ctx->error, sizeof ctx->error, "%.200s", why);
+            return BW_JOB_RETRY;
+        }
+        struct bw_rt_target *t = malloc(sizeof *t);
+        if (!t) {
+            json_decref(conn);
+            bw_unsealed_free(secret);
+            free(rows);
+            snprintf(ctx->error, sizeof ctx->error, "out of memory");
+            return BW_JOB_RETRY;
+        }
+        if (bw_rt_target_detect(e->target_url, conn, secret, ctx->egress_allow,
+                                bw_redteam_attack_timeout(ctx->lease_ms), t, why, sizeof why) != 0) {
+            json_decref(conn);
+            bw_unsealed_free(secret);
+            free(t);
             char ts[21];
             now_iso(ts);
             free(rows);
@@ -150,7 +202,7 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 res = BW_JOB_CANCELLED;
                 break;
             }
-            int rc = attack_one(ctx, lib, e, &t, id, (int)i);
+            int rc = attack_one(ctx, lib, e, t, id, (int)i);
             if (rc == ST_CONFLICT) { /* cancelled while the attack ran: its result is dropped */
                 res = BW_JOB_CANCELLED;
                 break;
@@ -161,7 +213,10 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 break;
             }
         }
-        bw_rt_target_free(&t);
+        bw_rt_target_free(t);
+        free(t);
+        json_decref(conn);
+        bw_unsealed_free(secret);
     }
     free(rows);
     return res == BW_JOB_DONE ? finalize(ctx, lib, e) : res;

@@ -741,10 +741,21 @@ static bool is_credential_header(const char *h)
     return false;
 }
 
+/* Whether header line h is one of names (case-insensitive). */
+static bool named_header(const char *h, const char *const *names)
+{
+    for (const char *const *p = names; p && *p; p++) {
+        const size_t n = strlen(*p);
+        if (n && !strncasecmp(h, *p, n) && (h[n] == ':' || h[n] == ';'))
+            return true;
+    }
+    return false;
+}
+
 /* Validates the caller's headers and builds curl's list; with strip, the credential-bearing
  * ones are left out (a redirect to another origin must not receive them). */
-static enum bw_egress_outcome eg_headers(const char *const *in, bool strip, bool has_body, struct curl_slist **out,
-                                         char *why, size_t cap)
+static enum bw_egress_outcome eg_headers(const char *const *in, bool strip, const char *const *extra,
+                                         bool has_body, struct curl_slist **out, char *why, size_t cap)
 {
     struct curl_slist *l = NULL, *n;
     size_t count = 0;
@@ -765,7 +776,7 @@ static enum bw_egress_outcome eg_headers(const char *const *in, bool strip, bool
             say(why, cap, "bad request header #%zu", count);
             goto bad;
         }
-        if (strip && is_credential_header(h))
+        if (strip && (is_credential_header(h) || named_header(h, extra)))
             continue;
         if (!(n = curl_slist_append(l, h)))
             goto oom;
@@ -862,7 +873,7 @@ static enum bw_egress_outcome eg_run(unsigned allow, const struct bw_egress_req 
     const int max_redirects = rq->max_redirects < 0                         ? 0
                               : rq->max_redirects > BW_EGRESS_MAX_REDIRECTS ? BW_EGRESS_MAX_REDIRECTS
                                                                             : rq->max_redirects;
-    if ((oc = eg_headers(rq->headers, false, c.body != NULL, &c.headers, out->error, sizeof out->error)))
+    if ((oc = eg_headers(rq->headers, false, NULL, c.body != NULL, &c.headers, out->error, sizeof out->error)))
         return oc;
     if (!(x = calloc(1, sizeof *x)) || !(next = malloc(BW_EGRESS_URL_MAX))) {
         copy_str(out->error, sizeof out->error, "out of memory");
@@ -892,7 +903,7 @@ static enum bw_egress_outcome eg_run(unsigned allow, const struct bw_egress_req 
             /* the caller's credentials were meant for the first origin only */
             curl_slist_free_all(c.headers);
             stripped = true;
-            if ((oc = eg_headers(rq->headers, true, c.body != NULL, &c.headers, out->error, sizeof out->error)))
+            if ((oc = eg_headers(rq->headers, true, rq->credential_headers, c.body != NULL, &c.headers, out->error, sizeof out->error)))
                 goto out;
         }
 

@@ -74,6 +74,8 @@ struct bw_egress_req {
     const char *const *headers;  /* "Name: value" strings, NULL-terminated; may be NULL. At most
                                     64, no CR/LF. Authorization, Proxy-Authorization, Cookie and
                                     Host are dropped once a redirect leaves the first origin. */
+    const char *const *credential_headers; /* more header names (e.g. "x-api-key", "api-key") that
+                                    carry the caller's credential: dropped the same way; may be NULL */
     const char *body;            /* may be NULL */
     size_t body_len;
     long connect_timeout_ms;     /* 0 = 3000 */

@@ -267,8 +267,8 @@ static json_t *doc_or_null(const char *s)
     return v ? v : json_null();
 }
 
-/* Appends {id,user_id,name,type,provider,endpoint,env,security_score,risk_level,created_at,
- * last_scan_id,last_scanned_at,scan} to the array out, scan the latest scan document or null. */
+/* Appends {id,user_id,name,type,provider,endpoint,env,security_score,risk_level,score_basis,
+ * created_at,last_scan_id,last_scanned_at,scan} to the array out, scan the latest scan document or null. */
 static void add_asset(void *out, const struct store_orch_asset *a)
 {
     json_t *o = json_object();
@@ -278,6 +278,7 @@ static void add_asset(void *out, const struct store_orch_asset *a)
         json_object_set_new(o, names[i], text_or_null(texts[i]));
     json_object_set_new(o, "security_score", json_integer(a->security_score));
     json_object_set_new(o, "risk_level", text_or_null(a->risk_level));
+    json_object_set_new(o, "score_basis", text_or_null(a->score_basis));
     json_object_set_new(o, "created_at", text_or_null(a->created_at));
     json_object_set_new(o, "last_scan_id", text_or_null(a->last_scan_id));
     json_object_set_new(o, "last_scanned_at", text_or_null(a->last_scanned_at));

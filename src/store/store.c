@@ -485,24 +485,64 @@ int store_assessment_get(struct db *db, const char *user_id, const char *id, cha
                            body);
 }
 
+void store_asset_clear(struct store_asset *a)
+{
+    free(a->connection);
+    free(a->auth_sealed);
+    a->connection = a->auth_sealed = NULL;
+}
+
+static void asset_item_clear(void *item) { store_asset_clear(item); }
+
+void store_asset_list_free(struct store_asset *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        store_asset_clear(&list[i]);
+    free(list);
+}
+
 int store_asset_insert(struct db *db, const struct store_asset *a)
 {
-    struct db_param p[] = {DBP_TEXT(a->id),       DBP_TEXT(a->user_id),     DBP_TEXT(a->name),
-                           DBP_TEXT(a->type),     DBP_OPT(a->provider[0] ? a->provider : NULL),
-                           DBP_TEXT(a->endpoint), DBP_TEXT(a->env),         DBP_INT(a->security_score),
-                           DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us)};
+    struct db_param p[] = {DBP_TEXT(a->id),         DBP_TEXT(a->user_id),     DBP_TEXT(a->name),
+                           DBP_TEXT(a->type),       DBP_OPT(a->provider[0] ? a->provider : NULL),
+                           DBP_TEXT(a->endpoint),   DBP_TEXT(a->env),         DBP_INT(a->security_score),
+                           DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us),
+                           DBP_OPT(a->connection),  DBP_OPT(a->auth_sealed),  DBP_TEXT(a->score_basis)};
     return store_exec(db,
                       "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
-                      "risk_level, created_at, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      p, 11, NULL);
+                      "risk_level, created_at, created_us, connection, auth_sealed, score_basis)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      p, 14, NULL);
+}
+
+int store_asset_update(struct db *db, const struct store_asset *a)
+{
+    struct db_param p[] = {DBP_TEXT(a->name),        DBP_OPT(a->provider[0] ? a->provider : NULL),
+                           DBP_TEXT(a->endpoint),    DBP_TEXT(a->env),
+                           DBP_OPT(a->connection),   DBP_OPT(a->auth_sealed),
+                           DBP_INT(a->security_score), DBP_TEXT(a->risk_level),
+                           DBP_TEXT(a->score_basis), DBP_TEXT(a->id),
+                           DBP_TEXT(a->user_id)};
+    return store_exec_changed(db,
+                              "UPDATE assets SET name = ?, provider = ?, endpoint = ?, env = ?, connection = ?,"
+                              " auth_sealed = ?, security_score = ?, risk_level = ?, score_basis = ?"
+                              " WHERE id = ? AND user_id = ?",
+                              p, 11, ST_NOTFOUND);
 }
 
 /* Columns: id, name, type, provider, endpoint, env, security_score, risk_level, created_at,
- * created_us, last_scan_id, last_scanned_at. The caller fills user_id: its queries are per user. */
+ * created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed. The caller fills
+ * user_id: its queries are per user. */
 static int asset_row(struct db_rows *r, void *item)
 {
     struct store_asset *a = item;
     memset(a, 0, sizeof *a);
+    store_copy(a->score_basis, sizeof a->score_basis, db_rows_text(r, 12));
+    const char *conn = db_rows_text(r, 13), *sealed = db_rows_text(r, 14);
+    if ((conn && !(a->connection = strdup(conn))) || (sealed && !(a->auth_sealed = strdup(sealed)))) {
+        store_asset_clear(a);
+        return ST_ERROR;
+    }
     store_copy(a->id, sizeof a->id, db_rows_text(r, 0));
     store_copy(a->name, sizeof a->name, db_rows_text(r, 1));
     store_copy(a->type, sizeof a->type, db_rows_text(r, 2));
@@ -523,7 +563,7 @@ static int asset_row(struct db_rows *r, void *item)
  * with the count of every match as a scalar subquery on the same index (one round trip). */
 #define A_COLS                                                                                                 \
     "id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us, last_scan_id," \
-    " last_scanned_at"
+    " last_scanned_at, score_basis, connection, auth_sealed"
 #define A_W ""
 #define A_WT " AND type = ?"
 #define A_WR " AND risk_level = ?"
@@ -565,12 +605,13 @@ static int asset_params(const char *user_id, const char *type, const char *risk,
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total)
 {
-    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 12};
+    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 15};
     struct db_param p[10];
     int which, nc, np = asset_params(user_id, type, risk, pg, p, &which, &nc);
     void *items = NULL;
-    int rc = store_query_page_list(db, asset_sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols,
-                                   asset_count_sql[which], nc, total, sizeof **out, asset_row, &items, n);
+    int rc = store_query_page_owned(db, asset_sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols,
+                                    asset_count_sql[which], nc, total, sizeof **out, asset_row, asset_item_clear,
+                                    &items, n);
     *out = items;
     for (size_t i = 0; i < *n; i++)
         COPY((*out)[i].user_id, user_id);
@@ -591,7 +632,8 @@ int store_asset_get(struct db *db, const char *user_id, const char *id, struct s
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
     int rc = store_query_one(db,
                              "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at,"
-                             " created_us, last_scan_id, last_scanned_at FROM assets WHERE id = ? AND user_id = ?",
+                             " created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed"
+                             " FROM assets WHERE id = ? AND user_id = ?",
                              p, 2, asset_row, out);
     if (rc == ST_OK)
         COPY(out->user_id, user_id);
@@ -646,25 +688,29 @@ static int scan_save_tx(struct db_conn *c, void *arg)
     int64_t changes = 0;
     struct db_param up[] = {DBP_INT(s->score), DBP_TEXT(s->risk_level), DBP_TEXT(s->id), DBP_TEXT(s->created_at),
                             DBP_TEXT(s->asset_id), DBP_TEXT(s->user_id)};
-    struct db_param ins[15] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
+    struct db_param ins[16] = {DBP_TEXT(s->id),         DBP_TEXT(s->asset_id),   DBP_TEXT(s->user_id),
                                DBP_INT(s->score),       DBP_TEXT(s->risk_level), DBP_TEXT(s->body),
                                DBP_TEXT(s->created_at), DBP_INT(s->created_us)};
     const int64_t ev[] = {s->open_critical, s->open_high, s->open_medium, s->open_low, s->owasp_hit, s->owasp_tested};
     for (int i = 0; i < 6; i++)
         ins[8 + i] = s->has_evidence ? DBP_INT(ev[i]) : DBP_NULL;
     ins[14] = s->has_evidence ? DBP_OPT(s->owasp_findings) : DBP_NULL;
-    if (store_conn_exec(c,
-                        "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?, last_scanned_at = ?"
-                        " WHERE id = ? AND user_id = ?",
-                        up, 6, &changes) != ST_OK)
+    ins[15] = DBP_TEXT(s->status ? s->status : "completed");
+    int rc = !s->keeps_score ? store_conn_exec(c,
+                                              "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?,"
+                                              " last_scanned_at = ?, score_basis = 'live' WHERE id = ? AND user_id = ?",
+                                              up, 6, &changes)
+                            : store_conn_int(c, "SELECT COUNT(*) FROM assets WHERE id = ? AND user_id = ?", up + 4, 2,
+                                             &changes);
+    if (rc != ST_OK)
         return ST_ERROR;
     if (changes == 0)
         return ST_NOTFOUND;
     return store_conn_exec(c,
                            "INSERT INTO asset_scans (id, asset_id, user_id, score, risk_level, body, created_at,"
                            " created_us, open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested,"
-                           " owasp_findings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                           ins, 15, NULL) == ST_OK
+                           " owasp_findings, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           ins, 16, NULL) == ST_OK
                ? ST_OK
                : ST_ERROR;
 }
@@ -672,4 +718,141 @@ static int scan_save_tx(struct db_conn *c, void *arg)
 int store_asset_scan_save(struct db *db, const struct store_asset_scan *s)
 {
     return store_tx(db, scan_save_tx, (void *)s);
+}
+
+struct sealed_row {
+    char id[48];
+    char *sealed;
+};
+
+static int sealed_row(struct db_rows *r, void *item)
+{
+    struct sealed_row *s = item;
+    store_copy(s->id, sizeof s->id, db_rows_text(r, 0));
+    const char *t = db_rows_text(r, 1);
+    s->sealed = t ? strdup(t) : NULL;
+    return s->sealed ? ST_OK : ST_ERROR;
+}
+
+static void sealed_row_clear(void *item) { free(((struct sealed_row *)item)->sealed); }
+
+struct reseal {
+    const char *check_setting;
+    char *(*fn)(void *arg, const char *sealed);
+    void *arg;
+    int64_t *n;
+};
+
+static int reseal_tx(struct db_conn *c, void *arg)
+{
+    struct reseal *rs = arg;
+    void *items = NULL;
+    size_t n = 0;
+    int rc = store_conn_list_owned(c, "SELECT id, auth_sealed FROM assets WHERE auth_sealed IS NOT NULL", NULL, 0,
+                                   sizeof(struct sealed_row), sealed_row, sealed_row_clear, &items, &n);
+    struct sealed_row *rows = items;
+    for (size_t i = 0; rc == ST_OK && i < n; i++) {
+        char *fresh = rs->fn(rs->arg, rows[i].sealed);
+        struct db_param p[] = {DBP_TEXT(fresh), DBP_TEXT(rows[i].id)};
+        rc = fresh ? store_conn_exec(c, "UPDATE assets SET auth_sealed = ? WHERE id = ?", p, 2, NULL) : ST_ERROR;
+        free(fresh);
+    }
+    if (rc == ST_OK) {
+        char old[512] = "";
+        struct db_param q[] = {DBP_TEXT(rs->check_setting)};
+        rc = store_conn_one(c, "SELECT value FROM settings WHERE name = ?", q, 1, read_setting,
+                            &(struct text_out){old, sizeof old});
+        char *fresh = rc == ST_OK ? rs->fn(rs->arg, old) : NULL;
+        struct db_param p[] = {DBP_TEXT(fresh), DBP_TEXT(rs->check_setting)};
+        rc = fresh ? store_conn_exec(c, "UPDATE settings SET value = ? WHERE name = ?", p, 2, NULL) : ST_ERROR;
+        free(fresh);
+    }
+    for (size_t i = 0; i < n; i++)
+        sealed_row_clear(&rows[i]);
+    free(rows);
+    *rs->n = rc == ST_OK ? (int64_t)n : 0;
+    return rc;
+}
+
+int store_secrets_reseal(struct db *db, const char *check_setting, char *(*reseal)(void *arg, const char *sealed),
+                         void *arg, int64_t *n)
+{
+    *n = 0;
+    struct reseal rs = {check_setting, reseal, arg, n};
+    return store_tx(db, reseal_tx, &rs);
+}
+
+void store_doc_list_free(struct store_doc *list, size_t n)
+{
+    for (size_t i = 0; list && i < n; i++)
+        free(list[i].body);
+    free(list);
+}
+
+/* Columns: id, created_at, created_us (or NULL), body. */
+static int doc_row(struct db_rows *r, void *item)
+{
+    struct store_doc *d = item;
+    store_copy(d->id, sizeof d->id, db_rows_text(r, 0));
+    store_copy(d->created_at, sizeof d->created_at, db_rows_text(r, 1));
+    d->created_us = db_rows_int(r, 2);
+    const char *b = db_rows_text(r, 3);
+    d->body = strdup(b ? b : "null");
+    return d->body ? ST_OK : ST_ERROR;
+}
+
+static void doc_item_clear(void *item) { free(((struct store_doc *)item)->body); }
+
+/* The scans of one asset: a range of asset_scans_page (migration 0013: asset_id, created_us, id);
+ * user_id is checked on the rows too, so another account's asset id lists nothing. */
+#define SC_COUNT "SELECT COUNT(*) FROM asset_scans WHERE asset_id = ? AND user_id = ?"
+#define SC_SELECT "SELECT id, created_at, created_us, body, (" SC_COUNT ") FROM asset_scans WHERE asset_id = ? AND user_id = ?"
+#define SC_ORDER " ORDER BY created_us DESC, id DESC"
+
+/* A page of documents: sql[0] offset paging, sql[1] keyset; p holds the count's then the rows'
+ * filter parameters (nf each), room for the page's. */
+static int doc_page(struct db *db, const char *const sql[2], struct db_param *p, int nf, struct store_page *pg,
+                    const struct store_page_cols *cols, const char *count_sql, struct store_doc **out, size_t *n,
+                    int64_t *total)
+{
+    int np = store_page_params(pg, cols->text_key, p, 2 * nf);
+    void *items = NULL;
+    int rc = store_query_page_owned(db, sql[pg->after_id ? 1 : 0], p, np, pg, cols, count_sql, nf, total,
+                                    sizeof **out, doc_row, doc_item_clear, &items, n);
+    *out = items;
+    return rc;
+}
+
+int store_asset_scan_list(struct db *db, const char *user_id, const char *asset_id, struct store_page *pg,
+                          struct store_doc **out, size_t *n, int64_t *total)
+{
+    static const struct store_page_cols cols = {.key = 2, .id = 0, .total = 4};
+    static const char *const sql[2] = {SC_SELECT SC_ORDER " LIMIT ? OFFSET ?",
+                                       SC_SELECT " AND " STORE_AFTER("created_us", "id") SC_ORDER " LIMIT ?"};
+    struct db_param p[8] = {DBP_TEXT(asset_id), DBP_TEXT(user_id), DBP_TEXT(asset_id), DBP_TEXT(user_id)};
+    return doc_page(db, sql, p, 2, pg, &cols, SC_COUNT, out, n, total);
+}
+
+int store_asset_scan_get(struct db *db, const char *user_id, const char *asset_id, const char *scan_id, char **body)
+{
+    *body = NULL;
+    struct db_param p[] = {DBP_TEXT(scan_id), DBP_TEXT(asset_id), DBP_TEXT(user_id)};
+    return store_query_one(db, "SELECT body FROM asset_scans WHERE id = ? AND asset_id = ? AND user_id = ?", p, 3,
+                           store_row_text, body);
+}
+
+/* Assessments: a range of assessments_page (migration 0020: user_id, created_at, id); the key is
+ * the ISO time text, which sorts as time. */
+#define AS_COUNT "SELECT COUNT(*) FROM assessments WHERE user_id = ?"
+#define AS_SELECT "SELECT id, created_at, NULL, body, (" AS_COUNT ") FROM assessments WHERE user_id = ?"
+#define AS_ORDER " ORDER BY created_at DESC, id DESC"
+
+int store_assessment_list(struct db *db, const char *user_id, struct store_page *pg, struct store_doc **out,
+                          size_t *n, int64_t *total)
+{
+    static const struct store_page_cols cols = {.key = 1, .id = 0, .total = 4, .text_key = true};
+    static const char *const sql[2] = {AS_SELECT AS_ORDER " LIMIT ? OFFSET ?",
+                                       AS_SELECT " AND " STORE_AFTER("created_at", "id") AS_ORDER " LIMIT ?"};
+    struct db_param p[6] = {DBP_TEXT(user_id), DBP_TEXT(user_id)};
+    return doc_page(db, sql, p, 1, pg, &cols, AS_COUNT, out, n, total);
 }

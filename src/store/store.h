@@ -119,7 +119,8 @@ int store_assessment_insert(struct db *db, const char *id, const char *user_id, 
                             const char *body, const char *created_at);
 int store_assessment_get(struct db *db, const char *user_id, const char *id, char **body);
 
-/* AI assets, per account. */
+/* AI assets, per account. The readers malloc connection and auth_sealed (store_asset_clear, or
+ * store_asset_list_free for a list); writers only read them. */
 struct store_asset {
     char id[48], user_id[48];
     char name[520], type[16], provider[520], endpoint[8200], env[264];
@@ -127,10 +128,19 @@ struct store_asset {
     char risk_level[16], created_at[24];
     int64_t created_us;
     char last_scan_id[48], last_scanned_at[24]; /* "" when never scanned */
+    char score_basis[8];  /* "static" or "live" (migration 0020) */
+    char *connection;     /* the connection document as JSON text (no secret); NULL when none */
+    char *auth_sealed;    /* the connection's secret, sealed (common/seal.h); NULL when none */
 };
+void store_asset_clear(struct store_asset *a);
+void store_asset_list_free(struct store_asset *list, size_t n);
 int store_asset_insert(struct db *db, const struct store_asset *a);
+/* Writes the asset's name, provider, endpoint, env, connection, auth_sealed, security_score,
+ * risk_level and score_basis as given (the caller read it first and changed what it changes).
+ * ST_NOTFOUND when it is not the caller's (any more). */
+int store_asset_update(struct db *db, const struct store_asset *a);
 /* Newest first (created_us, then id; keyset key: created_us, an integer); type/risk NULL = any;
- * *out malloc'ed; *total counts every match. */
+ * *out: free with store_asset_list_free; *total counts every match. */
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total);
 /* The plan of the active-key count a key creation makes (tests: it reads one index, no rows). */
@@ -155,8 +165,36 @@ struct store_asset_scan {
     bool has_evidence;
     int64_t open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested;
     const char *owasp_findings;
+    /* true: the scan is kept but the asset's score, level and last scan stay (a scan the egress
+     * policy stopped); status "completed" or "incomplete" (NULL: completed) */
+    bool keeps_score;
+    const char *status;
 };
 int store_asset_scan_save(struct db *db, const struct store_asset_scan *s);
+
+/* Re-seals every sealed value in one transaction: each asset's auth_sealed and the seal check
+ * setting (name), each through reseal (the old sealed text -> the new one, malloc'ed; NULL aborts
+ * and rolls back: ST_ERROR). *n gets how many asset secrets were re-sealed. */
+int store_secrets_reseal(struct db *db, const char *check_setting, char *(*reseal)(void *arg, const char *sealed),
+                         void *arg, int64_t *n);
+
+/* A stored document of a list (scans, assessments): id, key and the document text (malloc'ed;
+ * store_doc_list_free frees a list). */
+struct store_doc {
+    char id[48];
+    char created_at[24];
+    int64_t created_us;
+    char *body;
+};
+void store_doc_list_free(struct store_doc *list, size_t n);
+/* The asset's scans (the caller's: user_id), newest first (created_us, id), one page. */
+int store_asset_scan_list(struct db *db, const char *user_id, const char *asset_id, struct store_page *pg,
+                          struct store_doc **out, size_t *n, int64_t *total);
+/* One scan of the caller's asset: *body malloc'ed; ST_NOTFOUND when not theirs. */
+int store_asset_scan_get(struct db *db, const char *user_id, const char *asset_id, const char *scan_id, char **body);
+/* The caller's assessments, newest first (created_at, id), one page. */
+int store_assessment_list(struct db *db, const char *user_id, struct store_page *pg, struct store_doc **out,
+                          size_t *n, int64_t *total);
 
 int store_setting_get(struct db *db, const char *name, char *out, size_t cap);
 int store_setting_put_if_absent(struct db *db, const char *name, const char *value);

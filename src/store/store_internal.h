@@ -59,6 +59,11 @@ int store_conn_each(struct db_conn *c, const char *sql, const struct db_param *p
 int store_conn_int(struct db_conn *c, const char *sql, const struct db_param *p, int np, int64_t *out);
 int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
                     store_row_fn read, void **out, size_t *n);
+/* Items that own memory (read mallocs into them): on ST_ERROR, clear(item) releases what each item
+ * read so far holds before the array is freed, so a failure midway leaks nothing. */
+typedef void (*store_item_clear_fn)(void *item);
+int store_conn_list_owned(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
+                          store_row_fn read, store_item_clear_fn clear, void **out, size_t *n);
 
 /* ---- pages (struct store_page, store.h) ----
  * A list has two statements per filter combination, both string literals: offset paging
@@ -92,6 +97,10 @@ int store_query_page(struct db *db, const char *sql, const struct db_param *p, i
 int store_query_page_list(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
                           const struct store_page_cols *cols, const char *count_sql, int ncount, int64_t *total,
                           size_t elem, store_row_fn read, void **out, size_t *n);
+/* The same for items that own memory (store_conn_list_owned). */
+int store_query_page_owned(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                           const struct store_page_cols *cols, const char *count_sql, int ncount, int64_t *total,
+                           size_t elem, store_row_fn read, store_item_clear_fn clear, void **out, size_t *n);
 
 /* The backend's plan of a statement (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on PostgreSQL: the
  * caller's sql says which), one line per plan row into out, for the tests' plan checks. */

@@ -248,7 +248,7 @@ struct row_fn {
 
 #define ASSET_SELECT                                                                                     \
     "SELECT a.id, a.user_id, a.name, a.type, a.provider, a.endpoint, a.env, a.security_score, a.risk_level," \
-    " a.created_at, a.last_scan_id, a.last_scanned_at, s.body FROM assets a"                             \
+    " a.created_at, a.last_scan_id, a.last_scanned_at, s.body, a.score_basis FROM assets a"                             \
     " LEFT JOIN asset_scans s ON s.id = a.last_scan_id"
 
 static int put_asset(struct db_rows *r, void *arg)
@@ -268,6 +268,7 @@ static int put_asset(struct db_rows *r, void *arg)
                             .last_scan_id = db_rows_text(r, 10),
                             .last_scanned_at = db_rows_text(r, 11),
                             .scan = db_rows_text(r, 12),
+                            .score_basis = db_rows_text(r, 13),
                         });
     return ST_OK;
 }

@@ -76,6 +76,7 @@ struct store_orch_asset {
     int64_t security_score;
     const char *risk_level, *created_at, *last_scan_id, *last_scanned_at;
     const char *scan; /* the latest scan's document as stored, or NULL */
+    const char *score_basis; /* "static" or "live" */
 };
 typedef void (*store_orch_asset_fn)(void *arg, const struct store_orch_asset *a);
 /* Calls fn for the assets of user_id (NULL: every account), newest first, at most cap. */

@@ -143,6 +143,13 @@ int store_conn_int(struct db_conn *c, const char *sql, const struct db_param *p,
     return int_of(NULL, c, sql, p, np, out);
 }
 
+/* Before a failed list's array is freed: what each item read so far owns (NULL: nothing). */
+static void clear_items(char *items, size_t elem, size_t n, store_item_clear_fn clear)
+{
+    for (size_t i = 0; clear && i < n; i++)
+        clear(items + i * elem);
+}
+
 /* The rows of a list so far: elem-byte items, each zeroed and then filled by read. */
 struct list {
     size_t elem;
@@ -163,11 +170,12 @@ static int list_add(struct db_rows *r, void *arg)
 }
 
 static int list_of(struct db *db, struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
-                   store_row_fn read, void **out, size_t *n)
+                   store_row_fn read, store_item_clear_fn clear, void **out, size_t *n)
 {
     struct list l = {.elem = elem, .read = read};
     int rc = rows(db, c, sql, p, np, false, list_add, &l);
     if (rc != ST_OK) {
+        clear_items(l.items, elem, l.n, clear);
         free(l.items);
         l.items = NULL;
         l.n = 0;
@@ -180,13 +188,19 @@ static int list_of(struct db *db, struct db_conn *c, const char *sql, const stru
 int store_query_list(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
                      store_row_fn read, void **out, size_t *n)
 {
-    return list_of(db, NULL, sql, p, np, elem, read, out, n);
+    return list_of(db, NULL, sql, p, np, elem, read, NULL, out, n);
 }
 
 int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
                     store_row_fn read, void **out, size_t *n)
 {
-    return list_of(NULL, c, sql, p, np, elem, read, out, n);
+    return list_of(NULL, c, sql, p, np, elem, read, NULL, out, n);
+}
+
+int store_conn_list_owned(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
+                          store_row_fn read, store_item_clear_fn clear, void **out, size_t *n)
+{
+    return list_of(NULL, c, sql, p, np, elem, read, clear, out, n);
 }
 
 int store_page_params(const struct store_page *pg, bool text_key, struct db_param *p, int np)
@@ -274,6 +288,13 @@ int store_query_page_list(struct db *db, const char *sql, const struct db_param 
                           const struct store_page_cols *cols, const char *count_sql, int ncount, int64_t *total,
                           size_t elem, store_row_fn read, void **out, size_t *n)
 {
+    return store_query_page_owned(db, sql, p, np, pg, cols, count_sql, ncount, total, elem, read, NULL, out, n);
+}
+
+int store_query_page_owned(struct db *db, const char *sql, const struct db_param *p, int np, struct store_page *pg,
+                           const struct store_page_cols *cols, const char *count_sql, int ncount, int64_t *total,
+                           size_t elem, store_row_fn read, store_item_clear_fn clear, void **out, size_t *n)
+{
     *out = NULL;
     *n = 0;
     *total = 0;
@@ -285,6 +306,7 @@ int store_query_page_list(struct db *db, const char *sql, const struct db_param 
     if (rc == ST_OK && l.n == 0)
         rc = store_query_int(db, count_sql, p, ncount, total);
     if (rc != ST_OK) {
+        clear_items(l.items, elem, l.n, clear);
         free(l.items);
         return rc;
     }

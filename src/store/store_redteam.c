@@ -251,3 +251,53 @@ int store_engagement_cancel(struct db *db, const char *user_id, const char *id, 
         rc = ST_CONFLICT;
     return rc;
 }
+
+/* A list item: read_eng without the two texts a list does not show (EL_COLS reads neither). */
+static int read_eng_item(struct db_rows *r, void *item)
+{
+    struct store_engagement *e = item;
+    read_eng(r, e);
+    store_engagement_clear(e);
+    return ST_OK;
+}
+
+#define EL_COUNT(w) "SELECT COUNT(*) FROM engagements WHERE user_id = ?" w
+/* ENG_COLS with NULL for attack_ids and report, which a list does not show: a page reads no report. */
+#define EL_COLS                                                                                     \
+    "id, user_id, asset_id, asset_type, target_url, categories, intensity, canary, status, NULL,"      \
+    " attack_count, attacks_done, attacks_succeeded, eta_seconds, overall_risk, error, created_at,"  \
+    " started_at, finished_at, created_us, NULL"
+#define EL_SELECT(w) "SELECT " EL_COLS ", (" EL_COUNT(w) ") FROM engagements WHERE user_id = ?" w
+#define EL_ORDER " ORDER BY created_us DESC, id DESC"
+#define EL_PAGE(w) EL_SELECT(w) EL_ORDER " LIMIT ? OFFSET ?"
+#define EL_AFTER(w) EL_SELECT(w) " AND " STORE_AFTER("created_us", "id") EL_ORDER " LIMIT ?"
+#define EL_W ""
+#define EL_WS " AND status = ?"
+#define EL_WA " AND asset_id = ?"
+#define EL_WB " AND asset_id = ? AND status = ?"
+
+int store_engagement_list(struct db *db, const char *user_id, const char *status, const char *asset_id,
+                          struct store_page *pg, struct store_engagement **out, size_t *n, int64_t *total)
+{
+    static const char *const sql[2][4] = {{EL_PAGE(EL_W), EL_PAGE(EL_WS), EL_PAGE(EL_WA), EL_PAGE(EL_WB)},
+                                          {EL_AFTER(EL_W), EL_AFTER(EL_WS), EL_AFTER(EL_WA), EL_AFTER(EL_WB)}};
+    static const char *const count_sql[4] = {EL_COUNT(EL_W), EL_COUNT(EL_WS), EL_COUNT(EL_WA), EL_COUNT(EL_WB)};
+    static const struct store_page_cols cols = {.key = 19, .id = 0, .total = 21};
+    int which = (status ? 1 : 0) | (asset_id ? 2 : 0);
+    struct db_param p[12];
+    int np = 0;
+    for (int twice = 0; twice < 2; twice++) { /* the count's parameters, then the rows' */
+        p[np++] = DBP_TEXT(user_id);
+        if (asset_id)
+            p[np++] = DBP_TEXT(asset_id);
+        if (status)
+            p[np++] = DBP_TEXT(status);
+    }
+    int ncount = np / 2;
+    np = store_page_params(pg, false, p, np);
+    void *items = NULL;
+    int rc = store_query_page_list(db, sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols, count_sql[which], ncount,
+                                   total, sizeof **out, read_eng_item, &items, n);
+    *out = items;
+    return rc;
+}

@@ -77,6 +77,13 @@ int store_engagement_attacks(struct db *db, const char *id, struct store_attack_
  * the engagement was already final (a cancel won). */
 int store_engagement_finish(struct db *db, const char *id, enum bw_run_status status, const char *overall_risk,
                             const char *error, const char *report, int avg_ms, const char *finished_at);
+/* The caller's engagements, newest first (created_us, id), one page (store.h struct store_page);
+ * status and asset_id NULL = any. Items are filled without attack_ids and report (both NULL);
+ * *out malloc'ed. Each filter combination reads its own index of migration 0013. */
+struct store_page;
+int store_engagement_list(struct db *db, const char *user_id, const char *status, const char *asset_id,
+                          struct store_page *pg, struct store_engagement **out, size_t *n, int64_t *total);
+
 /* The owner's cancel: queued|running -> cancelled, and its queued job with it. ST_CONFLICT: it
  * was already final; ST_NOTFOUND: not the caller's. *out gets the state afterwards. */
 int store_engagement_cancel(struct db *db, const char *user_id, const char *id, const char *finished_at,

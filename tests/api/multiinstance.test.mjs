@@ -5,6 +5,7 @@
 // through nginx, failed logins) are one budget across both, and red-team jobs queued through
 // either run exactly once across the workers of both. PostgreSQL only: SQLite is one instance's
 // file.
+import { randomBytes } from 'node:crypto';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKEND, Server, assertError } from './lib/server.mjs';
@@ -43,6 +44,8 @@ before(async () => {
     BULWARK_RATE_FREE: String(RATE_FREE), BULWARK_RATE_ANON: String(RATE_ANON),
     BULWARK_LOGIN_MAX_FAILURES: String(LOGIN_FAILURES),
     BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_WORKERS: '2', BULWARK_JOB_POLL_MS: '50',
+    // instances on one database share the sealing key (docs/operations.md, "Several instances")
+    BULWARK_SECRET_KEY: randomBytes(32).toString('hex'),
   };
   a = new Server({ env });
   await a.start();

@@ -17,6 +17,7 @@
 #ifndef BW_ENGINE_REDTEAM_REDTEAM_H
 #define BW_ENGINE_REDTEAM_REDTEAM_H
 #include "common/limits.h"
+#include "engine/chat.h"
 #include "engine/detect.h"
 
 #include <jansson.h>
@@ -105,21 +106,23 @@ int bw_rt_engage_parse(const json_t *body, struct bw_rt_engage_req *out, json_t 
 /* ---- the target ---- */
 
 struct bw_rt_target {
-    enum bw_llm_api api;
-    char *url;
+    struct bw_chat chat; /* how attacks are spoken (engine/chat.h) */
+    bool ready;
     unsigned egress_allow;
     long timeout_ms;
 };
-/* Finds which API the endpoint speaks (OpenAI-compatible chat at bw_assetscan_chat_url first,
- * then {prompt} at the endpoint) with a harmless request. -1 with the reason in why when neither
- * answers (blocked by the egress policy, unreachable, credentials required, not a chat API). */
-int bw_rt_target_detect(const char *endpoint, unsigned egress_allow, long timeout_ms, struct bw_rt_target *t,
-                        char *why, size_t cap);
+/* Sets the target up with a harmless request: the asset's connection (and secret) when it has
+ * one, else an OpenAI-compatible chat API then a {prompt} API at the endpoint. -1 with the reason
+ * in why when nothing answers (blocked by the egress policy, unreachable, credentials required or
+ * refused, unknown model, not a chat API); why never holds the secret. connection and secret are
+ * borrowed for the target's life. */
+int bw_rt_target_detect(const char *endpoint, const json_t *connection, const char *secret, unsigned egress_allow,
+                        long timeout_ms, struct bw_rt_target *t, char *why, size_t cap);
 void bw_rt_target_free(struct bw_rt_target *t);
 
 /* The request body for attack a (malloc'ed JSON) and, in *shown, the prompt as a report quotes it
  * (malloc'ed; the earlier turns and documents included). NULL when out of memory. */
-char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, enum bw_llm_api api,
+char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_chat *chat,
                    const char *canary, char **shown);
 /* Whether the reply shows the attack worked, by the attack's detector. */
 bool bw_rt_judge(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const char *reply,

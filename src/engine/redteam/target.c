@@ -1,6 +1,6 @@
 /* The red team's side of the wire: find the target's API, render an attack for it, send it
  * through the egress module and judge the reply. */
-#include "engine/assetscan.h"
+#include "engine/chat.h"
 #include "engine/detect.h"
 #include "engine/redteam/detect_rt.h"
 #include "engine/posture.h"
@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const JSON_HEADERS[] = {"Content-Type: application/json", "Accept: application/json", NULL};
 
 /* ---- text building: in a struct bw_sb (common/sbuf.h) ---- */
 
@@ -131,64 +129,45 @@ static char *final_user_text(const struct bw_rt_library *lib, const struct bw_rt
     return bw_sb_take(&b);
 }
 
-char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, enum bw_llm_api api,
+char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_chat *chat,
                    const char *canary, char **shown)
 {
     *shown = NULL;
     char *last = final_user_text(lib, a, canary);
     if (!last)
         return NULL;
-    /* the transcript form: what a {prompt} API receives, and what a report shows */
-    struct bw_sb t = {0};
+    struct bw_chat_turn turns[BW_RT_MAX_TURNS + 1];
+    char *texts[BW_RT_MAX_TURNS] = {0};
+    size_t n = 0;
+    bool oom = false;
     for (int i = 0; i < a->nturns; i++) {
-        bw_sb_puts(&t, strcmp(a->turns[i].role, "user") == 0 ? "User: " : "Assistant: ");
-        expand(&t, a->turns[i].content, canary, lib->exfil_base, NULL);
-        bw_sb_puts(&t, "\n");
+        struct bw_sb c = {0};
+        expand(&c, a->turns[i].content, canary, lib->exfil_base, NULL);
+        texts[i] = bw_sb_take(&c);
+        oom |= !texts[i];
+        turns[n++] = (struct bw_chat_turn){strcmp(a->turns[i].role, "user") == 0 ? "user" : "assistant", texts[i]};
     }
-    if (a->nturns) {
-        bw_sb_puts(&t, "User: ");
-        bw_sb_puts(&t, last);
-        bw_sb_puts(&t, "\nAssistant:");
-    } else {
-        bw_sb_puts(&t, last);
-    }
-    char *transcript = bw_sb_take(&t);
-    if (!transcript) {
-        free(last);
-        return NULL;
-    }
-    json_t *body;
-    if (api == BW_LLM_OPENAI) {
-        json_t *msgs = json_array();
-        for (int i = 0; i < a->nturns; i++) {
-            struct bw_sb c = {0};
-            expand(&c, a->turns[i].content, canary, lib->exfil_base, NULL);
-            char *cs = bw_sb_take(&c);
-            json_array_append_new(msgs, json_pack("{s:s,s:s?}", "role", a->turns[i].role, "content", cs));
-            free(cs);
-        }
-        json_array_append_new(msgs, json_pack("{s:s,s:s}", "role", "user", "content", last));
-        body = json_pack("{s:s,s:o,s:i,s:i}", "model", "default", "messages", msgs, "max_tokens", 512, "temperature",
-                         0);
-    } else {
-        body = json_pack("{s:s,s:i}", "prompt", transcript, "max_tokens", 512);
-        if (body && a->ndocs > 0) {
-            json_t *docs = json_array();
-            for (int i = 0; i < a->ndocs; i++) {
-                struct bw_sb d = {0};
-                expand(&d, a->documents[i], canary, lib->exfil_base, NULL);
-                char *ds = bw_sb_take(&d);
-                json_array_append_new(docs, json_string(ds ? ds : ""));
-                free(ds);
-            }
-            json_object_set_new(body, "documents", docs);
+    turns[n++] = (struct bw_chat_turn){"user", last};
+    json_t *docs = NULL;
+    if (a->ndocs > 0) {
+        docs = json_array();
+        for (int i = 0; i < a->ndocs; i++) {
+            struct bw_sb d = {0};
+            expand(&d, a->documents[i], canary, lib->exfil_base, NULL);
+            char *ds = bw_sb_take(&d);
+            json_array_append_new(docs, json_string(ds ? ds : ""));
+            free(ds);
         }
     }
+    char *out = oom ? NULL : bw_chat_body(chat, turns, n, BW_RT_MAX_TOKENS, docs);
+    /* the transcript form: what a {prompt} API receives, and what a report shows */
+    char *transcript = out ? bw_chat_transcript(turns, n) : NULL;
+    json_decref(docs);
+    for (int i = 0; i < a->nturns; i++)
+        free(texts[i]);
     free(last);
-    char *out = body ? json_dumps(body, JSON_COMPACT) : NULL;
-    json_decref(body);
-    if (!out) {
-        free(transcript);
+    if (!transcript) {
+        free(out);
         return NULL;
     }
     *shown = transcript;
@@ -217,86 +196,87 @@ bool bw_rt_judge(const struct bw_rt_library *lib, const struct bw_rt_attack *a, 
 
 /* ---- the wire ---- */
 
-static void post(const struct bw_rt_target *t, const char *url, const char *body, struct bw_egress_resp *r)
+static void post(const struct bw_rt_target *t, const char *body, struct bw_egress_resp *r)
 {
     long to = t->timeout_ms > 0 ? t->timeout_ms : BW_RT_ATTACK_TIMEOUT_MS;
-    struct bw_egress_req rq = {.method = "POST",
-                               .url = url,
-                               .headers = JSON_HEADERS,
-                               .body = body,
-                               .body_len = strlen(body),
-                               .connect_timeout_ms = to < BW_RT_CONNECT_TIMEOUT_MS ? to : BW_RT_CONNECT_TIMEOUT_MS,
-                               .timeout_ms = to,
-                               .max_response = BW_RT_RESPONSE_CAP,
-                               .max_redirects = 0,
-                               .verify_tls = false};
-    bw_egress_request(t->egress_allow, &rq, r);
+    bw_chat_post(&t->chat, body, true, to, to < BW_RT_CONNECT_TIMEOUT_MS ? to : BW_RT_CONNECT_TIMEOUT_MS,
+                 BW_RT_RESPONSE_CAP, r);
 }
 
 /* The reply of a 2xx answer in the API's shape, or NULL. */
-static char *reply_of(enum bw_llm_api api, const struct bw_egress_resp *r)
+static char *reply_of(const struct bw_chat *c, const struct bw_egress_resp *r)
 {
     if (r->outcome != BW_EG_OK || r->status < 200 || r->status >= 300)
         return NULL;
-    return bw_detect_reply(api, r->body, r->body_len);
+    return bw_chat_reply(c, r->body, r->body_len);
 }
 
-int bw_rt_target_detect(const char *endpoint, unsigned egress_allow, long timeout_ms, struct bw_rt_target *t,
-                        char *why, size_t cap)
+int bw_rt_target_detect(const char *endpoint, const json_t *connection, const char *secret, unsigned egress_allow,
+                        long timeout_ms, struct bw_rt_target *t, char *why, size_t cap)
 {
     memset(t, 0, sizeof *t);
     t->egress_allow = egress_allow;
     t->timeout_ms = timeout_ms;
-    static const char PING_OPENAI[] = "{\"model\":\"default\",\"messages\":[{\"role\":\"user\",\"content\":"
-                                      "\"Reply with the single word: pong\"}],\"max_tokens\":16}";
-    static const char PING_PROMPT[] = "{\"prompt\":\"Reply with the single word: pong\",\"max_tokens\":16}";
-    const enum bw_llm_api apis[2] = {BW_LLM_OPENAI, BW_LLM_PROMPT};
-    char first[256] = "";
-    for (int k = 0; k < 2; k++) {
-        char *url = k == 0 ? bw_assetscan_chat_url(endpoint) : strdup(endpoint);
-        if (!url) {
+    /* with a connection, only it; else an OpenAI-compatible chat API, then a {prompt} API */
+    const enum bw_conn_api guesses[2] = {BW_API_OPENAI, BW_API_PROMPT};
+    int tries = connection ? 1 : 2;
+    char first[512] = "";
+    for (int k = 0; k < tries; k++) {
+        if (bw_chat_init(&t->chat, endpoint, connection, guesses[k], secret, egress_allow, why, cap) != 0)
+            return -1;
+        static const char PING[] = "Reply with the single word: pong";
+        struct bw_chat_turn turn = {"user", PING};
+        char *body = bw_chat_body(&t->chat, &turn, 1, 16, NULL);
+        if (!body) {
+            bw_chat_free(&t->chat);
             snprintf(why, cap, "out of memory");
             return -1;
         }
         struct bw_egress_resp r;
-        post(t, url, k == 0 ? PING_OPENAI : PING_PROMPT, &r);
-        char *reply = reply_of(apis[k], &r);
+        post(t, body, &r);
+        free(body);
+        char *reply = reply_of(&t->chat, &r);
         if (reply) {
             free(reply);
             bw_egress_resp_free(&r);
-            t->api = apis[k];
-            t->url = url;
+            t->ready = true;
             return 0;
         }
-        char here[256];
+        char here[512], shown[BW_URL_DISPLAY_MAX], msg[200];
+        bw_posture_url_display(t->chat.shown, shown, sizeof shown);
+        bw_chat_error_message(&t->chat, r.body, r.body_len, msg, sizeof msg);
         if (r.outcome == BW_EG_BLOCKED)
             snprintf(here, sizeof here, "the target is refused by the egress policy (%.160s)", r.error);
         else if (r.outcome != BW_EG_OK)
             snprintf(here, sizeof here, "the target is unreachable (%s: %.160s)", bw_egress_outcome_name(r.outcome),
                      r.error);
+        else if ((r.status == 401 || r.status == 403) && t->chat.auth == BW_AUTH_NONE)
+            snprintf(here, sizeof here, "the target requires credentials (HTTP %ld at %.120s); give the asset a "
+                     "connection with auth", r.status, shown);
         else if (r.status == 401 || r.status == 403)
-            snprintf(here, sizeof here, "the target requires credentials (HTTP %ld); bulwark sends none", r.status);
-        else {
-            char shown[BW_URL_DISPLAY_MAX];
-            snprintf(here, sizeof here, "no chat API answered (HTTP %ld at %.120s)", r.status,
-                     bw_posture_url_display(url, shown, sizeof shown));
-        }
+            snprintf(here, sizeof here, "the target refused the connection's %s credentials (HTTP %ld at %.120s%s%.120s)",
+                     bw_conn_auth_name(t->chat.auth), r.status, shown, msg[0] ? ": " : "", msg);
+        else
+            snprintf(here, sizeof here, "no chat API answered (%s, model %.60s: HTTP %ld at %.120s%s%.120s)",
+                     bw_conn_api_name(t->chat.api), t->chat.model, r.status, shown, msg[0] ? ": " : "", msg);
         bool final = r.outcome == BW_EG_BLOCKED || r.outcome == BW_EG_BAD_URL || r.outcome == BW_EG_DNS;
         bw_egress_resp_free(&r);
-        free(url);
+        bw_chat_free(&t->chat);
         if (k == 0)
             snprintf(first, sizeof first, "%s", here);
         if (final) /* the other URL has the same host: it would fail the same way */
             break;
     }
     snprintf(why, cap, "%s", first);
+    bw_chat_redact(&t->chat, why, cap);
     return -1;
 }
 
 void bw_rt_target_free(struct bw_rt_target *t)
 {
-    free(t->url);
-    t->url = NULL;
+    if (t->ready)
+        bw_chat_free(&t->chat);
+    t->ready = false;
 }
 
 void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
@@ -304,7 +284,7 @@ void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, co
 {
     memset(res, 0, sizeof *res);
     char *shown = NULL;
-    char *body = bw_rt_render(lib, a, t->api, canary, &shown);
+    char *body = bw_rt_render(lib, a, &t->chat, canary, &shown);
     if (!body) {
         res->errored = true;
         snprintf(res->excerpt, sizeof res->excerpt, "out of memory");
@@ -314,12 +294,13 @@ void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, co
     free(shown);
     int64_t t0 = bw_mono_us();
     struct bw_egress_resp r;
-    post(t, t->url, body, &r);
+    post(t, body, &r);
     free(body);
     res->elapsed_ms = (int)((bw_mono_us() - t0) / 1000);
-    char *reply = reply_of(t->api, &r);
+    char *reply = reply_of(&t->chat, &r);
     if (reply) {
-        res->succeeded = bw_rt_judge(lib, a, reply, canary);
+        res->succeeded = bw_rt_judge(lib, a, reply, canary) ||
+                         (a->detector == BW_RT_PROMPT_LEAK && bw_chat_leaks_system_prompt(&t->chat, reply));
         bw_detect_excerpt(reply, 400, res->excerpt, sizeof res->excerpt);
     } else if (r.outcome != BW_EG_OK) {
         res->errored = true;

@@ -60,6 +60,12 @@ export class Server {
   }
 
   async start() {
+    // a Server may be started again after stop(): the state of the last process must not make
+    // stop() think the new one has exited already (it would be left running, the test file hung)
+    this.exitCode = undefined;
+    this.exitSignal = undefined;
+    this.stopping = false;
+    this.port = undefined;
     const env = this.env();
     this.proc = spawn(BIN, ['serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.exited = new Promise((resolve) => this.proc.on('exit', (code, sig) => {

@@ -182,27 +182,27 @@ static void test_run_one(void **state)
     char f[BW_ID_MAX], x[BW_ID_MAX], u[BW_ID_MAX];
     enqueue(fx->db, f, "unit-flaky", 3, T0);
     int64_t now = bw_now_us() / 1000; /* run_one's finishes use the real clock */
-    assert_int_equal(bw_jobs_run_one(fx->db, "W", now, LEASE, 0, &stop), ST_OK);
+    assert_int_equal(bw_jobs_run_one(fx->db, "W", now, LEASE, 0, NULL, &stop), ST_OK);
     struct store_job j;
     assert_int_equal(store_job_get(fx->db, f, &j), ST_OK);
     assert_int_equal(j.state, BW_JOB_STATE_QUEUED); /* retried after a backoff of 1 s */
     assert_string_equal(j.last_error, "try 1");
-    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 5000, LEASE, 0, &stop), ST_OK);
+    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 5000, LEASE, 0, NULL, &stop), ST_OK);
     assert_int_equal(store_job_get(fx->db, f, &j), ST_OK);
     assert_int_equal(j.state, BW_JOB_STATE_DONE);
     assert_int_equal(g_runs, 2);
 
     enqueue(fx->db, x, "unit-fatal", 3, T0);
-    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 6000, LEASE, 0, &stop), ST_OK);
+    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 6000, LEASE, 0, NULL, &stop), ST_OK);
     assert_int_equal(store_job_get(fx->db, x, &j), ST_OK);
     assert_int_equal(j.state, BW_JOB_STATE_FAILED);
     assert_int_equal(g_failed_hooks, 1);
 
     enqueue(fx->db, u, "no-such-kind", 3, T0);
-    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 7000, LEASE, 0, &stop), ST_OK);
+    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 7000, LEASE, 0, NULL, &stop), ST_OK);
     assert_int_equal(store_job_get(fx->db, u, &j), ST_OK);
     assert_int_equal(j.state, BW_JOB_STATE_FAILED);
-    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 8000, LEASE, 0, &stop), ST_NOTFOUND);
+    assert_int_equal(bw_jobs_run_one(fx->db, "W", now + 8000, LEASE, 0, NULL, &stop), ST_NOTFOUND);
 }
 
 /* ---- the reaper ---- */

@@ -31,6 +31,20 @@ static const struct bw_rt_library *lib(void)
 static const char *const KNOWN_ATLAS[] = {"AML.T0051.000", "AML.T0051.001", "AML.T0054", "AML.T0056",
                                           "AML.T0057",     "AML.T0068",     "AML.T0070", "AML.T0077", NULL};
 
+/* A chat client of flavour api for rendering (never sent anywhere); returns the document it
+ * borrows from (json_decref it after bw_chat_free). */
+static json_t *chat_for(struct bw_chat *c, enum bw_conn_api api)
+{
+    json_t *doc = json_pack("{s:s,s:s,s:s}", "api", bw_conn_api_name(api), "model", "m", "api_version", "2024-10-21");
+    if (api == BW_API_TEMPLATE) {
+        json_object_set_new(doc, "request_template", json_pack("{s:s}", "q", "{{prompt}}"));
+        json_object_set_new(doc, "response_path", json_string("a"));
+    }
+    char why[128];
+    assert_int_equal(bw_chat_init(c, "http://127.0.0.1:9/v1", doc, api, NULL, 0, why, sizeof why), 0);
+    return doc;
+}
+
 static void test_library_well_formed(void **state)
 {
     (void)state;
@@ -49,18 +63,33 @@ static void test_library_well_formed(void **state)
                 fail_msg("attack %s cites %s, not in the checked list", a->id, a->atlas[k]);
         }
         assert_true(strncmp(a->owasp_llm, "LLM", 3) == 0);
-        /* every attack renders for both APIs into JSON carrying the canary in some form */
-        for (int api = BW_LLM_OPENAI; api <= BW_LLM_PROMPT; api++) {
+        /* every attack renders for every flavour into JSON carrying the canary in some form */
+        for (int api = 0; api < BW_API__COUNT; api++) {
+            struct bw_chat c;
+            json_t *cdoc = chat_for(&c, (enum bw_conn_api)api);
             char *shown = NULL;
-            char *body = bw_rt_render(l, a, (enum bw_llm_api)api, CANARY, &shown);
+            char *body = bw_rt_render(l, a, &c, CANARY, &shown);
+            bw_chat_free(&c);
+            json_decref(cdoc);
             assert_non_null(body);
             assert_non_null(shown);
             json_t *doc = json_loads(body, 0, NULL);
             assert_non_null(doc);
-            if (api == BW_LLM_OPENAI) {
+            if (api == BW_API_OPENAI || api == BW_API_ANTHROPIC || api == BW_API_OLLAMA || api == BW_API_AZURE_OPENAI) {
                 json_t *msgs = json_object_get(doc, "messages");
                 assert_int_equal(json_array_size(msgs), (size_t)a->nturns + 1);
                 assert_string_equal(json_string_value(json_object_get(json_array_get(msgs, a->nturns), "role")), "user");
+            } else if (api == BW_API_GEMINI) {
+                json_t *msgs = json_object_get(doc, "contents");
+                assert_int_equal(json_array_size(msgs), (size_t)a->nturns + 1);
+                for (int k = 0; k < a->nturns; k++) /* Gemini's assistant role is "model" */
+                    assert_string_equal(json_string_value(json_object_get(json_array_get(msgs, k), "role")),
+                                        strcmp(a->turns[k].role, "user") == 0 ? "user" : "model");
+            } else if (api == BW_API_OPENAI_RESPONSES) {
+                assert_int_equal(json_array_size(json_object_get(doc, "input")), (size_t)a->nturns + 1);
+            } else if (api == BW_API_TEMPLATE) {
+                assert_non_null(strstr(json_string_value(json_object_get(doc, "q")), "Assistant:") || a->nturns == 0
+                                    ? "ok" : NULL);
             } else {
                 assert_non_null(json_string_value(json_object_get(doc, "prompt")));
                 assert_int_equal(json_array_size(json_object_get(doc, "documents")), (size_t)a->ndocs);
@@ -84,7 +113,9 @@ static void test_obfuscations(void **state)
     /* base64: the canary is hidden in the request and comes back out when decoded */
     const struct bw_rt_attack *b64 = bw_rt_find(l, "jb-base64-instruction");
     assert_non_null(b64);
-    char *body = bw_rt_render(l, b64, BW_LLM_OPENAI, CANARY, &shown);
+    struct bw_chat oa, pr;
+    json_t *oad = chat_for(&oa, BW_API_OPENAI), *prd = chat_for(&pr, BW_API_PROMPT);
+    char *body = bw_rt_render(l, b64, &oa, CANARY, &shown);
     assert_null(strstr(shown, CANARY));
     const char *colon = strrchr(shown, ' ');
     unsigned char dec[512];
@@ -97,23 +128,27 @@ static void test_obfuscations(void **state)
     free(body);
     free(shown);
     /* rot13 hides it too; leetspeak keeps it readable */
-    body = bw_rt_render(l, bw_rt_find(l, "jb-rot13-instruction"), BW_LLM_PROMPT, CANARY, &shown);
+    body = bw_rt_render(l, bw_rt_find(l, "jb-rot13-instruction"), &pr, CANARY, &shown);
     assert_null(strstr(shown, CANARY));
     assert_non_null(strstr(shown, "OJEG-"));
     free(body);
     free(shown);
-    body = bw_rt_render(l, bw_rt_find(l, "jb-leetspeak-instruction"), BW_LLM_PROMPT, CANARY, &shown);
+    body = bw_rt_render(l, bw_rt_find(l, "jb-leetspeak-instruction"), &pr, CANARY, &shown);
     assert_non_null(strstr(shown, CANARY));
     assert_non_null(strstr(shown, "m4lw4r3"));
     free(body);
     free(shown);
     /* multi-turn: a transcript for {prompt} APIs */
-    body = bw_rt_render(l, bw_rt_find(l, "jb-multiturn-escalation"), BW_LLM_PROMPT, CANARY, &shown);
+    body = bw_rt_render(l, bw_rt_find(l, "jb-multiturn-escalation"), &pr, CANARY, &shown);
     assert_non_null(strstr(shown, "User: I'm studying"));
     assert_non_null(strstr(shown, "\nAssistant: A port scan"));
     assert_non_null(strstr(body, "Assistant:\""));
     free(body);
     free(shown);
+    bw_chat_free(&oa);
+    bw_chat_free(&pr);
+    json_decref(oad);
+    json_decref(prd);
 }
 
 static void test_library_rejects(void **state)
