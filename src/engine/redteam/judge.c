@@ -4,6 +4,7 @@
 
 #include "common/embedded.h"
 #include "common/sbuf.h"
+#include "common/utf8.h"
 #include "engine/code/scanner.h"
 #include "engine/detect.h"
 
@@ -89,10 +90,12 @@ static void decode_b64_runs(const char *s, struct bw_sb *out)
             size_t bl = 0;
             if (bin && sodium_base642bin(bin, cap, p, n, "\n", &bl, NULL, sodium_base64_VARIANT_ORIGINAL) == 0 &&
                 bl >= 8) {
+                /* text, not bytes: mostly printable ASCII (a translation's accents aside) and valid
+                 * UTF-8, so a key that merely looks like base64 decodes to nothing judged */
                 size_t printable = 0;
                 for (size_t i = 0; i < bl; i++)
-                    printable += bin[i] >= 0x20 || bin[i] == '\n' || bin[i] == '\t';
-                if (printable * 10 >= bl * 9) {
+                    printable += (bin[i] >= 0x20 && bin[i] < 0x7f) || bin[i] == '\n' || bin[i] == '\t';
+                if (printable * 10 >= bl * 9 && bw_utf8_valid((const char *)bin, bl)) {
                     if (bl > budget)
                         bl = budget;
                     budget -= bl;
