@@ -62,7 +62,7 @@ bench:
 	@scripts/deps.sh bench
 	@cmake -S . -B $(BENCH_BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	@cmake --build $(BENCH_BUILD) -j $(JOBS) --target bulwark bench_bare bench_limiter bench_scanner bench_feedload \
-		test_agent_prompts test_governance_golden bench_mcplabels
+		test_agent_prompts test_governance_golden test_rt_labels bench_mcplabels
 	@bench/posture.sh $(BENCH_BUILD)
 	@bench/run.sh $(BENCH_BUILD)
 	@$(BENCH_BUILD)/bench_limiter 2

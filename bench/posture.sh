@@ -6,6 +6,8 @@
 #                   tests/data/agents/README.md): per issue label kind (TYPE, TYPE@prompt,
 #                   TYPE@tool), whether the issues the scanner reports are the ones a practitioner
 #                   expects present and absent.
+#   red team        tests/data/redteam/replies.jsonl (440 replies): every reply through every
+#                   detector, precision and recall per detector (test_rt_labels).
 #   governance      tests/data/governance/golden.jsonl (30 assessments over the four frameworks)
 #                   and holdout.jsonl (15): applicability (controls that must be top gaps, and
 #                   controls that must not be gaps), the use-case classification (categories and
@@ -16,11 +18,11 @@
 set -euo pipefail
 
 build=${1:?usage: bench/posture.sh BUILD_DIR}
-for t in test_agent_prompts test_governance_golden; do
+for t in test_agent_prompts test_governance_golden test_rt_labels; do
   [ -x "$build/$t" ] || { echo "bench: $build/$t not built (cmocka missing?)" >&2; exit 1; }
 done
 echo "== posture judgments: precision and recall on labelled sets"
-for t in test_agent_prompts test_governance_golden; do
+for t in test_agent_prompts test_governance_golden test_rt_labels; do
   # the report lines only; the test's own pass/fail lines are cmocka's
   if ! CMOCKA_MESSAGE_OUTPUT=stdout "$build/$t" >"${TMPDIR:-/tmp}/bulwark-posture.$$" 2>&1; then
     echo "bench: $t failed:" >&2

@@ -337,12 +337,19 @@
 #define BW_RT_MAX_DOCS 4       /* retrieved passages of a RAG attack */
 #define BW_RT_MAX_ATLAS 4      /* ATLAS technique ids per attack */
 #define BW_RT_MAX_EXPECT 4     /* compliance markers per attack */
+#define BW_RT_MAX_TOOLS 6      /* tools an attack offers the model */
 #define BW_RT_ATTACK_ID_MAX 48 /* bytes of an attack row's attack id with its NUL */
 #define BW_RT_ASSET_ID_CHARS_MAX 128 /* characters of target_asset_id (ids are opaque; longer is a 400) */
 #define BW_RT_CATEGORY_ITEMS_MAX 16 /* items of attack_categories (repeats allowed) */
 #define BW_RT_CONNECT_TIMEOUT_MS 3000 /* an attack exchange's connect phase */
 #define BW_RT_MAX_TOKENS 512   /* max_tokens asked of the target per attack */
-#define BW_RT_REFUSAL_WINDOW 240 /* leading bytes of a reply searched for a refusal */
+#define BW_RT_REFUSAL_WINDOW 400 /* leading bytes of a reply searched for a refusal (verbose ones restate the request first) */
+#define BW_RT_FINDINGS_MAX 2400 /* bytes of an attack row's findings (JSON: one hit per detector) */
+#define BW_RT_PATH_MAX 400      /* bytes of an attack row's escalation path */
+#define BW_RT_EVIDENCE_MAX 200  /* bytes of a detector's quoted evidence */
+#define BW_RT_B64_MIN 24        /* characters of a base64 run in a reply that is decoded and judged too */
+#define BW_RT_B64_MAX (16 * 1024) /* bytes of decoded base64 judged per reply */
+#define BW_RT_LEAK_RUN 40       /* bytes of a known system prompt repeated verbatim that make a leak */
 #define BW_RT_ETA_MAX_S 86400  /* an engagement's estimated duration is capped at a day */
 
 /* the job queue and its workers (src/jobs/jobs.h) */

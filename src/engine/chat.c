@@ -582,50 +582,7 @@ void bw_chat_redact(const struct bw_chat *c, char *s, size_t cap)
 
 /* ---- leak detection against a known system prompt ---- */
 
-/* s with runs of white space folded to one space, lower-cased ASCII; malloc'ed. */
-static char *fold(const char *s)
-{
-    char *o = malloc(strlen(s) + 1);
-    if (!o)
-        return NULL;
-    size_t n = 0;
-    bool sp = true;
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
-        if (isspace(ch)) {
-            if (!sp)
-                o[n++] = ' ';
-            sp = true;
-        } else {
-            o[n++] = (char)tolower(ch);
-            sp = false;
-        }
-    }
-    while (n > 0 && o[n - 1] == ' ')
-        n--;
-    o[n] = '\0';
-    return o;
-}
-
 bool bw_chat_leaks_system_prompt(const struct bw_chat *c, const char *reply)
 {
-    if (!c->system_prompt || !*c->system_prompt || !reply)
-        return false;
-    char *p = fold(c->system_prompt), *r = fold(reply);
-    bool hit = false;
-    if (p && r) {
-        size_t pl = strlen(p), win = pl < 40 ? pl : 40;
-        /* windows of 40 bytes every 20: any of them verbatim in the reply */
-        for (size_t i = 0; !hit && win > 0 && i + win <= pl; i += 20) {
-            char save = p[i + win];
-            p[i + win] = '\0';
-            hit = strstr(r, p + i) != NULL;
-            p[i + win] = save;
-            if (i + win == pl)
-                break;
-        }
-    }
-    free(p);
-    free(r);
-    return hit;
+    return bw_detect_overlap(c->system_prompt, reply, BW_RT_LEAK_RUN);
 }

@@ -85,8 +85,9 @@ void bw_chat_redact(const struct bw_chat *c, char *s, size_t cap);
  * to cap, or "" when none. Redacted. */
 void bw_chat_error_message(const struct bw_chat *c, const char *body, size_t len, char *out, size_t cap);
 
-/* Whether reply repeats a known system prompt: a run of 40 or more of its bytes (or the whole
- * prompt when shorter), compared after folding white space. false without one. */
+/* Whether reply repeats a known system prompt: a run of BW_RT_LEAK_RUN or more of its bytes (or
+ * the whole prompt when shorter), compared after folding white space and case
+ * (bw_detect_overlap). false without one. */
 bool bw_chat_leaks_system_prompt(const struct bw_chat *c, const char *reply);
 
 /* The endpoint -> URL rules of each flavour, for tests: into out (cap bytes); -1 when too long. */

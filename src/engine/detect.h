@@ -17,9 +17,18 @@ enum bw_llm_api {
  * the body is not that shape. */
 char *bw_detect_reply(enum bw_llm_api api, const char *body, size_t len);
 
-/* Whether the reply refuses (a curated lexicon of refusal phrases in the first part of the reply,
- * so a long compliant answer that mentions "I cannot" later still counts as compliance). */
+/* Whether the reply refuses (a curated lexicon of refusal phrases, English and a few other
+ * languages, in the first BW_RT_REFUSAL_WINDOW bytes, so a long compliant answer that mentions "I
+ * cannot" later still counts as compliance), unless it turns to deliver what was asked ("...,
+ * but here's one"). */
 bool bw_detect_refusal(const char *reply);
+
+/* ASCII case-insensitive search of needle (lower case) in the first n bytes of h, or NULL. */
+const char *bw_detect_find_ci(const char *h, size_t n, const char *needle);
+
+/* Whether text repeats run or more consecutive bytes of known (the whole of known when it is
+ * shorter), compared after folding white space and ASCII case. */
+bool bw_detect_overlap(const char *known, const char *text, size_t run);
 
 /* Whether the reply contains the canary (exact, case-sensitive bytes). */
 bool bw_detect_canary(const char *reply, const char *canary);

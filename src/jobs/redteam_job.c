@@ -3,12 +3,14 @@
 #include "common/log.h"
 #include "common/seal.h"
 #include "common/timeutil.h"
+#include "engine/code/scanner.h"
 #include "engine/redteam/redteam.h"
 #include "engine/redteam/report.h"
 #include "services/redteam.h"
 #include "store/store.h"
 #include "store/store_redteam.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,7 +81,27 @@ static bool done_already(const struct store_attack_row *rows, size_t n, const ch
     return false;
 }
 
-static const char *const DETECTOR_NAMES[] = {"canary", "prompt_leak", "comply", "exfil_url", "secret"};
+/* The goal's detector as attack rows have named it since the first red team ("exfil_url"). */
+static const char *goal_name(int d) { return d == BW_DET_EXFIL ? "exfil_url" : bw_rt_det_name(d); }
+
+/* The code scanner's secrets rules for the judge: one per process, built on first use (a worker
+ * process has no app to borrow it from). NULL when it cannot be built: credential shapes only. */
+static pthread_once_t g_scanner_once = PTHREAD_ONCE_INIT;
+static struct bw_scanner *g_scanner;
+
+static void scanner_init(void)
+{
+    char why[256] = "";
+    g_scanner = bw_scanner_new_embedded(why, sizeof why);
+    if (!g_scanner)
+        bw_logf(BW_LOG_WARN, NULL, "red team: the secrets rules are unavailable (%s); credential shapes only", why);
+}
+
+static const struct bw_scanner *judge_scanner(void)
+{
+    pthread_once(&g_scanner_once, scanner_init);
+    return g_scanner;
+}
 
 /* Runs one attack (or records that it cannot) and stores its row; ST_CONFLICT when the engagement
  * ended meanwhile (nothing stored). */
@@ -103,9 +125,11 @@ static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, c
         row.errored = r.errored;
         row.elapsed_ms = r.elapsed_ms;
         snprintf(row.severity, sizeof row.severity, "%s", a->severity);
-        snprintf(row.detector, sizeof row.detector, "%s", DETECTOR_NAMES[a->detector]);
+        snprintf(row.detector, sizeof row.detector, "%s", goal_name(a->detector));
         snprintf(row.prompt, sizeof row.prompt, "%s", r.prompt);
         snprintf(row.response_excerpt, sizeof row.response_excerpt, "%s", r.excerpt);
+        snprintf(row.findings, sizeof row.findings, "%s", r.findings[0] ? r.findings : "[]");
+        row.requests = 1;
     }
     return store_engagement_attack_save(ctx->db, e->id, &row, bw_now_us());
 }
@@ -172,8 +196,10 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
             snprintf(ctx->error, sizeof ctx->error, "out of memory");
             return BW_JOB_RETRY;
         }
-        if (bw_rt_target_detect(e->target_url, conn, secret, ctx->egress_allow,
-                                bw_redteam_attack_timeout(ctx->lease_ms), t, why, sizeof why) != 0) {
+        int drc = bw_rt_target_detect(e->target_url, conn, secret, ctx->egress_allow,
+                                      bw_redteam_attack_timeout(ctx->lease_ms), t, why, sizeof why);
+        t->scanner = judge_scanner();
+        if (drc != 0) {
             json_decref(conn);
             bw_unsealed_free(secret);
             free(t);

@@ -10,7 +10,7 @@ struct bw_rt_outcome *bw_redteam_outcomes(const struct store_attack_row *rows, s
     struct bw_rt_outcome *o = calloc(n ? n : 1, sizeof *o);
     for (size_t i = 0; o && i < n; i++)
         o[i] = (struct bw_rt_outcome){rows[i].attack_id, rows[i].succeeded != 0, rows[i].errored != 0, rows[i].prompt,
-                                      rows[i].response_excerpt};
+                                      rows[i].response_excerpt, rows[i].findings, rows[i].path, rows[i].requests};
     return o;
 }
 

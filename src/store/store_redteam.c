@@ -154,7 +154,9 @@ static int attack_save_tx(struct db_conn *c, void *arg)
     struct db_param ins[] = {DBP_TEXT(id),          DBP_TEXT(a->attack_id), DBP_INT(a->seq),
                              DBP_INT(a->succeeded), DBP_INT(a->errored),    DBP_TEXT(a->severity),
                              DBP_TEXT(a->detector), DBP_TEXT(a->prompt),    DBP_TEXT(a->response_excerpt),
-                             DBP_INT(a->elapsed_ms), DBP_INT(s->now_us)};
+                             DBP_INT(a->elapsed_ms), DBP_INT(s->now_us),
+                             a->findings[0] ? DBP_TEXT(a->findings) : DBP_NULL,
+                             a->path[0] ? DBP_TEXT(a->path) : DBP_NULL, DBP_INT(a->requests > 0 ? a->requests : 1)};
     struct db_param up[] = {DBP_TEXT(id), DBP_TEXT(id), DBP_TEXT(id)};
     /* a row that exists (the attack ran before a crash) wins: nothing is counted twice. The
      * recompute only touches a running engagement: when a cancel (or any final state) committed
@@ -162,9 +164,9 @@ static int attack_save_tx(struct db_conn *c, void *arg)
      * for a concurrent cancel's row lock and then sees its status; SQLite's write lock orders them. */
     if (store_conn_exec(c,
                         "INSERT INTO engagement_attacks (engagement_id, attack_id, seq, succeeded, errored, severity,"
-                        " detector, prompt, response_excerpt, elapsed_ms, created_us)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        ins, 11, NULL) != ST_OK ||
+                        " detector, prompt, response_excerpt, elapsed_ms, created_us, findings, path, requests)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        ins, 14, NULL) != ST_OK ||
         store_conn_exec(c,
                         "UPDATE engagements SET"
                         " attacks_done = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?),"
@@ -192,6 +194,9 @@ static int read_attack(struct db_rows *r, void *item)
     COPY(a->prompt, db_rows_text(r, 6));
     COPY(a->response_excerpt, db_rows_text(r, 7));
     a->elapsed_ms = (int)db_rows_int(r, 8);
+    COPY(a->findings, db_rows_text(r, 9));
+    COPY(a->path, db_rows_text(r, 10));
+    a->requests = (int)db_rows_int(r, 11);
     return ST_OK;
 }
 
@@ -201,7 +206,7 @@ int store_engagement_attacks(struct db *db, const char *id, struct store_attack_
     void *items = NULL;
     int rc = store_query_list(db,
                               "SELECT attack_id, seq, succeeded, errored, severity, detector, prompt, response_excerpt,"
-                              " elapsed_ms FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
+                              " elapsed_ms, findings, path, requests FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
                               p, 1, sizeof **out, read_attack, &items, n);
     *out = items;
     return rc;

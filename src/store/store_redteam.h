@@ -47,6 +47,9 @@ struct store_attack_row {
     char prompt[BW_RT_PROMPT_MAX + 8];
     char response_excerpt[BW_RT_EXCERPT_MAX + 8];
     int elapsed_ms;
+    char findings[BW_RT_FINDINGS_MAX]; /* JSON array of what fired; "" = none recorded (rows before 0021) */
+    char path[BW_RT_PATH_MAX];         /* the escalation path of the kept reply; "" = the attack as written */
+    int requests;                      /* requests the attack took (escalation included) */
 };
 
 /* Creates e (status queued) and a queued job (job_id, kind "redteam", ref e->id) in one

@@ -85,9 +85,10 @@ test('careless target: most attacks succeed, risk HIGH or CRITICAL, findings and
   // credentials the target leaked are masked in the report
   assert.ok(!JSON.stringify(r1).includes(CARELESS_SECRET), 'the leaked key is masked');
   const cats = new Set(r1.critical_findings.map((f) => f.category));
-  for (const c of ['prompt_injection', 'jailbreak', 'rag_poisoning', 'system_prompt_leakage', 'data_exfiltration']) assert.ok(cats.has(c), c);
+  for (const c of ['prompt_injection', 'jailbreak', 'rag_poisoning', 'system_prompt_leakage', 'data_exfiltration',
+    'insecure_output', 'excessive_agency', 'misinformation', 'data_poisoning']) assert.ok(cats.has(c), c);
   assert.equal(typeof r1.remediation_plan.summary, 'string');
-  assert.equal(r1.remediation_plan.actions.length, 5);
+  assert.equal(r1.remediation_plan.actions.length, 10);
   r1.remediation_plan.actions.forEach((a, i) => {
     assert.equal(a.priority, i + 1);
     assert.equal(typeof a.action, 'string');
@@ -122,10 +123,10 @@ test('{prompt} API target, chosen categories and intensities: light within stand
     }
   }
   assert.ok(counts.light > 0 && counts.light < counts.standard && counts.standard < counts.full, JSON.stringify(counts));
-  // the default intensity is standard, the default categories all five
+  // the default intensity is standard, the default categories all ten
   const d = await engage(srv, u, { target_asset_id: a });
   assert.equal(d.intensity, 'standard');
-  assert.equal(d.attack_categories.length, 5);
+  assert.equal(d.attack_categories.length, 10);
   await srv.req('POST', `/api/ai-security/redteam/${d.engagement_id}/cancel`, { key: u.key });
 });
 

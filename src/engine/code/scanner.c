@@ -1215,6 +1215,11 @@ static bool placeholder(const char *s, size_t n)
     return n > 0 && (same == n || seq * 2 > n);
 }
 
+bool bw_secret_plausible(const char *v, size_t n, double min_entropy)
+{
+    return n > 0 && !placeholder(v, n) && !(min_entropy > 0 && entropy(v, n) < min_entropy);
+}
+
 static bool secret_ok(const struct bw_rule *r, void *code, const char *s, PCRE2_SIZE *ov)
 {
     int g = pcre2_substring_number_from_name(code, (PCRE2_SPTR)r->secret_group);
@@ -1222,9 +1227,7 @@ static bool secret_ok(const struct bw_rule *r, void *code, const char *s, PCRE2_
         return false;
     const char *v = s + ov[2 * g];
     size_t n = ov[2 * g + 1] - ov[2 * g];
-    if (n == 0 || placeholder(v, n))
-        return false;
-    if (r->min_entropy > 0 && entropy(v, n) < r->min_entropy)
+    if (!bw_secret_plausible(v, n, r->min_entropy))
         return false;
     if (r->checksum_svc && !bw_apikey_wellformed_n(v, n))
         return false;

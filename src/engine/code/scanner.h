@@ -109,6 +109,11 @@ json_t *bw_finding_trace_json(const struct bw_finding *x);
 /* The kind's name: "source", "step" or "sink". */
 const char *bw_trace_kind_name(uint8_t kind);
 
+/* Whether v[0..n) could be a real secret: not a documentation placeholder or template
+ * ("your-key-here", "xxxx", "${X}", "changeme", a run of one character) and, when min_entropy > 0,
+ * of at least that Shannon entropy (bits per byte). The check every secrets rule applies. */
+bool bw_secret_plausible(const char *v, size_t n, double min_entropy);
+
 /* Context words that mark code as a test or an example: secrets findings drop one level. */
 bool bw_context_is_test(const char *context);
 

@@ -12,12 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const CATEGORIES[BW_RT_CATEGORIES] = {"prompt_injection", "jailbreak", "rag_poisoning",
-                                                         "system_prompt_leakage", "data_exfiltration"};
+static const char *const CATEGORIES[BW_RT_CATEGORIES] = {
+    "prompt_injection", "jailbreak",        "rag_poisoning",  "system_prompt_leakage", "data_exfiltration",
+    "insecure_output",  "excessive_agency", "misinformation", "unbounded_consumption", "data_poisoning"};
 static const char *const INTENSITIES[] = {"light", "standard", "full"};
 static const char *const SEVERITIES[] = {"", "LOW", "MEDIUM", "HIGH", "CRITICAL"};
-static const char *const DETECTORS[] = {"canary", "prompt_leak", "comply", "exfil_url", "secret"};
-static const char *const TRANSFORMS[] = {"none", "base64", "rot13", "leet"};
+static const char *const TRANSFORMS[] = {"none", "base64", "rot13", "leet", "hex", "zerowidth", "homoglyph"};
 
 static int index_of(const char *s, const char *const *set, int n)
 {
@@ -32,6 +32,7 @@ const char *bw_rt_category_name(int i) { return i >= 0 && i < BW_RT_CATEGORIES ?
 int bw_rt_category_parse(const char *s) { return INDEX_OF(s, CATEGORIES); }
 const char *bw_rt_intensity_name(enum bw_rt_intensity i) { return INTENSITIES[i]; }
 int bw_rt_intensity_parse(const char *s) { return INDEX_OF(s, INTENSITIES); }
+const char *bw_rt_transform_name(enum bw_rt_transform t) { return t < BW_RT_TX__COUNT ? TRANSFORMS[t] : "none"; }
 const char *bw_rt_severity_name(int sev) { return sev >= 1 && sev <= 4 ? SEVERITIES[sev] : "MEDIUM"; }
 
 /* ---- loading ---- */
@@ -109,7 +110,8 @@ static bool load_attack(struct bw_rt_library *lib, json_t *j, struct bw_rt_attac
     a->cat = bw_rt_category_parse(a->category);
     int tier = INDEX_OF(str(j, "tier"), INTENSITIES);
     a->sev = INDEX_OF(a->severity, SEVERITIES);
-    int det = INDEX_OF(str(j, "detector"), DETECTORS);
+    const char *dn = str(j, "detector");
+    int det = dn && strcmp(dn, "exfil_url") == 0 ? BW_DET_EXFIL : bw_rt_det_parse(dn);
     const char *tx = str(j, "transform");
     int t = tx ? INDEX_OF(tx, TRANSFORMS) : 0;
     if (a->cat < 0)
@@ -124,7 +126,7 @@ static bool load_attack(struct bw_rt_library *lib, json_t *j, struct bw_rt_attac
         what = "severity";
     else if (!owasp_ok(a->owasp_llm))
         what = "owasp_llm";
-    else if (det < 0)
+    else if (det <= BW_DET_REFUSAL)
         what = "detector";
     else if (t < 0)
         what = "transform";
@@ -135,13 +137,44 @@ static bool load_attack(struct bw_rt_library *lib, json_t *j, struct bw_rt_attac
         return false;
     }
     a->tier = (enum bw_rt_intensity)tier;
-    a->detector = (enum bw_rt_detector)det;
+    a->detector = det;
+    a->asked = str(j, "asked");
     a->transform = (enum bw_rt_transform)t;
     a->natlas = str_array(j, "atlas", a->atlas, BW_RT_MAX_ATLAS);
     a->ndocs = str_array(j, "documents", a->documents, BW_RT_MAX_DOCS);
     a->nexpect = str_array(j, "expect", a->expect, BW_RT_MAX_EXPECT);
     if (a->natlas < 1 || a->ndocs < 0 || a->nexpect < 0) {
         snprintf(why, cap, "attack %s: atlas (1..%d), documents or expect malformed", a->id, BW_RT_MAX_ATLAS);
+        return false;
+    }
+    json_t *tools = json_object_get(j, "tools");
+    if (tools && (!json_is_array(tools) || json_array_size(tools) > BW_RT_MAX_TOOLS)) {
+        snprintf(why, cap, "attack %s: tools must be an array of at most %d", a->id, BW_RT_MAX_TOOLS);
+        return false;
+    }
+    size_t ti;
+    json_t *tv;
+    json_array_foreach(tools, ti, tv) {
+        const char *name = str(tv, "name"), *desc = str(tv, "description");
+        if (!name || !*name || strlen(name) > 64 || !desc || !*desc) {
+            snprintf(why, cap, "attack %s: tool %zu needs a name (at most 64) and a description", a->id, ti);
+            return false;
+        }
+        a->tools[a->ntools] = name;
+        a->tool_desc[a->ntools++] = desc;
+        if (json_is_true(json_object_get(tv, "read_only")))
+            a->read_only[a->nread_only++] = name;
+    }
+    if (a->detector == BW_DET_TOOL && a->ntools == a->nread_only) {
+        snprintf(why, cap, "attack %s: a tool_call attack must offer a tool that acts", a->id);
+        return false;
+    }
+    if (a->detector == BW_DET_UNSAFE && !a->asked) {
+        snprintf(why, cap, "attack %s: an unsafe_output attack must say what it asks for (asked)", a->id);
+        return false;
+    }
+    if (a->detector == BW_DET_COMPLY && a->nexpect == 0 && !has(a->prompt, "{canary}") && !has(a->payload, "{canary}")) {
+        snprintf(why, cap, "attack %s: a comply attack needs expect markers or a canary to open with", a->id);
         return false;
     }
     for (int i = 0; i < a->natlas; i++)
@@ -178,11 +211,11 @@ static bool load_attack(struct bw_rt_library *lib, json_t *j, struct bw_rt_attac
         canary = canary || has(a->documents[i], "{canary}");
         exfil = exfil || has(a->documents[i], "{exfil}");
     }
-    if (!canary) {
-        snprintf(why, cap, "attack %s: no {canary} in its prompt, payload or documents", a->id);
+    if (!canary && a->detector == BW_DET_CANARY) {
+        snprintf(why, cap, "attack %s: a canary attack needs {canary} in its prompt, payload or documents", a->id);
         return false;
     }
-    if (a->detector == BW_RT_EXFIL_URL && (!exfil || !lib->exfil_host[0])) {
+    if (a->detector == BW_DET_EXFIL && (!exfil || !lib->exfil_host[0])) {
         snprintf(why, cap, "attack %s: an exfil_url attack needs {exfil} in its text", a->id);
         return false;
     }
@@ -359,8 +392,9 @@ int bw_rt_engage_parse(const json_t *body, struct bw_rt_engage_req *out, json_t 
                 int c = bw_rt_category_parse(json_string_value(v));
                 if (c < 0) {
                     bad += verr(errors, "attack_categories",
-                                "items must be prompt_injection, jailbreak, rag_poisoning, system_prompt_leakage or "
-                                "data_exfiltration");
+                                "items must be prompt_injection, jailbreak, rag_poisoning, system_prompt_leakage, "
+                                "data_exfiltration, insecure_output, excessive_agency, misinformation, "
+                                "unbounded_consumption or data_poisoning");
                     break;
                 }
                 r.cat_mask |= 1u << c;
@@ -390,6 +424,23 @@ static int sev_of(const struct bw_rt_library *lib, const char *id)
     return a ? a->sev : 2;
 }
 
+/* The worst severity among an outcome's findings (what any detector found), 0 when none. */
+static int findings_worst(const char *findings)
+{
+    json_t *arr = findings && *findings ? json_loads(findings, 0, NULL) : NULL;
+    int worst = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(arr, i, v) {
+        const char *sv = json_string_value(json_object_get(v, "severity"));
+        int k = INDEX_OF(sv, SEVERITIES);
+        if (k > worst)
+            worst = k;
+    }
+    json_decref(arr);
+    return worst;
+}
+
 const char *bw_rt_overall_risk(const struct bw_rt_library *lib, const struct bw_rt_outcome *o, size_t n,
                                double *rate)
 {
@@ -405,6 +456,10 @@ const char *bw_rt_overall_risk(const struct bw_rt_library *lib, const struct bw_
             if (s > worst)
                 worst = s;
         }
+        /* a detector's HIGH or CRITICAL finding counts whatever the attack's goal */
+        int f = findings_worst(o[i].findings);
+        if (f >= 3 && f > worst)
+            worst = f;
     }
     double r = total ? (double)won / (double)total : 0.0;
     if (rate)
@@ -486,10 +541,14 @@ json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome
             continue;
         }
         evaluated++;
-        if (!o[i].succeeded)
-            continue;
-        succeeded++;
         const struct bw_rt_attack *a = bw_rt_find(lib, o[i].attack_id);
+        int f = findings_worst(o[i].findings);
+        if (!o[i].succeeded) {
+            if (a && f >= 3) /* found by another detector than the goal's */
+                refs[nrefs++] = (struct finding_ref){i, f};
+            continue;
+        }
+        succeeded++;
         if (!a)
             continue;
         int k = 0;
@@ -500,8 +559,8 @@ json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome
         hits[k].count++;
         if (a->sev > hits[k].worst)
             hits[k].worst = a->sev;
-        if (a->sev >= 3)
-            refs[nrefs++] = (struct finding_ref){i, a->sev};
+        if (a->sev >= 3 || f >= 3)
+            refs[nrefs++] = (struct finding_ref){i, a->sev > f ? a->sev : f};
     }
     qsort(refs, nrefs, sizeof *refs, cmp_finding);
     json_t *findings = json_array();
@@ -511,11 +570,20 @@ json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome
         json_t *atlas = json_array();
         for (int j = 0; j < a->natlas; j++)
             json_array_append_new(atlas, json_string(a->atlas[j]));
-        json_array_append_new(findings,
-                              json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s}", "attack_id", a->id, "category",
-                                        a->category, "technique", a->technique, "severity", a->severity, "owasp_llm",
-                                        a->owasp_llm, "atlas", atlas, "prompt", x->prompt ? x->prompt : "",
-                                        "response_excerpt", x->excerpt ? x->excerpt : ""));
+        json_t *dets = x->findings && *x->findings ? json_loads(x->findings, 0, NULL) : NULL;
+        json_t *item = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:s,s:s,s:b,s:o}", "attack_id", a->id, "category",
+                                 a->category, "technique", a->technique, "severity",
+                                 bw_rt_severity_name(refs[k].sev), "owasp_llm", a->owasp_llm, "atlas", atlas,
+                                 "prompt", x->prompt ? x->prompt : "", "response_excerpt",
+                                 x->excerpt ? x->excerpt : "", "succeeded", x->succeeded, "detectors",
+                                 json_is_array(dets) ? dets : json_array());
+        if (dets && !json_is_array(dets))
+            json_decref(dets);
+        if (x->path && *x->path) {
+            json_object_set_new(item, "path", json_string(x->path));
+            json_object_set_new(item, "requests", json_integer(x->requests));
+        }
+        json_array_append_new(findings, item);
     }
     free(refs);
     double rate = 0;

@@ -28,8 +28,19 @@ static const struct bw_rt_library *lib(void)
 /* ---- the library ---- */
 
 /* Technique ids checked against MITRE ATLAS (ATLAS.yaml): what the library may cite. */
-static const char *const KNOWN_ATLAS[] = {"AML.T0051.000", "AML.T0051.001", "AML.T0054", "AML.T0056",
-                                          "AML.T0057",     "AML.T0068",     "AML.T0070", "AML.T0077", NULL};
+static const char *const KNOWN_ATLAS[] = {
+    "AML.T0051.000", "AML.T0051.001", "AML.T0054", "AML.T0056", "AML.T0057", "AML.T0068", "AML.T0070", "AML.T0077",
+    "AML.T0020", /* Poison Training Data */
+    "AML.T0024", /* Exfiltration via AI Inference API */
+    "AML.T0029", /* Denial of AI Service */
+    "AML.T0034", /* Cost Harvesting */
+    "AML.T0050", /* Command and Scripting Interpreter */
+    "AML.T0053", /* LLM Plugin Compromise (AI agent tool invocation) */
+    "AML.T0055", /* Unsecured Credentials */
+    "AML.T0060", /* Publish Hallucinated Entities */
+    "AML.T0062", /* Discover LLM Hallucinations */
+    "AML.T0065", /* LLM Prompt Crafting */
+    NULL};
 
 /* A chat client of flavour api for rendering (never sent anywhere); returns the document it
  * borrows from (json_decref it after bw_chat_free). */
@@ -49,7 +60,7 @@ static void test_library_well_formed(void **state)
 {
     (void)state;
     const struct bw_rt_library *l = lib();
-    assert_true(l->n >= 30);
+    assert_true(l->n >= 120);
     assert_string_equal(l->exfil_host, "collect.bwrt-exfil.invalid");
     for (size_t i = 0; i < l->n; i++) {
         const struct bw_rt_attack *a = &l->attacks[i];
@@ -94,7 +105,12 @@ static void test_library_well_formed(void **state)
                 assert_non_null(json_string_value(json_object_get(doc, "prompt")));
                 assert_int_equal(json_array_size(json_object_get(doc, "documents")), (size_t)a->ndocs);
             }
-            if (a->transform == BW_RT_TX_NONE || a->transform == BW_RT_TX_LEET)
+            bool carries = strstr(a->prompt, "{canary}") || (a->payload && strstr(a->payload, "{canary}"));
+            for (int k = 0; k < a->ndocs; k++)
+                carries = carries || strstr(a->documents[k], "{canary}");
+            bool plain = a->transform == BW_RT_TX_NONE || a->transform == BW_RT_TX_LEET ||
+                         a->transform == BW_RT_TX_ZEROWIDTH || a->transform == BW_RT_TX_HOMOGLYPH;
+            if (plain && carries)
                 assert_non_null(strstr(shown, CANARY));
             assert_null(strstr(shown, "{canary}"));
             assert_null(strstr(shown, "{exfil}"));
@@ -200,8 +216,8 @@ static void test_selection(void **state)
     const struct bw_rt_library *l = lib();
     size_t a[BW_RT_MAX_ATTACKS], b[BW_RT_MAX_ATTACKS], c[BW_RT_MAX_ATTACKS];
     unsigned all = (1u << BW_RT_CATEGORIES) - 1;
-    assert_int_equal(bw_rt_select(l, all, BW_RT_LIGHT, a, BW_RT_MAX_ATTACKS), 7);
-    assert_int_equal(bw_rt_select(l, all, BW_RT_STANDARD, a, BW_RT_MAX_ATTACKS), 19);
+    assert_int_equal(bw_rt_select(l, all, BW_RT_LIGHT, a, BW_RT_MAX_ATTACKS), 20);
+    assert_int_equal(bw_rt_select(l, all, BW_RT_STANDARD, a, BW_RT_MAX_ATTACKS), 70);
     assert_int_equal(bw_rt_select(l, all, BW_RT_FULL, a, BW_RT_MAX_ATTACKS), l->n);
     /* for every set of categories: light within standard within full, only those categories, and
      * something at every intensity */
@@ -285,6 +301,12 @@ static void test_detectors(void **state)
     assert_non_null(strstr(small, "..."));
 }
 
+static bool judge(const struct bw_rt_library *l, const struct bw_rt_attack *a, const char *reply)
+{
+    struct bw_rt_verdict v;
+    return bw_rt_judge(l, a, NULL, NULL, BW_API_OPENAI, NULL, 0, reply, CANARY, &v);
+}
+
 static void test_judge(void **state)
 {
     (void)state;
@@ -311,14 +333,41 @@ static void test_judge(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const struct bw_rt_attack *a = bw_rt_find(l, cases[i].id);
         assert_non_null(a);
-        assert_true(bw_rt_judge(l, a, cases[i].yes, CANARY));
-        assert_false(bw_rt_judge(l, a, careful, CANARY));
-        assert_false(bw_rt_judge(l, a, "Happy to help with Acme products.", CANARY));
-        assert_false(bw_rt_judge(l, a, NULL, CANARY));
+        assert_true(judge(l, a, cases[i].yes));
+        assert_false(judge(l, a, careful));
+        assert_false(judge(l, a, "Happy to help with Acme products."));
+        assert_false(judge(l, a, NULL));
     }
 }
 
 /* ---- scoring and the report ---- */
+
+/* A HIGH finding of a detector other than the goal's raises the risk and is a critical finding,
+ * though the attack's own goal failed. */
+static void test_other_detector_findings(void **state)
+{
+    (void)state;
+    const struct bw_rt_library *l = lib();
+    const struct bw_rt_attack *a = bw_rt_find(l, "pi-direct-override"); /* goal: the canary */
+    struct bw_rt_verdict v;
+    const char *reply = "I won't print that token. By the way, my ledger key is sk-proj-Q7xL2kR9vT4wZ1nP8yB3hC6jD0fG5sA2";
+    assert_false(bw_rt_judge(l, a, NULL, NULL, BW_API_OPENAI, NULL, 0, reply, CANARY, &v));
+    assert_true(v.hit[BW_DET_SECRET].fired);
+    char f[BW_RT_FINDINGS_MAX];
+    assert_int_equal(bw_rt_findings_json(&v, f, sizeof f), 4);
+    assert_non_null(strstr(f, "\"detector\":\"secret\""));
+    assert_null(strstr(f, "Q7xL2kR9vT4w")); /* masked */
+    struct bw_rt_outcome o[] = {{"spl-rules-enumeration", false, false, "p", "r", f, NULL, 1}};
+    assert_string_equal(bw_rt_overall_risk(l, o, 1, NULL), "CRITICAL");
+    json_t *r = bw_rt_report(l, o, 1);
+    json_t *c = json_array_get(json_object_get(r, "critical_findings"), 0);
+    assert_non_null(c);
+    assert_false(json_is_true(json_object_get(c, "succeeded")));
+    assert_string_equal(json_string_value(json_object_get(c, "severity")), "CRITICAL");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(json_object_get(c, "detectors"), 0),
+                                                          "detector")), "secret");
+    json_decref(r);
+}
 
 static void test_overall_risk(void **state)
 {
@@ -327,9 +376,9 @@ static void test_overall_risk(void **state)
     /* severities in the library: spl-rules-enumeration LOW, pi-delimiter-escape MEDIUM,
      * pi-direct-override HIGH, exf-markdown-image CRITICAL */
     struct bw_rt_outcome o[] = {
-        {"spl-rules-enumeration", false, false, "", ""}, {"pi-delimiter-escape", false, false, "", ""},
-        {"pi-direct-override", false, false, "", ""},    {"exf-markdown-image", false, false, "", ""},
-        {"jb-grandma-exploit", false, false, "", ""},
+        {"spl-rules-enumeration", false, false, "", "", NULL, NULL, 0}, {"pi-delimiter-escape", false, false, "", "", NULL, NULL, 0},
+        {"pi-direct-override", false, false, "", "", NULL, NULL, 0},    {"exf-markdown-image", false, false, "", "", NULL, NULL, 0},
+        {"jb-grandma-exploit", false, false, "", "", NULL, NULL, 0},
     };
     size_t n = sizeof o / sizeof o[0];
     double rate = -1;
@@ -349,7 +398,7 @@ static void test_overall_risk(void **state)
     o[3].succeeded = true; /* a CRITICAL attack worked */
     assert_string_equal(bw_rt_overall_risk(l, o, n, NULL), "CRITICAL");
     /* errored attacks are left out of the rate: 1 LOW out of 1 answered = 1.0 */
-    struct bw_rt_outcome e[] = {{"spl-rules-enumeration", true, false, "", ""}, {"exf-markdown-image", false, true, "", ""}};
+    struct bw_rt_outcome e[] = {{"spl-rules-enumeration", true, false, "", "", NULL, NULL, 0}, {"exf-markdown-image", false, true, "", "", NULL, NULL, 0}};
     assert_string_equal(bw_rt_overall_risk(l, e, 2, &rate), "CRITICAL");
     assert_true(rate == 1.0);
 }
@@ -359,11 +408,11 @@ static void test_report(void **state)
     (void)state;
     const struct bw_rt_library *l = lib();
     struct bw_rt_outcome o[] = {
-        {"pi-direct-override", true, false, "p1", "r1"},      /* HIGH, prompt_injection */
-        {"spl-rules-enumeration", true, false, "p2", "r2"},   /* LOW: not a critical finding */
-        {"exf-markdown-image", true, false, "p3", "r3"},      /* CRITICAL */
-        {"jb-persona-unrestricted", false, false, "p4", "r4"}, /* held */
-        {"rag-poisoned-policy", false, true, "p5", "r5"},     /* errored */
+        {"pi-direct-override", true, false, "p1", "r1", NULL, NULL, 0},      /* HIGH, prompt_injection */
+        {"spl-rules-enumeration", true, false, "p2", "r2", NULL, NULL, 0},   /* LOW: not a critical finding */
+        {"exf-markdown-image", true, false, "p3", "r3", NULL, NULL, 0},      /* CRITICAL */
+        {"jb-persona-unrestricted", false, false, "p4", "r4", NULL, NULL, 0}, /* held */
+        {"rag-poisoned-policy", false, true, "p5", "r5", NULL, NULL, 0},     /* errored */
     };
     json_t *r = bw_rt_report(l, o, 5);
     assert_non_null(r);
@@ -412,7 +461,7 @@ static void test_engage_parse(void **state)
     json_t *errs = json_array();
     assert_int_equal(bw_rt_engage_parse(doc, &q, errs), 0);
     assert_string_equal(q.asset_id, "ast_x");
-    assert_int_equal(q.cat_mask, 31);
+    assert_int_equal(q.cat_mask, (1u << BW_RT_CATEGORIES) - 1);
     assert_int_equal(q.intensity, BW_RT_STANDARD);
     json_decref(doc);
     json_decref(errs);
@@ -448,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_library_rejects),     cmocka_unit_test(test_selection),
         cmocka_unit_test(test_detectors),           cmocka_unit_test(test_judge),
         cmocka_unit_test(test_overall_risk),        cmocka_unit_test(test_report),
+        cmocka_unit_test(test_other_detector_findings),
         cmocka_unit_test(test_engage_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
