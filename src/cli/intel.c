@@ -1,8 +1,10 @@
 /* `bulwark intel`: import threat intelligence into the store, and build the embedded seed.
  *
- *   bulwark intel import --format kev|osv|atlas PATH
- *       PATH: the KEV catalog JSON, ATLAS.yaml, or for osv one advisory (.yaml/.yml/.json) or a
- *       directory searched recursively for them. Everything is parsed and checked first; any
+ *   bulwark intel import --format kev|osv|atlas|epss PATH
+ *       PATH: the KEV catalog JSON, ATLAS.yaml, FIRST's EPSS CSV (plain or .gz), or for osv one
+ *       advisory (.yaml/.yml/.json) or a directory searched recursively for them. EPSS scores go
+ *       to the records of their CVEs; scores of CVEs without a record are counted (unknown), not
+ *       kept (src/services/intel_ingest.h says why). Everything is parsed and checked first; any
  *       malformed file rejects the whole import (nothing is written) with file:line:column.
  *       Prints a JSON report; its records = added + updated + unchanged + skipped + merged. Exit: 0 imported (also when nothing changed), 1 input rejected,
  *       2 usage error, 3 the database failed.
@@ -19,6 +21,7 @@
 #include "common/utf8.h"
 #include "common/vec.h"
 #include "services/intel_ingest.h"
+#include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
 #include "engine/intel/yaml.h"
@@ -196,15 +199,75 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
 }
 
 static const char IMPORT_USAGE[] =
-    "usage: bulwark intel import --format kev|osv|atlas PATH\n"
-    "PATH: the KEV catalog JSON, ATLAS.yaml, or for osv an advisory (.yaml/.yml/.json) or a directory\n"
-    "searched for them. Prints a JSON report: records (normalised from the input) = added + updated\n"
-    "+ unchanged + skipped (KEV entries not about AI/ML) + merged (folded into another record of the\n"
-    "same id from this import). Exit: 0 imported, 1 input rejected (nothing imported), 2 usage\n"
-    "error, 3 database failure.\n";
+    "usage: bulwark intel import --format kev|osv|atlas|epss PATH\n"
+    "PATH: the KEV catalog JSON, ATLAS.yaml, FIRST's EPSS CSV (plain or .gz), or for osv an advisory\n"
+    "(.yaml/.yml/.json) or a directory searched for them. Prints a JSON report: records (normalised\n"
+    "from the input) = added + updated + unchanged + skipped (KEV entries not about AI/ML) + merged\n"
+    "(folded into another record of the same id from this import); for epss, scores = updated +\n"
+    "unchanged + unknown (CVEs without a record: not kept). Exit: 0 imported, 1 input rejected\n"
+    "(nothing imported), 2 usage error, 3 database failure.\n";
 static const char SEED_USAGE[] =
     "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
     "Builds the embedded seed (data/intel/seed.json) from the source files; no database involved.\n";
+
+static int open_db(struct bw_config *cfg, struct db **db)
+{
+    char err[1024]; /* room for the paths of a file-mode refusal */
+    unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
+                   (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
+    if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, db, err, sizeof err) != 0) {
+        fprintf(stderr, "bulwark intel import: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* --format epss: one CSV (plain or gzip), all or nothing. */
+static int import_epss(struct bw_config *cfg, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "bulwark intel import: %s: %s\n", path,
+                stat(path, &st) != 0 ? strerror(errno) : "not a regular file");
+        return EXIT_USAGE;
+    }
+    struct bw_intel_reject rej;
+    memset(&rej, 0, sizeof rej);
+    snprintf(rej.file, sizeof rej.file, "%s", path);
+    char *buf = NULL;
+    size_t len = 0;
+    struct bw_epss_file f;
+    memset(&f, 0, sizeof f);
+    int rc = bw_cli_read_file(path, BW_INTEL_MAX_FILE, &buf, &len, rej.msg, sizeof rej.msg) == BW_READ_OK &&
+                     bw_intel_epss_load(buf, len, &f, &rej) == 0
+                 ? 0
+                 : EXIT_REJECTED;
+    free(buf);
+    if (rc == EXIT_REJECTED) {
+        fprintf(stderr, "bulwark intel import: %s:%d:%d: %s\n", rej.file, rej.at.line, rej.at.column, rej.msg);
+        json_t *rejected = json_array();
+        json_array_append_new(rejected, reject_json(&rej));
+        bw_cli_print_json(json_pack("{s:b,s:s,s:i,s:i,s:i,s:i,s:o}", "imported", 0, "format", "epss", "scores", 0,
+                                    "updated", 0, "unchanged", 0, "unknown", 0, "rejected", rejected));
+        return rc;
+    }
+    struct db *db = NULL;
+    struct bw_epss_report rep;
+    if (open_db(cfg, &db) != 0) {
+        rc = EXIT_DB;
+    } else if (bw_ingest_epss(db, &f, bw_now_us(), &rep) != 0) {
+        fprintf(stderr, "bulwark intel import: the database refused the import; nothing was written\n");
+        rc = EXIT_DB;
+    } else {
+        bw_cli_print_json(json_pack("{s:b,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "imported", 1, "format", "epss", "score_date",
+                                    f.date, "model_version", f.model_version, "scores", (json_int_t)f.n, "updated",
+                                    (json_int_t)rep.updated, "unchanged", (json_int_t)rep.unchanged, "unknown",
+                                    (json_int_t)rep.unknown));
+    }
+    db_close(db);
+    bw_epss_free(&f);
+    return rc;
+}
 
 static int cmd_import(struct bw_config *cfg, int nargs, char **args)
 {
@@ -217,8 +280,10 @@ static int cmd_import(struct bw_config *cfg, int nargs, char **args)
     enum fmt fmt;
     if (!format)
         return bw_cli_usage_error("intel import", "--format is missing");
+    if (strcmp(format, "epss") == 0)
+        return path ? import_epss(cfg, path) : bw_cli_usage_error("intel import", "PATH is missing");
     if (parse_format(format, &fmt) != 0)
-        return bw_cli_usage_error("intel import", "--format must be kev, osv or atlas, not '%s'", format);
+        return bw_cli_usage_error("intel import", "--format must be kev, osv, atlas or epss, not '%s'", format);
     if (!path)
         return bw_cli_usage_error("intel import", "PATH is missing");
     json_t *records = json_array(), *rejected = json_array();
