@@ -20,7 +20,9 @@
 #include "common/timeutil.h"
 #include "common/utf8.h"
 #include "common/vec.h"
+#include "net/egress.h"
 #include "services/intel_ingest.h"
+#include "services/intel_sync.h"
 #include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
@@ -34,7 +36,8 @@
 #include <sys/stat.h>
 
 enum { EXIT_REJECTED = 1, EXIT_USAGE = 2, EXIT_DB = 3 };
-enum fmt { F_KEV, F_OSV, F_ATLAS };
+/* the service's numbering (bw_intel_format) */
+enum fmt { F_KEV = BW_INTEL_KEV, F_OSV = BW_INTEL_OSV, F_ATLAS = BW_INTEL_ATLAS };
 
 struct files {
     char **v;
@@ -113,28 +116,10 @@ static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_inte
     char *buf;
     if (bw_cli_read_file(path, BW_INTEL_MAX_FILE, &buf, &len, rej->msg, sizeof rej->msg) != BW_READ_OK)
         return -1;
-    struct bw_tree t;
-    struct bw_parse_error pe;
-    bool json = fmt == F_KEV || ends_with(path, ".json");
-    int rc = json ? bw_tree_json(buf, len, &t, &pe) : bw_tree_yaml(buf, len, &t, &pe);
+    int rc = bw_intel_parse_source((enum bw_intel_format)fmt, buf, len, fmt == F_KEV || ends_with(path, ".json"), out,
+                                   rej);
     free(buf);
-    if (rc != 0) {
-        rej->at = pe.at;
-        snprintf(rej->msg, sizeof rej->msg, "%s", pe.msg);
-        return -1;
-    }
-    json_t *recs = NULL;
-    rc = fmt == F_KEV ? bw_intel_kev(&t, &recs, rej) : fmt == F_ATLAS ? bw_intel_atlas(&t, &recs, rej)
-                                                                      : bw_intel_osv(&t, &recs, rej);
-    bw_tree_free(&t);
-    if (rc != 0)
-        return -1;
-    if (json_is_array(recs))
-        json_array_extend(out, recs);
-    else if (recs)
-        json_array_append(out, recs);
-    json_decref(recs);
-    return 0;
+    return rc;
 }
 
 static json_t *reject_json(const struct bw_intel_reject *r)
@@ -409,6 +394,60 @@ static int cmd_seed_build(int nargs, char **args)
     return rc;
 }
 
+static const char SYNC_USAGE[] =
+    "usage: bulwark intel sync [--source kev|atlas|epss]\n"
+    "Fetches CISA KEV, MITRE ATLAS and FIRST's EPSS from BULWARK_INTEL_KEV_URL, _ATLAS_URL and\n"
+    "_EPSS_URL (the public feeds by default; an empty value turns a source off) through the egress\n"
+    "guard (BULWARK_EGRESS_ALLOW), conditionally (ETag / Last-Modified of the last import), and\n"
+    "imports what changed as `intel import` does. Prints a JSON report, one entry per source.\n"
+    "Exit: 0 every source imported or unchanged, 1 a source was rejected or failed (the others\n"
+    "still ran), 2 usage error, 3 the database could not be opened.\n";
+
+static int cmd_sync(struct bw_config *cfg, int nargs, char **args)
+{
+    const char *only = NULL;
+    const struct bw_opt opts[] = {{"--source", NULL, &only, NULL, NULL}, {NULL, NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("intel sync", SYNC_USAGE, opts, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    if (only && strcmp(only, "kev") != 0 && strcmp(only, "atlas") != 0 && strcmp(only, "epss") != 0)
+        return bw_cli_usage_error("intel sync", "--source must be kev, atlas or epss, not '%s'", only);
+    struct bw_sync_opts so = {.url = {cfg->intel_kev_url, cfg->intel_atlas_url, cfg->intel_epss_url}, .only = only};
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &so.egress_allow) != 0)
+        return bw_cli_usage_error("intel sync", "BULWARK_EGRESS_ALLOW is not valid");
+    if (bw_egress_global_init() != 0)
+        return EXIT_DB;
+    struct db *db = NULL;
+    if (open_db(cfg, &db) != 0)
+        return EXIT_DB;
+    struct bw_sync_outcome out[BW_SYNC_SOURCES];
+    int rc = bw_intel_sync(db, &so, bw_now_us(), out) == 0 ? 0 : EXIT_REJECTED;
+    db_close(db);
+    json_t *sources = json_array();
+    for (int i = 0; i < BW_SYNC_SOURCES; i++) {
+        const struct bw_sync_outcome *o = &out[i];
+        if (o->status[0] == 'f' || o->status[0] == 'r')
+            fprintf(stderr, "bulwark intel sync: %s: %s: %s\n", o->source, o->status, o->error);
+        json_t *e = json_pack("{s:s,s:s,s:I}", "source", o->source, "status", o->status, "http_status",
+                              (json_int_t)o->http_status);
+        if (o->error[0])
+            json_object_set_new(e, "error", bw_utf8_json(o->error));
+        if (strcmp(o->status, "imported") == 0) {
+            if (strcmp(o->source, "epss") == 0)
+                json_object_update_new(e, json_pack("{s:I,s:I,s:I}", "updated", (json_int_t)o->updated, "unchanged",
+                                                    (json_int_t)o->unchanged, "unknown", (json_int_t)o->unknown));
+            else
+                json_object_update_new(e, json_pack("{s:I,s:I,s:I,s:I,s:I}", "added", (json_int_t)o->added, "updated",
+                                                    (json_int_t)o->updated, "unchanged", (json_int_t)o->unchanged,
+                                                    "skipped", (json_int_t)o->skipped, "merged", (json_int_t)o->merged));
+        }
+        json_array_append_new(sources, e);
+    }
+    bw_cli_print_json(json_pack("{s:b,s:o}", "ok", rc == 0, "sources", sources));
+    return rc;
+}
+
 int bw_cli_intel(struct bw_config *cfg, int nargs, char **args)
 {
     const char *sub = nargs > 1 ? args[1] : "";
@@ -416,12 +455,15 @@ int bw_cli_intel(struct bw_config *cfg, int nargs, char **args)
         return cmd_import(cfg, nargs - 2, args + 2);
     if (strcmp(sub, "seed-build") == 0)
         return cmd_seed_build(nargs - 2, args + 2);
+    if (strcmp(sub, "sync") == 0)
+        return cmd_sync(cfg, nargs - 2, args + 2);
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
         fputs(IMPORT_USAGE, stdout);
         fputs(SEED_USAGE, stdout);
+        fputs(SYNC_USAGE, stdout);
         return 0;
     }
     if (!sub[0])
-        return bw_cli_usage_error("intel", "expected import or seed-build");
-    return bw_cli_usage_error("intel", "unknown subcommand '%s'; expected import or seed-build", sub);
+        return bw_cli_usage_error("intel", "expected import, sync or seed-build");
+    return bw_cli_usage_error("intel", "unknown subcommand '%s'; expected import, sync or seed-build", sub);
 }

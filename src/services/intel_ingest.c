@@ -9,11 +9,37 @@
 #include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
+#include "engine/intel/yaml.h"
 #include "store/store_intel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int bw_intel_parse_source(enum bw_intel_format fmt, const char *buf, size_t len, bool json, json_t *out,
+                          struct bw_intel_reject *rej)
+{
+    struct bw_tree t;
+    struct bw_parse_error pe;
+    int rc = json ? bw_tree_json(buf, len, &t, &pe) : bw_tree_yaml(buf, len, &t, &pe);
+    if (rc != 0) {
+        rej->at = pe.at;
+        snprintf(rej->msg, sizeof rej->msg, "%s", pe.msg);
+        return -1;
+    }
+    json_t *recs = NULL;
+    rc = fmt == BW_INTEL_KEV ? bw_intel_kev(&t, &recs, rej) : fmt == BW_INTEL_ATLAS ? bw_intel_atlas(&t, &recs, rej)
+                                                                                    : bw_intel_osv(&t, &recs, rej);
+    bw_tree_free(&t);
+    if (rc != 0)
+        return -1;
+    if (json_is_array(recs))
+        json_array_extend(out, recs);
+    else if (recs)
+        json_array_append(out, recs);
+    json_decref(recs);
+    return 0;
+}
 
 int bw_intel_fold(json_t *index, const json_t *rec)
 {

@@ -22,6 +22,14 @@ struct bw_ingest_report {
     long added, updated, unchanged, skipped, merged;
 };
 
+/* The sources a file or a sync brings, in the CLI's --format numbering. */
+enum bw_intel_format { BW_INTEL_KEV = 0, BW_INTEL_OSV = 1, BW_INTEL_ATLAS = 2 };
+struct bw_intel_reject;
+/* Parses one source document (JSON when json, else YAML) and normalises it; its records are
+ * appended to out. 0, or -1 with rej's position and message (rej->file is the caller's). */
+int bw_intel_parse_source(enum bw_intel_format fmt, const char *buf, size_t len, bool json, json_t *out,
+                          struct bw_intel_reject *rej);
+
 /* Folds rec (borrowed) into index (object: id -> record): a new id is added; a second record of
  * the same id from the same source is combined with the first (bw_intel_combine), one from
  * another source merged into it (bw_intel_merge). 0, or -1 when out of memory. */

@@ -475,6 +475,46 @@ int store_intel_feed_plan(struct db *db, const struct store_feed_query *q, bool 
     return store_plan(db, feed_sql.plan[pg][q->sort][which][keyset ? 1 : 0], p, np, out, cap);
 }
 
+/* ---- the sync's state ----------------------------------------------------------------------------- */
+
+static int read_sync(struct db_rows *r, void *arg)
+{
+    struct store_sync_state *s = arg;
+    TXT(s->url, db_rows_text(r, 0));
+    TXT(s->etag, db_rows_text(r, 1));
+    TXT(s->last_modified, db_rows_text(r, 2));
+    TXT(s->checked_at, db_rows_text(r, 3));
+    TXT(s->imported_at, db_rows_text(r, 4));
+    TXT(s->status, db_rows_text(r, 5));
+    TXT(s->error, db_rows_text(r, 6));
+    return ST_OK;
+}
+
+int store_intel_sync_get(struct db *db, const char *source, struct store_sync_state *out)
+{
+    memset(out, 0, sizeof *out);
+    TXT(out->source, source);
+    struct db_param p[] = {DBP_TEXT(source)};
+    return store_query_one(db,
+                           "SELECT url, etag, last_modified, checked_at, imported_at, status, error "
+                           "FROM intel_sync_state WHERE source = ?",
+                           p, 1, read_sync, out);
+}
+
+int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
+{
+    struct db_param p[] = {DBP_TEXT(s->source),     DBP_TEXT(s->url),         DBP_TEXT(s->etag),
+                           DBP_TEXT(s->last_modified), DBP_TEXT(s->checked_at), DBP_TEXT(s->imported_at),
+                           DBP_TEXT(s->status),     DBP_TEXT(s->error)};
+    return store_exec(db,
+                      "INSERT INTO intel_sync_state (source, url, etag, last_modified, checked_at, imported_at, "
+                      "status, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET "
+                      "url = excluded.url, etag = excluded.etag, last_modified = excluded.last_modified, "
+                      "checked_at = excluded.checked_at, imported_at = excluded.imported_at, "
+                      "status = excluded.status, error = excluded.error",
+                      p, 8, NULL);
+}
+
 /* ---- playbooks --------------------------------------------------------------------------------- */
 
 int store_playbook_insert(struct db *db, const struct store_playbook *pb, const char *text)

@@ -86,6 +86,18 @@ int store_intel_feed(struct db *db, const struct store_feed_query *q, struct sto
  * line per plan row, for tests. */
 int store_intel_feed_plan(struct db *db, const struct store_feed_query *q, bool keyset, char *out, size_t cap);
 
+/* ---- the sync's state per source (migration 0026) ---- */
+
+struct store_sync_state {
+    char source[8];
+    char url[2048], etag[256], last_modified[64];
+    char checked_at[21], imported_at[21], status[16], error[400];
+};
+/* The state of source; ST_NOTFOUND before its first attempt. */
+int store_intel_sync_get(struct db *db, const char *source, struct store_sync_state *out);
+/* Inserts or replaces the state of s->source. */
+int store_intel_sync_put(struct db *db, const struct store_sync_state *s);
+
 /* ---- saved playbooks ---- */
 
 struct store_playbook {
