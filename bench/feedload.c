@@ -3,7 +3,8 @@
  * SQLite, generate_series on PostgreSQL), the counters rebuilt from the rows. Entries are about
  * the size of real ones (~900 bytes) so that a page costs what a real page costs; documents are
  * complete records, so GET /api/threat-intel/SYN-0000001/playbook answers 200 with a playbook
- * built from real facts (ids SYN-0000001 .. SYN-<N>, zero-padded to seven digits).
+ * built from real facts (ids SYN-0000001 .. SYN-<N>, zero-padded to seven digits). Nine in ten
+ * carry an EPSS score spread over 0..1 (for sort=epss and epss_min), every tenth none.
  *   bench_feedload N        BULWARK_DATABASE_URL / BULWARK_DATA_DIR select the database
  * With --import N it instead imports N new records (IMP-0000001 ...) through the intel write path
  * (store_intel_write, one transaction: COPY on PostgreSQL, 32-row INSERTs on SQLite), each with a
@@ -29,14 +30,17 @@
     "CASE x %% 4 WHEN 0 THEN 'ai_cve' WHEN 1 THEN 'model_advisory' WHEN 2 THEN 'prompt_attack' "   \
     "ELSE 'agent_threat' END AS t, CASE (x / 4) %% 4 WHEN 0 THEN 'CRITICAL' WHEN 1 THEN 'HIGH' "   \
     "WHEN 2 THEN 'MEDIUM' ELSE 'LOW' END AS s, "                                                   \
-    "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 1262304000 + x * 397, 'unixepoch') AS p FROM g) "
+    "strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 1262304000 + x * 397, 'unixepoch') AS p, "              \
+    "CASE WHEN x %% 10 = 0 THEN -1 ELSE (x * 7919) %% 1000000001 END AS e FROM g) "
 
 #define PG_ROWS                                                                                    \
     "WITH r AS (SELECT x, 'SYN-' || lpad(x::text, 7, '0') AS id, "                                 \
     "(ARRAY['model_advisory','prompt_attack','agent_threat','ai_cve'])[1 + x %% 4] AS t, "         \
     "(ARRAY['CRITICAL','HIGH','MEDIUM','LOW'])[1 + (x / 4) %% 4] AS s, "                           \
     "to_char(to_timestamp(1262304000 + x * 397) AT TIME ZONE 'UTC', "                              \
-    "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS p FROM generate_series(1, %ld) AS x) "
+    "'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS p, "                                                  \
+    "CASE WHEN x %% 10 = 0 THEN -1 ELSE (x::bigint * 7919) %% 1000000001 END AS e "                \
+    "FROM generate_series(1, %ld) AS x) "
 
 /* Members the feed entry and the stored document share; the document is a complete record
  * (bw_intel_check's members), so the playbook of a synthetic record is built from the same
@@ -51,7 +55,7 @@
 
 #define INSERT_SELECT                                                                              \
     "INSERT INTO intel_records (id, type, title, severity, published, updated, enriched_at, "       \
-    "enriched_us, version, risk_score, kev, source, doc, entry) "                                   \
+    "enriched_us, version, risk_score, kev, source, doc, entry, epss, changed_us) "                 \
     "SELECT id, t, 'Synthetic advisory ' || x, s, p, p, '2026-01-01T00:00:00Z', 1767225600000000, " \
     "1, x %% 101, 0, 'osv', " SHARED                                                                \
     "\"aliases\":[],\"kev_details\":null,\"cwe\":[\"CWE-22\"],\"affected\":[{\"vendor\":\"\","      \
@@ -60,7 +64,9 @@
     "\"ai_impact\":[\"data_exposure\"],\"updated\":\"' || p || '\",\"source\":\"osv\","            \
     "\"sources\":[\"osv\"],\"version\":1,\"enriched_at\":\"2026-01-01T00:00:00Z\","                 \
     "\"risk_tier\":\"' || s || '\"}', " SHARED                                                      \
-    "\"updated_at\":\"2026-01-01T00:00:00Z\",\"risk_tier\":\"MEDIUM\"}' FROM r"
+    "\"updated_at\":\"2026-01-01T00:00:00Z\",\"risk_tier\":\"MEDIUM\",\"epss\":' || "                    \
+    "CASE WHEN e < 0 THEN 'null' ELSE '{\"date\":\"2026-11-26\",\"percentile\":0.5,\"score\":' || "       \
+    "(e / 1000000000.0) || '}' END || '}', e, 1767225600000000 FROM r"
 
 /* BULWARK_DATABASE_URL / BULWARK_DATA_DIR's database, or NULL (said on stderr) */
 static struct db *open_db(void)

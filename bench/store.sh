@@ -4,8 +4,10 @@
 # bench_feedload fills a fresh database per backend with BENCH_RECORDS synthetic records
 # (SYN-0000001 ...), then wrk measures through the real server:
 #   feed         the threat feed: the first page, two filtered pages, pages of 100 and page 501
-#                (offset 10,000). Every page is read from an index and the total from the
-#                counters, so these should not move with the record count; an offset is walked,
+#                (offset 10,000); sort=epss (nine records in ten scored) alone, with epss_min,
+#                with type and severity, and sort=risk, each from its own index; since (which
+#                every record matches here, so its total is a count of a million rows). Every
+#                page is read from an index and the total from the counters, so these should not move with the record count; an offset is walked,
 #                though (page 50,000 of a million records is seconds, not milliseconds). The
 #                cursor rows read the same row-10,000 page by keyset (`cursor`, unfiltered and
 #                filtered): they should cost what the first page costs.
@@ -152,13 +154,15 @@ bench_backend() { # name
   printf '%-9s %-44s %9s %8s %8s %7s %10s %10s %6s\n' backend request "req/s" "p50 ms" "p99 ms" "x bare" \
     "p99 x bare" "bare req/s" bad
   local q
-  for q in "" "?type=ai_cves&severity=HIGH" "?type=agent_threats" "?limit=100" "?type=agent_threats&limit=100" "?offset=10000"; do
+  for q in "" "?type=ai_cves&severity=HIGH" "?type=agent_threats" "?limit=100" "?type=agent_threats&limit=100" "?offset=10000" \
+           "?sort=epss" "?sort=epss&limit=100" "?sort=epss&epss_min=0.9" "?sort=epss&type=ai_cves&severity=HIGH" \
+           "?sort=risk" "?since=2025-12-31T00:00:00Z&limit=100"; do
     measure "$name" "feed$q" "$feed$q" 200
   done
   # keyset pages starting at row 10,000 (limit 20): the next_cursor of the one-row page at
   # offset 9,999, so the page read is the one offset=10000 reads, from the index at the cursor
   local f c
-  for f in "" "type=agent_threats&"; do
+  for f in "" "type=agent_threats&" "sort=epss&" "sort=risk&"; do
     c=$(curl -fsS "$feed?${f}limit=1&offset=9999" | jq -r '.next_cursor // empty')
     [ -n "$c" ] || { echo "bench: no next_cursor at row 10,000" >&2; exit 1; }
     measure "$name" "feed?${f}cursor=<row 10,000>" "$feed?${f}cursor=$c" 200

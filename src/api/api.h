@@ -105,6 +105,7 @@ void api_redteam_engagements(struct bw_req *r); /* src/api/redteam.c */
 void api_redteam_report(struct bw_req *r);
 void api_redteam_cancel(struct bw_req *r);
 void api_threat_feed(struct bw_req *r);         /* src/api/threatintel.c */
+void api_threat_record(struct bw_req *r);       /* src/api/threatintel.c */
 void api_playbook_get(struct bw_req *r);
 void api_playbook_regenerate(struct bw_req *r);
 void api_playbook_history(struct bw_req *r);

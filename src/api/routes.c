@@ -50,6 +50,7 @@ const struct bw_route bw_routes[] = {
 
     /* threat intelligence */
     {BW_GET, "/api/ai-security/threat-feed", BW_ACCESS_PUBLIC, api_threat_feed, 0},
+    {BW_GET, "/api/ai-security/threat-feed/{id}", BW_ACCESS_PUBLIC, api_threat_record, 0},
     {BW_GET, "/api/threat-intel/{id}/playbook", BW_ACCESS_PUBLIC, api_playbook_get, 0},
     {BW_POST, "/api/threat-intel/{id}/playbook", BW_ACCESS_SIGNED_IN, api_playbook_regenerate, 0},
     {BW_GET, "/api/threat-intel/playbooks/history", BW_ACCESS_SIGNED_IN, api_playbook_history, 0},

@@ -15,6 +15,7 @@
 #include "common/limits.h"
 #include "common/sbuf.h"
 #include "common/timeutil.h"
+#include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/playbook.h"
 #include "store/store_intel.h"
@@ -51,19 +52,49 @@ static bool put(struct bw_sb *b, const char *s)
     return !b->oom;
 }
 
+/* sort=published|risk|epss: the cursor's sort number is the store's order. */
+static const char *const SORTS[] = {"published", "risk", "epss"};
+
+/* The feed's query: type, severity, epss_min, since, sort; the cursor's filter text into filters. */
+static void feed_query(struct bw_req *r, struct bw_verr *v, struct store_feed_query *q, char *filters, size_t cap)
+{
+    memset(q, 0, sizeof *q);
+    q->epss_min = -1;
+    q->since_us = -1;
+    const char *tq = bw_query(r, "type"), *sq = bw_query(r, "severity"), *eq = bw_query(r, "epss_min"),
+               *since = bw_query(r, "since"), *so = bw_query(r, "sort");
+    if (tq && !pick(tq, bw_intel_type_filters, bw_intel_types, BW_INTEL_NTYPES, &q->type))
+        bw_verr_add(v, "type", "must be one of prompt_attacks, agent_threats, ai_cves, model_advisories");
+    if (sq && !pick(sq, bw_intel_severities, bw_intel_severities, 4, &q->severity))
+        bw_verr_add(v, "severity", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
+    if (eq && (q->epss_min = bw_epss_decimal(eq, strlen(eq))) < 0)
+        bw_verr_add(v, "epss_min", "must be a decimal from 0 to 1");
+    int64_t since_s = 0;
+    if (since) {
+        if (bw_parse_iso8601(since, &since_s) != 0)
+            bw_verr_add(v, "since", "must be an ISO 8601 UTC time (YYYY-MM-DDTHH:MM:SSZ)");
+        else /* changed after the second named: anything in a later second */
+            q->since_us = since_s * 1000000 + 999999;
+    }
+    const char *sort = "published";
+    if (so && !pick(so, SORTS, SORTS, 3, &sort))
+        bw_verr_add(v, "sort", "must be one of published, risk, epss");
+    q->sort = strcmp(sort, "risk") == 0 ? STORE_FEED_RISK : strcmp(sort, "epss") == 0 ? STORE_FEED_EPSS
+                                                                                   : STORE_FEED_PUBLISHED;
+    /* the stored spellings, so ?type=ai_cves and a cursor agree; epss_min as parts per billion, so
+     * 0.5 and 0.50 agree */
+    snprintf(filters, cap, "type=%s&severity=%s&epss_min=%" PRId64 "&since=%" PRId64, q->type ? q->type : "",
+             q->severity ? q->severity : "", q->epss_min, q->since_us);
+}
+
 void api_threat_feed(struct bw_req *r)
 {
     struct bw_verr v = {0};
-    const char *tq = bw_query(r, "type"), *sq = bw_query(r, "severity"), *type = NULL, *sev = NULL;
-    if (tq && !pick(tq, bw_intel_type_filters, bw_intel_types, BW_INTEL_NTYPES, &type))
-        bw_verr_add(&v, "type", "must be one of prompt_attacks, agent_threats, ai_cves, model_advisories");
-    if (sq && !pick(sq, bw_intel_severities, bw_intel_severities, 4, &sev))
-        bw_verr_add(&v, "severity", "must be one of CRITICAL, HIGH, MEDIUM, LOW");
-    /* the cursor's filter text: the stored spellings, so ?type=ai_cves and a cursor agree */
-    char filters[96];
-    snprintf(filters, sizeof filters, "type=%s&severity=%s", type ? type : "", sev ? sev : "");
+    struct store_feed_query q;
+    char filters[160];
+    feed_query(r, &v, &q, filters, sizeof filters);
     struct api_page pg;
-    api_page_query(r, &v, &pg, BW_CURSOR_FEED, 0, filters, true);
+    api_page_query(r, &v, &pg, BW_CURSOR_FEED, (uint8_t)q.sort, filters, q.sort == STORE_FEED_PUBLISHED);
     if (bw_verr_reply(r, &v))
         return;
     long limit = pg.page.limit;
@@ -71,7 +102,7 @@ void api_threat_feed(struct bw_req *r)
     struct bw_sb b = {0};
     int64_t total = 0, updated_us = 0;
     if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256 + BW_CURSOR_MAX) || !put(&b, "{\"feed\":[") ||
-        store_intel_feed(api_ctx(r)->db, type, sev, &pg.page, &b, &total, &updated_us) != ST_OK) {
+        store_intel_feed(api_ctx(r)->db, &q, &pg.page, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
         api_reply_storage(r);
         return;
@@ -89,6 +120,45 @@ void api_threat_feed(struct bw_req *r)
         return;
     }
     /* the page is a function of the query and the store: its bytes are its tag */
+    char etag[32];
+    api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
+    if (api_not_modified(r, etag)) {
+        free(b.p);
+        return;
+    }
+    reply_buf(r, 200, &b);
+}
+
+static int load_record(struct bw_req *r, char **doc, int64_t *version);
+
+/* GET /api/ai-security/threat-feed/{id}: the whole record document. Members added after a
+ * record was stored (epss, epss_history, changed_at) are filled in with their empty values, so
+ * every record has the same shape. */
+void api_threat_record(struct bw_req *r)
+{
+    char *text = NULL;
+    int64_t version = 0;
+    if (load_record(r, &text, &version) != 0)
+        return;
+    json_t *doc = json_loads(text, 0, NULL);
+    free(text);
+    if (!doc) {
+        bw_reply_internal(r, "a stored record is not JSON");
+        return;
+    }
+    if (!json_object_get(doc, "epss"))
+        json_object_set_new(doc, "epss", json_null());
+    if (!json_object_get(doc, "epss_history"))
+        json_object_set_new(doc, "epss_history", json_array());
+    if (!json_object_get(doc, "changed_at"))
+        json_object_set(doc, "changed_at", json_object_get(doc, "enriched_at"));
+    char *body = json_dumps(doc, BW_INTEL_DUMP_FLAGS);
+    json_decref(doc);
+    if (!body) {
+        bw_reply_internal(r, "out of memory");
+        return;
+    }
+    struct bw_sb b = {body, strlen(body), strlen(body) + 1, false};
     char etag[32];
     api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
     if (api_not_modified(r, etag)) {

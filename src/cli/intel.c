@@ -1,8 +1,10 @@
 /* `bulwark intel`: import threat intelligence into the store, and build the embedded seed.
  *
- *   bulwark intel import --format kev|osv|atlas PATH
- *       PATH: the KEV catalog JSON, ATLAS.yaml, or for osv one advisory (.yaml/.yml/.json) or a
- *       directory searched recursively for them. Everything is parsed and checked first; any
+ *   bulwark intel import --format kev|osv|atlas|epss PATH
+ *       PATH: the KEV catalog JSON, ATLAS.yaml, FIRST's EPSS CSV (plain or .gz), or for osv one
+ *       advisory (.yaml/.yml/.json) or a directory searched recursively for them. EPSS scores go
+ *       to the records of their CVEs; scores of CVEs without a record are counted (unknown), not
+ *       kept (src/services/intel_ingest.h says why). Everything is parsed and checked first; any
  *       malformed file rejects the whole import (nothing is written) with file:line:column.
  *       Prints a JSON report; its records = added + updated + unchanged + skipped + merged. Exit: 0 imported (also when nothing changed), 1 input rejected,
  *       2 usage error, 3 the database failed.
@@ -18,7 +20,10 @@
 #include "common/timeutil.h"
 #include "common/utf8.h"
 #include "common/vec.h"
+#include "net/egress.h"
 #include "services/intel_ingest.h"
+#include "services/intel_sync.h"
+#include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
 #include "engine/intel/yaml.h"
@@ -31,7 +36,8 @@
 #include <sys/stat.h>
 
 enum { EXIT_REJECTED = 1, EXIT_USAGE = 2, EXIT_DB = 3 };
-enum fmt { F_KEV, F_OSV, F_ATLAS };
+/* the service's numbering (bw_intel_format) */
+enum fmt { F_KEV = BW_INTEL_KEV, F_OSV = BW_INTEL_OSV, F_ATLAS = BW_INTEL_ATLAS };
 
 struct files {
     char **v;
@@ -110,28 +116,10 @@ static int load_file(enum fmt fmt, const char *path, json_t *out, struct bw_inte
     char *buf;
     if (bw_cli_read_file(path, BW_INTEL_MAX_FILE, &buf, &len, rej->msg, sizeof rej->msg) != BW_READ_OK)
         return -1;
-    struct bw_tree t;
-    struct bw_parse_error pe;
-    bool json = fmt == F_KEV || ends_with(path, ".json");
-    int rc = json ? bw_tree_json(buf, len, &t, &pe) : bw_tree_yaml(buf, len, &t, &pe);
+    int rc = bw_intel_parse_source((enum bw_intel_format)fmt, buf, len, fmt == F_KEV || ends_with(path, ".json"), out,
+                                   rej);
     free(buf);
-    if (rc != 0) {
-        rej->at = pe.at;
-        snprintf(rej->msg, sizeof rej->msg, "%s", pe.msg);
-        return -1;
-    }
-    json_t *recs = NULL;
-    rc = fmt == F_KEV ? bw_intel_kev(&t, &recs, rej) : fmt == F_ATLAS ? bw_intel_atlas(&t, &recs, rej)
-                                                                      : bw_intel_osv(&t, &recs, rej);
-    bw_tree_free(&t);
-    if (rc != 0)
-        return -1;
-    if (json_is_array(recs))
-        json_array_extend(out, recs);
-    else if (recs)
-        json_array_append(out, recs);
-    json_decref(recs);
-    return 0;
+    return rc;
 }
 
 static json_t *reject_json(const struct bw_intel_reject *r)
@@ -196,15 +184,75 @@ static int collect(enum fmt fmt, const char *path, json_t *records, json_t *reje
 }
 
 static const char IMPORT_USAGE[] =
-    "usage: bulwark intel import --format kev|osv|atlas PATH\n"
-    "PATH: the KEV catalog JSON, ATLAS.yaml, or for osv an advisory (.yaml/.yml/.json) or a directory\n"
-    "searched for them. Prints a JSON report: records (normalised from the input) = added + updated\n"
-    "+ unchanged + skipped (KEV entries not about AI/ML) + merged (folded into another record of the\n"
-    "same id from this import). Exit: 0 imported, 1 input rejected (nothing imported), 2 usage\n"
-    "error, 3 database failure.\n";
+    "usage: bulwark intel import --format kev|osv|atlas|epss PATH\n"
+    "PATH: the KEV catalog JSON, ATLAS.yaml, FIRST's EPSS CSV (plain or .gz), or for osv an advisory\n"
+    "(.yaml/.yml/.json) or a directory searched for them. Prints a JSON report: records (normalised\n"
+    "from the input) = added + updated + unchanged + skipped (KEV entries not about AI/ML) + merged\n"
+    "(folded into another record of the same id from this import); for epss, scores = updated +\n"
+    "unchanged + unknown (CVEs without a record: not kept). Exit: 0 imported, 1 input rejected\n"
+    "(nothing imported), 2 usage error, 3 database failure.\n";
 static const char SEED_USAGE[] =
     "usage: bulwark intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
     "Builds the embedded seed (data/intel/seed.json) from the source files; no database involved.\n";
+
+static int open_db(struct bw_config *cfg, struct db **db)
+{
+    char err[1024]; /* room for the paths of a file-mode refusal */
+    unsigned dbf = (cfg->allow_insecure_file_modes ? DB_OPEN_ALLOW_INSECURE_MODES : 0) |
+                   (cfg->sqlite_sync_full ? DB_OPEN_SYNC_FULL : 0);
+    if (db_open(cfg->database_url, cfg->data_dir, dbf, 2, db, err, sizeof err) != 0) {
+        fprintf(stderr, "bulwark intel import: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+/* --format epss: one CSV (plain or gzip), all or nothing. */
+static int import_epss(struct bw_config *cfg, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "bulwark intel import: %s: %s\n", path,
+                stat(path, &st) != 0 ? strerror(errno) : "not a regular file");
+        return EXIT_USAGE;
+    }
+    struct bw_intel_reject rej;
+    memset(&rej, 0, sizeof rej);
+    snprintf(rej.file, sizeof rej.file, "%s", path);
+    char *buf = NULL;
+    size_t len = 0;
+    struct bw_epss_file f;
+    memset(&f, 0, sizeof f);
+    int rc = bw_cli_read_file(path, BW_INTEL_MAX_FILE, &buf, &len, rej.msg, sizeof rej.msg) == BW_READ_OK &&
+                     bw_intel_epss_load(buf, len, &f, &rej) == 0
+                 ? 0
+                 : EXIT_REJECTED;
+    free(buf);
+    if (rc == EXIT_REJECTED) {
+        fprintf(stderr, "bulwark intel import: %s:%d:%d: %s\n", rej.file, rej.at.line, rej.at.column, rej.msg);
+        json_t *rejected = json_array();
+        json_array_append_new(rejected, reject_json(&rej));
+        bw_cli_print_json(json_pack("{s:b,s:s,s:i,s:i,s:i,s:i,s:o}", "imported", 0, "format", "epss", "scores", 0,
+                                    "updated", 0, "unchanged", 0, "unknown", 0, "rejected", rejected));
+        return rc;
+    }
+    struct db *db = NULL;
+    struct bw_epss_report rep;
+    if (open_db(cfg, &db) != 0) {
+        rc = EXIT_DB;
+    } else if (bw_ingest_epss(db, &f, bw_now_us(), &rep) != 0) {
+        fprintf(stderr, "bulwark intel import: the database refused the import; nothing was written\n");
+        rc = EXIT_DB;
+    } else {
+        bw_cli_print_json(json_pack("{s:b,s:s,s:s,s:s,s:I,s:I,s:I,s:I}", "imported", 1, "format", "epss", "score_date",
+                                    f.date, "model_version", f.model_version, "scores", (json_int_t)f.n, "updated",
+                                    (json_int_t)rep.updated, "unchanged", (json_int_t)rep.unchanged, "unknown",
+                                    (json_int_t)rep.unknown));
+    }
+    db_close(db);
+    bw_epss_free(&f);
+    return rc;
+}
 
 static int cmd_import(struct bw_config *cfg, int nargs, char **args)
 {
@@ -217,8 +265,10 @@ static int cmd_import(struct bw_config *cfg, int nargs, char **args)
     enum fmt fmt;
     if (!format)
         return bw_cli_usage_error("intel import", "--format is missing");
+    if (strcmp(format, "epss") == 0)
+        return path ? import_epss(cfg, path) : bw_cli_usage_error("intel import", "PATH is missing");
     if (parse_format(format, &fmt) != 0)
-        return bw_cli_usage_error("intel import", "--format must be kev, osv or atlas, not '%s'", format);
+        return bw_cli_usage_error("intel import", "--format must be kev, osv, atlas or epss, not '%s'", format);
     if (!path)
         return bw_cli_usage_error("intel import", "PATH is missing");
     json_t *records = json_array(), *rejected = json_array();
@@ -344,6 +394,60 @@ static int cmd_seed_build(int nargs, char **args)
     return rc;
 }
 
+static const char SYNC_USAGE[] =
+    "usage: bulwark intel sync [--source kev|atlas|epss]\n"
+    "Fetches CISA KEV, MITRE ATLAS and FIRST's EPSS from BULWARK_INTEL_KEV_URL, _ATLAS_URL and\n"
+    "_EPSS_URL (the public feeds by default; an empty value turns a source off) through the egress\n"
+    "guard (BULWARK_EGRESS_ALLOW), conditionally (ETag / Last-Modified of the last import), and\n"
+    "imports what changed as `intel import` does. Prints a JSON report, one entry per source.\n"
+    "Exit: 0 every source imported or unchanged, 1 a source was rejected or failed (the others\n"
+    "still ran), 2 usage error, 3 the database could not be opened.\n";
+
+static int cmd_sync(struct bw_config *cfg, int nargs, char **args)
+{
+    const char *only = NULL;
+    const struct bw_opt opts[] = {{"--source", NULL, &only, NULL, NULL}, {NULL, NULL, NULL, NULL, NULL}};
+    int np;
+    int prc = bw_opts_parse("intel sync", SYNC_USAGE, opts, nargs, args, NULL, 0, &np);
+    if (prc != BW_OPTS_OK)
+        return bw_opts_exit(prc);
+    if (only && strcmp(only, "kev") != 0 && strcmp(only, "atlas") != 0 && strcmp(only, "epss") != 0)
+        return bw_cli_usage_error("intel sync", "--source must be kev, atlas or epss, not '%s'", only);
+    struct bw_sync_opts so = {.url = {cfg->intel_kev_url, cfg->intel_atlas_url, cfg->intel_epss_url}, .only = only};
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &so.egress_allow) != 0)
+        return bw_cli_usage_error("intel sync", "BULWARK_EGRESS_ALLOW is not valid");
+    if (bw_egress_global_init() != 0)
+        return EXIT_DB;
+    struct db *db = NULL;
+    if (open_db(cfg, &db) != 0)
+        return EXIT_DB;
+    struct bw_sync_outcome out[BW_SYNC_SOURCES];
+    int rc = bw_intel_sync(db, &so, bw_now_us(), out) == 0 ? 0 : EXIT_REJECTED;
+    db_close(db);
+    json_t *sources = json_array();
+    for (int i = 0; i < BW_SYNC_SOURCES; i++) {
+        const struct bw_sync_outcome *o = &out[i];
+        if (o->status[0] == 'f' || o->status[0] == 'r')
+            fprintf(stderr, "bulwark intel sync: %s: %s: %s\n", o->source, o->status, o->error);
+        json_t *e = json_pack("{s:s,s:s,s:I}", "source", o->source, "status", o->status, "http_status",
+                              (json_int_t)o->http_status);
+        if (o->error[0])
+            json_object_set_new(e, "error", bw_utf8_json(o->error));
+        if (strcmp(o->status, "imported") == 0) {
+            if (strcmp(o->source, "epss") == 0)
+                json_object_update_new(e, json_pack("{s:I,s:I,s:I}", "updated", (json_int_t)o->updated, "unchanged",
+                                                    (json_int_t)o->unchanged, "unknown", (json_int_t)o->unknown));
+            else
+                json_object_update_new(e, json_pack("{s:I,s:I,s:I,s:I,s:I}", "added", (json_int_t)o->added, "updated",
+                                                    (json_int_t)o->updated, "unchanged", (json_int_t)o->unchanged,
+                                                    "skipped", (json_int_t)o->skipped, "merged", (json_int_t)o->merged));
+        }
+        json_array_append_new(sources, e);
+    }
+    bw_cli_print_json(json_pack("{s:b,s:o}", "ok", rc == 0, "sources", sources));
+    return rc;
+}
+
 int bw_cli_intel(struct bw_config *cfg, int nargs, char **args)
 {
     const char *sub = nargs > 1 ? args[1] : "";
@@ -351,12 +455,15 @@ int bw_cli_intel(struct bw_config *cfg, int nargs, char **args)
         return cmd_import(cfg, nargs - 2, args + 2);
     if (strcmp(sub, "seed-build") == 0)
         return cmd_seed_build(nargs - 2, args + 2);
+    if (strcmp(sub, "sync") == 0)
+        return cmd_sync(cfg, nargs - 2, args + 2);
     if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
         fputs(IMPORT_USAGE, stdout);
         fputs(SEED_USAGE, stdout);
+        fputs(SYNC_USAGE, stdout);
         return 0;
     }
     if (!sub[0])
-        return bw_cli_usage_error("intel", "expected import or seed-build");
-    return bw_cli_usage_error("intel", "unknown subcommand '%s'; expected import or seed-build", sub);
+        return bw_cli_usage_error("intel", "expected import, sync or seed-build");
+    return bw_cli_usage_error("intel", "unknown subcommand '%s'; expected import, sync or seed-build", sub);
 }

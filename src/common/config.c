@@ -86,6 +86,9 @@ static const struct opt opts[] = {
     {"ORCH_PACK_CACHE_S", K_LONG, OFF(orch_pack_cache_s), 0, BW_ORCH_PACK_CACHE_S_MAX},
     {"UPGRADE_URL", K_STR, OFF(upgrade_url), 0, 0},
     {"UPGRADE_PRICE", K_STR, OFF(upgrade_price), 0, 0},
+    {"INTEL_KEV_URL", K_STR, OFF(intel_kev_url), 0, 0},
+    {"INTEL_EPSS_URL", K_STR, OFF(intel_epss_url), 0, 0},
+    {"INTEL_ATLAS_URL", K_STR, OFF(intel_atlas_url), 0, 0},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -160,6 +163,10 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->data_dir = strdup("./var");
     cfg->upgrade_url = strdup("https://bulwark.dev/pricing");
     cfg->upgrade_price = strdup("$49/month");
+    /* the public feeds (an empty value disables a source) */
+    cfg->intel_kev_url = strdup("https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json");
+    cfg->intel_epss_url = strdup("https://epss.cyentia.com/epss_scores-current.csv.gz");
+    cfg->intel_atlas_url = strdup("https://raw.githubusercontent.com/mitre-atlas/atlas-data/main/dist/ATLAS.yaml");
     cfg->rate_anon = 50;
     cfg->rate_tier[BW_TIER_FREE] = 50;
     cfg->rate_tier[BW_TIER_STARTER] = 500;

@@ -48,6 +48,8 @@ struct bw_config {
     long orch_pack_cache_s; /* how long an on-demand orchestrator computation is reused per scope */
     char *upgrade_url;   /* shown to FREE callers of gated endpoints */
     char *upgrade_price;
+    /* the intel sync's sources (bulwark intel sync): "" disables one; unset: the public feeds */
+    char *intel_kev_url, *intel_epss_url, *intel_atlas_url;
 };
 
 /* Fills cfg from defaults, the environment, then argv flags (argv[from..argc)). Flags it does

@@ -127,6 +127,12 @@
 #define BW_INTEL_CWE_DIGITS_MAX  6      /* digits of a CWE number the generators use */
 #define BW_INTEL_CWE_DIGITS_IMPORT 9    /* digits of a CWE number an importer accepts */
 #define BW_INTEL_FACTS_MAX_IMPACTS 32   /* ai_impact entries a generator reads from a record (7 values exist) */
+#define BW_INTEL_EPSS_MAX_BYTES  (64u * 1024u * 1024u) /* bytes of an EPSS CSV after decompression (the daily file is ~10 MB) */
+#define BW_INTEL_EPSS_MAX_ROWS   2000000 /* scores of one EPSS file (~300,000 CVEs in 2026) */
+#define BW_INTEL_EPSS_HISTORY_MAX 30    /* EPSS scores a record keeps, newest first: a month of daily files */
+#define BW_INTEL_SYNC_MAX_BYTES  (64u * 1024u * 1024u) /* bytes of one fetched source (compressed as sent) */
+#define BW_INTEL_SYNC_TIMEOUT_MS 300000 /* one source's whole download */
+#define BW_INTEL_SYNC_CONNECT_MS 10000  /* connecting to a source host */
 
 /* audit events and zero-trust anomalies (src/audit/audit.h) */
 #define BW_AUDIT_FLUSH_MS            1000  /* the recorder writes its aggregates this often */

@@ -3,14 +3,43 @@
 #include "common/jsonx.h"
 
 #include "common/embedded.h"
+#include "common/gzip.h"
+#include "common/limits.h"
 #include "common/timeutil.h"
+#include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
+#include "engine/intel/yaml.h"
 #include "store/store_intel.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+int bw_intel_parse_source(enum bw_intel_format fmt, const char *buf, size_t len, bool json, json_t *out,
+                          struct bw_intel_reject *rej)
+{
+    struct bw_tree t;
+    struct bw_parse_error pe;
+    int rc = json ? bw_tree_json(buf, len, &t, &pe) : bw_tree_yaml(buf, len, &t, &pe);
+    if (rc != 0) {
+        rej->at = pe.at;
+        snprintf(rej->msg, sizeof rej->msg, "%s", pe.msg);
+        return -1;
+    }
+    json_t *recs = NULL;
+    rc = fmt == BW_INTEL_KEV ? bw_intel_kev(&t, &recs, rej) : fmt == BW_INTEL_ATLAS ? bw_intel_atlas(&t, &recs, rej)
+                                                                                    : bw_intel_osv(&t, &recs, rej);
+    bw_tree_free(&t);
+    if (rc != 0)
+        return -1;
+    if (json_is_array(recs))
+        json_array_extend(out, recs);
+    else if (recs)
+        json_array_append(out, recs);
+    json_decref(recs);
+    return 0;
+}
 
 int bw_intel_fold(json_t *index, const json_t *rec)
 {
@@ -43,6 +72,16 @@ static const char **sorted_keys(const json_t *obj, size_t *n)
     return keys;
 }
 
+/* The record's changed_at in microseconds; fallback when it has none (seed records). A change
+ * within the same second as its enriched_at keeps enriched_us's precision. */
+static int64_t changed_us(const json_t *doc, int64_t fallback)
+{
+    int64_t s;
+    if (bw_parse_iso8601(bw_json_str(doc, "changed_at"), &s) != 0 || s == fallback / 1000000)
+        return fallback;
+    return s * 1000000;
+}
+
 /* Writes a finalised record document: its columns, canonical text and feed entry. */
 static int put_doc(struct store_intel_tx *tx, const json_t *doc, int64_t enriched_us, const json_t *old)
 {
@@ -59,6 +98,8 @@ static int put_doc(struct store_intel_tx *tx, const json_t *doc, int64_t enriche
             .enriched_at = bw_json_str(doc, "enriched_at"),
             .source = bw_json_str(doc, "source"),
             .enriched_us = enriched_us,
+            .epss = bw_epss_of(doc),
+            .changed_us = changed_us(doc, enriched_us),
             .version = json_integer_value(json_object_get(doc, "version")),
             .risk_score = (int)json_integer_value(json_object_get(doc, "risk_score")),
             .kev = json_is_true(json_object_get(doc, "kev")),
@@ -239,4 +280,111 @@ json_t *bw_intel_seed_doc(const json_t *index, int64_t at_s)
     }
     free(ids);
     return doc;
+}
+
+/* ---- EPSS ---------------------------------------------------------------------------------------- */
+
+struct epss_ingest {
+    const struct bw_epss_file *f;
+    int64_t now_us;
+    struct bw_epss_report *rep;
+    char **ids; /* the stored CVE ids */
+    size_t n, cap;
+};
+
+static int keep_id(const char *id, void *arg)
+{
+    struct epss_ingest *g = arg;
+    if (g->n == g->cap) {
+        size_t nc = g->cap ? g->cap * 2 : 1024;
+        char **v = realloc(g->ids, nc * sizeof *v);
+        if (!v)
+            return -1;
+        g->ids = v;
+        g->cap = nc;
+    }
+    return (g->ids[g->n] = strdup(id)) ? (g->n++, 0) : -1;
+}
+
+static int cmp_row_cve(const void *key, const void *row)
+{
+    return strcmp(key, ((const struct bw_epss_row *)row)->cve);
+}
+
+/* One stored record and its score: updated or unchanged. */
+static int epss_one(struct store_intel_tx *tx, struct epss_ingest *g, const char *id, const struct bw_epss_row *row)
+{
+    char *stored = NULL;
+    int rc = store_intel_tx_get(tx, id, &stored);
+    if (rc != ST_OK)
+        return rc == ST_NOTFOUND ? ST_ERROR : rc; /* listed a moment ago in this transaction */
+    json_t *doc = json_loads(stored, 0, NULL);
+    free(stored);
+    if (!doc)
+        return ST_ERROR;
+    int ch = bw_epss_apply(doc, g->f->date, row->score, row->percentile);
+    if (ch == 1 && bw_intel_rescore(doc, g->now_us / 1000000) == 0) {
+        int64_t enriched = 0;
+        (void)bw_parse_iso8601(bw_json_str(doc, "enriched_at"), &enriched);
+        /* old == doc: same type and severity, so the counters stay */
+        rc = put_doc(tx, doc, enriched * 1000000, doc);
+        g->rep->updated += rc == ST_OK;
+    } else if (ch == 0) {
+        g->rep->unchanged++;
+        rc = ST_OK;
+    } else {
+        rc = ST_ERROR;
+    }
+    json_decref(doc);
+    return rc;
+}
+
+static int epss_tx(struct store_intel_tx *tx, void *arg)
+{
+    struct epss_ingest *g = arg;
+    if (store_intel_tx_cves(tx, keep_id, g) != ST_OK)
+        return ST_ERROR;
+    int rc = ST_OK;
+    long matched = 0;
+    for (size_t i = 0; rc == ST_OK && i < g->n; i++) {
+        const struct bw_epss_row *row = bsearch(g->ids[i], g->f->rows, g->f->n, sizeof *g->f->rows, cmp_row_cve);
+        if (row) {
+            matched++;
+            rc = epss_one(tx, g, g->ids[i], row);
+        }
+    }
+    g->rep->unknown = (long)g->f->n - matched;
+    return rc;
+}
+
+int bw_ingest_epss(struct db *db, const struct bw_epss_file *f, int64_t now_us, struct bw_epss_report *rep)
+{
+    memset(rep, 0, sizeof *rep);
+    struct epss_ingest g = {f, now_us, rep, NULL, 0, 0};
+    int rc = store_intel_write(db, epss_tx, &g);
+    for (size_t i = 0; i < g.n; i++)
+        free(g.ids[i]);
+    free(g.ids);
+    if (rc != ST_OK)
+        memset(rep, 0, sizeof *rep);
+    return rc == ST_OK ? 0 : -1;
+}
+
+int bw_intel_epss_load(const char *buf, size_t len, struct bw_epss_file *out, struct bw_intel_reject *rej)
+{
+    memset(out, 0, sizeof *out);
+    if (!bw_is_gzip(buf, len)) {
+        if (len > BW_INTEL_EPSS_MAX_BYTES) {
+            snprintf(rej->msg, sizeof rej->msg, "larger than %u bytes", BW_INTEL_EPSS_MAX_BYTES);
+            return -1;
+        }
+        return bw_epss_parse(buf, len, out, rej);
+    }
+    char *plain = NULL;
+    size_t n = 0;
+    if (bw_gunzip(buf, len, BW_INTEL_EPSS_MAX_BYTES, &plain, &n, rej->msg, sizeof rej->msg) != 0)
+        return -1;
+    int rc = bw_epss_parse(plain, n, out, rej);
+    free(plain);
+    return rc;
 }

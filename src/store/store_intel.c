@@ -4,6 +4,7 @@
 #include "common/limits.h"
 #include "store/store_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
  * a statement per 32 of them. Either way in the write's transaction, so an import stays all or
  * nothing. The counters move in memory and are written once at the end. */
 #define PENDING_MAX 32
-#define NCOLS 14
+#define NCOLS 16
 
 struct count_delta {
     char type[32], sev[16];
@@ -29,8 +30,8 @@ struct count_delta {
 struct store_intel_tx {
     struct db_conn *c;
     bool copy;               /* PostgreSQL: the waiting rows go in by COPY */
-    char *(*rows)[NCOLS];    /* cap rows, each value a malloc'ed copy; ids in column 13 */
-    int64_t (*nums)[4];      /* enriched_us, version, risk_score, kev */
+    char *(*rows)[NCOLS];    /* cap rows, each value a malloc'ed copy; ids in column 15 */
+    int64_t (*nums)[6];      /* enriched_us, version, risk_score, kev, epss, changed_us */
     int npending, cap;
     size_t bytes;            /* of the waiting rows' text */
     struct count_delta deltas[32];
@@ -52,7 +53,7 @@ static void pending_free(struct store_intel_tx *tx)
 }
 
 /* The columns in INSERT order, then id; placeholders typed as in the single-row statement. */
-#define ROW1 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+#define ROW1 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 #define ROW2 ROW1 ", " ROW1
 #define ROW4 ROW2 ", " ROW2
 #define ROW8 ROW4 ", " ROW4
@@ -60,22 +61,24 @@ static void pending_free(struct store_intel_tx *tx)
 #define ROW32 ROW16 ", " ROW16
 #define INSERT_ROWS(rows)                                                                                      \
     "INSERT INTO intel_records (type, title, severity, published, updated, enriched_at, enriched_us, version," \
-    " risk_score, kev, source, doc, entry, id) VALUES " rows
+    " risk_score, kev, epss, changed_us, source, doc, entry, id) VALUES " rows
 static const char *const insert_sql[6] = {INSERT_ROWS(ROW1),  INSERT_ROWS(ROW2),  INSERT_ROWS(ROW4),
                                           INSERT_ROWS(ROW8), INSERT_ROWS(ROW16), INSERT_ROWS(ROW32)};
 static const char COPY_SQL[] = "COPY intel_records (type, title, severity, published, updated, enriched_at, enriched_us,"
-                               " version, risk_score, kev, source, doc, entry, id) FROM STDIN";
+                               " version, risk_score, kev, epss, changed_us, source, doc, entry, id) FROM STDIN";
 _Static_assert(PENDING_MAX == 32, "insert_sql goes up to 32 rows");
 
 /* text columns of a row in statement order: type, title, severity, published, updated,
- * enriched_at, then (numbers), source, doc, entry, id */
+ * enriched_at, then (numbers: enriched_us, version, risk_score, kev, epss, changed_us), source, doc,
+ * entry, id */
 static void row_params(struct store_intel_tx *tx, int i, struct db_param *p)
 {
     char **r = tx->rows[i];
     int64_t *n = tx->nums[i];
     struct db_param one[NCOLS] = {DBP_TEXT(r[0]), DBP_TEXT(r[1]), DBP_TEXT(r[2]), DBP_TEXT(r[3]),  DBP_TEXT(r[4]),
                                   DBP_TEXT(r[5]), DBP_INT(n[0]),  DBP_INT(n[1]),  DBP_INT(n[2]),   DBP_INT(n[3]),
-                                  DBP_TEXT(r[10]), DBP_TEXT(r[11]), DBP_TEXT(r[12]), DBP_TEXT(r[13])};
+                                  DBP_INT(n[4]),  DBP_INT(n[5]),  DBP_TEXT(r[12]), DBP_TEXT(r[13]), DBP_TEXT(r[14]),
+                                  DBP_TEXT(r[15])};
     memcpy(p, one, sizeof one);
 }
 
@@ -197,7 +200,7 @@ int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc)
     *doc = NULL;
     /* a row still waiting to be inserted is flushed first, so the read sees it */
     for (int i = 0; i < tx->npending; i++)
-        if (strcmp(tx->rows[i][13], id) == 0) {
+        if (strcmp(tx->rows[i][15], id) == 0) {
             if (flush_rows(tx) != ST_OK)
                 return ST_ERROR;
             break;
@@ -211,8 +214,9 @@ static int pend(struct store_intel_tx *tx, const struct store_intel_row *w)
 {
     if ((tx->npending == tx->cap || tx->bytes >= BW_INTEL_COPY_BYTES) && flush_rows(tx) != ST_OK)
         return ST_ERROR;
-    const char *t[NCOLS] = {w->type, w->title, w->severity, w->published, w->updated, w->enriched_at, NULL, NULL,
-                            NULL,    NULL,     w->source,   w->doc,       w->entry,   w->id};
+    const char *t[NCOLS] = {w->type, w->title, w->severity, w->published, w->updated, w->enriched_at,
+                            NULL,    NULL,     NULL,        NULL,         NULL,       NULL,
+                            w->source, w->doc, w->entry,    w->id};
     char **r = tx->rows[tx->npending];
     for (int k = 0; k < NCOLS; k++) {
         r[k] = t[k] ? strdup(t[k]) : NULL;
@@ -228,6 +232,8 @@ static int pend(struct store_intel_tx *tx, const struct store_intel_row *w)
     n[1] = w->version;
     n[2] = w->risk_score;
     n[3] = w->kev ? 1 : 0;
+    n[4] = w->epss;
+    n[5] = w->changed_us;
     tx->npending++;
     return ST_OK;
 }
@@ -243,14 +249,15 @@ int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *
     struct db_param p[] = {DBP_TEXT(w->type),         DBP_TEXT(w->title),       DBP_TEXT(w->severity),
                            DBP_TEXT(w->published),    DBP_TEXT(w->updated),     DBP_TEXT(w->enriched_at),
                            DBP_INT(w->enriched_us),   DBP_INT(w->version),      DBP_INT(w->risk_score),
-                           DBP_INT(w->kev ? 1 : 0),   DBP_TEXT(w->source),      DBP_TEXT(w->doc),
-                           DBP_TEXT(w->entry),        DBP_TEXT(w->id)};
+                           DBP_INT(w->kev ? 1 : 0),   DBP_INT(w->epss),         DBP_INT(w->changed_us),
+                           DBP_TEXT(w->source),       DBP_TEXT(w->doc),         DBP_TEXT(w->entry),
+                           DBP_TEXT(w->id)};
     int64_t ch = 0;
     if (store_conn_exec(tx->c,
                         "UPDATE intel_records SET type = ?, title = ?, severity = ?, published = ?, updated = ?, "
-                        "enriched_at = ?, enriched_us = ?, version = ?, risk_score = ?, kev = ?, source = ?, doc = ?, "
-                        "entry = ? WHERE id = ?",
-                        p, 14, &ch) != ST_OK)
+                        "enriched_at = ?, enriched_us = ?, version = ?, risk_score = ?, kev = ?, epss = ?, changed_us = ?, "
+                        "source = ?, doc = ?, entry = ? WHERE id = ?",
+                        p, 16, &ch) != ST_OK)
         return ST_ERROR;
     if (ch == 0)
         return ST_NOTFOUND;
@@ -259,6 +266,28 @@ int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *
     if (count_move(tx, old_type, old_sev, -1) != ST_OK)
         return ST_ERROR;
     return count_move(tx, w->type, w->severity, 1);
+}
+
+struct id_each {
+    store_intel_id_fn fn;
+    void *arg;
+};
+
+static int id_row(struct db_rows *r, void *arg)
+{
+    const struct id_each *e = arg;
+    const char *id = db_rows_text(r, 0);
+    return id && e->fn(id, e->arg) != 0 ? ST_ERROR : ST_OK;
+}
+
+int store_intel_tx_cves(struct store_intel_tx *tx, store_intel_id_fn fn, void *arg)
+{
+    if (flush_rows(tx) != ST_OK) /* rows still waiting are records too */
+        return ST_ERROR;
+    struct id_each e = {fn, arg};
+    /* a range of the primary key: "CVE." is the first text after every "CVE-..." */
+    return store_conn_each(tx->c, "SELECT id FROM intel_records WHERE id >= 'CVE-' AND id < 'CVE.' ORDER BY id", NULL,
+                           0, id_row, &e);
 }
 
 /* One array, so both counts share the statement (prepared per connection by its address). */
@@ -301,52 +330,113 @@ int store_intel_version(struct db *db, const char *id, int64_t *version)
 
 int store_intel_count(struct db *db, int64_t *n) { return store_query_int(db, COUNT_SQL, NULL, 0, n); }
 
-/* One statement text per filter combination and paging, each answered by its own index (migration
- * 0004: type, severity, both or none, then published, id), read backwards from the offset or from
- * the cursor's row; the totals ride along as two scalar subqueries (evaluated once), so a page is
- * one round trip. String literals, because the statement caches are keyed by the text's address. */
-#define FEED_ORDER " ORDER BY published DESC, id DESC"
-#define TOTALS(tw) "(SELECT COALESCE(SUM(n), 0) FROM intel_counts" tw "), (SELECT MAX(enriched_us) FROM intel_records)"
-#define PAGE(w, tw) "SELECT entry, published, id, " TOTALS(tw) " FROM intel_records" w FEED_ORDER " LIMIT ? OFFSET ?"
-#define AFTER(w, tw) "SELECT entry, published, id, " TOTALS(tw) " FROM intel_records" w FEED_ORDER " LIMIT ?"
-#define K STORE_AFTER("published", "id")
-#define W_TYPE " WHERE type = ?"
-#define W_SEV " WHERE severity = ?"
-#define W_BOTH " WHERE type = ? AND severity = ?"
-#define TOTAL(where) "SELECT " TOTALS(where)
-#define EQP "EXPLAIN QUERY PLAN "
-#define EX "EXPLAIN "
+/* The feed's statements: one text per order, filter combination and paging, generated once (the
+ * statement caches are keyed by the text's address, so each must live as long as the process).
+ * Every order is answered by an index ending in (key, id) (migrations 0004 and 0025): published
+ * by type, severity, both or none; risk and epss alone or by type. Filters an order's index does
+ * not lead with (severity for risk/epss, epss_min and since for every order but epss_min for
+ * sort=epss, which is the index's own range) are checked along it. The totals ride along as
+ * scalar subqueries, so a page is one round trip: from intel_counts when only type and severity
+ * filter, else a count of the matching rows. */
+enum { F_TYPE = 1, F_SEV = 2, F_EPSS = 4, F_SINCE = 8, NFILTERS = 16 };
+#define NSORTS 3
+static const char *const sort_key[NSORTS] = {"published", "risk_score", "epss"};
 
-/* [keyset][filters: 1 type, 2 severity] */
-static const char *const page_sql[2][4] = {
-    {PAGE("", ""), PAGE(W_TYPE, W_TYPE), PAGE(W_SEV, W_SEV), PAGE(W_BOTH, W_BOTH)},
-    {AFTER(" WHERE " K, ""), AFTER(W_TYPE " AND " K, W_TYPE), AFTER(W_SEV " AND " K, W_SEV),
-     AFTER(W_BOTH " AND " K, W_BOTH)}};
-static const char *const total_sql[4] = {TOTAL(""), TOTAL(W_TYPE), TOTAL(W_SEV), TOTAL(W_BOTH)};
-static const char *const plan_sqlite[2][4] = {
-    {EQP PAGE("", ""), EQP PAGE(W_TYPE, W_TYPE), EQP PAGE(W_SEV, W_SEV), EQP PAGE(W_BOTH, W_BOTH)},
-    {EQP AFTER(" WHERE " K, ""), EQP AFTER(W_TYPE " AND " K, W_TYPE), EQP AFTER(W_SEV " AND " K, W_SEV),
-     EQP AFTER(W_BOTH " AND " K, W_BOTH)}};
-static const char *const plan_pg[2][4] = {
-    {EX PAGE("", ""), EX PAGE(W_TYPE, W_TYPE), EX PAGE(W_SEV, W_SEV), EX PAGE(W_BOTH, W_BOTH)},
-    {EX AFTER(" WHERE " K, ""), EX AFTER(W_TYPE " AND " K, W_TYPE), EX AFTER(W_SEV " AND " K, W_SEV),
-     EX AFTER(W_BOTH " AND " K, W_BOTH)}};
+struct feed_sql {
+    char *page[NSORTS][NFILTERS][2]; /* [sort][filters][keyset] */
+    char *total[NFILTERS];
+    char *plan[2][NSORTS][NFILTERS][2]; /* [postgres] ... */
+    bool ok;
+};
+static struct feed_sql feed_sql;
+static pthread_once_t feed_once = PTHREAD_ONCE_INIT;
+
+/* " WHERE a = ? AND b >= ?" for the filters in f ("" when none) */
+static void where(struct bw_sb *b, int f, const char *extra)
+{
+    const char *sep = " WHERE ";
+    static const char *const conds[4] = {"type = ?", "severity = ?", "epss >= ?", "changed_us > ?"};
+    for (int k = 0; k < 4; k++)
+        if (f & (1 << k)) {
+            bw_sb_puts(b, sep);
+            bw_sb_puts(b, conds[k]);
+            sep = " AND ";
+        }
+    if (extra) {
+        bw_sb_puts(b, sep);
+        bw_sb_puts(b, extra);
+    }
+}
+
+static void totals(struct bw_sb *b, int f)
+{
+    if (f & (F_EPSS | F_SINCE)) {
+        bw_sb_puts(b, "(SELECT COUNT(*) FROM intel_records");
+        where(b, f, NULL);
+    } else {
+        bw_sb_puts(b, "(SELECT COALESCE(SUM(n), 0) FROM intel_counts");
+        where(b, f, NULL);
+    }
+    bw_sb_puts(b, "), (SELECT MAX(changed_us) FROM intel_records)");
+}
+
+static char *page_text(const char *prefix, int sort, int f, bool keyset)
+{
+    struct bw_sb b = {0};
+    char after[96];
+    snprintf(after, sizeof after, "(%s, id) < (?, ?)", sort_key[sort]);
+    bw_sb_puts(&b, prefix);
+    bw_sb_printf(&b, "SELECT entry, %s, id, ", sort_key[sort]);
+    totals(&b, f);
+    bw_sb_puts(&b, " FROM intel_records");
+    where(&b, f, keyset ? after : NULL);
+    bw_sb_printf(&b, " ORDER BY %s DESC, id DESC %s", sort_key[sort], keyset ? "LIMIT ?" : "LIMIT ? OFFSET ?");
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
+    return b.p;
+}
+
+static void feed_sql_build(void)
+{
+    bool ok = true;
+    for (int f = 0; f < NFILTERS; f++) {
+        struct bw_sb b = {0};
+        bw_sb_puts(&b, "SELECT ");
+        totals(&b, f);
+        ok = ok && !b.oom;
+        feed_sql.total[f] = b.p;
+        for (int s = 0; s < NSORTS; s++)
+            for (int k = 0; k < 2; k++) {
+                ok = ok && (feed_sql.page[s][f][k] = page_text("", s, f, k)) &&
+                     (feed_sql.plan[0][s][f][k] = page_text("EXPLAIN QUERY PLAN ", s, f, k)) &&
+                     (feed_sql.plan[1][s][f][k] = page_text("EXPLAIN ", s, f, k));
+            }
+    }
+    feed_sql.ok = ok; /* kept for the process's life: the statement caches point into them */
+}
 
 /* The filter values (for the totals, then for the rows), then the page's; returns the count. nf:
  * the number of filter values. */
-static int feed_params(const char *type, const char *sev, const struct store_page *pg, struct db_param *p, int *which,
+static int feed_params(const struct store_feed_query *q, const struct store_page *pg, struct db_param *p, int *which,
                        int *nf)
 {
     int n = 0;
-    *which = (type ? 1 : 0) | (sev ? 2 : 0);
+    *which = (q->type ? F_TYPE : 0) | (q->severity ? F_SEV : 0) | (q->epss_min >= 0 ? F_EPSS : 0) |
+             (q->since_us >= 0 ? F_SINCE : 0);
     for (int twice = 0; twice < 2; twice++) {
-        if (type)
-            p[n++] = DBP_TEXT(type);
-        if (sev)
-            p[n++] = DBP_TEXT(sev);
+        if (q->type)
+            p[n++] = DBP_TEXT(q->type);
+        if (q->severity)
+            p[n++] = DBP_TEXT(q->severity);
+        if (q->epss_min >= 0)
+            p[n++] = DBP_INT(q->epss_min);
+        if (q->since_us >= 0)
+            p[n++] = DBP_INT(q->since_us);
     }
     *nf = n / 2;
-    return store_page_params(pg, true, p, n);
+    return store_page_params(pg, q->sort == STORE_FEED_PUBLISHED, p, n);
 }
 
 struct feed_total {
@@ -385,32 +475,80 @@ static int add_entry(struct db_rows *r, void *arg)
     return pg->out->oom ? ST_ERROR : ST_OK;
 }
 
-int store_intel_feed(struct db *db, const char *type, const char *sev, struct store_page *pg, struct bw_sb *out,
+int store_intel_feed(struct db *db, const struct store_feed_query *q, struct store_page *pg, struct bw_sb *out,
                      int64_t *total, int64_t *updated_us)
 {
     *total = 0;
     *updated_us = 0;
-    struct db_param p[8];
-    int which, nf, np = feed_params(type, sev, pg, p, &which, &nf);
-    static const struct store_page_cols cols = {.key = 1, .id = 2, .total = -1, .text_key = true};
+    pthread_once(&feed_once, feed_sql_build);
+    if (!feed_sql.ok || q->sort < 0 || q->sort >= NSORTS)
+        return ST_ERROR;
+    struct db_param p[16];
+    int which, nf, np = feed_params(q, pg, p, &which, &nf);
+    static const struct store_page_cols text_cols = {.key = 1, .id = 2, .total = -1, .text_key = true};
+    static const struct store_page_cols int_cols = {.key = 1, .id = 2, .total = -1, .text_key = false};
     struct page st = {out, true, {total, updated_us}};
-    int rc = store_query_page(db, page_sql[pg->after_id ? 1 : 0][which], p, np, pg, &cols, NULL, add_entry, &st);
+    int rc = store_query_page(db, feed_sql.page[q->sort][which][pg->after_id ? 1 : 0], p, np, pg,
+                              q->sort == STORE_FEED_PUBLISHED ? &text_cols : &int_cols, NULL, add_entry, &st);
     /* an empty page (past the end) carries no totals: the second round trip only then */
     if (rc == ST_OK && st.first) {
-        rc = store_query_one(db, total_sql[which], p, nf, read_total, &st.t);
+        rc = store_query_one(db, feed_sql.total[which], p, nf, read_total, &st.t);
         rc = rc == ST_NOTFOUND ? ST_ERROR : rc;
     }
     return rc;
 }
 
-int store_intel_feed_plan(struct db *db, bool by_type, bool by_sev, bool keyset, char *out, size_t cap)
+int store_intel_feed_plan(struct db *db, const struct store_feed_query *q, bool keyset, char *out, size_t cap)
 {
+    pthread_once(&feed_once, feed_sql_build);
+    if (!feed_sql.ok || q->sort < 0 || q->sort >= NSORTS)
+        return ST_ERROR;
     bool pg = strcmp(db_backend(db), "postgres") == 0;
     struct store_page page = {.limit = 20, .after_id = keyset ? "CVE-2024-0001" : NULL,
-                              .after_text = "2024-01-01T00:00:00Z"};
-    struct db_param p[8];
-    int which, nf, np = feed_params(by_type ? "ai_cve" : NULL, by_sev ? "HIGH" : NULL, &page, p, &which, &nf);
-    return store_plan(db, (pg ? plan_pg : plan_sqlite)[keyset ? 1 : 0][which], p, np, out, cap);
+                              .after_text = "2024-01-01T00:00:00Z", .after_int = 50};
+    struct db_param p[16];
+    int which, nf, np = feed_params(q, &page, p, &which, &nf);
+    return store_plan(db, feed_sql.plan[pg][q->sort][which][keyset ? 1 : 0], p, np, out, cap);
+}
+
+/* ---- the sync's state ----------------------------------------------------------------------------- */
+
+static int read_sync(struct db_rows *r, void *arg)
+{
+    struct store_sync_state *s = arg;
+    TXT(s->url, db_rows_text(r, 0));
+    TXT(s->etag, db_rows_text(r, 1));
+    TXT(s->last_modified, db_rows_text(r, 2));
+    TXT(s->checked_at, db_rows_text(r, 3));
+    TXT(s->imported_at, db_rows_text(r, 4));
+    TXT(s->status, db_rows_text(r, 5));
+    TXT(s->error, db_rows_text(r, 6));
+    return ST_OK;
+}
+
+int store_intel_sync_get(struct db *db, const char *source, struct store_sync_state *out)
+{
+    memset(out, 0, sizeof *out);
+    TXT(out->source, source);
+    struct db_param p[] = {DBP_TEXT(source)};
+    return store_query_one(db,
+                           "SELECT url, etag, last_modified, checked_at, imported_at, status, error "
+                           "FROM intel_sync_state WHERE source = ?",
+                           p, 1, read_sync, out);
+}
+
+int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
+{
+    struct db_param p[] = {DBP_TEXT(s->source),     DBP_TEXT(s->url),         DBP_TEXT(s->etag),
+                           DBP_TEXT(s->last_modified), DBP_TEXT(s->checked_at), DBP_TEXT(s->imported_at),
+                           DBP_TEXT(s->status),     DBP_TEXT(s->error)};
+    return store_exec(db,
+                      "INSERT INTO intel_sync_state (source, url, etag, last_modified, checked_at, imported_at, "
+                      "status, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET "
+                      "url = excluded.url, etag = excluded.etag, last_modified = excluded.last_modified, "
+                      "checked_at = excluded.checked_at, imported_at = excluded.imported_at, "
+                      "status = excluded.status, error = excluded.error",
+                      p, 8, NULL);
 }
 
 /* ---- playbooks --------------------------------------------------------------------------------- */

@@ -26,6 +26,8 @@ struct store_intel_tx;
 struct store_intel_row {
     const char *id, *type, *title, *severity, *published, *updated, *enriched_at, *source;
     int64_t enriched_us, version;
+    int64_t epss;       /* the current EPSS score in parts per billion; -1 when none */
+    int64_t changed_us; /* the last change of facts or EPSS */
     int risk_score;
     bool kev;
     const char *doc, *entry;
@@ -47,6 +49,11 @@ int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc);
 int store_intel_tx_put(struct store_intel_tx *tx, const struct store_intel_row *row, const char *old_type,
                        const char *old_severity);
 int store_intel_tx_count(struct store_intel_tx *tx, int64_t *n);
+/* Hands fn every stored record id that is a CVE id ("CVE-..."), in id order; fn answers 0, or -1
+ * to stop (then ST_ERROR). The EPSS import reads these few thousand ids instead of looking up
+ * each of the file's ~300,000 CVEs. */
+typedef int (*store_intel_id_fn)(const char *id, void *arg);
+int store_intel_tx_cves(struct store_intel_tx *tx, store_intel_id_fn fn, void *arg);
 
 /* ---- reading records ---- */
 
@@ -56,17 +63,40 @@ int store_intel_count(struct db *db, int64_t *n);
 /* The version of a record alone (a point read of the primary key); ST_NOTFOUND. */
 int store_intel_version(struct db *db, const char *id, int64_t *version);
 
-/* One feed page, newest first (published, then id): the entries' JSON texts appended to out,
- * separated by commas; pg pages by offset or after a row (keyset: key published, text); *total
- * counts every match; *updated_us is the newest change of any record (0 when the store is
- * empty). type/severity NULL = any. One statement on the index of the filter combination with
- * the totals from intel_counts (a second only for an empty page). ST_ERROR also when out runs
- * out of memory. */
-int store_intel_feed(struct db *db, const char *type, const char *severity, struct store_page *pg, struct bw_sb *out,
+/* The feed's orders, newest / riskiest / most likely exploited first, each then by id. */
+enum store_feed_sort { STORE_FEED_PUBLISHED = 0, STORE_FEED_RISK = 1, STORE_FEED_EPSS = 2 };
+
+struct store_feed_query {
+    const char *type, *severity; /* NULL: any */
+    int64_t epss_min;            /* EPSS score >= this (parts per billion); -1: no filter (records
+                                    without a score match only then) */
+    int64_t since_us;            /* changed_us > this; -1: no filter */
+    enum store_feed_sort sort;   /* keyset key: published (text), risk_score or epss (integers;
+                                    epss -1 for records without a score, so they come last) */
+};
+
+/* One feed page in q's order: the entries' JSON texts appended to out, separated by commas; pg
+ * pages by offset or after a row (keyset); *total counts every match; *updated_us is the newest
+ * change of any record (0 when the store is empty). One statement on the index of the order and
+ * filters (see store_intel.c) with the totals alongside (a second only for an empty page).
+ * ST_ERROR also when out runs out of memory. */
+int store_intel_feed(struct db *db, const struct store_feed_query *q, struct store_page *pg, struct bw_sb *out,
                      int64_t *total, int64_t *updated_us);
-/* The backend's plan of the feed's page statement for a filter combination, by offset or after a
- * row (keyset), one line per plan row, for tests. */
-int store_intel_feed_plan(struct db *db, bool by_type, bool by_severity, bool keyset, char *out, size_t cap);
+/* The backend's plan of the feed's page statement for q, by offset or after a row (keyset), one
+ * line per plan row, for tests. */
+int store_intel_feed_plan(struct db *db, const struct store_feed_query *q, bool keyset, char *out, size_t cap);
+
+/* ---- the sync's state per source (migration 0026) ---- */
+
+struct store_sync_state {
+    char source[8];
+    char url[2048], etag[256], last_modified[64];
+    char checked_at[21], imported_at[21], status[16], error[400];
+};
+/* The state of source; ST_NOTFOUND before its first attempt. */
+int store_intel_sync_get(struct db *db, const char *source, struct store_sync_state *out);
+/* Inserts or replaces the state of s->source. */
+int store_intel_sync_put(struct db *db, const struct store_sync_state *s);
 
 /* ---- saved playbooks ---- */
 

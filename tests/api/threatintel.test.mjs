@@ -15,7 +15,7 @@ const SEED = JSON.parse(readFileSync(join(ROOT, 'data/intel/seed.json'), 'utf8')
 const TYPES = { prompt_attacks: 'prompt_attack', agent_threats: 'agent_threat', ai_cves: 'ai_cve', model_advisories: 'model_advisory' };
 const SEVERITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'];
 const ENTRY_KEYS = ['id', 'type', 'title', 'severity', 'published', 'summary', 'cve', 'cvss', 'kev', 'attack_techniques',
-  'atlas_techniques', 'references', 'updated_at', 'risk_score', 'risk_tier'];
+  'atlas_techniques', 'references', 'updated_at', 'risk_score', 'risk_tier', 'epss'];
 const PLAYBOOK_KEYS = ['risk_tier', 'immediate_actions', 'detection_guidance', 'threat_hunting_guide', 'soc_playbook',
   'incident_response_playbook', 'executive_advisory', 'security_architecture_guidance', 'operational_checklist',
   'references', 'supporting_evidence'];

@@ -3,6 +3,7 @@
 
 static const char *const FUZZ_API_ROUTES[] = {
     "GET /api/ai-security/threat-feed",
+    "GET /api/ai-security/threat-feed/{id}",
     "GET /api/threat-intel/{id}/playbook",
     "POST /api/threat-intel/{id}/playbook",
     "GET /api/threat-intel/playbooks/history",

@@ -37,9 +37,15 @@
  *   "enriched_at":   ISO 8601 UTC of the last change of this record in the store (for seed
  *                    records: the snapshot time of data/intel/seed.json),
  *   "risk_score":    0..100, the composite score (src/engine/intel/risk.h, formula documented there),
- *   "risk_tier":     "CRITICAL" | "HIGH" | "MEDIUM" | "LOW" from risk_score
+ *   "risk_tier":     "CRITICAL" | "HIGH" | "MEDIUM" | "LOW" from risk_score,
+ *   "changed_at":    ISO 8601 UTC of the last change of an EPSS score here, when that came after
+ *                    the last change of facts; absent otherwise, and then enriched_at is the
+ *                    record's last change,
+ *   "epss", "epss_history": FIRST's EPSS score and its recent history (src/engine/intel/epss.h;
+ *                    absent = null / [])
  * }
- * "Facts" are every member except version, enriched_at, risk_score and risk_tier.
+ * "Facts" are every member except version, enriched_at, risk_score, risk_tier, changed_at, epss
+ * and epss_history: a new EPSS score changes changed_at and the risk, never the version.
  *
  * Ownership: functions returning json_t * return a new reference; char * results are malloc'ed
  * (free them). Nothing here touches the database or the clock. */
@@ -82,16 +88,21 @@ json_t *bw_intel_combine(const json_t *first, const json_t *second);
 /* Whether two records state the same facts (everything but version, enriched_at, risk_*). */
 bool bw_intel_same_facts(const json_t *a, const json_t *b);
 
-/* Sets version, enriched_at (from enriched_s, Unix seconds) and the risk score and tier computed
- * at that reference time. */
+/* Sets version, enriched_at (from enriched_s, Unix seconds; changed_at is removed: this is the
+ * last change) and the risk score and tier computed at that reference time. */
 void bw_intel_finalize(json_t *record, int64_t version, int64_t enriched_s);
+
+/* After a change that is not a fact (an EPSS score): changed_at = changed_s and the risk score
+ * and tier computed again at the record's enriched_at (the same reference as before, so only the
+ * new input moves the score). 0, or -1 when enriched_at is malformed or out of memory. */
+int bw_intel_rescore(json_t *record, int64_t changed_s);
 
 /* Canonical text of a record (BW_INTEL_DUMP_FLAGS). */
 char *bw_intel_dump(const json_t *record);
 
 /* The record's feed entry as JSON text: id, type, title, severity, published, summary, cve,
- * cvss, kev, attack_techniques, atlas_techniques, references, updated_at (= enriched_at),
- * risk_score, risk_tier, in that order. Stored beside the record so that the feed copies bytes
+ * cvss, kev, attack_techniques, atlas_techniques, references, updated_at (= changed_at, or
+ * enriched_at when absent), risk_score, risk_tier, epss (null when none), in that order. Stored beside the record so that the feed copies bytes
  * instead of building JSON per request. */
 char *bw_intel_entry(const json_t *record);
 

@@ -2,6 +2,7 @@
  * typed access to source trees the normalisers share (normalize.h). */
 #include "engine/intel/intel.h"
 #include "common/jsonx.h"
+#include "engine/intel/epss.h"
 #include "engine/intel/normalize.h"
 #include "engine/intel/risk.h"
 
@@ -25,7 +26,8 @@ static const char *const SETS[] = {"cve",      "aliases",    "cwe",     "attack_
 #define NSETS (sizeof SETS / sizeof SETS[0])
 
 /* Members that are not facts: set by bw_intel_finalize. */
-static const char *const DERIVED[] = {"version", "enriched_at", "risk_score", "risk_tier"};
+static const char *const DERIVED[] = {"version",   "enriched_at", "risk_score", "risk_tier",
+                                      "changed_at", "epss",        "epss_history"};
 
 bool bw_intel_id_valid(const char *s)
 {
@@ -291,9 +293,27 @@ void bw_intel_finalize(json_t *record, int64_t version, int64_t enriched_s)
     bw_iso8601(enriched_s, ts);
     json_object_set_new(record, "version", json_integer(version));
     json_object_set_new(record, "enriched_at", json_string(ts));
+    /* a change of facts is the record's last change: changed_at absent means enriched_at (and
+     * the seed stays the bytes it was) */
+    json_object_del(record, "changed_at");
     int score = bw_risk_score(record, enriched_s);
     json_object_set_new(record, "risk_score", json_integer(score));
     json_object_set_new(record, "risk_tier", json_string(bw_risk_tier(score)));
+}
+
+int bw_intel_rescore(json_t *record, int64_t changed_s)
+{
+    int64_t ref;
+    if (bw_parse_iso8601(json_string_value(json_object_get(record, "enriched_at")), &ref) != 0)
+        return -1;
+    char ts[21];
+    bw_iso8601(changed_s, ts);
+    int score = bw_risk_score(record, ref);
+    if (json_object_set_new(record, "changed_at", json_string(ts)) != 0 ||
+        json_object_set_new(record, "risk_score", json_integer(score)) != 0 ||
+        json_object_set_new(record, "risk_tier", json_string(bw_risk_tier(score))) != 0)
+        return -1;
+    return 0;
 }
 
 char *bw_intel_dump(const json_t *record) { return json_dumps(record, BW_INTEL_DUMP_FLAGS); }
@@ -310,9 +330,11 @@ char *bw_intel_entry(const json_t *r)
         json_t *v = json_object_get(r, members[i]);
         json_object_set(e, members[i], v ? v : json_null());
     }
-    json_object_set(e, "updated_at", json_object_get(r, "enriched_at"));
+    json_t *changed = json_object_get(r, "changed_at"), *epss = json_object_get(r, "epss");
+    json_object_set(e, "updated_at", changed ? changed : json_object_get(r, "enriched_at"));
     json_object_set(e, "risk_score", json_object_get(r, "risk_score"));
     json_object_set(e, "risk_tier", json_object_get(r, "risk_tier"));
+    json_object_set(e, "epss", epss ? epss : json_null());
     char *s = json_dumps(e, JSON_COMPACT | JSON_REAL_PRECISION(15));
     json_decref(e);
     return s;
@@ -367,6 +389,15 @@ int bw_intel_check(const json_t *r, char *why, size_t cap)
         FAIL("%s: cvss must be null or carry a base_score", id);
     if (!kd || (!json_is_null(kd) && !json_is_object(kd)))
         FAIL("%s: kev_details must be null or an object", id);
+    /* EPSS members and changed_at came later: absent is null (records of older stores, the seed) */
+    const json_t *ep = json_object_get(r, "epss"), *eh = json_object_get(r, "epss_history"),
+                 *ch = json_object_get(r, "changed_at");
+    if (ep && !json_is_null(ep) && (bw_epss_of(r) < 0 || !json_is_string(json_object_get(ep, "date"))))
+        FAIL("%s: epss must be null or carry a score from 0 to 1 and a date", id);
+    if (eh && (!json_is_array(eh) || json_array_size(eh) > BW_INTEL_EPSS_HISTORY_MAX))
+        FAIL("%s: epss_history must be an array of at most %d scores", id, BW_INTEL_EPSS_HISTORY_MAX);
+    if (ch && !iso(ch))
+        FAIL("%s: changed_at must be an ISO 8601 UTC time", id);
     json_int_t version = json_integer_value(json_object_get(r, "version"));
     json_int_t score = json_integer_value(json_object_get(r, "risk_score"));
     if (!json_is_integer(json_object_get(r, "version")) || version < 1)

@@ -2,6 +2,7 @@
 #include "engine/intel/risk.h"
 
 #include "common/timeutil.h"
+#include "engine/intel/epss.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -61,10 +62,14 @@ int bw_risk_score(const json_t *record, int64_t ref_s)
     } else {
         score = severity_base(json_string_value(json_object_get(record, "severity")));
     }
-    if (json_is_true(json_object_get(record, "kev")))
+    if (json_is_true(json_object_get(record, "kev"))) {
         score += 20;
-    else if (json_is_true(json_object_get(record, "exploit_available")))
-        score += 10;
+    } else {
+        int exploit = json_is_true(json_object_get(record, "exploit_available")) ? 10 : 0;
+        int64_t epss = bw_epss_of(record); /* parts per billion; -1 when none */
+        int forecast = epss < 0 ? 0 : (int)((epss * 20 + BW_EPSS_ONE / 2) / BW_EPSS_ONE);
+        score += exploit > forecast ? exploit : forecast;
+    }
     score += ai_points(json_object_get(record, "ai_impact"));
     int64_t pub = 0, upd = 0, latest;
     bool hp = when(record, "published", &pub), hu = when(record, "updated", &upd);

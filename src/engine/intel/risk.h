@@ -7,8 +7,11 @@
  *
  *   base          CVSS v3 base score x 6, rounded (0..60); without CVSS, the middle of the
  *                 record severity's CVSS band x 6: CRITICAL 57, HIGH 45, MEDIUM 30, LOW 12
- *   exploitation  20 when in CISA KEV (exploited in the wild); otherwise 10 when an exploit is
- *                 available (proof of concept, or an ATLAS case study uses it); else 0
+ *   exploitation  20 when in CISA KEV (exploited in the wild); otherwise the larger of 10 when an
+ *                 exploit is available (proof of concept, or an ATLAS case study uses it) and
+ *                 the EPSS probability of exploitation in the next 30 days x 20, rounded (an
+ *                 EPSS of 0.5 weighs as much as a public exploit, 0.975 and above as much as
+ *                 KEV); else 0. EPSS is a forecast, KEV an observation: it never adds to KEV.
  *   ai_impact     sum over the record's ai_impact, capped at 12: tool_execution 6, agentic 4,
  *                 model_supply_chain 4, prompt_injection 3, data_exposure 2, model_theft 2,
  *                 availability 1

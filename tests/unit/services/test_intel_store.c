@@ -77,7 +77,8 @@ static json_t *page_at(struct db *db, const char *type, const char *sev, struct 
 {
     struct bw_sb b = {0};
     bw_sb_putc(&b, '[');
-    assert_int_equal(store_intel_feed(db, type, sev, pg, &b, total, updated), ST_OK);
+    struct store_feed_query q = {.type = type, .severity = sev, .epss_min = -1, .since_us = -1};
+    assert_int_equal(store_intel_feed(db, &q, pg, &b, total, updated), ST_OK);
     bw_sb_putc(&b, ']');
     assert_false(b.oom);
     json_t *arr = json_loads(b.p, 0, NULL);
@@ -157,7 +158,7 @@ static void seed_and_feed(struct db *db)
     json_t *e = json_array_get(all, 0);
     static const char *const members[] = {"id",   "type",    "title",  "severity", "published",
                                           "summary", "cve", "cvss",  "kev",      "attack_techniques",
-                                          "atlas_techniques", "references", "updated_at", "risk_score", "risk_tier"};
+                                          "atlas_techniques", "references", "updated_at", "risk_score", "risk_tier", "epss"};
     assert_int_equal(json_object_size(e), sizeof members / sizeof members[0]);
     for (size_t i = 0; i < sizeof members / sizeof members[0]; i++)
         assert_non_null(json_object_get(e, members[i]));
@@ -381,14 +382,14 @@ static void feed_plans(struct db *db)
     bool pg = strcmp(db_backend(db), "postgres") == 0;
     struct db_conn *c = db_acquire(db);
     const char *cols = "INSERT INTO intel_records (id, type, title, severity, published, updated, enriched_at, "
-                       "enriched_us, version, risk_score, kev, source, doc, entry) ";
+                       "enriched_us, version, risk_score, kev, source, doc, entry, epss, changed_us) ";
     char sql[2048];
     if (pg)
         snprintf(sql, sizeof sql,
                  "%s SELECT 'SYN-' || g, (ARRAY['ai_cve','model_advisory','prompt_attack','agent_threat'])[1 + g %% 4], "
                  "'t', (ARRAY['CRITICAL','HIGH','MEDIUM','LOW'])[1 + (g / 4) %% 4], "
                  "'20' || lpad((g %% 100)::text, 2, '0') || '-01-01T00:00:00Z', '2001-01-01T00:00:00Z', "
-                 "'2001-01-01T00:00:00Z', 0, 1, 0, 0, 'osv', '{}', '{}' FROM generate_series(1, 20000) g; "
+                 "'2001-01-01T00:00:00Z', 0, 1, g %% 100, 0, 'osv', '{}', '{}', g * 1000, g FROM generate_series(1, 20000) g; "
                  "ANALYZE intel_records",
                  cols);
     else
@@ -398,26 +399,40 @@ static void feed_plans(struct db *db)
                  "WHEN 2 THEN 'prompt_attack' ELSE 'agent_threat' END, 't', CASE (x / 4) %% 4 WHEN 0 THEN 'CRITICAL' "
                  "WHEN 1 THEN 'HIGH' WHEN 2 THEN 'MEDIUM' ELSE 'LOW' END, "
                  "'20' || substr('0' || (x %% 100), -2) || '-01-01T00:00:00Z', '2001-01-01T00:00:00Z', "
-                 "'2001-01-01T00:00:00Z', 0, 1, 0, 0, 'osv', '{}', '{}' FROM g",
+                 "'2001-01-01T00:00:00Z', 0, 1, x %% 100, 0, 'osv', '{}', '{}', x * 1000, x FROM g",
                  cols);
     assert_int_equal(db_exec_script(c, sql), DB_OK);
-    for (int k = 0; k < 8; k++) {
+    static const char *const keys[] = {"published", "risk_score", "epss"};
+    for (int k = 0; k < 3 * 8 + 2; k++) {
         char plan[4096];
-        bool keyset = k & 4;
-        assert_int_equal(store_intel_feed_plan(db, k & 1, k & 2, keyset, plan, sizeof plan), ST_OK);
+        /* every order by type, severity, both or none, offset or keyset; then sort=epss with
+         * epss_min (the index's own range) */
+        int sort = k < 24 ? k / 8 : 2, f = k < 24 ? k % 8 : 0;
+        bool keyset = k < 24 ? (f & 4) != 0 : k == 25;
+        struct store_feed_query q = {.type = f & 1 ? "ai_cve" : NULL, .severity = f & 2 ? "HIGH" : NULL,
+                                     .epss_min = k < 24 ? -1 : 5000000, .since_us = -1,
+                                     .sort = (enum store_feed_sort)sort};
+        assert_int_equal(store_intel_feed_plan(db, &q, keyset, plan, sizeof plan), ST_OK);
         /* the page's rows come from its index in order; the totals' subqueries read intel_counts
-         * and the newest-change index, never the table */
+         * and the newest-change index, never the table (with epss_min: a count over the epss
+         * index's range) */
         bool ok = pg ? strstr(plan, "Index Scan Backward using intel_feed") && !strstr(plan, "Sort") &&
                            !strstr(plan, "Seq Scan on intel_records")
                      : strstr(plan, "USING INDEX intel_feed") && !strstr(plan, "TEMP B-TREE") &&
                            !strstr(plan, "SCAN intel_records\n");
+        if (k >= 24) /* the count of a range may read the table when the range is most of it, as here */
+            ok = pg ? strstr(plan, "Index Scan Backward using intel_feed_epss on intel_records ") && !strstr(plan, "Sort")
+                    : strstr(plan, "USING INDEX intel_feed_epss") && !strstr(plan, "TEMP B-TREE");
         /* a keyset page starts at the cursor's row: the row-value bound is an index condition */
+        char row_pg[64], row_sq[64];
+        snprintf(row_pg, sizeof row_pg, "ROW(%s, id) <", keys[sort]);
+        snprintf(row_sq, sizeof row_sq, "(%s,id)<(?,?)", keys[sort]);
         if (keyset)
-            ok = ok && (pg ? strstr(plan, "Index Cond") && strstr(plan, "ROW(published, id) <") != NULL
-                           : strstr(plan, "(published,id)<(?,?)") != NULL);
+            ok = ok && (pg ? strstr(plan, "Index Cond") && strstr(plan, row_pg) != NULL : strstr(plan, row_sq) != NULL);
         if (!ok)
-            fail_msg("%s feed plan (type:%d severity:%d keyset:%d) does not read an index in order:\n%s",
-                     db_backend(db), k & 1, (k & 2) != 0, keyset, plan);
+            fail_msg("%s feed plan (sort:%s type:%d severity:%d epss_min:%d keyset:%d) does not read an index in "
+                     "order:\n%s",
+                     db_backend(db), keys[sort], f & 1, (f & 2) != 0, k >= 24, keyset, plan);
     }
     /* the playbook history too, over 4,000 generations of one account and 20 of another */
     if (pg)

@@ -1,0 +1,164 @@
+/* The intel sync (intel_sync.h). */
+#include "services/intel_sync.h"
+
+#include "common/limits.h"
+#include "common/log.h"
+#include "common/timeutil.h"
+#include "engine/intel/epss.h"
+#include "engine/intel/sources.h"
+#include "net/egress.h"
+#include "services/intel_ingest.h"
+#include "store/store_intel.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *const bw_sync_source_names[BW_SYNC_SOURCES] = {"kev", "atlas", "epss"};
+enum { S_KEV, S_ATLAS, S_EPSS };
+
+static void outcome(struct bw_sync_outcome *o, const char *status, const char *error)
+{
+    snprintf(o->status, sizeof o->status, "%s", status);
+    if (error)
+        snprintf(o->error, sizeof o->error, "%s", error);
+}
+
+/* Validates and imports a 200's body: 0 imported, -1 rejected (nothing stored), -2 the database
+ * failed. */
+static int import_body(struct db *db, int src, const char *body, size_t len, int64_t now_us, struct bw_sync_outcome *o)
+{
+    struct bw_intel_reject rej;
+    memset(&rej, 0, sizeof rej);
+    if (src == S_EPSS) {
+        struct bw_epss_file f;
+        if (bw_intel_epss_load(body, len, &f, &rej) != 0) {
+            snprintf(o->error, sizeof o->error, "line %d, column %d: %s", rej.at.line, rej.at.column, rej.msg);
+            return -1;
+        }
+        struct bw_epss_report rep;
+        int rc = bw_ingest_epss(db, &f, now_us, &rep);
+        bw_epss_free(&f);
+        if (rc != 0)
+            return -2;
+        o->updated = rep.updated;
+        o->unchanged = rep.unchanged;
+        o->unknown = rep.unknown;
+        return 0;
+    }
+    json_t *records = json_array();
+    if (!records)
+        return -2;
+    if (bw_intel_parse_source(src == S_KEV ? BW_INTEL_KEV : BW_INTEL_ATLAS, body, len, src == S_KEV, records, &rej) != 0) {
+        snprintf(o->error, sizeof o->error, "line %d, column %d: %s", rej.at.line, rej.at.column, rej.msg);
+        json_decref(records);
+        return -1;
+    }
+    struct bw_ingest_report rep;
+    int rc = bw_ingest(db, records, src == S_KEV, now_us, &rep);
+    json_decref(records);
+    if (rc != 0)
+        return -2;
+    o->added = rep.added;
+    o->updated = rep.updated;
+    o->unchanged = rep.unchanged;
+    o->skipped = rep.skipped;
+    o->merged = rep.merged;
+    return 0;
+}
+
+/* One source: fetch (conditional), validate, import, record the state. */
+static int sync_one(struct db *db, int src, const char *url, unsigned allow, int64_t now_us, struct bw_sync_outcome *o)
+{
+    struct store_sync_state st;
+    int have = store_intel_sync_get(db, bw_sync_source_names[src], &st);
+    if (have == ST_ERROR) {
+        outcome(o, "failed", "the database failed");
+        return -1;
+    }
+    /* validators only for the URL they came from */
+    bool same = have == ST_OK && strcmp(st.url, url) == 0;
+    char inm[300], ims[100];
+    const char *headers[3] = {NULL, NULL, NULL};
+    int nh = 0;
+    if (same && st.etag[0] && snprintf(inm, sizeof inm, "If-None-Match: %s", st.etag) < (int)sizeof inm)
+        headers[nh++] = inm;
+    if (same && st.last_modified[0] &&
+        snprintf(ims, sizeof ims, "If-Modified-Since: %s", st.last_modified) < (int)sizeof ims)
+        headers[nh++] = ims;
+    if (!same) {
+        memset(&st, 0, sizeof st);
+        snprintf(st.source, sizeof st.source, "%s", bw_sync_source_names[src]);
+        snprintf(st.url, sizeof st.url, "%s", url);
+    }
+    struct bw_egress_req rq = {.url = url,
+                               .headers = headers,
+                               .connect_timeout_ms = BW_INTEL_SYNC_CONNECT_MS,
+                               .timeout_ms = BW_INTEL_SYNC_TIMEOUT_MS,
+                               .max_response = BW_INTEL_SYNC_MAX_BYTES,
+                               .max_redirects = 5,
+                               .verify_tls = true};
+    struct bw_egress_resp r;
+    (void)bw_egress_request(allow, &rq, &r);
+    o->http_status = r.status;
+    int rc = 0;
+    if (r.outcome != BW_EG_OK) {
+        outcome(o, "failed", r.error[0] ? r.error : bw_egress_outcome_name(r.outcome));
+        rc = -1;
+    } else if (r.tls && !r.tls_verify_ok) {
+        outcome(o, "failed", NULL);
+        snprintf(o->error, sizeof o->error, "the certificate did not verify: %s", r.tls_error);
+        rc = -1;
+    } else if (r.status == 304 && same) {
+        outcome(o, "not_modified", NULL);
+    } else if (r.status != 200) {
+        outcome(o, "failed", NULL);
+        snprintf(o->error, sizeof o->error, "the source answered HTTP %ld", r.status);
+        rc = -1;
+    } else if (r.truncated) {
+        outcome(o, "rejected", NULL);
+        snprintf(o->error, sizeof o->error, "larger than %u bytes", BW_INTEL_SYNC_MAX_BYTES);
+        rc = -1;
+    } else {
+        int ir = import_body(db, src, r.body, r.body_len, now_us, o);
+        if (ir == 0) {
+            outcome(o, "imported", NULL);
+            if (!bw_egress_header(&r, "ETag", st.etag, sizeof st.etag))
+                st.etag[0] = '\0';
+            if (!bw_egress_header(&r, "Last-Modified", st.last_modified, sizeof st.last_modified))
+                st.last_modified[0] = '\0';
+            bw_iso8601(now_us / 1000000, st.imported_at);
+        } else {
+            snprintf(o->status, sizeof o->status, "%s", ir == -1 ? "rejected" : "failed");
+            if (ir == -2)
+                snprintf(o->error, sizeof o->error, "the database refused the import; nothing was written");
+            rc = -1;
+        }
+    }
+    bw_egress_resp_free(&r);
+    bw_iso8601(now_us / 1000000, st.checked_at);
+    snprintf(st.status, sizeof st.status, "%s", o->status);
+    snprintf(st.error, sizeof st.error, "%s", o->error);
+    if (store_intel_sync_put(db, &st) != ST_OK)
+        bw_logf(BW_LOG_WARN, NULL, "intel sync: the state of %s could not be stored", st.source);
+    return rc;
+}
+
+int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us,
+                  struct bw_sync_outcome out[BW_SYNC_SOURCES])
+{
+    int rc = 0;
+    for (int i = 0; i < BW_SYNC_SOURCES; i++) {
+        struct bw_sync_outcome *o = &out[i];
+        memset(o, 0, sizeof *o);
+        snprintf(o->source, sizeof o->source, "%s", bw_sync_source_names[i]);
+        if (!opts->url[i] || (opts->only && strcmp(opts->only, bw_sync_source_names[i]) != 0)) {
+            outcome(o, "off", NULL);
+            continue;
+        }
+        if (sync_one(db, i, opts->url[i], opts->egress_allow, now_us, o) != 0)
+            rc = -1;
+    }
+    return rc;
+}

@@ -1,0 +1,49 @@
+/* `bulwark intel sync`: fetches the public intel sources and imports what changed, through the
+ * same parse-everything-then-one-transaction path as `bulwark intel import` (intel_ingest.h).
+ *
+ * Sources, in this order (KEV and ATLAS first, so that EPSS, last, scores the records they
+ * add): the CISA KEV catalog (JSON), MITRE ATLAS (ATLAS.yaml), FIRST's EPSS CSV (gzip or plain).
+ * Each is fetched through the egress guard (src/net/egress.h) under the operator's
+ * BULWARK_EGRESS_ALLOW, at most BW_INTEL_SYNC_MAX_BYTES in BW_INTEL_SYNC_TIMEOUT_MS, redirects
+ * followed (the public hosts redirect) and checked hop by hop, TLS verified.
+ *
+ * Conditional requests: the ETag and Last-Modified of the last response imported from a URL are
+ * kept (intel_sync_state) and sent back as If-None-Match / If-Modified-Since; a 304 imports
+ * nothing. Validators are stored only after the import committed, so a refused or failed
+ * download is fetched whole the next time. A body cut at the size limit, a status other than
+ * 200/304, a truncated gzip or any malformed document stores nothing from that source (its
+ * state records why); the other sources go on.
+ *
+ * Blocking: network and database; call it from a CLI or a job, never an event thread. */
+#ifndef BW_SERVICES_INTEL_SYNC_H
+#define BW_SERVICES_INTEL_SYNC_H
+#include "store/db.h"
+
+#include <stdint.h>
+
+#define BW_SYNC_SOURCES 3
+
+struct bw_sync_opts {
+    const char *url[BW_SYNC_SOURCES]; /* kev, atlas, epss; NULL: that source is off */
+    unsigned egress_allow;
+    const char *only; /* "kev" | "atlas" | "epss" | NULL for every source */
+};
+
+struct bw_sync_outcome {
+    char source[8];
+    char status[16]; /* "imported" | "not_modified" | "rejected" | "failed" | "off" */
+    char error[400]; /* a parser's message (300) after its position */
+    long http_status;
+    /* imported: the import's counts (records for kev/atlas, scores for epss) */
+    long added, updated, unchanged, skipped, merged, unknown;
+};
+
+/* The source names, index for index with bw_sync_opts.url. */
+extern const char *const bw_sync_source_names[BW_SYNC_SOURCES];
+
+/* Syncs every source (or opts->only) at time now_us; out gets one outcome per source. Returns 0
+ * when no source was rejected or failed, else -1. */
+int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us,
+                  struct bw_sync_outcome out[BW_SYNC_SOURCES]);
+
+#endif
