@@ -45,9 +45,22 @@ const struct bw_route bw_routes[] = {
 
     /* threat intelligence */
     {BW_GET, "/api/ai-security/threat-feed", BW_ACCESS_PUBLIC, api_threat_feed, 0, NULL},
+    {BW_GET, "/api/ai-security/threat-feed/stix", BW_ACCESS_PUBLIC, api_stix_bundle, 0, NULL},
     {BW_GET, "/api/threat-intel/{id}/playbook", BW_ACCESS_PUBLIC, api_playbook_get, 0, NULL},
     {BW_POST, "/api/threat-intel/{id}/playbook", BW_ACCESS_SIGNED_IN, api_playbook_regenerate, 0, NULL},
     {BW_GET, "/api/threat-intel/playbooks/history", BW_ACCESS_SIGNED_IN, api_playbook_history, 0, NULL},
+
+    /* TAXII 2.1 (read-only; accounts, also by HTTP Basic with an API key as the password; errors as
+     * TAXII error resources) */
+#define TAXII(path, fn) {BW_GET, path, BW_ACCESS_SIGNED_IN, fn, BW_ROUTE_BASIC, api_taxii_error}
+    TAXII("/taxii2/", api_taxii_discovery),
+    TAXII("/taxii2/intel/", api_taxii_root),
+    TAXII("/taxii2/intel/collections/", api_taxii_collections),
+    TAXII("/taxii2/intel/collections/{id}/", api_taxii_collection),
+    TAXII("/taxii2/intel/collections/{id}/objects/", api_taxii_objects),
+    TAXII("/taxii2/intel/collections/{id}/objects/{object_id}/", api_taxii_object),
+    TAXII("/taxii2/intel/collections/{id}/manifest/", api_taxii_manifest),
+#undef TAXII
 
     /* orchestration (privileged; status is public but coarse) */
     {BW_GET, "/api/orchestrator/god-mode/status", BW_ACCESS_PUBLIC, api_orch_status, 0, NULL},
