@@ -469,7 +469,8 @@ static json_t *course_of_action(const json_t *pb, const char *rid, const char *t
     }
     char path[BW_INTEL_ID_MAX + 64];
     snprintf(path, sizeof path, "GET /api/threat-intel/%.64s/playbook", rid);
-    json_t *ref = ext_ref("bulwark", rid, NULL);
+    /* no external_id: a CVE id under another source_name than "cve" is invalid STIX */
+    json_t *ref = ext_ref("bulwark", NULL, NULL);
     json_object_set_new(ref, "description", json_string(path));
     json_object_set_new(o, "external_references", json_pack("[o]", ref));
     return o;
