@@ -5,6 +5,7 @@
 #include "common/jsonx.h"
 
 #include "common/limits.h"
+#include "common/utf8.h"
 #include "engine/intel/attack.h"
 #include "engine/intel/ids.h"
 
@@ -216,19 +217,20 @@ static json_t *head(const char *type, const char *id, const char *created, const
     return o;
 }
 
-/* A string member clipped to max bytes on a UTF-8 boundary (jansson strings are valid UTF-8);
- * nothing when s is empty. */
+/* A string member clipped to max bytes on a UTF-8 boundary; nothing when s is empty. The text is
+ * valid UTF-8 (jansson's strings, or built from them) except perhaps a sequence cut at its end by
+ * a bounded snprintf: that is dropped too. */
 static void set_text(json_t *o, const char *k, const char *s, size_t max)
 {
     if (!s || !*s)
         return;
     size_t n = strlen(s);
-    if (n > max) {
+    if (n > max)
         n = max;
-        while (n > 0 && ((unsigned char)s[n] & 0xC0) == 0x80)
-            n--;
-    }
-    json_object_set_new(o, k, json_stringn(s, n));
+    for (int tries = 0; tries < 4 && n > 0 && !bw_utf8_valid(s, n); tries++)
+        n--;
+    if (n > 0)
+        json_object_set_new(o, k, json_stringn(s, n));
 }
 
 static json_t *ext_ref(const char *source, const char *external_id, const char *url)

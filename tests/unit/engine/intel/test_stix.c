@@ -13,6 +13,7 @@
 #include "engine/intel/stix.h"
 #include "engine/intel/taxii.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void uuid5_known_values(void **state)
@@ -179,6 +180,31 @@ static void case_study_is_a_report(void **state)
     json_decref(o2);
 }
 
+/* Long texts are clipped on a UTF-8 boundary, never cut inside a character. */
+static void long_texts_clipped(void **state)
+{
+    (void)state;
+    char *big = malloc(3 * 3000 + 1);
+    for (int i = 0; i < 3000; i++)
+        memcpy(big + 3 * i, "\xe2\x82\xac", 3); /* the euro sign */
+    big[3 * 3000] = '\0';
+    json_t *rec = cve_record(false);
+    json_object_set_new(rec, "summary", json_string(big));
+    json_t *pb = json_pack("{s:s,s:[s]}", "executive_advisory", big, "immediate_actions", big);
+    json_t *out = json_array();
+    assert_int_equal(bw_stix_record(rec, pb, NULL, out), 0);
+    const char *types[] = {"vulnerability", "course-of-action"};
+    for (int i = 0; i < 2; i++) {
+        const char *d = bw_json_str(find_type(out, types[i], 0), "description");
+        assert_true(strlen(d) > 3000 && strlen(d) <= BW_STIX_MAX_TEXT);
+        assert_int_equal(strlen(d) % 3, 0); /* whole characters ("ai_cve..." prefix aside) */
+    }
+    json_decref(out);
+    json_decref(pb);
+    json_decref(rec);
+    free(big);
+}
+
 static void shared_objects(void **state)
 {
     (void)state;
@@ -281,6 +307,7 @@ int main(void)
         cmocka_unit_test(uuid5_known_values), cmocka_unit_test(ids_are_deterministic),
         cmocka_unit_test(times_with_milliseconds), cmocka_unit_test(cve_record_objects),
         cmocka_unit_test(case_study_is_a_report), cmocka_unit_test(shared_objects),
+        cmocka_unit_test(long_texts_clipped),
         cmocka_unit_test(taxii_query),         cmocka_unit_test(taxii_times),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
