@@ -505,6 +505,11 @@ int bw_stix_record(const json_t *rec, const json_t *pb, const json_t *hunt, json
         snprintf(created, sizeof created, "%s", BW_STIX_TABLES_TIME);
     if (!bw_stix_time(bw_json_str(rec, "enriched_at"), modified) || strcmp(modified, created) < 0)
         memcpy(modified, created, sizeof modified);
+    /* a record whose EPSS score changed after its facts says when (changed_at): the objects carry
+     * that score, so that is their version too */
+    char changed[32];
+    if (bw_stix_time(bw_json_str(rec, "changed_at"), changed) && strcmp(changed, modified) > 0)
+        memcpy(modified, changed, sizeof modified);
     const char *title = bw_json_str(rec, "title");
     if (!*title)
         title = rid;

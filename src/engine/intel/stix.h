@@ -28,7 +28,8 @@
  *               their parent); indicator `indicates` an attack-pattern subject, else `related-to`
  *               the subject.
  * created = the record's published time, modified = its enriched_at (the last change of its facts
- * here; never before created); the stream's date_added of each is enriched_at.
+ * here), or its changed_at when that is later (an EPSS score changed after the facts); never
+ * before created. The stream's date_added of each is the record's last change (the caller's).
  *
  * Ids: "<type>--" + a version-5 UUID (SHA-1, RFC 9562) under BW_STIX_NAMESPACE of
  * "<type>/<record or technique id>" (and "relationship/<source>/<type>/<target>"), so the same

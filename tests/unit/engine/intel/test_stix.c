@@ -139,11 +139,14 @@ static void cve_record_objects(void **state)
     free(a);
     free(b);
     json_decref(again);
-    /* with EPSS: carried in the extension */
+    /* with EPSS: carried in the extension, and a score that changed after the facts (changed_at)
+     * is a new version of the objects */
     json_t *rec2 = cve_record(true), *out2 = json_array();
+    json_object_set_new(rec2, "changed_at", json_string("2026-11-26T06:00:00Z"));
     assert_int_equal(bw_stix_record(rec2, NULL, NULL, out2), 0);
     const json_t *ext2 = json_object_get(json_object_get(find_type(out2, "vulnerability", 0), "extensions"), bw_stix_extension_id());
     assert_true(json_real_value(json_object_get(json_object_get(ext2, "epss"), "score")) == 0.5);
+    assert_string_equal(bw_json_str(find_type(out2, "vulnerability", 0), "modified"), "2026-11-26T06:00:00.000Z");
     assert_null(find_type(out2, "course-of-action", 0)); /* no playbook given */
     assert_null(find_type(out2, "indicator", 0));
     json_decref(out2);
