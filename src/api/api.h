@@ -109,6 +109,16 @@ void api_threat_record(struct bw_req *r);       /* src/api/threatintel.c */
 void api_playbook_get(struct bw_req *r);
 void api_playbook_regenerate(struct bw_req *r);
 void api_playbook_history(struct bw_req *r);
+void api_stix_bundle(struct bw_req *r);        /* src/api/stix.c */
+void api_taxii_discovery(struct bw_req *r);
+void api_taxii_root(struct bw_req *r);
+void api_taxii_collections(struct bw_req *r);
+void api_taxii_collection(struct bw_req *r);
+void api_taxii_objects(struct bw_req *r);
+void api_taxii_object(struct bw_req *r);
+void api_taxii_manifest(struct bw_req *r);
+/* TAXII routes' error renderer: the TAXII error resource in application/taxii+json;version=2.1 */
+void api_taxii_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra);
 void api_orch_status(struct bw_req *r); /* src/api/orchestrator.c */
 void api_orch_ciso(struct bw_req *r);
 void api_orch_aspm(struct bw_req *r);

@@ -337,6 +337,38 @@ enum bw_err bw_auth_resolve(struct bw_auth *a, const char *authz_in, const char 
     return BW_OK;
 }
 
+bool bw_auth_basic_password(const char *a, char *out, size_t cap)
+{
+    out[0] = '\0';
+    if (!a)
+        return false;
+    while (*a == ' ' || *a == '\t')
+        a++;
+    if (strncasecmp(a, "Basic ", 6) != 0)
+        return false;
+    a += 6;
+    while (*a == ' ')
+        a++;
+    size_t n = strlen(a);
+    while (n > 0 && (a[n - 1] == ' ' || a[n - 1] == '\t'))
+        n--;
+    unsigned char buf[BW_MAX_TOKEN_LEN];
+    size_t len = 0;
+    if (n == 0 || n > BW_MAX_TOKEN_LEN ||
+        sodium_base642bin(buf, sizeof buf, a, n, NULL, &len, NULL, sodium_base64_VARIANT_ORIGINAL) != 0)
+        return true;
+    unsigned char *colon = memchr(buf, ':', len);
+    if (!colon)
+        return true;
+    size_t plen = len - (size_t)(colon + 1 - buf);
+    if (plen == 0 || plen >= cap || memchr(colon + 1, '\0', plen))
+        return true;
+    memcpy(out, colon + 1, plen);
+    out[plen] = '\0';
+    sodium_memzero(buf, sizeof buf);
+    return true;
+}
+
 int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role, int64_t gen,
                         char **out, long *expires_in)
 {

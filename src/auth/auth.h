@@ -76,6 +76,12 @@ void bw_auth_refresh_user(struct bw_auth *a, const char *user_id);
 /* Signs a session token for the user carrying its token generation (a token whose generation is
  * not the account's is refused: a password change, disable or role change ends every earlier
  * one); *out malloc'ed. */
+/* The password of an `Authorization: Basic base64(user:password)` value into out (NUL-terminated;
+ * the user part is ignored): true; false when authorization is not Basic (NULL, another scheme).
+ * A Basic value that does not decode, has no ':' or whose password is empty or longer than cap - 1
+ * gives true with out "" (a credential that was sent and is wrong: 401, never anonymous). */
+bool bw_auth_basic_password(const char *authorization, char *out, size_t cap);
+
 int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role, int64_t gen,
                         char **out, long *expires_in);
 

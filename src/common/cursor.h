@@ -37,6 +37,8 @@ enum bw_cursor_list {
     BW_CURSOR_SCANS = 4,       /* GET /api/ai-security/assets/{id}/scans */
     BW_CURSOR_ENGAGEMENTS = 5, /* GET /api/ai-security/redteam/engagements */
     BW_CURSOR_ASSESSMENTS = 6, /* GET /api/ai-security/governance/assessments */
+    BW_CURSOR_STIX = 7,        /* GET /api/ai-security/threat-feed/stix */
+    BW_CURSOR_TAXII = 8,       /* TAXII `next` (sort: collection and endpoint) */
 };
 
 struct bw_cursor {

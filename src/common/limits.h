@@ -422,4 +422,17 @@
 /* compliance packs (src/engine/intel/compliance.h) */
 #define BW_COMPLIANCE_MAX_ITEMS  64 /* entries read from any one list of a record */
 
+/* STIX 2.1 and TAXII 2.1 (src/engine/intel/stix.h, taxii.h) */
+#define BW_STIX_MAX_NAME         256  /* bytes of an object's name */
+#define BW_STIX_MAX_TEXT         4096 /* bytes of a description or copied fact */
+#define BW_STIX_MAX_REFS         32   /* external references of a vulnerability */
+#define BW_STIX_MAX_URL          1024 /* longer reference URLs are left out */
+#define BW_STIX_MAX_TECHNIQUES   32   /* techniques of a record related to it */
+#define BW_TAXII_LIMIT_DEFAULT   100  /* objects per TAXII page when the client gives no limit */
+#define BW_TAXII_LIMIT_MAX       1000 /* ... and at most (a larger limit is lowered, as TAXII allows) */
+#define BW_TAXII_SCAN_RECORDS    200  /* records read per TAXII request; a sparse filter answers fewer
+                                         objects with more:true and a next */
+#define BW_TAXII_MATCH_MAX       16   /* values of one match[...] parameter */
+#define BW_TAXII_MAX_CONTENT     (2L * 1024 * 1024) /* max_content_length of the API root */
+
 #endif

@@ -36,10 +36,16 @@ enum bw_method { BW_GET, BW_POST, BW_PUT, BW_PATCH, BW_DELETE, BW_HEAD, BW_OPTIO
 
 
 typedef void (*bw_handler_fn)(struct bw_req *r);
+/* A route's own rendering of error replies (a protocol with its own error document, such as
+ * TAXII): called by bw_reply_error instead of writing the JSON envelope, with the same arguments
+ * (extra stolen); it answers with bw_reply_text and must not call bw_reply_error. */
+typedef void (*bw_error_fn)(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra);
 
 #define BW_ROUTE_BODY 1u /* the handler takes a JSON object body (may be required by it) */
 #define BW_ROUTE_UNLIMITED 2u /* never rate limited (monitoring) */
 #define BW_ROUTE_METRICS 4u   /* open instead of its access level when BULWARK_METRICS_PUBLIC is set */
+#define BW_ROUTE_BASIC 8u     /* also reads HTTP Basic credentials, an API key as the password (TAXII
+                                 clients send that); a 401 then names Basic too */
 
 struct bw_route {
     enum bw_method method;
@@ -47,6 +53,7 @@ struct bw_route {
     enum bw_access access;
     bw_handler_fn handler;
     unsigned flags;
+    bw_error_fn error; /* NULL: the JSON error envelope */
 };
 
 /* Called once per answered request where its final status is known: before the response is
@@ -125,7 +132,7 @@ struct bw_req {
     char ip[64];
     struct {
         const char *name;
-        char value[128];
+        char value[192]; /* a Link header with a cursor fits */
     } hdrs[8];
 };
 /* The part of a request cleared when it starts. */

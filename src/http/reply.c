@@ -76,6 +76,14 @@ void bw_reply_text(struct bw_req *r, unsigned status, const char *content_type, 
 
 void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra)
 {
+    if (e == BW_E_AUTH_REQUIRED) /* RFC 9110 11.6.1: a 401 names the schemes that would do */
+        bw_req_header(r, "WWW-Authenticate", "%s%s", BW_WWW_AUTHENTICATE,
+                      r->route && (r->route->flags & BW_ROUTE_BASIC) ? ", Basic realm=\"bulwark\"" : "");
+    if (r->route && r->route->error) {
+        r->err = e;
+        r->route->error(r, e, msg ? msg : bw_err_message(e), extra);
+        return;
+    }
     json_t *err = json_pack("{s:s,s:s,s:s}", "code", bw_err_code(e), "message",
                             msg ? msg : bw_err_message(e), "request_id", r->request_id);
     if (!err) { /* msg was not valid UTF-8: never echo it */
@@ -87,8 +95,6 @@ void bw_reply_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *ex
         json_decref(extra);
     }
     r->err = e;
-    if (e == BW_E_AUTH_REQUIRED) /* RFC 9110 11.6.1: a 401 names the schemes that would do */
-        bw_req_header(r, "WWW-Authenticate", "%s", BW_WWW_AUTHENTICATE);
     bw_reply_json(r, bw_err_status(e), json_pack("{s:o}", "error", err));
 }
 

@@ -54,7 +54,8 @@ int bw_router_init(const struct bw_route *routes, size_t n)
             p++;
             const char *e = strchr(p, '/');
             size_t len = e ? (size_t)(e - p) : strlen(p);
-            if (c->nsegs == BW_ROUTE_SEGS_MAX || len == 0)
+            /* an empty segment only last: a pattern ending in '/' (TAXII's paths do) */
+            if (c->nsegs == BW_ROUTE_SEGS_MAX || (len == 0 && p[0] != '\0'))
                 return -1;
             struct seg *s = &c->segs[c->nsegs++];
             if (p[0] == '{' && p[len - 1] == '}') {

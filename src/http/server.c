@@ -22,6 +22,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sodium.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
@@ -441,8 +442,18 @@ static void process(struct bw_req *r)
     if (access != BW_ACCESS_OPEN) {
         const char *why = NULL;
         enum bw_auth_fail fail = BW_AUTH_FAIL_INVALID;
-        enum bw_err e = bw_auth_resolve(h->auth, bw_req_header_in(r, MHD_HTTP_HEADER_AUTHORIZATION),
-                                        bw_req_header_in(r, "X-API-Key"), &r->principal, &why, &fail);
+        const char *authz = bw_req_header_in(r, MHD_HTTP_HEADER_AUTHORIZATION), *xkey = bw_req_header_in(r, "X-API-Key");
+        char basic[BW_MAX_TOKEN_LEN + 1];
+        enum bw_err e;
+        if ((r->route->flags & BW_ROUTE_BASIC) && !xkey && bw_auth_basic_password(authz, basic, sizeof basic)) {
+            /* Basic: the password is the key (admin key included); an empty one is a bad credential */
+            e = basic[0] ? bw_auth_resolve(h->auth, NULL, basic, &r->principal, &why, &fail) : BW_E_AUTH_REQUIRED;
+            if (!basic[0])
+                why = "HTTP Basic credentials must carry an API key as the password";
+            sodium_memzero(basic, sizeof basic);
+        } else {
+            e = bw_auth_resolve(h->auth, authz, xkey, &r->principal, &why, &fail);
+        }
         if (e == BW_E_UNAVAILABLE) {
             bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
             return;

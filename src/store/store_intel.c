@@ -551,6 +551,57 @@ int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
                       p, 8, NULL);
 }
 
+/* ---- in change order (STIX, TAXII) ------------------------------------------------------------ */
+
+#define CHANGED_SQL "SELECT id, doc, enriched_us FROM intel_records WHERE "
+#define CHANGED_ORDER " ORDER BY enriched_us, id LIMIT ?"
+static const char CHANGED_AFTER[] = CHANGED_SQL "enriched_us > ?" CHANGED_ORDER;
+static const char CHANGED_FROM[] = CHANGED_SQL "(enriched_us, id) >= (?, ?)" CHANGED_ORDER;
+static const char *const changed_plan[2][2] = {
+    {EQP CHANGED_SQL "enriched_us > ?" CHANGED_ORDER, EQP CHANGED_SQL "(enriched_us, id) >= (?, ?)" CHANGED_ORDER},
+    {EX CHANGED_SQL "enriched_us > ?" CHANGED_ORDER, EX CHANGED_SQL "(enriched_us, id) >= (?, ?)" CHANGED_ORDER}};
+
+struct changed {
+    store_intel_changed_fn fn;
+    void *arg;
+    long limit, seen;
+    bool *more;
+};
+
+static int read_changed(struct db_rows *r, void *arg)
+{
+    struct changed *c = arg;
+    if (++c->seen > c->limit) { /* the row past the page: only says that more follow */
+        *c->more = true;
+        return ST_OK;
+    }
+    const char *id = db_rows_text(r, 0), *doc = db_rows_text(r, 1);
+    return c->fn(id ? id : "", doc ? doc : "", db_rows_int(r, 2), c->arg);
+}
+
+int store_intel_changed(struct db *db, int64_t from_us, const char *from_id, long limit, store_intel_changed_fn fn,
+                        void *arg, bool *more)
+{
+    *more = false;
+    struct db_param p[3];
+    int np = 0;
+    p[np++] = DBP_INT(from_us);
+    if (from_id)
+        p[np++] = DBP_TEXT(from_id);
+    p[np++] = DBP_INT(limit + 1);
+    struct changed c = {fn, arg, limit, 0, more};
+    return store_query_each(db, from_id ? CHANGED_FROM : CHANGED_AFTER, p, np, read_changed, &c);
+}
+
+int store_intel_changed_plan(struct db *db, bool from_record, char *out, size_t cap)
+{
+    bool pg = strcmp(db_backend(db), "postgres") == 0;
+    struct db_param p[3] = {DBP_INT(0), DBP_TEXT("CVE-2024-0001"), DBP_INT(21)};
+    if (!from_record)
+        p[1] = DBP_INT(21);
+    return store_plan(db, changed_plan[pg][from_record], p, from_record ? 3 : 2, out, cap);
+}
+
 /* ---- playbooks --------------------------------------------------------------------------------- */
 
 int store_playbook_insert(struct db *db, const struct store_playbook *pb, const char *text)

@@ -297,11 +297,41 @@ __attribute__((no_sanitize("coverage"))) static bool fz_same(const char *a, cons
 /* The statuses the API answers with (docs/openapi.json). */
 static bool fz_status_known(unsigned s)
 {
-    static const unsigned ok[] = {200, 201, 202, 400, 401, 403, 404, 405, 409, 413, 415, 429, 501, 503};
+    static const unsigned ok[] = {200, 201, 202, 400, 401, 403, 404, 405, 406, 409, 413, 415, 429, 501, 503};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (s == ok[i])
             return true;
     return false;
+}
+
+/* A TAXII route's reply: a TAXII document, errors as TAXII error resources {title, http_status (the
+ * status as a string), error_code (the table's code for the status, or NOT_ACCEPTABLE for 406),
+ * details.request_id (this request's)}; never a 5xx but 503 "server busy". */
+static void fz_check_taxii(const struct bw_synth_req *in, const struct bw_synth_resp *out)
+{
+    json_t *j = json_loadb(out->body, out->len, 0, NULL);
+    if (!json_is_object(j))
+        fz_fail("TAXII reply body is not a JSON object", in, out);
+    if (out->status >= 400) {
+        char st[8];
+        snprintf(st, sizeof st, "%u", out->status);
+        const char *title = json_string_value(json_object_get(j, "title"));
+        const char *hs = json_string_value(json_object_get(j, "http_status"));
+        const char *code = json_string_value(json_object_get(j, "error_code"));
+        const char *rid = json_string_value(json_object_get(json_object_get(j, "details"), "request_id"));
+        if (!title || !hs || !fz_same(hs, st, SIZE_MAX) || !code || !rid || !fz_same(rid, out->request_id, SIZE_MAX))
+            fz_fail("TAXII error reply is not the TAXII error resource", in, out);
+        unsigned want = fz_same(code, "NOT_ACCEPTABLE", SIZE_MAX) ? 406 : 0;
+        for (int k = 1; k < BW_E__COUNT && !want; k++)
+            if (fz_same(code, bw_err_code((enum bw_err)k), SIZE_MAX))
+                want = bw_err_status((enum bw_err)k);
+        if (want != out->status)
+            fz_fail("TAXII error code does not match the status", in, out);
+        if (out->status >= 500 && !(out->status == 503 && fz_same(json_string_value(json_object_get(j, "description")),
+                                                                  "server busy, try again", SIZE_MAX)))
+            fz_fail("5xx for a TAXII request", in, out);
+    }
+    json_decref(j);
 }
 
 static void fz_check(const struct bw_synth_req *in, const struct bw_synth_resp *out)
@@ -309,6 +339,12 @@ static void fz_check(const struct bw_synth_req *in, const struct bw_synth_resp *
     if (!fz_status_known(out->status))
         fz_fail("undocumented status", in, out);
     bool json = fz_same(out->content_type, "application/json", 16);
+    if (fz_same(out->content_type, "application/taxii+json;version=2.1", SIZE_MAX)) {
+        fz_check_taxii(in, out);
+        return;
+    }
+    if (out->status == 406)
+        fz_fail("406 outside TAXII", in, out);
     if (out->status >= 400 && !json)
         fz_fail("error reply is not JSON", in, out);
     json_t *j = json ? json_loadb(out->body, out->len, 0, NULL) : NULL;

@@ -9,13 +9,13 @@
 static void h(struct bw_req *r) { (void)r; }
 
 static const struct bw_route routes[] = {
-    {BW_GET, "/healthz", BW_ACCESS_OPEN, h, 0},
-    {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, h, 0},
-    {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, h, BW_ROUTE_BODY},
-    {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, h, 0},
-    {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, h, 0},
-    {BW_GET, "/api/a/{x}/b/{y}", BW_ACCESS_PUBLIC, h, 0},
-    {BW_PUT, "/api/a/{x}/b/{y}", BW_ACCESS_PUBLIC, h, 0},
+    {BW_GET, "/healthz", BW_ACCESS_OPEN, h, 0, NULL},
+    {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, h, 0, NULL},
+    {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, h, BW_ROUTE_BODY, NULL},
+    {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, h, 0, NULL},
+    {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, h, 0, NULL},
+    {BW_GET, "/api/a/{x}/b/{y}", BW_ACCESS_PUBLIC, h, 0, NULL},
+    {BW_PUT, "/api/a/{x}/b/{y}", BW_ACCESS_PUBLIC, h, 0, NULL},
 };
 
 static struct bw_req g_req; /* large; overwritten for every input */

@@ -93,7 +93,7 @@ static void undocumented_route_is_caught(void **state)
     struct bw_route more[64];
     assert_true(bw_routes_count < 64);
     memcpy(more, bw_routes, bw_routes_count * sizeof more[0]);
-    more[bw_routes_count] = (struct bw_route){BW_GET, "/api/not-documented", BW_ACCESS_PUBLIC, NULL, 0};
+    more[bw_routes_count] = (struct bw_route){BW_GET, "/api/not-documented", BW_ACCESS_PUBLIC, NULL, 0, NULL};
     char why[256];
     assert_int_equal(mismatches(json_object_get(doc, "paths"), more, bw_routes_count + 1, why, sizeof why), 1);
     assert_non_null(strstr(why, "/api/not-documented"));

@@ -353,8 +353,8 @@ static void test_scope_and_order(void **state)
 /* ---- recording from a request ---- */
 
 static void noop_handler(struct bw_req *r) { (void)r; }
-static const struct bw_route R_PRIV = {BW_GET, "/api/orchestrator/god-mode/aspm", BW_ACCESS_PRIVILEGED, noop_handler, 0};
-static const struct bw_route R_PRO = {BW_POST, "/api/assets", BW_ACCESS_PRO, noop_handler, BW_ROUTE_BODY};
+static const struct bw_route R_PRIV = {BW_GET, "/api/orchestrator/god-mode/aspm", BW_ACCESS_PRIVILEGED, noop_handler, 0, NULL};
+static const struct bw_route R_PRO = {BW_POST, "/api/assets", BW_ACCESS_PRO, noop_handler, BW_ROUTE_BODY, NULL};
 
 static void request(struct bw_req *r, const struct bw_route *route, const char *ip, enum bw_auth_kind kind,
                     const char *user, const char *prefix)

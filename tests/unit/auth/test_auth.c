@@ -222,6 +222,31 @@ static void test_generation(void **state)
 
 /* Many keys, ten per account: each resolves to its own key and account, the second time round
  * from the cache; none is confused with another. */
+/* HTTP Basic (TAXII routes): the password is the credential; Basic that cannot be read is a
+ * credential sent and wrong (true with ""), another scheme or none is not Basic (false). */
+static void test_basic_password(void **state)
+{
+    (void)state;
+    char out[64];
+    /* "user:svc_abc" and ":p:w" (a colon in the password stays) */
+    assert_true(bw_auth_basic_password("Basic dXNlcjpzdmNfYWJj", out, sizeof out));
+    assert_string_equal(out, "svc_abc");
+    assert_true(bw_auth_basic_password("  basic   OnA6dw==  ", out, sizeof out));
+    assert_string_equal(out, "p:w");
+    static const char *const wrong[] = {"Basic ", "Basic !!!!", "Basic bm9jb2xvbg==" /* no colon */,
+                                        "Basic dXNlcjo=" /* empty password */, "Basic dXNlcjphAGI=" /* NUL */};
+    for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++) {
+        assert_true(bw_auth_basic_password(wrong[i], out, sizeof out));
+        assert_string_equal(out, "");
+    }
+    /* longer than the buffer: refused, never cut */
+    assert_true(bw_auth_basic_password("Basic dTphYmNkZWZnaGlq", out, 8));
+    assert_string_equal(out, "");
+    assert_false(bw_auth_basic_password(NULL, out, sizeof out));
+    assert_false(bw_auth_basic_password("Bearer abc", out, sizeof out));
+    assert_false(bw_auth_basic_password("Basically", out, sizeof out));
+}
+
 static void test_many_keys(void **state)
 {
     struct db *db = ((struct db_fixture *)*state)->db;
@@ -262,6 +287,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_disable_within_ttl, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_keys, setup, teardown),
+        cmocka_unit_test(test_basic_password),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -92,9 +92,9 @@ static void test_escaping(void **state)
 static void h(struct bw_req *r) { (void)r; }
 
 static const struct bw_route routes[] = {
-    {BW_GET, "/a/{id}", BW_ACCESS_PUBLIC, h, 0},
-    {BW_POST, "/b", BW_ACCESS_PUBLIC, h, 0},
-    {BW_DELETE, "/a/{id}", BW_ACCESS_PUBLIC, h, 0}, /* a second entry of one template */
+    {BW_GET, "/a/{id}", BW_ACCESS_PUBLIC, h, 0, NULL},
+    {BW_POST, "/b", BW_ACCESS_PUBLIC, h, 0, NULL},
+    {BW_DELETE, "/a/{id}", BW_ACCESS_PUBLIC, h, 0, NULL}, /* a second entry of one template */
 };
 
 /* The value of the sample line that starts with prefix (followed by a space), or -1. */

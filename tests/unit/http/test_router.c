@@ -20,13 +20,13 @@ static void h_two(struct bw_req *r) { (void)r; }
 static void h_put(struct bw_req *r) { (void)r; }
 
 static const struct bw_route routes[] = {
-    {BW_GET, "/healthz", BW_ACCESS_OPEN, h_health, 0},
-    {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, h_list, 0},
-    {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, h_create, BW_ROUTE_BODY},
-    {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, h_delete, 0},
-    {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, h_rotate, 0},
-    {BW_GET, "/api/orgs/{org}/members/{member}", BW_ACCESS_SESSION, h_two, 0},
-    {BW_PUT, "/api/orgs/{org}/members/{member}", BW_ACCESS_SESSION, h_put, 0},
+    {BW_GET, "/healthz", BW_ACCESS_OPEN, h_health, 0, NULL},
+    {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, h_list, 0, NULL},
+    {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, h_create, BW_ROUTE_BODY, NULL},
+    {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, h_delete, 0, NULL},
+    {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, h_rotate, 0, NULL},
+    {BW_GET, "/api/orgs/{org}/members/{member}", BW_ACCESS_SESSION, h_two, 0, NULL},
+    {BW_PUT, "/api/orgs/{org}/members/{member}", BW_ACCESS_SESSION, h_put, 0, NULL},
 };
 #define NROUTES (sizeof routes / sizeof *routes)
 
@@ -197,14 +197,26 @@ static void test_allow_buffer_limits(void **state)
 static void test_init_rejects_bad_patterns(void **state)
 {
     (void)state;
-    const char *bad[] = {"healthz", "", "/a//b", "/a/", "/a/b/c/d/e/f/g/h/i/j/k/l/m"};
+    const char *bad[] = {"healthz", "", "/a//b", "//", "/a/b/c/d/e/f/g/h/i/j/k/l/m"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        struct bw_route one[] = {{BW_GET, bad[i], BW_ACCESS_OPEN, h_health, 0}};
+        struct bw_route one[] = {{BW_GET, bad[i], BW_ACCESS_OPEN, h_health, 0, NULL}};
         if (bw_router_init(one, 1) != -1)
             fail_msg("pattern '%s' accepted", bad[i]);
     }
+    /* a pattern may end in '/' (TAXII's paths do): it matches that path only, not the one without */
+    struct bw_route slash[] = {{BW_GET, "/t/", BW_ACCESS_OPEN, h_health, 0, NULL},
+                               {BW_GET, "/t/{id}/", BW_ACCESS_OPEN, h_list, 0, NULL}};
+    assert_int_equal(bw_router_init(slash, 2), 0);
+    struct bw_req rs;
+    char al[64];
+    assert_ptr_equal(match(&rs, BW_GET, "/t/", al, sizeof al), &slash[0]);
+    assert_null(match(&rs, BW_GET, "/t", al, sizeof al));
+    assert_ptr_equal(match(&rs, BW_GET, "/t/x/", al, sizeof al), &slash[1]);
+    assert_string_equal(rs.params[0], "x");
+    assert_null(match(&rs, BW_GET, "/t/x", al, sizeof al));
+    assert_null(match(&rs, BW_GET, "/t//", al, sizeof al));
     /* twelve segments is the maximum */
-    struct bw_route twelve[] = {{BW_GET, "/a/b/c/d/e/f/g/h/i/j/k/l", BW_ACCESS_OPEN, h_health, 0}};
+    struct bw_route twelve[] = {{BW_GET, "/a/b/c/d/e/f/g/h/i/j/k/l", BW_ACCESS_OPEN, h_health, 0, NULL}};
     assert_int_equal(bw_router_init(twelve, 1), 0);
     struct bw_req r;
     char allow[64];
@@ -212,7 +224,7 @@ static void test_init_rejects_bad_patterns(void **state)
     /* too many routes */
     static struct bw_route many[257];
     for (size_t i = 0; i < 257; i++)
-        many[i] = (struct bw_route){BW_GET, "/x", BW_ACCESS_OPEN, h_health, 0};
+        many[i] = (struct bw_route){BW_GET, "/x", BW_ACCESS_OPEN, h_health, 0, NULL};
     assert_int_equal(bw_router_init(many, 257), -1);
     assert_int_equal(bw_router_init(many, 256), 0);
     /* the table used by the other tests */
@@ -224,8 +236,8 @@ static void test_first_route_wins(void **state)
     (void)state;
     /* a static route listed before a parameter route with the same shape takes precedence */
     static const struct bw_route t[] = {
-        {BW_GET, "/k/latest", BW_ACCESS_OPEN, h_list, 0},
-        {BW_GET, "/k/{id}", BW_ACCESS_OPEN, h_delete, 0},
+        {BW_GET, "/k/latest", BW_ACCESS_OPEN, h_list, 0, NULL},
+        {BW_GET, "/k/{id}", BW_ACCESS_OPEN, h_delete, 0, NULL},
     };
     assert_int_equal(bw_router_init(t, 2), 0);
     struct bw_req r;
@@ -241,10 +253,10 @@ static void test_literal_path_is_not_a_parameter(void **state)
     (void)state;
     /* POST /a/register and GET /a/{id}: "register" names the literal route, so GET on it is 405 */
     static const struct bw_route t[] = {
-        {BW_GET, "/a/{id}", BW_ACCESS_OPEN, h_list, 0},
-        {BW_DELETE, "/a/{id}", BW_ACCESS_OPEN, h_delete, 0},
-        {BW_POST, "/a/register", BW_ACCESS_OPEN, h_create, BW_ROUTE_BODY},
-        {BW_GET, "/b/{id}", BW_ACCESS_OPEN, h_two, 0},
+        {BW_GET, "/a/{id}", BW_ACCESS_OPEN, h_list, 0, NULL},
+        {BW_DELETE, "/a/{id}", BW_ACCESS_OPEN, h_delete, 0, NULL},
+        {BW_POST, "/a/register", BW_ACCESS_OPEN, h_create, BW_ROUTE_BODY, NULL},
+        {BW_GET, "/b/{id}", BW_ACCESS_OPEN, h_two, 0, NULL},
     };
     assert_int_equal(bw_router_init(t, 4), 0);
     struct bw_req r;

@@ -35,10 +35,10 @@ static void slow_work(struct bw_req *r) { bw_reply_json(r, 202, json_pack("{s:b}
 static void h_slow(struct bw_req *r) { bw_req_defer(r, slow_work); }
 
 static const struct bw_route routes[] = {
-    {BW_GET, "/ok", BW_ACCESS_OPEN, h_ok, 0},
-    {BW_POST, "/echo", BW_ACCESS_OPEN, h_echo, BW_ROUTE_BODY},
-    {BW_GET, "/slow", BW_ACCESS_OPEN, h_slow, 0},
-    {BW_GET, "/readyz", BW_ACCESS_OPEN, bw_http_readyz, 0},
+    {BW_GET, "/ok", BW_ACCESS_OPEN, h_ok, 0, NULL},
+    {BW_POST, "/echo", BW_ACCESS_OPEN, h_echo, BW_ROUTE_BODY, NULL},
+    {BW_GET, "/slow", BW_ACCESS_OPEN, h_slow, 0, NULL},
+    {BW_GET, "/readyz", BW_ACCESS_OPEN, bw_http_readyz, 0, NULL},
 };
 
 /* What the response hook saw. */
