@@ -553,13 +553,14 @@ int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
 
 /* ---- in change order (STIX, TAXII) ------------------------------------------------------------ */
 
-#define CHANGED_SQL "SELECT id, doc, enriched_us FROM intel_records WHERE "
-#define CHANGED_ORDER " ORDER BY enriched_us, id LIMIT ?"
-static const char CHANGED_AFTER[] = CHANGED_SQL "enriched_us > ?" CHANGED_ORDER;
-static const char CHANGED_FROM[] = CHANGED_SQL "(enriched_us, id) >= (?, ?)" CHANGED_ORDER;
+#define CHANGED_SQL "SELECT id, doc, changed_us FROM intel_records WHERE "
+#define CHANGED_ORDER " ORDER BY changed_us, id LIMIT ?"
+static const char CHANGED_AFTER[] = CHANGED_SQL "changed_us > ?" CHANGED_ORDER;
+static const char CHANGED_FROM[] = CHANGED_SQL "(changed_us, id) >= (?, ?)" CHANGED_ORDER;
 static const char *const changed_plan[2][2] = {
-    {EQP CHANGED_SQL "enriched_us > ?" CHANGED_ORDER, EQP CHANGED_SQL "(enriched_us, id) >= (?, ?)" CHANGED_ORDER},
-    {EX CHANGED_SQL "enriched_us > ?" CHANGED_ORDER, EX CHANGED_SQL "(enriched_us, id) >= (?, ?)" CHANGED_ORDER}};
+    {"EXPLAIN QUERY PLAN " CHANGED_SQL "changed_us > ?" CHANGED_ORDER,
+     "EXPLAIN QUERY PLAN " CHANGED_SQL "(changed_us, id) >= (?, ?)" CHANGED_ORDER},
+    {"EXPLAIN " CHANGED_SQL "changed_us > ?" CHANGED_ORDER, "EXPLAIN " CHANGED_SQL "(changed_us, id) >= (?, ?)" CHANGED_ORDER}};
 
 struct changed {
     store_intel_changed_fn fn;

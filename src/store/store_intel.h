@@ -98,13 +98,13 @@ int store_intel_sync_get(struct db *db, const char *source, struct store_sync_st
 /* Inserts or replaces the state of s->source. */
 int store_intel_sync_put(struct db *db, const struct store_sync_state *s);
 
-/* Records in the order they changed here (enriched_us, then id, ascending), for STIX bundles and
+/* Records in the order they changed here (changed_us, then id, ascending), for STIX bundles and
  * TAXII: from the record (from_us, from_id) on, that record included (from_id NULL: every record
- * whose enriched_us is greater than from_us). At most limit rows; fn(id, doc, enriched_us, arg)
+ * whose changed_us is greater than from_us). At most limit rows; fn(id, doc, changed_us, arg)
  * for each (the texts are the row's, valid during the call; a non-ST_OK answer stops and is
- * returned). *more: a row followed the last one handed over. One statement on intel_changed_id
- * (migration 0028). */
-typedef int (*store_intel_changed_fn)(const char *id, const char *doc, int64_t enriched_us, void *arg);
+ * returned). *more: a row followed the last one handed over. One statement on intel_feed_changed
+ * (migration 0025), so an EPSS update shows as a change too. */
+typedef int (*store_intel_changed_fn)(const char *id, const char *doc, int64_t changed_us, void *arg);
 int store_intel_changed(struct db *db, int64_t from_us, const char *from_id, long limit, store_intel_changed_fn fn,
                         void *arg, bool *more);
 int store_intel_changed_plan(struct db *db, bool from_record, char *out, size_t cap);

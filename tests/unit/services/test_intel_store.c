@@ -434,14 +434,14 @@ static void feed_plans(struct db *db)
                      "order:\n%s",
                      db_backend(db), keys[sort], f & 1, (f & 2) != 0, k >= 24, keyset, plan);
     }
-    /* records in change order (STIX, TAXII): from a time or from a record, on intel_changed_id */
+    /* records in change order (STIX, TAXII): from a time or from a record, on intel_feed_changed */
     for (int k = 0; k < 2; k++) {
         char plan[4096];
         assert_int_equal(store_intel_changed_plan(db, k, plan, sizeof plan), ST_OK);
-        bool ok = strstr(plan, "intel_changed_id") && !strstr(plan, pg ? "Sort" : "TEMP B-TREE") &&
+        bool ok = strstr(plan, "intel_feed_changed") && !strstr(plan, pg ? "Sort" : "TEMP B-TREE") &&
                   !strstr(plan, pg ? "Seq Scan on intel_records" : "SCAN intel_records\n");
         if (!ok)
-            fail_msg("%s changed-order plan (from record:%d) does not read intel_changed_id in order:\n%s",
+            fail_msg("%s changed-order plan (from record:%d) does not read intel_feed_changed in order:\n%s",
                      db_backend(db), k, plan);
     }
     /* the playbook history too, over 4,000 generations of one account and 20 of another */
