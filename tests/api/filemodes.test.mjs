@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKEND, BIN, Server } from './lib/server.mjs';
@@ -111,15 +111,27 @@ test('BULWARK_ALLOW_INSECURE_FILE_MODES=1: the start goes on with a warning', as
   }
 });
 
-test('PostgreSQL: the data directory is not used, so its mode does not matter', { skip: sqlite && 'PostgreSQL only' }, async () => {
+// The database is elsewhere; the data directory holds only the key secrets are sealed with
+// (secret.key, 0600 whatever the umask), and nothing at all when BULWARK_SECRET_KEY gives it.
+test('PostgreSQL: the data directory holds only the seal key, 0600; nothing with BULWARK_SECRET_KEY', { skip: sqlite && 'PostgreSQL only' }, async () => {
   const d = dataDir(0o755);
   const s = new Server({ dir: d, env: { BULWARK_WORKERS: '0' } });
   await s.start();
   try {
     assert.equal((await s.req('GET', '/readyz')).status, 200);
-    assert.deepEqual(readdirSync(d), []);
+    assert.deepEqual(readdirSync(d), ['secret.key']);
+    assert.equal(mode(join(d, 'secret.key')), 0o600);
   } finally {
     assert.equal(await s.stop(), 0);
+  }
+  const e = dataDir(0o755);
+  const t = new Server({ dir: e, env: { BULWARK_WORKERS: '0', BULWARK_SECRET_KEY: readFileSync(join(d, 'secret.key'), 'utf8').trim() } });
+  await t.start();
+  try {
+    assert.equal((await t.req('GET', '/readyz')).status, 200);
+    assert.deepEqual(readdirSync(e), []);
+  } finally {
+    assert.equal(await t.stop(), 0);
   }
 });
 
