@@ -98,7 +98,7 @@ check() { # url [header]
 }
 
 # ---- scenarios --------------------------------------------------------------------------------
-# name|class|url|header   class: base (the denominator), public (bar 0.8x), auth (bar 0.6x),
+# name|class|url|header   class: base (the denominator), public (bar 0.8x), auth (bar 0.7x),
 #                          info (no bar: shows what a database read per request costs)
 frameworks=/api/ai-security/governance/frameworks
 scenarios=(

@@ -970,8 +970,9 @@ int bw_http_serve(struct bw_http_ctx *h, struct bw_listener *l)
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)cfg->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)cfg->max_conn_per_ip,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(2 * BW_MAX_HEADER_BYTES),
-        /* RFC 9112 as a server must read it: no whitespace before a header's colon, no obsolete
-         * line folding, no bare LF; what it lets through, bw_framing_check judges */
+        /* libmicrohttpd's default level, not its strict one (which in 0.9.75 answers a missing Host
+         * with two 400s, docs/operations.md): the RFC 9112 rules a server must apply (Host, one
+         * Content-Length, Transfer-Encoding, field names) are bw_framing_check's, in the envelope */
         MHD_OPTION_STRICT_FOR_CLIENT, (int)0,
         g_tls ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, tls.cert,
         MHD_OPTION_HTTPS_MEM_KEY, tls.key,

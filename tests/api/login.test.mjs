@@ -98,3 +98,22 @@ test('a governance assessment answers quickly while 150 parallel failed logins r
     assert.ok(Number(r.headers.get('retry-after')) >= 1);
   }
 });
+
+// Many accounts guessed at once from one address: each email is under its own cap, but the address
+// has at most BW_LOGIN_INFLIGHT_IP (4) password checks in flight; the rest are refused at once with
+// 429, without a hash, and say why. Without the per-address cap all 40 would be checked (or queued).
+test('parallel guesses at 40 accounts from one address: at most a few checked at a time, the rest 429 from this address', async () => {
+  const rs = await Promise.all(Array.from({ length: 40 }, (_, i) =>
+    login(`spray-${i}@example.com`, 'Winter2026!', '10.5.0.1')));
+  const n = tally(rs);
+  assert.deepEqual(Object.keys(n).filter((s) => !['400', '429', '503'].includes(s)), [], JSON.stringify(n));
+  assert.ok((n[429] || 0) > 0, `some guesses refused for the address: ${JSON.stringify(n)}`);
+  assert.ok((n[400] || 0) >= 1 && n[400] < 40, JSON.stringify(n));
+  for (const r of rs.filter((x) => x.status === 429)) {
+    const e = assertError(assert, r, 429, 'RATE_LIMITED');
+    assert.match(e.message, /from this address/);
+    assert.ok(Number(r.headers.get('retry-after')) >= 1);
+  }
+  // another address is not held back by the first one's checks
+  assertError(assert, await login('spray-0@example.com', 'Winter2026!', '10.5.0.2'), 400, 'INVALID_CREDENTIALS');
+});
