@@ -198,7 +198,10 @@ void api_governance_assess(struct bw_req *r)
             json_array_foreach(uc, i, s) {
                 if (!json_is_string(s) || json_string_length(s) == 0 ||
                     bw_utf8_chars(json_string_value(s), json_string_length(s)) > BW_ASSESS_USE_CASE_CHARS) {
-                    bw_verr_add(&v, "ai_use_cases", "items must be non-empty strings of at most 1000 characters");
+                    char m[96];
+                    snprintf(m, sizeof m, "items must be non-empty strings of at most %d characters",
+                             BW_ASSESS_USE_CASE_CHARS);
+                    bw_verr_add(&v, "ai_use_cases", m);
                     break;
                 }
             }

@@ -211,9 +211,11 @@ void api_orch_run(struct bw_req *r)
         json_t *m = json_object_get(r->json, "max_items");
         if (m && !json_is_integer(m))
             bw_verr_add(&v, "max_items", "must be an integer");
-        else if (m && (json_integer_value(m) < 1 || json_integer_value(m) > BW_ORCH_MAX_ITEMS))
-            bw_verr_add(&v, "max_items", "must be between 1 and 1000");
-        else if (m)
+        else if (m && (json_integer_value(m) < 1 || json_integer_value(m) > BW_ORCH_MAX_ITEMS)) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "must be between 1 and %d", BW_ORCH_MAX_ITEMS);
+            bw_verr_add(&v, "max_items", msg);
+        } else if (m)
             max_items = (long)json_integer_value(m);
     }
     if (bw_verr_reply(r, &v))

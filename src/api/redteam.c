@@ -195,8 +195,11 @@ void api_redteam_engagements(struct bw_req *r)
         bw_verr_add(&v, "status", "must be one of queued, running, completed, failed, cancelled");
     /* an asset id that cannot be one lists nothing, like another account's */
     bool asset_ok = !asset || strlen(asset) <= BW_RT_ASSET_ID_CHARS_MAX;
-    if (!asset_ok)
-        bw_verr_add(&v, "asset_id", "must be at most 128 characters");
+    if (!asset_ok) {
+        char m[64];
+        snprintf(m, sizeof m, "must be at most %d characters", BW_RT_ASSET_ID_CHARS_MAX);
+        bw_verr_add(&v, "asset_id", m);
+    }
     char filters[200];
     snprintf(filters, sizeof filters, "status=%s&asset_id=%s", status && status_ok ? status : "",
              asset && asset_ok ? asset : "");
