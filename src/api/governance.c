@@ -6,6 +6,7 @@
 #include "api/api_util.h"
 #include "common/ids.h"
 #include "common/limits.h"
+#include "common/states.h"
 #include "common/timeutil.h"
 #include "common/utf8.h"
 #include "engine/governance.h"
@@ -156,7 +157,8 @@ static void assess_work(struct bw_req *r)
     char id[BW_ID_MAX], ts[21];
     bw_id_new("asm_", id);
     bw_iso8601(now, ts);
-    json_t *doc = json_pack("{s:s,s:s,s:s}", "assessment_id", id, "framework_id", ORDER[fwi], "status", "completed");
+    json_t *doc = json_pack("{s:s,s:s,s:s}", "assessment_id", id, "framework_id", ORDER[fwi], "status",
+                            bw_assessment_status_name(BW_ASSESSMENT_COMPLETED));
     json_object_update(doc, result);
     json_decref(result);
     json_object_set_new(doc, "created_at", json_string(ts));
