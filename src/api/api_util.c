@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
+void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, BW_MSG_STORAGE_UNAVAILABLE, NULL); }
 
 void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char *failed)
 {
