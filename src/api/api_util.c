@@ -65,6 +65,13 @@ void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, en
     }
 }
 
+bool api_page_open(struct bw_req *r, struct api_page *pg, enum bw_cursor_list list, bool text_key)
+{
+    struct bw_verr v = {0};
+    api_page_query(r, &v, pg, list, 0, "", text_key);
+    return !bw_verr_reply(r, &v);
+}
+
 void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1])
 {
     out[0] = '\0';

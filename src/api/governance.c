@@ -232,10 +232,8 @@ void api_governance_assessment_get(struct bw_req *r)
 
 void api_governance_assessments(struct bw_req *r)
 {
-    struct bw_verr v = {0};
     struct api_page pg;
-    api_page_query(r, &v, &pg, BW_CURSOR_ASSESSMENTS, 0, "", true);
-    if (bw_verr_reply(r, &v))
+    if (!api_page_open(r, &pg, BW_CURSOR_ASSESSMENTS, true))
         return;
     struct store_doc *list = NULL;
     size_t n = 0;
