@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL); }
+void api_reply_storage(struct bw_req *r) { bw_reply_error(r, BW_E_UNAVAILABLE, BW_MSG_STORAGE_UNAVAILABLE, NULL); }
 
 void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char *failed)
 {
@@ -63,6 +63,13 @@ void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, en
     default:
         bw_verr_add(v, "cursor", "is not a cursor this server issued");
     }
+}
+
+bool api_page_open(struct bw_req *r, struct api_page *pg, enum bw_cursor_list list, bool text_key)
+{
+    struct bw_verr v = {0};
+    api_page_query(r, &v, pg, list, 0, "", text_key);
+    return !bw_verr_reply(r, &v);
 }
 
 void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1])

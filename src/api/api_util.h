@@ -55,6 +55,9 @@ struct api_page {
 struct bw_verr;
 void api_page_query(struct bw_req *r, struct bw_verr *v, struct api_page *pg, enum bw_cursor_list list, uint8_t sort,
                     const char *filters, bool text_key);
+/* A list without filters or sorts (the caller's assessments, its playbook history): the page
+ * query read into pg; false after answering its 400 (the handler is done). */
+bool api_page_open(struct bw_req *r, struct api_page *pg, enum bw_cursor_list list, bool text_key);
 /* The cursor of the page after the one the store read into pg->page, into out; "" when no row
  * follows (pg->page.more is false) or the last row's key cannot be carried (logged: a bug). */
 void api_next_cursor(struct bw_req *r, const struct api_page *pg, char out[BW_CURSOR_MAX + 1]);

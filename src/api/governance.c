@@ -6,6 +6,7 @@
 #include "api/api_util.h"
 #include "common/ids.h"
 #include "common/limits.h"
+#include "common/states.h"
 #include "common/timeutil.h"
 #include "common/utf8.h"
 #include "engine/governance.h"
@@ -156,7 +157,8 @@ static void assess_work(struct bw_req *r)
     char id[BW_ID_MAX], ts[21];
     bw_id_new("asm_", id);
     bw_iso8601(now, ts);
-    json_t *doc = json_pack("{s:s,s:s,s:s}", "assessment_id", id, "framework_id", ORDER[fwi], "status", "completed");
+    json_t *doc = json_pack("{s:s,s:s,s:s}", "assessment_id", id, "framework_id", ORDER[fwi], "status",
+                            bw_assessment_status_name(BW_ASSESSMENT_COMPLETED));
     json_object_update(doc, result);
     json_decref(result);
     json_object_set_new(doc, "created_at", json_string(ts));
@@ -198,7 +200,10 @@ void api_governance_assess(struct bw_req *r)
             json_array_foreach(uc, i, s) {
                 if (!json_is_string(s) || json_string_length(s) == 0 ||
                     bw_utf8_chars(json_string_value(s), json_string_length(s)) > BW_ASSESS_USE_CASE_CHARS) {
-                    bw_verr_add(&v, "ai_use_cases", "items must be non-empty strings of at most 1000 characters");
+                    char m[96];
+                    snprintf(m, sizeof m, "items must be non-empty strings of at most %d characters",
+                             BW_ASSESS_USE_CASE_CHARS);
+                    bw_verr_add(&v, "ai_use_cases", m);
                     break;
                 }
             }
@@ -227,10 +232,8 @@ void api_governance_assessment_get(struct bw_req *r)
 
 void api_governance_assessments(struct bw_req *r)
 {
-    struct bw_verr v = {0};
     struct api_page pg;
-    api_page_query(r, &v, &pg, BW_CURSOR_ASSESSMENTS, 0, "", true);
-    if (bw_verr_reply(r, &v))
+    if (!api_page_open(r, &pg, BW_CURSOR_ASSESSMENTS, true))
         return;
     struct store_doc *list = NULL;
     size_t n = 0;

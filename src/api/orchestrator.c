@@ -45,11 +45,12 @@ static json_t *run_json(const struct store_orch_run *run)
     bool marked = run->status == BW_RUN_RUNNING || run->status == BW_RUN_FAILED;
     json_t *phases = json_array();
     for (int i = 0; i < BW_ORCH_PHASES; i++) {
-        const char *st = i < run->phases_done || done    ? "done"
-                         : i + 1 == run->phase && marked ? bw_run_status_name(run->status)
-                                                         : "pending";
+        enum bw_orch_phase_status st = i < run->phases_done || done ? BW_PHASE_DONE
+                                       : i + 1 == run->phase && marked
+                                           ? (run->status == BW_RUN_RUNNING ? BW_PHASE_RUNNING : BW_PHASE_FAILED)
+                                           : BW_PHASE_PENDING;
         json_array_append_new(phases, json_pack("{s:i,s:s,s:s}", "index", i + 1, "name", bw_orch_phase_names[i],
-                                                "status", st));
+                                                "status", bw_orch_phase_status_name(st)));
     }
     int phase = run->phase;
     return json_pack("{s:s,s:s,s:i,s:o,s:i,s:i,s:I,s:s,s:o,s:o,s:o,s:o}", "job_id", run->job_id, "status",
@@ -211,9 +212,11 @@ void api_orch_run(struct bw_req *r)
         json_t *m = json_object_get(r->json, "max_items");
         if (m && !json_is_integer(m))
             bw_verr_add(&v, "max_items", "must be an integer");
-        else if (m && (json_integer_value(m) < 1 || json_integer_value(m) > BW_ORCH_MAX_ITEMS))
-            bw_verr_add(&v, "max_items", "must be between 1 and 1000");
-        else if (m)
+        else if (m && (json_integer_value(m) < 1 || json_integer_value(m) > BW_ORCH_MAX_ITEMS)) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "must be between 1 and %d", BW_ORCH_MAX_ITEMS);
+            bw_verr_add(&v, "max_items", msg);
+        } else if (m)
             max_items = (long)json_integer_value(m);
     }
     if (bw_verr_reply(r, &v))

@@ -191,12 +191,19 @@ void api_redteam_engagements(struct bw_req *r)
     struct bw_verr v = {0};
     const char *status = bw_query(r, "status"), *asset = bw_query(r, "asset_id");
     bool status_ok = !status || bw_run_status_parse(status) >= 0;
-    if (!status_ok)
-        bw_verr_add(&v, "status", "must be one of queued, running, completed, failed, cancelled");
+    if (!status_ok) {
+        char names[96], m[128];
+        bw_run_status_list(names, sizeof names);
+        snprintf(m, sizeof m, "must be one of %s", names);
+        bw_verr_add(&v, "status", m);
+    }
     /* an asset id that cannot be one lists nothing, like another account's */
     bool asset_ok = !asset || strlen(asset) <= BW_RT_ASSET_ID_CHARS_MAX;
-    if (!asset_ok)
-        bw_verr_add(&v, "asset_id", "must be at most 128 characters");
+    if (!asset_ok) {
+        char m[64];
+        snprintf(m, sizeof m, "must be at most %d characters", BW_RT_ASSET_ID_CHARS_MAX);
+        bw_verr_add(&v, "asset_id", m);
+    }
     char filters[200];
     snprintf(filters, sizeof filters, "status=%s&asset_id=%s", status && status_ok ? status : "",
              asset && asset_ok ? asset : "");

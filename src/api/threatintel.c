@@ -385,10 +385,8 @@ void api_playbook_regenerate(struct bw_req *r)
 
 void api_playbook_history(struct bw_req *r)
 {
-    struct bw_verr v = {0};
     struct api_page pg;
-    api_page_query(r, &v, &pg, BW_CURSOR_PLAYBOOKS, 0, "", false);
-    if (bw_verr_reply(r, &v))
+    if (!api_page_open(r, &pg, BW_CURSOR_PLAYBOOKS, false))
         return;
     struct store_playbook *list = NULL;
     size_t n = 0;

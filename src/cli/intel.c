@@ -427,13 +427,14 @@ static int cmd_sync(struct bw_config *cfg, int nargs, char **args)
     json_t *sources = json_array();
     for (int i = 0; i < BW_SYNC_SOURCES; i++) {
         const struct bw_sync_outcome *o = &out[i];
-        if (o->status[0] == 'f' || o->status[0] == 'r')
-            fprintf(stderr, "bulwark intel sync: %s: %s: %s\n", o->source, o->status, o->error);
-        json_t *e = json_pack("{s:s,s:s,s:I}", "source", o->source, "status", o->status, "http_status",
+        const char *status = bw_sync_status_name(o->status);
+        if (o->status == BW_SYNC_FAILED || o->status == BW_SYNC_REJECTED)
+            fprintf(stderr, "bulwark intel sync: %s: %s: %s\n", o->source, status, o->error);
+        json_t *e = json_pack("{s:s,s:s,s:I}", "source", o->source, "status", status, "http_status",
                               (json_int_t)o->http_status);
         if (o->error[0])
             json_object_set_new(e, "error", bw_utf8_json(o->error));
-        if (strcmp(o->status, "imported") == 0) {
+        if (o->status == BW_SYNC_IMPORTED) {
             if (strcmp(o->source, "epss") == 0)
                 json_object_update_new(e, json_pack("{s:I,s:I,s:I}", "updated", (json_int_t)o->updated, "unchanged",
                                                     (json_int_t)o->unchanged, "unknown", (json_int_t)o->unknown));

@@ -66,7 +66,7 @@ struct bw_scan_config {
     /* every rule id named, with its line, checked against the catalog once it is loaded */
     char **ids;
     unsigned *id_lines;
-    size_t nids;
+    size_t nids, ids_cap, id_lines_cap; /* capacities: common/vec.h */
     void *strings; /* owner of the strings above */
 };
 /* Parses a .bulwark.yml text. 0, or -1 with err "FILE:LINE: KEY: what is wrong". */

@@ -3,6 +3,7 @@
  * strings point into the parsed document, which the config keeps until it is freed. */
 #include "cli/scan.h"
 #include "common/limits.h"
+#include "common/vec.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -66,13 +67,9 @@ static int note_id(struct ctx *x, const char *id, const yaml_node_t *n)
     struct bw_scan_config *c = x->c;
     if (c->nids >= BW_CLI_SCAN_MAX_CONFIG_ITEMS)
         return fail(x, n, "rules", "more than %d rule ids", BW_CLI_SCAN_MAX_CONFIG_ITEMS);
-    char **ids = realloc(c->ids, (c->nids + 1) * sizeof *ids);
-    unsigned *lines = ids ? realloc(c->id_lines, (c->nids + 1) * sizeof *lines) : NULL;
-    if (ids)
-        c->ids = ids;
-    if (!lines)
+    if (!BW_VEC_RESERVE(c->ids, c->ids_cap, c->nids + 1, BW_CLI_SCAN_MAX_CONFIG_ITEMS) ||
+        !BW_VEC_RESERVE(c->id_lines, c->id_lines_cap, c->nids + 1, BW_CLI_SCAN_MAX_CONFIG_ITEMS))
         return fail(x, n, "rules", "out of memory");
-    c->id_lines = lines;
     c->ids[c->nids] = (char *)id;
     c->id_lines[c->nids++] = (unsigned)n->start_mark.line + 1;
     return 0;

@@ -131,23 +131,17 @@ struct nb_build {
     char *code;
     size_t len, cap;
     uint32_t *cell, *cell_line, *file_line;
-    size_t nlines, lcap;
+    size_t nlines, lcap, clcap, flcap; /* the capacities of cell, cell_line and file_line */
 };
 
 static int nb_push_line(struct nb_build *b, const char *s, size_t n, uint32_t cell, uint32_t cline, uint32_t fline)
 {
     if (!BW_VEC_RESERVE(b->code, b->cap, b->len + n + 2, BW_CLI_SCAN_MAX_FILE_BYTES * 2))
         return -1;
-    if (!BW_VEC_RESERVE(b->cell, b->lcap, b->nlines + 1, BW_VEC_UNBOUNDED))
+    if (!BW_VEC_RESERVE(b->cell, b->lcap, b->nlines + 1, BW_VEC_UNBOUNDED) ||
+        !BW_VEC_RESERVE(b->cell_line, b->clcap, b->nlines + 1, BW_VEC_UNBOUNDED) ||
+        !BW_VEC_RESERVE(b->file_line, b->flcap, b->nlines + 1, BW_VEC_UNBOUNDED))
         return -1;
-    size_t c2 = b->nlines + 1;
-    uint32_t *a = realloc(b->cell_line, c2 * sizeof *a), *f;
-    if (!a)
-        return -1;
-    b->cell_line = a;
-    if (!(f = realloc(b->file_line, c2 * sizeof *f)))
-        return -1;
-    b->file_line = f;
     memcpy(b->code + b->len, s, n);
     b->len += n;
     b->code[b->len++] = '\n';

@@ -52,35 +52,35 @@ static const struct opt opts[] = {
     {"EGRESS_ALLOW", K_STR, OFF(egress_allow), 0, 0},
     {"TRUSTED_PROXIES", K_STR, OFF(trusted_proxies), 0, 0},
     {"RATE_LIMIT_STORE", K_STR, OFF(rate_limit_store), 0, 0},
-    {"RATE_ANON", K_LONG, OFF(rate_anon), 0, 1000000000},
-    {"RATE_FREE", K_LONG, OFF(rate_tier[BW_TIER_FREE]), 0, 1000000000},
-    {"RATE_STARTER", K_LONG, OFF(rate_tier[BW_TIER_STARTER]), 0, 1000000000},
-    {"RATE_PRO", K_LONG, OFF(rate_tier[BW_TIER_PRO]), 0, 1000000000},
-    {"RATE_ENTERPRISE", K_LONG, OFF(rate_tier[BW_TIER_ENTERPRISE]), 0, 1000000000},
+    {"RATE_ANON", K_LONG, OFF(rate_anon), 0, BW_RATE_CEILING},
+    {"RATE_FREE", K_LONG, OFF(rate_tier[BW_TIER_FREE]), 0, BW_RATE_CEILING},
+    {"RATE_STARTER", K_LONG, OFF(rate_tier[BW_TIER_STARTER]), 0, BW_RATE_CEILING},
+    {"RATE_PRO", K_LONG, OFF(rate_tier[BW_TIER_PRO]), 0, BW_RATE_CEILING},
+    {"RATE_ENTERPRISE", K_LONG, OFF(rate_tier[BW_TIER_ENTERPRISE]), 0, BW_RATE_CEILING},
     {"MAX_KEYS_FREE", K_LONG, OFF(max_keys[BW_TIER_FREE]), 1, BW_MAX_KEYS_CEILING},
     {"MAX_KEYS_STARTER", K_LONG, OFF(max_keys[BW_TIER_STARTER]), 1, BW_MAX_KEYS_CEILING},
     {"MAX_KEYS_PRO", K_LONG, OFF(max_keys[BW_TIER_PRO]), 1, BW_MAX_KEYS_CEILING},
     {"MAX_KEYS_ENTERPRISE", K_LONG, OFF(max_keys[BW_TIER_ENTERPRISE]), 1, BW_MAX_KEYS_CEILING},
-    {"LOGIN_MAX_FAILURES", K_LONG, OFF(login_max_failures), 1, 1000000},
+    {"LOGIN_MAX_FAILURES", K_LONG, OFF(login_max_failures), 1, BW_LOGIN_MAX_FAILURES_CEILING},
     {"HASH_THREADS", K_LONG, OFF(hash_threads), 1, BW_HASH_THREADS_MAX},
     {"HASH_QUEUE", K_LONG, OFF(hash_queue), 1, BW_HASH_QUEUE_MAX},
-    {"WORKERS", K_LONG, OFF(workers), 0, 256},
-    {"JOB_LEASE_MS", K_LONG, OFF(job_lease_ms), 500, 3600000},
-    {"JOB_POLL_MS", K_LONG, OFF(job_poll_ms), 10, 60000},
-    {"REDTEAM_MAX_PRO", K_LONG, OFF(redteam_max[BW_TIER_PRO]), 1, 10000},
-    {"REDTEAM_MAX_ENTERPRISE", K_LONG, OFF(redteam_max[BW_TIER_ENTERPRISE]), 1, 10000},
-    {"THREADS", K_LONG, OFF(threads), 1, 256},
-    {"CONN_TIMEOUT_S", K_LONG, OFF(conn_timeout_s), 1, 3600},
-    {"SHUTDOWN_GRACE_S", K_LONG, OFF(shutdown_grace_s), 0, 3600},
-    {"MAX_CONNECTIONS", K_LONG, OFF(max_connections), 16, 1000000},
-    {"MAX_CONN_PER_IP", K_LONG, OFF(max_conn_per_ip), 0, 1000000},
+    {"WORKERS", K_LONG, OFF(workers), 0, BW_THREADS_MAX},
+    {"JOB_LEASE_MS", K_LONG, OFF(job_lease_ms), BW_JOB_LEASE_MS_MIN, BW_JOB_LEASE_MS_MAX},
+    {"JOB_POLL_MS", K_LONG, OFF(job_poll_ms), BW_JOB_POLL_MS_MIN, BW_JOB_POLL_MS_MAX},
+    {"REDTEAM_MAX_PRO", K_LONG, OFF(redteam_max[BW_TIER_PRO]), 1, BW_REDTEAM_MAX_CEILING},
+    {"REDTEAM_MAX_ENTERPRISE", K_LONG, OFF(redteam_max[BW_TIER_ENTERPRISE]), 1, BW_REDTEAM_MAX_CEILING},
+    {"THREADS", K_LONG, OFF(threads), 1, BW_THREADS_MAX},
+    {"CONN_TIMEOUT_S", K_LONG, OFF(conn_timeout_s), 1, BW_CONFIG_SECONDS_MAX},
+    {"SHUTDOWN_GRACE_S", K_LONG, OFF(shutdown_grace_s), 0, BW_CONFIG_SECONDS_MAX},
+    {"MAX_CONNECTIONS", K_LONG, OFF(max_connections), BW_MAX_CONNECTIONS_MIN, BW_MAX_CONNECTIONS_CEILING},
+    {"MAX_CONN_PER_IP", K_LONG, OFF(max_conn_per_ip), 0, BW_MAX_CONNECTIONS_CEILING},
     {"TLS_CERT", K_STR, OFF(tls_cert), 0, 0},
     {"TLS_KEY", K_STR, OFF(tls_key), 0, 0},
-    {"MAX_BODY", K_LONG, OFF(max_body), 1024, BW_MAX_BODY_CEILING},
-    {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, 60000},
+    {"MAX_BODY", K_LONG, OFF(max_body), BW_MAX_BODY_MIN, BW_MAX_BODY_CEILING},
+    {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, BW_AUTH_CACHE_MS_MAX},
     {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
     {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
-    {"MAX_CODE", K_LONG, OFF(max_code), 1024, BW_MAX_BODY_CEILING},
+    {"MAX_CODE", K_LONG, OFF(max_code), BW_MAX_BODY_MIN, BW_MAX_BODY_CEILING},
     {"ALLOW_INSECURE_FILE_MODES", K_BOOL, OFF(allow_insecure_file_modes), 0, 1},
     {"SQLITE_SYNC_FULL", K_BOOL, OFF(sqlite_sync_full), 0, 1},
     {"ORCH_PACK_CACHE_S", K_LONG, OFF(orch_pack_cache_s), 0, BW_ORCH_PACK_CACHE_S_MAX},
@@ -167,11 +167,11 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->intel_kev_url = strdup("https://www.cisa.gov/sites/default/files/feeds/known_exploited_vulnerabilities.json");
     cfg->intel_epss_url = strdup("https://epss.cyentia.com/epss_scores-current.csv.gz");
     cfg->intel_atlas_url = strdup("https://raw.githubusercontent.com/mitre-atlas/atlas-data/main/dist/ATLAS.yaml");
-    cfg->rate_anon = 50;
-    cfg->rate_tier[BW_TIER_FREE] = 50;
-    cfg->rate_tier[BW_TIER_STARTER] = 500;
-    cfg->rate_tier[BW_TIER_PRO] = 5000;
-    cfg->rate_tier[BW_TIER_ENTERPRISE] = 0;
+    cfg->rate_anon = BW_RATE_ANON_DEFAULT;
+    cfg->rate_tier[BW_TIER_FREE] = BW_RATE_FREE_DEFAULT;
+    cfg->rate_tier[BW_TIER_STARTER] = BW_RATE_STARTER_DEFAULT;
+    cfg->rate_tier[BW_TIER_PRO] = BW_RATE_PRO_DEFAULT;
+    cfg->rate_tier[BW_TIER_ENTERPRISE] = BW_RATE_ENTERPRISE_DEFAULT;
     cfg->max_keys[BW_TIER_FREE] = BW_MAX_KEYS_FREE;
     cfg->max_keys[BW_TIER_STARTER] = BW_MAX_KEYS_STARTER;
     cfg->max_keys[BW_TIER_PRO] = BW_MAX_KEYS_PRO;
@@ -237,8 +237,8 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
         fprintf(stderr, "bulwark: BULWARK_LISTEN and BULWARK_DATA_DIR must not be empty\n");
         return -1;
     }
-    if (cfg->jwt_secret && strlen(cfg->jwt_secret) < 32) {
-        fprintf(stderr, "bulwark: BULWARK_JWT_SECRET must be at least 32 bytes\n");
+    if (cfg->jwt_secret && strlen(cfg->jwt_secret) < BW_JWT_SECRET_MIN) {
+        fprintf(stderr, "bulwark: BULWARK_JWT_SECRET must be at least %d bytes\n", BW_JWT_SECRET_MIN);
         return -1;
     }
     if (!cfg->tls_cert != !cfg->tls_key) {
@@ -251,8 +251,8 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
         fprintf(stderr, "bulwark: BULWARK_RATE_LIMIT_STORE must be auto, memory or database\n");
         return -1;
     }
-    if (cfg->admin_key && strlen(cfg->admin_key) < 16) {
-        fprintf(stderr, "bulwark: BULWARK_ADMIN_KEY must be at least 16 characters\n");
+    if (cfg->admin_key && strlen(cfg->admin_key) < BW_ADMIN_KEY_MIN) {
+        fprintf(stderr, "bulwark: BULWARK_ADMIN_KEY must be at least %d characters\n", BW_ADMIN_KEY_MIN);
         return -1;
     }
     return 0;

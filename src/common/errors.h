@@ -29,6 +29,10 @@ enum bw_err {
     BW_E__COUNT
 };
 
+/* The message of a storage failure: the 503's (api_reply_storage, the readiness gate) and the
+ * error a job records when the store fails it. */
+#define BW_MSG_STORAGE_UNAVAILABLE "storage unavailable"
+
 const char *bw_err_code(enum bw_err e);    /* "VALIDATION_ERROR" */
 unsigned bw_err_status(enum bw_err e);     /* 400 */
 const char *bw_err_message(enum bw_err e); /* default human text */

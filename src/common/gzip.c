@@ -1,6 +1,8 @@
 /* Whole-buffer gzip decompression (gzip.h). */
 #include "common/gzip.h"
 
+#include "common/sbuf.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,36 +31,31 @@ int bw_gunzip(const void *in, size_t in_len, size_t max_out, char **out, size_t 
         snprintf(why, cap, "out of memory");
         return -1;
     }
-    size_t cap_out = in_len * 4 + 4096, len = 0;
-    if (cap_out > max_out + 1)
-        cap_out = max_out + 1;
-    char *buf = malloc(cap_out + 1);
+    /* inflate writes into the buffer's free room; at most max_out + 1 bytes are ever let out, the
+     * one past the limit telling "too large" */
+    size_t first = in_len * 4 + 4096;
+    if (first > max_out + 1)
+        first = max_out + 1;
+    struct bw_sb buf = {0};
     z.next_in = (Bytef *)(uintptr_t)in;
     z.avail_in = (uInt)in_len;
     int zr = Z_OK;
-    const char *fail = buf ? NULL : "out of memory";
+    const char *fail = bw_sb_grow(&buf, first) ? NULL : "out of memory";
     while (!fail) {
-        if (len == cap_out) {
-            if (cap_out > max_out) {
-                fail = "too large";
-                break;
-            }
-            size_t next = cap_out * 2 > max_out + 1 ? max_out + 1 : cap_out * 2;
-            char *nb = realloc(buf, next + 1);
-            if (!nb) {
-                fail = "out of memory";
-                break;
-            }
-            buf = nb;
-            cap_out = next;
+        size_t left = max_out + 1 - buf.len; /* >= 1: len <= max_out here */
+        if (buf.len + 1 == buf.cap && !bw_sb_grow(&buf, buf.len < left ? buf.len : left)) {
+            fail = "out of memory";
+            break;
         }
-        size_t room = cap_out - len;
-        z.next_out = (Bytef *)buf + len;
+        size_t room = buf.cap - 1 - buf.len; /* the last byte is the NUL's */
+        if (room > left)
+            room = left;
+        z.next_out = (Bytef *)buf.p + buf.len;
         z.avail_out = room > UINT_MAX ? UINT_MAX : (uInt)room;
         uInt before = z.avail_out;
         zr = inflate(&z, Z_NO_FLUSH);
-        len += before - z.avail_out;
-        if (len > max_out) {
+        buf.len += before - z.avail_out;
+        if (buf.len > max_out) {
             fail = "too large";
         } else if (zr == Z_STREAM_END) {
             if (z.avail_in == 0)
@@ -81,11 +78,11 @@ int bw_gunzip(const void *in, size_t in_len, size_t max_out, char **out, size_t 
             snprintf(why, cap, "larger than %zu bytes once decompressed", max_out);
         else
             snprintf(why, cap, "%s", fail);
-        free(buf);
+        free(buf.p);
         return -1;
     }
-    buf[len] = '\0';
-    *out = buf;
-    *out_len = len;
+    buf.p[buf.len] = '\0';
+    *out_len = buf.len;
+    *out = buf.p;
     return 0;
 }

@@ -4,6 +4,7 @@
 
 #define BW_MAX_BODY_DEFAULT      (2u * 1024u * 1024u) /* request body bytes (BULWARK_MAX_BODY) */
 #define BW_MAX_BODY_CEILING      (64u * 1024u * 1024u)
+#define BW_MAX_BODY_MIN          1024  /* BULWARK_MAX_BODY and BULWARK_MAX_CODE at least */
 #define BW_JSON_MAX_DEPTH        32    /* nesting of arrays/objects in a request body */
 #define BW_MAX_PATH              2048  /* request path bytes */
 #define BW_MAX_PATH_PARAMS       2     /* {id}-style captures per route */
@@ -11,9 +12,13 @@
 #define BW_MAX_QUERY_PARAMS      32    /* query parameters per request; no endpoint takes half */
 #define BW_MAX_HEADER_BYTES      (32u * 1024u) /* MHD connection memory: request line+headers */
 #define BW_MAX_CONNECTIONS       4096  /* open connections (BULWARK_MAX_CONNECTIONS) */
+#define BW_MAX_CONNECTIONS_MIN   16    /* ... set at least to this */
+#define BW_MAX_CONNECTIONS_CEILING 1000000 /* ... and at most to this (also BULWARK_MAX_CONN_PER_IP) */
 #define BW_MAX_CONNECTIONS_PER_IP 256  /* from one client address (BULWARK_MAX_CONN_PER_IP; 0: no limit) */
 #define BW_CONNECTION_TIMEOUT_S  30    /* idle keep-alive, and the time a request's headers (and
                                           then its body) have to arrive (BULWARK_CONN_TIMEOUT_S) */
+#define BW_CONFIG_SECONDS_MAX    3600  /* BULWARK_CONN_TIMEOUT_S and BULWARK_SHUTDOWN_GRACE_S at most */
+#define BW_THREADS_MAX           256   /* BULWARK_THREADS (HTTP) and BULWARK_WORKERS (jobs) at most */
 #define BW_TLS_FILE_MAX          (1u * 1024u * 1024u) /* bytes of a PEM file (BULWARK_TLS_CERT/KEY) */
 #define BW_SHUTDOWN_GRACE_S      30    /* default of BULWARK_SHUTDOWN_GRACE_S: how long SIGTERM waits for in-flight requests */
 #define BW_DRAIN_POLL_MS         5     /* ... checking this often whether they are done */
@@ -78,6 +83,14 @@
 #define BW_MAX_KEYS_CEILING      10000
 
 #define BW_RATE_WINDOW_S         3600  /* the rolling window of the per-hour limits */
+/* requests per hour (BULWARK_RATE_ANON, BULWARK_RATE_FREE, ...): the defaults; 0 is no limit */
+#define BW_RATE_ANON_DEFAULT       50
+#define BW_RATE_FREE_DEFAULT       50
+#define BW_RATE_STARTER_DEFAULT    500
+#define BW_RATE_PRO_DEFAULT        5000
+#define BW_RATE_ENTERPRISE_DEFAULT 0
+#define BW_RATE_CEILING          1000000000L /* the most any of them may be set to */
+#define BW_LOGIN_MAX_FAILURES_CEILING 1000000 /* BULWARK_LOGIN_MAX_FAILURES */
 #define BW_LOGIN_WINDOW_S        900   /* failed-login throttle window */
 #define BW_LOGIN_MAX_FAILURES    10
 #define BW_LIMITER_MAX_ENTRIES   (1u << 20) /* tracked principals/IPs per limiter */
@@ -86,6 +99,7 @@
 #define BW_LIMITER_SWEEP_US      60000000 /* shared table: rows whose budget is whole are deleted this often */
 
 #define BW_AUTH_CACHE_MS_DEFAULT 2000 /* both backends; other instances are notified at once */
+#define BW_AUTH_CACHE_MS_MAX     60000 /* BULWARK_AUTH_CACHE_MS at most */
 #define BW_AUTH_CACHE_SLOTS      4096
 #define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
 
@@ -104,10 +118,12 @@
 #define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
 #define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
 #define BW_DB_COPY_CHUNK         65536 /* bytes of COPY rows sent to PostgreSQL at a time */
+#define BW_INTEL_INSERT_ROWS     32    /* new intel rows per multi-row INSERT (SQLite imports; store_intel.c has its SQL) */
 #define BW_INTEL_COPY_ROWS       1000  /* new intel rows gathered for one COPY (PostgreSQL imports) */
 #define BW_INTEL_COPY_BYTES      (8 * 1024 * 1024) /* ... or this many bytes of them, whichever first */
 #define BW_DB_STMT_CACHE_PG      256   /* prepared statements kept per PostgreSQL connection */
 #define BW_DB_LISTEN_RETRY_MS    1000  /* PostgreSQL LISTEN connection: wait between reconnection attempts */
+#define BW_DB_LISTEN_POLL_MS     200   /* ... its wait for a notification: how long stopping it takes at most */
 #define BW_DB_NOTIFY_MAX         512   /* bytes of a NOTIFY payload */
 
 /* logs (src/common/log.c) */
@@ -191,6 +207,7 @@
 #define BW_SCAN_CONFIRM_SPAN     (16 * 1024) /* match starts tried per PCRE2 call (confirm) */
 #define BW_SCAN_JIT_STACK_START  (32 * 1024)  /* a thread's PCRE2 JIT stack, first size ... */
 #define BW_SCAN_JIT_STACK_MAX    (512 * 1024) /* ... and the most it grows to */
+#define BW_SCAN_RELAX_REPEAT     4     /* a bounded repeat wider than this is unbounded in the Hyperscan prefilter */
 
 /* syntax trees (src/engine/code/syntax.h, syntax.c): tree-sitter parses and queries */
 #define BW_SYNTAX_MAX_PARSE_BYTES   (8u << 20) /* bytes one scan parses at most (whole file or windows); past it windows are dropped, the scan marked truncated */
@@ -239,6 +256,13 @@
 #define BW_MCP_MAX_ERRORS 32         /* validation errors reported */
 #define BW_MCP_PARAM_TEXTS 64        /* parameter descriptions read per tool */
 #define BW_MCP_CHECK_TEXT_MAX 1000   /* bytes of a title, detail or remediation in data/mcp/checks.json */
+/* encoded payloads in a tool's texts */
+#define BW_MCP_ENC_B64_MIN 24        /* a base64 run this long is decoded */
+#define BW_MCP_ENC_B64_BLOB 80       /* ... and reported even when it does not decode to text */
+#define BW_MCP_ENC_HEX_MIN 32        /* a hex run this long is decoded (reported only when it is text: hashes are not) */
+#define BW_MCP_ENC_ESC_MIN 6         /* consecutive \uXXXX, \xHH or %HH escapes */
+#define BW_MCP_ENC_TEXT_MIN 12       /* decoded bytes needed to call the result text */
+#define BW_MCP_ENC_DEPTH 2           /* decoded text is searched again once (double encoding) */
 
 /* MCP live probe: the wire format (src/engine/mcprpc.h) and the exchanges (src/engine/mcpprobe.h) */
 #define BW_MCP_RPC_DEPTH_MAX 64              /* JSON nesting accepted in a response */
@@ -274,6 +298,8 @@
 #define BW_AGENT_SERVERS_MAX 50          /* config.servers items */
 #define BW_AGENT_SERVER_NAME_CHARS_MAX 128
 #define BW_AGENT_URL_CHARS_MAX 2048
+#define BW_AGENT_PROMPT_LONG_BYTES 16384 /* a longer prompt: cost and context-window pressure */
+#define BW_AGENT_TOOLS_NAMED 5           /* tools named in one agent-wide message */
 /* agent scan: the embedded capability catalog (data/agents/capabilities.json, checked at load) */
 #define BW_AGENT_CAPS_MAX 32             /* capabilities (a bit set in a uint32_t) */
 #define BW_AGENT_PHRASE_MAX 80           /* bytes of a capability phrase */
@@ -334,6 +360,7 @@
 /* red team (src/engine/redteam/redteam.h, src/store/store_redteam.h) */
 #define BW_REDTEAM_MAX_PRO       2     /* queued+running engagements per account (BULWARK_REDTEAM_MAX_PRO) */
 #define BW_REDTEAM_MAX_ENTERPRISE 10
+#define BW_REDTEAM_MAX_CEILING   10000 /* BULWARK_REDTEAM_MAX_* at most */
 #define BW_RT_ATTACK_TIMEOUT_MS 10000 /* one attack's exchange */
 #define BW_RT_RESPONSE_CAP (256 * 1024)
 #define BW_RT_PROMPT_MAX 600   /* bytes of the prompt kept per attack row */
@@ -357,10 +384,16 @@
 #define BW_RT_B64_MAX (16 * 1024) /* bytes of decoded base64 judged per reply */
 #define BW_RT_LEAK_RUN 40       /* bytes of a known system prompt repeated verbatim that make a leak */
 #define BW_RT_ETA_MAX_S 86400  /* an engagement's estimated duration is capped at a day */
+#define BW_RT_DEFAULT_ATTACK_MS 2000 /* an attack's estimated duration before any latency was measured */
+#define BW_RT_COMPLY_MIN_LEN 40 /* bytes of a reply that counts as a compliant answer */
 
 /* the job queue and its workers (src/jobs/jobs.h) */
 #define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */
 #define BW_JOB_POLL_MS           1000  /* an idle worker's wait between claims (BULWARK_JOB_POLL_MS) */
+#define BW_JOB_LEASE_MS_MIN      500   /* BULWARK_JOB_LEASE_MS between these */
+#define BW_JOB_LEASE_MS_MAX      3600000
+#define BW_JOB_POLL_MS_MIN       10    /* BULWARK_JOB_POLL_MS between these */
+#define BW_JOB_POLL_MS_MAX       60000
 #define BW_JOB_MAX_ATTEMPTS 5
 #define BW_JOB_BACKOFF_BASE_MS 1000 /* the first retry's wait; it doubles per attempt ... */
 #define BW_JOB_BACKOFF_MAX_MS 60000 /* ... up to this */
@@ -372,6 +405,8 @@
 /* JWT (src/auth/jwt.h) */
 #define BW_JWT_SKEW_S 60 /* tolerated clock difference between instances */
 #define BW_JWT_SECRET_MAX 256 /* bytes of the JWT secret used (BULWARK_JWT_SECRET beyond them is ignored) */
+#define BW_JWT_SECRET_MIN 32  /* bytes BULWARK_JWT_SECRET needs at least */
+#define BW_ADMIN_KEY_MIN 16   /* characters BULWARK_ADMIN_KEY needs at least */
 
 /* threat-intelligence playbooks (src/engine/intel/playbook.h): lists taken from a record */
 #define BW_PLAYBOOK_MAX_ITEMS      16 /* CVEs, CWEs, affected entries, ATLAS ids used from a record */
@@ -408,6 +443,7 @@
 #define BW_HUNT_MAX_CVES        8   /* CVE ids used from a record */
 #define BW_HUNT_MAX_TERMS       4   /* product/package names used in rules */
 #define BW_HUNT_MAX_TERM_LEN    64  /* bytes of one product/package name */
+#define BW_HUNT_MIN_TERM_LEN    3   /* ... and at least: shorter names match too much to be searched for */
 #define BW_HUNT_MAX_CLASSES     3   /* weakness/behaviour classes turned into selections */
 #define BW_HUNT_MAX_MARKERS     5   /* markers per class */
 #define BW_HUNT_MAX_SELECTIONS  8   /* keyword-pair selections of an application-log rule */
@@ -423,11 +459,13 @@
 #define BW_COMPLIANCE_MAX_ITEMS  64 /* entries read from any one list of a record */
 
 /* STIX 2.1 and TAXII 2.1 (src/engine/intel/stix.h, taxii.h) */
+#define BW_STIX_ID_MAX           80   /* bytes of an object id: "course-of-action--" + 36 + NUL, with room */
 #define BW_STIX_MAX_NAME         256  /* bytes of an object's name */
 #define BW_STIX_MAX_TEXT         4096 /* bytes of a description or copied fact */
 #define BW_STIX_MAX_REFS         32   /* external references of a vulnerability */
 #define BW_STIX_MAX_URL          1024 /* longer reference URLs are left out */
 #define BW_STIX_MAX_TECHNIQUES   32   /* techniques of a record related to it */
+#define BW_STIX_BATCH_RECORDS    50   /* records read per statement for a bundle */
 #define BW_TAXII_LIMIT_DEFAULT   100  /* objects per TAXII page when the client gives no limit */
 #define BW_TAXII_LIMIT_MAX       1000 /* ... and at most (a larger limit is lowered, as TAXII allows) */
 #define BW_TAXII_SCAN_RECORDS    200  /* records read per TAXII request; a sparse filter answers fewer

@@ -69,10 +69,9 @@ struct bw_ap_catalog; /* engine/agentprompt.h */
 /* The embedded catalog's name. */
 #define BW_AGENT_CATALOG "data/agents/capabilities.json"
 
-/* Request limits: BW_AGENT_*_MAX in common/limits.h. Analysis thresholds: */
+/* Request limits, the long-prompt size and the tools named per message: BW_AGENT_* in
+ * common/limits.h. The analysis threshold: */
 #define BW_AGENT_TOOLS_EXCESSIVE 20      /* more tools than this: excessive agency */
-#define BW_AGENT_PROMPT_LONG_BYTES 16384 /* a longer prompt: cost and context-window pressure */
-#define BW_AGENT_TOOLS_NAMED 5           /* tools named in one agent-wide message */
 
 /* The checks, in their fixed report order. */
 enum bw_agent_check {

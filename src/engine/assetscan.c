@@ -4,6 +4,7 @@
 #include "common/rng.h"
 #include "common/timeutil.h"
 #include "common/sbuf.h"
+#include "common/states.h"
 #include "engine/chat.h"
 #include "engine/detect.h"
 #include "engine/posture.h"
@@ -665,7 +666,7 @@ json_t *bw_assetscan_run(const char *type, const char *endpoint, const struct bw
                      bw_posture_level(score), "findings", findings, "owasp_llm_hits", hits, "owasp_llm_tested", tested,
                      "llm_api", llm_api, "requests", s.requests, "duration_ms",
                      (json_int_t)((bw_mono_us() - t0) / 1000), "incomplete", s.incomplete, "status",
-                     s.incomplete ? "incomplete" : "completed");
+                     bw_scan_status_name(s.incomplete ? BW_SCAN_INCOMPLETE : BW_SCAN_COMPLETED));
     if (res && s.stopped)
         json_object_set_new(res, "stopped_by", json_string("egress_policy"));
     return res;

@@ -3,6 +3,7 @@
 #include "engine/mcpscan.h"
 
 #include "common/jsoncheck.h"
+#include "common/limits.h"
 #include "common/utf8.h"
 #include "common/vec.h"
 #include "engine/mcppin.h"
@@ -753,12 +754,7 @@ static size_t secret_refs(const char *text, char *out, size_t cap)
 /* ------------------------------------------------------------------------------------------ */
 /* encoded payloads                                                                            */
 
-#define ENC_B64_MIN 24   /* a base64 run this long is decoded */
-#define ENC_B64_BLOB 80  /* ... and reported even when it does not decode to text */
-#define ENC_HEX_MIN 32   /* a hex run this long is decoded (reported only when it is text: hashes are not) */
-#define ENC_ESC_MIN 6    /* consecutive \uXXXX, \xHH or %HH escapes */
-#define ENC_TEXT_MIN 12  /* decoded bytes needed to call the result text */
-#define ENC_DEPTH 2      /* decoded text is searched again once (double encoding) */
+/* lengths and depth: BW_MCP_ENC_* in common/limits.h */
 
 struct enc {
     bool hit, hidden; /* an encoded run; its decoded text carries a poisoning indicator */
@@ -835,7 +831,7 @@ static bool wordy(const unsigned char *b, size_t n)
 
 static bool is_text(const unsigned char *b, size_t n)
 {
-    return n >= ENC_TEXT_MIN && utf8_text(b, n) && wordy(b, n);
+    return n >= BW_MCP_ENC_TEXT_MIN && utf8_text(b, n) && wordy(b, n);
 }
 
 /* Appends a UTF-8 encoding of code point cp (no surrogates) to out. */
@@ -941,7 +937,7 @@ static void judge(struct enc *e, const char *kind, size_t run, const unsigned ch
     if (text) {
         /* dec is NUL-terminated by the caller; hidden characters count as an indicator too */
         hidden = poisoned((const char *)dec, why, sizeof why);
-        if (!hidden && depth < ENC_DEPTH) {
+        if (!hidden && depth < BW_MCP_ENC_DEPTH) {
             struct enc inner = {0};
             find_encoded_depth((const char *)dec, &inner, depth + 1);
             if (inner.hidden) {
@@ -980,7 +976,7 @@ static void find_encoded_depth(const char *text, struct enc *e, int depth)
         if (kind) {
             size_t count, dn;
             size_t len = escape_run(text + i, kind, &count, dec, &dn);
-            if (count >= ENC_ESC_MIN) {
+            if (count >= BW_MCP_ENC_ESC_MIN) {
                 dec[dn] = '\0';
                 /* escapes of non-ASCII text (a percent-encoded URL in another script) are normal;
                    escaping plain ASCII words is not */
@@ -1005,7 +1001,7 @@ static void find_encoded_depth(const char *text, struct enc *e, int depth)
             j++;
         hexlen = j - start;
         bool hex_end = j >= n || !(isalnum((unsigned char)text[j]) || text[j] == '_');
-        if (hexlen >= ENC_HEX_MIN && hex_end) {
+        if (hexlen >= BW_MCP_ENC_HEX_MIN && hex_end) {
             size_t dn = hexlen / 2;
             for (size_t k = 0; k < dn; k++)
                 dec[k] = (unsigned char)(hexval((unsigned char)text[start + 2 * k]) * 16 +
@@ -1026,10 +1022,10 @@ static void find_encoded_depth(const char *text, struct enc *e, int depth)
         size_t len = j - i;
         while (j < n && text[j] == '=' && j - i < len + 2)
             j++;
-        if (len >= ENC_B64_MIN) {
+        if (len >= BW_MCP_ENC_B64_MIN) {
             size_t dn = b64_decode(text + i, len, dec);
             dec[dn] = '\0';
-            judge(e, "base64", len, dec, dn, len >= ENC_B64_BLOB && up && low && digit, depth);
+            judge(e, "base64", len, dec, dn, len >= BW_MCP_ENC_B64_BLOB && up && low && digit, depth);
         }
         i = j > i ? j : i + 1;
     }

@@ -74,20 +74,15 @@ const char *bw_posture_url_display(const char *url, char *out, size_t cap)
     out[0] = '\0';
     if (!url)
         return out;
-    const char *sep = strstr(url, "://");
+    struct bw_url_split sp; /* the parts as written (net/url.h) */
+    bw_url_split(url, &sp);
     const char *p = url;
-    if (sep && (size_t)(sep - url) == strcspn(url, ":/?#")) { /* a scheme, then the authority */
-        put(out, cap, &len, url, (size_t)(sep - url) + 3);
-        p = sep + 3;
-        const char *end = p + strcspn(p, "/?#");
-        for (const char *q = p; q < end; q++)
-            if (*q == '@')
-                p = q + 1; /* userinfo dropped */
-    }
-    size_t path = strcspn(p, "?#");
-    put(out, cap, &len, p, path);
-    p += path;
-    while (*p == '?' || *p == '&') { /* the query, parameter by parameter; the fragment is dropped */
+    put(out, cap, &len, p, sp.scheme);
+    p += sp.scheme + sp.userinfo; /* userinfo dropped */
+    put(out, cap, &len, p, sp.authority + sp.path);
+    p += sp.authority + sp.path;
+    const char *query_end = p + sp.query;
+    while (p < query_end && (*p == '?' || *p == '&')) { /* the query, parameter by parameter; the fragment is dropped */
         put(out, cap, &len, p, 1);
         p++;
         size_t name = secret_param(p);

@@ -455,7 +455,7 @@ static void process(struct bw_req *r)
             e = bw_auth_resolve(h->auth, authz, xkey, &r->principal, &why, &fail);
         }
         if (e == BW_E_UNAVAILABLE) {
-            bw_reply_error(r, BW_E_UNAVAILABLE, "storage unavailable", NULL);
+            bw_reply_error(r, BW_E_UNAVAILABLE, BW_MSG_STORAGE_UNAVAILABLE, NULL);
             return;
         }
         if (e != BW_OK) {

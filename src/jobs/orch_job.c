@@ -1,5 +1,6 @@
 #include "jobs/orch_job.h"
 
+#include "common/errors.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "services/orch.h"
@@ -34,7 +35,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
     if (rc == ST_NOTFOUND)
         return BW_JOB_DONE; /* nothing to do: the run row is gone */
     if (rc != ST_OK) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     if (!bw_run_active(run.status))
@@ -42,7 +43,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
     char ts[21];
     now_iso(ts);
     if (store_orch_run_start(ctx->db, id, ts) == ST_ERROR) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     struct bw_orch_scope scope;
@@ -53,7 +54,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
         return BW_JOB_DONE;
     }
     if (rc != ST_OK) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     struct progress pr = {ctx, id};
@@ -73,7 +74,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
     (void)store_orch_run_progress(ctx->db, id, BW_ORCH_PHASES, BW_ORCH_PHASES);
     now_iso(ts);
     if (store_orch_run_finish(ctx->db, id, BW_RUN_COMPLETED, NULL, ts) == ST_ERROR) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     bw_logf(BW_LOG_INFO, NULL, "orchestrator run %s completed (%s, max_items %ld)", id, run.scope_key, run.max_items);

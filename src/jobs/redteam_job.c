@@ -1,5 +1,6 @@
 #include "jobs/redteam_job.h"
 
+#include "common/errors.h"
 #include "common/log.h"
 #include "common/seal.h"
 #include "common/timeutil.h"
@@ -32,7 +33,7 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
     struct store_attack_row *rows = NULL;
     size_t n = 0;
     if (store_engagement_attacks(ctx->db, e->id, &rows, &n) != ST_OK) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     struct bw_rt_outcome *o = bw_redteam_outcomes(rows, n);
@@ -67,7 +68,7 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
     if (rc == ST_CONFLICT) /* cancelled while we scored */
         return BW_JOB_CANCELLED;
     if (rc != ST_OK) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     return BW_JOB_DONE;
@@ -159,7 +160,7 @@ static int load_connection(struct bw_job_ctx *ctx, const struct store_engagement
     } else if (rc == ST_NOTFOUND) {
         rc = ST_OK;
     } else if (rc != ST_OK) {
-        snprintf(why, cap, "storage unavailable");
+        snprintf(why, cap, "%s", BW_MSG_STORAGE_UNAVAILABLE);
     }
     store_asset_clear(a);
     free(a);
@@ -173,7 +174,7 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
     struct store_attack_row *rows = NULL;
     size_t nrows = 0;
     if (store_engagement_attacks(ctx->db, e->id, &rows, &nrows) != ST_OK) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
     enum bw_job_result res = BW_JOB_DONE;
@@ -208,7 +209,7 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
             free(rows);
             /* a domain outcome, not a job failure: the engagement fails with the reason */
             if (store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, why, NULL, -1, ts) == ST_ERROR) {
-                snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+                snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
                 return BW_JOB_RETRY;
             }
             return BW_JOB_DONE;
@@ -234,7 +235,7 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 break;
             }
             if (rc != ST_OK) {
-                snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+                snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
                 res = BW_JOB_RETRY;
                 break;
             }
@@ -267,7 +268,7 @@ static enum bw_job_result rt_run(struct bw_job_ctx *ctx)
         goto out;
     }
     if (rc != ST_OK) {
-        snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         res = BW_JOB_RETRY;
         goto out;
     }
@@ -282,7 +283,7 @@ static enum bw_job_result rt_run(struct bw_job_ctx *ctx)
     if (rc != ST_OK) {
         res = rc == ST_CONFLICT ? BW_JOB_CANCELLED : BW_JOB_RETRY;
         if (rc != ST_CONFLICT)
-            snprintf(ctx->error, sizeof ctx->error, "storage unavailable");
+            snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         goto out;
     }
     json_t *ids = json_loads(e->attack_ids, 0, NULL);

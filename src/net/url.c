@@ -129,6 +129,30 @@ bool bw_url_scheme(const char *s, char *out, size_t cap)
     return true;
 }
 
+void bw_url_split(const char *s, struct bw_url_split *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!s)
+        return;
+    const char *p = s;
+    const char *sep = strstr(s, "://");
+    if (sep && (size_t)(sep - s) == strcspn(s, ":/?#")) {
+        out->scheme = (size_t)(sep - s) + 3;
+        p = sep + 3;
+        const size_t auth = strcspn(p, "/?#");
+        for (size_t i = 0; i < auth; i++)
+            if (p[i] == '@')
+                out->userinfo = i + 1;
+        out->authority = auth - out->userinfo;
+        p += auth;
+    }
+    out->path = strcspn(p, "?#");
+    p += out->path;
+    out->query = *p == '?' ? strcspn(p, "#") : 0;
+    p += out->query;
+    out->fragment = strlen(p);
+}
+
 static long default_port(const char *scheme)
 {
     if (!strcmp(scheme, "http") || !strcmp(scheme, "ws"))

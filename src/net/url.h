@@ -70,6 +70,19 @@ bool bw_url_get(const struct bw_url *u, unsigned drop, char *out, size_t cap);
  * characters, at most cap - 1 of them); false otherwise. Reads nothing past the "://". */
 bool bw_url_scheme(const char *s, char *out, size_t cap);
 
+/* A URL's parts as written, for showing and redacting it (bw_url_parse decides whether a URL is
+ * read at all): the lengths of consecutive spans of s, summing to strlen(s), each 0 when absent.
+ * scheme: "scheme://", a text before the first ':' with no '/', '?' or '#' in it, so any
+ * authority-looking part is found; userinfo: up to and with the authority's LAST '@' (as WHATWG
+ * parsers read "a:b@c@h"), so all a reader could take for credentials is in it; authority: the
+ * host and port up to the first '/', '?' or '#' (libcurl's rule); path; query: from its '?' up
+ * to '#'; fragment: from '#'. Without a "scheme://" prefix the text before '?' or '#' is the
+ * path. */
+struct bw_url_split {
+    size_t scheme, userinfo, authority, path, query, fragment;
+};
+void bw_url_split(const char *s, struct bw_url_split *out);
+
 /* Reads a host as it appears in a URL after percent-decoding: "[v6]" or a bare IPv6 address, an
  * IPv4 literal in any spelling, or a DNS name; fills *out. False when it is none of these. */
 bool bw_host_parse(const char *host, struct bw_host *out);

@@ -5,6 +5,7 @@
 #include "common/embedded.h"
 #include "common/gzip.h"
 #include "common/limits.h"
+#include "common/vec.h"
 #include "common/timeutil.h"
 #include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
@@ -295,14 +296,8 @@ struct epss_ingest {
 static int keep_id(const char *id, void *arg)
 {
     struct epss_ingest *g = arg;
-    if (g->n == g->cap) {
-        size_t nc = g->cap ? g->cap * 2 : 1024;
-        char **v = realloc(g->ids, nc * sizeof *v);
-        if (!v)
-            return -1;
-        g->ids = v;
-        g->cap = nc;
-    }
+    if (!BW_VEC_RESERVE(g->ids, g->cap, g->n + 1, BW_VEC_UNBOUNDED))
+        return -1;
     return (g->ids[g->n] = strdup(id)) ? (g->n++, 0) : -1;
 }
 

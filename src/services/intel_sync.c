@@ -18,9 +18,17 @@
 const char *const bw_sync_source_names[BW_SYNC_SOURCES] = {"kev", "atlas", "epss"};
 enum { S_KEV, S_ATLAS, S_EPSS };
 
-static void outcome(struct bw_sync_outcome *o, const char *status, const char *error)
+_Static_assert(BW_SYNC_FAILED + 1 == BW_SYNC__STATUSES, "one name per sync status");
+static const char *const SYNC_STATUSES[BW_SYNC__STATUSES] = {"off", "imported", "not_modified", "rejected", "failed"};
+
+const char *bw_sync_status_name(enum bw_sync_status s)
 {
-    snprintf(o->status, sizeof o->status, "%s", status);
+    return (unsigned)s < BW_SYNC__STATUSES ? SYNC_STATUSES[s] : NULL;
+}
+
+static void outcome(struct bw_sync_outcome *o, enum bw_sync_status status, const char *error)
+{
+    o->status = status;
     if (error)
         snprintf(o->error, sizeof o->error, "%s", error);
 }
@@ -74,7 +82,7 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
     struct store_sync_state st;
     int have = store_intel_sync_get(db, bw_sync_source_names[src], &st);
     if (have == ST_ERROR) {
-        outcome(o, "failed", "the database failed");
+        outcome(o, BW_SYNC_FAILED, "the database failed");
         return -1;
     }
     /* validators only for the URL they came from */
@@ -104,33 +112,33 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
     o->http_status = r.status;
     int rc = 0;
     if (r.outcome != BW_EG_OK) {
-        outcome(o, "failed", r.error[0] ? r.error : bw_egress_outcome_name(r.outcome));
+        outcome(o, BW_SYNC_FAILED, r.error[0] ? r.error : bw_egress_outcome_name(r.outcome));
         rc = -1;
     } else if (r.tls && !r.tls_verify_ok) {
-        outcome(o, "failed", NULL);
+        outcome(o, BW_SYNC_FAILED, NULL);
         snprintf(o->error, sizeof o->error, "the certificate did not verify: %s", r.tls_error);
         rc = -1;
     } else if (r.status == 304 && same) {
-        outcome(o, "not_modified", NULL);
+        outcome(o, BW_SYNC_NOT_MODIFIED, NULL);
     } else if (r.status != 200) {
-        outcome(o, "failed", NULL);
+        outcome(o, BW_SYNC_FAILED, NULL);
         snprintf(o->error, sizeof o->error, "the source answered HTTP %ld", r.status);
         rc = -1;
     } else if (r.truncated) {
-        outcome(o, "rejected", NULL);
+        outcome(o, BW_SYNC_REJECTED, NULL);
         snprintf(o->error, sizeof o->error, "larger than %u bytes", BW_INTEL_SYNC_MAX_BYTES);
         rc = -1;
     } else {
         int ir = import_body(db, src, r.body, r.body_len, now_us, o);
         if (ir == 0) {
-            outcome(o, "imported", NULL);
+            outcome(o, BW_SYNC_IMPORTED, NULL);
             if (!bw_egress_header(&r, "ETag", st.etag, sizeof st.etag))
                 st.etag[0] = '\0';
             if (!bw_egress_header(&r, "Last-Modified", st.last_modified, sizeof st.last_modified))
                 st.last_modified[0] = '\0';
             bw_iso8601(now_us / 1000000, st.imported_at);
         } else {
-            snprintf(o->status, sizeof o->status, "%s", ir == -1 ? "rejected" : "failed");
+            o->status = ir == -1 ? BW_SYNC_REJECTED : BW_SYNC_FAILED;
             if (ir == -2)
                 snprintf(o->error, sizeof o->error, "the database refused the import; nothing was written");
             rc = -1;
@@ -138,7 +146,7 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
     }
     bw_egress_resp_free(&r);
     bw_iso8601(now_us / 1000000, st.checked_at);
-    snprintf(st.status, sizeof st.status, "%s", o->status);
+    snprintf(st.status, sizeof st.status, "%s", bw_sync_status_name(o->status));
     snprintf(st.error, sizeof st.error, "%s", o->error);
     if (store_intel_sync_put(db, &st) != ST_OK)
         bw_logf(BW_LOG_WARN, NULL, "intel sync: the state of %s could not be stored", st.source);
@@ -154,7 +162,7 @@ int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us
         memset(o, 0, sizeof *o);
         snprintf(o->source, sizeof o->source, "%s", bw_sync_source_names[i]);
         if (!opts->url[i] || (opts->only && strcmp(opts->only, bw_sync_source_names[i]) != 0)) {
-            outcome(o, "off", NULL);
+            outcome(o, BW_SYNC_OFF, NULL);
             continue;
         }
         if (sync_one(db, i, opts->url[i], opts->egress_allow, now_us, o) != 0)

@@ -29,9 +29,16 @@ struct bw_sync_opts {
     const char *only; /* "kev" | "atlas" | "epss" | NULL for every source */
 };
 
+/* What became of one source; the names (bw_sync_status_name) are what intel_sync_state.status
+ * stores and the CLI prints. */
+enum bw_sync_status { BW_SYNC_OFF, BW_SYNC_IMPORTED, BW_SYNC_NOT_MODIFIED, BW_SYNC_REJECTED, BW_SYNC_FAILED };
+#define BW_SYNC__STATUSES 5
+/* "off", "imported", "not_modified", "rejected", "failed"; NULL for a value outside the enum. */
+const char *bw_sync_status_name(enum bw_sync_status s);
+
 struct bw_sync_outcome {
     char source[8];
-    char status[16]; /* "imported" | "not_modified" | "rejected" | "failed" | "off" */
+    enum bw_sync_status status;
     char error[400]; /* a parser's message (300) after its position */
     long http_status;
     /* imported: the import's counts (records for kev/atlas, scores for epss) */

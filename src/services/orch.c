@@ -31,6 +31,14 @@ const char *const bw_orch_phase_names[BW_ORCH_PHASES] = {
     "persist_snapshot",
 };
 
+_Static_assert(BW_PHASE_FAILED + 1 == BW_ORCH_PHASE__STATUSES, "one name per phase status");
+static const char *const PHASE_STATUSES[BW_ORCH_PHASE__STATUSES] = {"pending", "running", "done", "failed"};
+
+const char *bw_orch_phase_status_name(enum bw_orch_phase_status s)
+{
+    return (unsigned)s < BW_ORCH_PHASE__STATUSES ? PHASE_STATUSES[s] : NULL;
+}
+
 const char *bw_orch_grade(int score)
 {
     return score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 60 ? "D" : "F";

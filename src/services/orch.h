@@ -45,6 +45,13 @@
 
 extern const char *const bw_orch_phase_names[BW_ORCH_PHASES];
 
+/* A phase as a run shows it: done, pending, or the run's running or failed while it is the
+ * current phase. */
+enum bw_orch_phase_status { BW_PHASE_PENDING, BW_PHASE_RUNNING, BW_PHASE_DONE, BW_PHASE_FAILED };
+#define BW_ORCH_PHASE__STATUSES 4
+/* "pending", "running", "done", "failed"; NULL for a value outside the enum. */
+const char *bw_orch_phase_status_name(enum bw_orch_phase_status s);
+
 struct bw_orch_scope {
     bool all;
     char kind[8];                         /* "all" | "account" | "mssp" */

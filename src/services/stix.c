@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define BATCH 50 /* records read per statement */
-
 void bw_stix_page_free(struct bw_stix_page *p)
 {
     json_decref(p->objects);
@@ -152,7 +150,7 @@ int bw_stix_stream_page(struct db *db, enum bw_stix_collection c, const struct b
     long scanned = 0;
     while (scanned < BW_TAXII_SCAN_RECORDS) {
         bool more = false;
-        long want = BW_TAXII_SCAN_RECORDS - scanned < BATCH ? BW_TAXII_SCAN_RECORDS - scanned : BATCH;
+        long want = BW_TAXII_SCAN_RECORDS - scanned < BW_STIX_BATCH_RECORDS ? BW_TAXII_SCAN_RECORDS - scanned : BW_STIX_BATCH_RECORDS;
         json_t *batch = rows(db, pos.us, pos.id, want, &more);
         if (!batch) {
             bw_stix_page_free(out);

@@ -409,8 +409,6 @@ static int pg_script(struct db_conn *dc, const char *sql)
 
 /* ---- LISTEN: one thread and one connection per listener ------------------------------------------ */
 
-#define LISTEN_POLL_MS 200      /* how long stop waits at most */
-
 struct pg_listener {
     struct db_listener pub;
     char *url;
@@ -424,8 +422,8 @@ struct pg_listener {
 /* Sleeps up to ms, waking early when the listener is stopped. */
 static void nap(struct pg_listener *l, int ms)
 {
-    for (int t = 0; t < ms && !atomic_load(&l->stop); t += LISTEN_POLL_MS)
-        poll(NULL, 0, LISTEN_POLL_MS);
+    for (int t = 0; t < ms && !atomic_load(&l->stop); t += BW_DB_LISTEN_POLL_MS)
+        poll(NULL, 0, BW_DB_LISTEN_POLL_MS);
 }
 
 /* One connection's life: LISTEN, then hand every notification to fn until the connection breaks
@@ -450,7 +448,7 @@ static void listen_once(struct pg_listener *l)
     l->fn(l->arg, NULL); /* whatever was sent before this LISTEN is unknown to us */
     while (!atomic_load(&l->stop)) {
         struct pollfd pfd = {.fd = PQsocket(h), .events = POLLIN};
-        if (pfd.fd < 0 || poll(&pfd, 1, LISTEN_POLL_MS) < 0 || !PQconsumeInput(h) ||
+        if (pfd.fd < 0 || poll(&pfd, 1, BW_DB_LISTEN_POLL_MS) < 0 || !PQconsumeInput(h) ||
             PQstatus(h) != CONNECTION_OK)
             break;
         PGnotify *n;

@@ -2,6 +2,7 @@
 #include "store/store_internal.h"
 
 #include "common/log.h"
+#include "common/states.h"
 #include "common/timeutil.h"
 
 #include <stdio.h>
@@ -695,7 +696,7 @@ static int scan_save_tx(struct db_conn *c, void *arg)
     for (int i = 0; i < 6; i++)
         ins[8 + i] = s->has_evidence ? DBP_INT(ev[i]) : DBP_NULL;
     ins[14] = s->has_evidence ? DBP_OPT(s->owasp_findings) : DBP_NULL;
-    ins[15] = DBP_TEXT(s->status ? s->status : "completed");
+    ins[15] = DBP_TEXT(s->status ? s->status : bw_scan_status_name(BW_SCAN_COMPLETED));
     int rc = !s->keeps_score ? store_conn_exec(c,
                                               "UPDATE assets SET security_score = ?, risk_level = ?, last_scan_id = ?,"
                                               " last_scanned_at = ?, score_basis = 'live' WHERE id = ? AND user_id = ?",

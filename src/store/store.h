@@ -166,7 +166,7 @@ struct store_asset_scan {
     int64_t open_critical, open_high, open_medium, open_low, owasp_hit, owasp_tested;
     const char *owasp_findings;
     /* true: the scan is kept but the asset's score, level and last scan stay (a scan the egress
-     * policy stopped); status "completed" or "incomplete" (NULL: completed) */
+     * policy stopped); status: bw_scan_status_name (common/states.h; NULL: completed) */
     bool keeps_score;
     const char *status;
 };

@@ -13,13 +13,12 @@
 
 /* ---- writing ----------------------------------------------------------------------------------- */
 
-/* New rows wait in the transaction until PENDING_MAX of them (or a read that could see them, or the
+/* New rows wait in the transaction until BW_INTEL_INSERT_ROWS of them (or a read that could see them, or the
  * end of the body) and go in as multi-row INSERTs: an import of n new records costs about n / 32
  * round trips to PostgreSQL instead of 3n. On PostgreSQL they go in by COPY instead (db_copy), up
  * to BW_INTEL_COPY_ROWS rows or BW_INTEL_COPY_BYTES at a time: one COPY streams the rows without
  * a statement per 32 of them. Either way in the write's transaction, so an import stays all or
  * nothing. The counters move in memory and are written once at the end. */
-#define PENDING_MAX 32
 #define NCOLS 16
 
 struct count_delta {
@@ -66,7 +65,7 @@ static const char *const insert_sql[6] = {INSERT_ROWS(ROW1),  INSERT_ROWS(ROW2),
                                           INSERT_ROWS(ROW8), INSERT_ROWS(ROW16), INSERT_ROWS(ROW32)};
 static const char COPY_SQL[] = "COPY intel_records (type, title, severity, published, updated, enriched_at, enriched_us,"
                                " version, risk_score, kev, epss, changed_us, source, doc, entry, id) FROM STDIN";
-_Static_assert(PENDING_MAX == 32, "insert_sql goes up to 32 rows");
+_Static_assert(BW_INTEL_INSERT_ROWS == 32, "insert_sql goes up to 32 rows");
 
 /* text columns of a row in statement order: type, title, severity, published, updated,
  * enriched_at, then (numbers: enriched_us, version, risk_score, kev, epss, changed_us), source, doc,
@@ -108,7 +107,7 @@ static int flush_rows(struct store_intel_tx *tx)
         int k = 5;
         while ((1 << k) > tx->npending - at)
             k--;
-        struct db_param q[PENDING_MAX * NCOLS];
+        struct db_param q[BW_INTEL_INSERT_ROWS * NCOLS];
         for (int i = 0; i < (1 << k); i++)
             row_params(tx, at + i, q + i * NCOLS);
         rc = store_conn_exec(tx->c, insert_sql[k], q, (1 << k) * NCOLS, NULL);
@@ -174,7 +173,7 @@ static int intel_write_tx(struct db_conn *c, void *arg)
         return ST_ERROR;
     tx->c = c;
     tx->copy = db_has_copy(db_of(c));
-    tx->cap = tx->copy ? BW_INTEL_COPY_ROWS : PENDING_MAX;
+    tx->cap = tx->copy ? BW_INTEL_COPY_ROWS : BW_INTEL_INSERT_ROWS;
     tx->rows = calloc((size_t)tx->cap, sizeof *tx->rows);
     tx->nums = calloc((size_t)tx->cap, sizeof *tx->nums);
     int rc = ST_ERROR;

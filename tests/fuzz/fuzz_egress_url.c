@@ -5,7 +5,9 @@
  * the same host, class, port and userinfo; a normalised host reads as itself), and its readers
  * agree with it: the guard's check refuses exactly what it refuses and judges the host by its
  * class, the asset posture accepts exactly its http(s) URLs, the MCP scan calls loopback what it
- * calls loopback. */
+ * calls loopback; and the split a shown URL is redacted on (bw_url_split) holds together and
+ * covers what the parser reads as userinfo. */
+#include "common/limits.h"
 #include "engine/mcpscan.h"
 #include "engine/posture.h"
 #include "net/egress.h"
@@ -55,6 +57,36 @@ static void check_host(const struct bw_host *h)
         again.family != h->family || memcmp(again.addr, h->addr, sizeof h->addr))
         abort();
     if (bw_mcp_host_is_loopback(h->name) != (h->cls == BW_ADDR_LOOPBACK))
+        abort();
+}
+
+/* bw_url_split on any text: consecutive spans covering it, each where the split says; what the
+ * parser reads as userinfo is in the split's userinfo, and the display keeps none of it. */
+static void check_split(const char *s, size_t len)
+{
+    struct bw_url_split sp;
+    bw_url_split(s, &sp);
+    if (sp.scheme + sp.userinfo + sp.authority + sp.path + sp.query + sp.fragment != len)
+        abort();
+    const char *p = s;
+    if ((sp.scheme && (sp.scheme < 3 || memcmp(p + sp.scheme - 3, "://", 3))) ||
+        (!sp.scheme && (sp.userinfo || sp.authority)))
+        abort();
+    p += sp.scheme;
+    if ((sp.userinfo && p[sp.userinfo - 1] != '@') || memchr(p + sp.userinfo, '@', sp.authority))
+        abort();
+    p += sp.userinfo + sp.authority + sp.path;
+    if ((sp.query && *p != '?') || (sp.fragment && p[sp.query] != '#') || memchr(p, '#', sp.query))
+        abort();
+    struct bw_url u;
+    if (bw_url_parse(&u, s, NULL, 0) == BW_URL_OK && u.userinfo && !sp.userinfo)
+        abort();
+    bw_url_free(&u);
+    char shown[BW_URL_DISPLAY_MAX];
+    bw_posture_url_display(s, shown, sizeof shown);
+    /* scheme and authority come first, uncut: the userinfo is gone from between them */
+    if (sp.scheme + sp.authority < sizeof shown &&
+        (strncmp(shown, s, sp.scheme) || strncmp(shown + sp.scheme, s + sp.scheme + sp.userinfo, sp.authority)))
         abort();
 }
 
@@ -191,6 +223,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* 5. the shared URL parser and its readers; the bytes as a bare host */
     check_parsed_url(s, strlen(s));
+    check_split(s, strlen(s));
     struct bw_host h;
     if (bw_host_parse(s, &h))
         check_host(&h);

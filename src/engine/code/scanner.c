@@ -6,6 +6,7 @@
 
 #include "common/embedded.h"
 #include "common/keyformat.h"
+#include "common/limits.h"
 #include "common/sbuf.h"
 #include "common/timeutil.h"
 #include "common/vec.h"
@@ -395,8 +396,8 @@ static int load_rule(struct bw_scanner *sc, json_t *o, const char *doc_category,
 
 /* The prefilter only has to match a superset of what the PCRE2 pattern matches, so bounded
  * repeats wider than a few items are widened to unbounded ones ({0,60} -> {0,}): the same
- * answers after confirmation, and a Hyperscan compile that is ten times cheaper. */
-#define RELAX_LIMIT 4
+ * answers after confirmation, and a Hyperscan compile that is ten times cheaper
+ * (BW_SCAN_RELAX_REPEAT). */
 static char *relax_pattern(const char *p)
 {
     size_t n = strlen(p), w = 0;
@@ -437,7 +438,7 @@ static char *relax_pattern(const char *p)
                 long hi = strtol(p + j, NULL, 10);
                 while (j < n && isdigit((unsigned char)p[j]))
                     j++;
-                if (j < n && p[j] == '}' && hi > RELAX_LIMIT) {
+                if (j < n && p[j] == '}' && hi > BW_SCAN_RELAX_REPEAT) {
                     o[w++] = '{';
                     memcpy(o + w, p + a0, a1 - a0);
                     w += a1 - a0;
@@ -523,7 +524,7 @@ static void catalog_digest(const char *const *docs, const size_t *lens, size_t n
     for (size_t d = 0; d < ndocs; d++)
         crypto_generichash_update(&st, (const unsigned char *)docs[d], lens[d]);
     char extra[96];
-    int n = snprintf(extra, sizeof extra, "relax=%d hs=%s syntax=1", RELAX_LIMIT, hs_version());
+    int n = snprintf(extra, sizeof extra, "relax=%d hs=%s syntax=1", BW_SCAN_RELAX_REPEAT, hs_version());
     crypto_generichash_update(&st, (const unsigned char *)extra, (unsigned long long)n);
     crypto_generichash_final(&st, out, 32);
 }

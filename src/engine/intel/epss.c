@@ -2,6 +2,7 @@
 #include "engine/intel/epss.h"
 
 #include "common/limits.h"
+#include "common/vec.h"
 #include "engine/intel/ids.h"
 
 #include <stdarg.h>
@@ -213,15 +214,9 @@ int bw_epss_parse(const char *buf, size_t len, struct bw_epss_file *out, struct 
             bw_epss_free(out);
             return fail(&c, s, s, "more than %d score rows", BW_INTEL_EPSS_MAX_ROWS);
         }
-        if (out->n == cap) {
-            size_t nc = cap ? cap * 2 : 4096;
-            struct bw_epss_row *nr = realloc(out->rows, nc * sizeof *nr);
-            if (!nr) {
-                bw_epss_free(out);
-                return fail(&c, s, s, "out of memory");
-            }
-            out->rows = nr;
-            cap = nc;
+        if (!BW_VEC_RESERVE(out->rows, cap, out->n + 1, BW_INTEL_EPSS_MAX_ROWS)) {
+            bw_epss_free(out);
+            return fail(&c, s, s, "out of memory");
         }
         out->rows[out->n].line = c.line;
         if (row(&c, s, n, &out->rows[out->n]) != 0) {

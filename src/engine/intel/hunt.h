@@ -50,7 +50,6 @@
 
 #define BW_HUNT_FORMAT          1   /* bumped when the generated content changes shape or wording */
 #define BW_HUNT_LOOKBACK_DAYS   30  /* KQL time window */
-#define BW_HUNT_MIN_TERM_LEN    3   /* shorter names match too much to be searched for */
 
 /* Hunt content for one intel record (the document of src/engine/intel/intel.h). 0 and *out a new
  * object, or -1 with why (e.g. the record has nothing specific to detect). Deterministic: the

@@ -42,13 +42,14 @@
  * objects are built once, on first use). */
 #ifndef BW_ENGINE_INTEL_STIX_H
 #define BW_ENGINE_INTEL_STIX_H
+#include "common/limits.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 
 #define BW_STIX_NAMESPACE   "f994bf3d-20e0-48d2-9f26-5f15d0a599c7" /* bulwark's, fixed forever */
 #define BW_STIX_TABLES_TIME "2026-04-30T00:00:00.000Z"
-#define BW_STIX_ID_MAX      80 /* "course-of-action--" + 36 + NUL, with room */
 #define BW_STIX_MEDIA_TYPE  "application/stix+json;version=2.1"
 
 /* The version-5 UUID of name under namespace ns (16 bytes), lower-case text into out. */

@@ -30,8 +30,6 @@
 #include <stddef.h>
 
 #define BW_RT_CATEGORIES 10
-#define BW_RT_DEFAULT_ATTACK_MS 2000  /* the estimate before any latency was measured */
-#define BW_RT_COMPLY_MIN_LEN 40       /* bytes of a reply that counts as a compliant answer */
 
 enum bw_rt_intensity { BW_RT_LIGHT, BW_RT_STANDARD, BW_RT_FULL };
 enum bw_rt_transform {

@@ -1,4 +1,4 @@
-/* The name tables of job states and run statuses (src/common/states.c). */
+/* The name tables of job states, run, scan and assessment statuses (src/common/states.c). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,12 +87,30 @@ static void test_run_active(void **state)
     assert_false(bw_run_active(BW_RUN_CANCELLED));
 }
 
+/* The statuses of what is done at once, and the list a message shows (from the table, in order). */
+static void test_done_at_once(void **state)
+{
+    (void)state;
+    assert_string_equal(bw_scan_status_name(BW_SCAN_COMPLETED), "completed");
+    assert_string_equal(bw_scan_status_name(BW_SCAN_INCOMPLETE), "incomplete");
+    assert_null(bw_scan_status_name((enum bw_scan_status)BW_SCAN__STATUSES));
+    assert_string_equal(bw_assessment_status_name(BW_ASSESSMENT_COMPLETED), "completed");
+    assert_null(bw_assessment_status_name((enum bw_assessment_status)BW_ASSESSMENT__STATUSES));
+    char list[96];
+    bw_run_status_list(list, sizeof list);
+    assert_string_equal(list, "queued, running, completed, failed, cancelled");
+    char small[10];
+    bw_run_status_list(small, sizeof small); /* cut, terminated */
+    assert_string_equal(small, "queued, r");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_unknown),
         cmocka_unit_test(test_run_active),
+        cmocka_unit_test(test_done_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "common/limits.h"
 #include "engine/mcpscan.h"
 #include "mcp_fixture.h"
 #include "engine/posture.h"
@@ -353,6 +354,51 @@ static void agree_posture(size_t i)
     const int got = bw_posture_score("model", "openai", url, "production");
     if (got != want)
         fail_msg("posture: %s scored %d, expected %d", url, got, want);
+    /* the display (bw_url_split under it) drops what the parser read as userinfo, and only that */
+    struct bw_url_split sp;
+    bw_url_split(url, &sp);
+    if ((sp.userinfo > 0) != URLS[i].ui)
+        fail_msg("split: %s userinfo of %zu bytes, the parser %s one", url, sp.userinfo,
+                 URLS[i].ui ? "read" : "did not read");
+    char shown[BW_URL_DISPLAY_MAX];
+    bw_posture_url_display(url, shown, sizeof shown);
+    if (strncmp(shown, url, sp.scheme) != 0 ||
+        strncmp(shown + sp.scheme, url + sp.scheme + sp.userinfo, sp.authority) != 0)
+        fail_msg("display: %s shown as %s", url, shown);
+}
+
+/* The parts as written: consecutive spans, the userinfo to the authority's last '@', a lenient
+ * scheme (anything before "://" without '/', '?', '#'), no authority without one. */
+static void test_split(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        size_t scheme, userinfo, authority, path, query, fragment;
+    } cases[] = {
+        {"https://h/v1?a=1#f", 8, 0, 1, 3, 4, 2},
+        {"https://a:b@c@h:8/x", 8, 6, 3, 2, 0, 0},
+        {"https://h?q@x", 8, 0, 1, 0, 4, 0},
+        {"http://h#a?b@c", 7, 0, 1, 0, 0, 6},
+        {"x_y://u@h", 6, 2, 1, 0, 0, 0},
+        {"/p://u@h", 0, 0, 0, 8, 0, 0},
+        {"no scheme?x", 0, 0, 0, 9, 2, 0},
+        {"", 0, 0, 0, 0, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct bw_url_split sp;
+        bw_url_split(cases[i].s, &sp);
+        size_t got[6] = {sp.scheme, sp.userinfo, sp.authority, sp.path, sp.query, sp.fragment};
+        size_t want[6] = {cases[i].scheme, cases[i].userinfo, cases[i].authority,
+                          cases[i].path,   cases[i].query,    cases[i].fragment};
+        for (int k = 0; k < 6; k++)
+            if (got[k] != want[k])
+                fail_msg("%s: span %d is %zu, expected %zu", cases[i].s, k, got[k], want[k]);
+        assert_int_equal(got[0] + got[1] + got[2] + got[3] + got[4] + got[5], strlen(cases[i].s));
+    }
+    struct bw_url_split sp;
+    bw_url_split(NULL, &sp);
+    assert_int_equal(sp.scheme + sp.userinfo + sp.authority + sp.path + sp.query + sp.fragment, 0);
 }
 
 /* The MCP scan: refused unless accepted; with no authentication, CRITICAL for a remote host and
@@ -422,6 +468,7 @@ int main(void)
         cmocka_unit_test(test_parse_fields),
         cmocka_unit_test(test_hosts),
         cmocka_unit_test(test_readers_agree),
+        cmocka_unit_test(test_split),
     };
     return cmocka_run_group_tests(tests, mcp_checks_setup, mcp_checks_teardown);
 }
