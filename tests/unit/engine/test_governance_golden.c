@@ -108,10 +108,10 @@ static void loader(void **state)
         {"{\"version\":\"1\",\"negation\":[\"no\"],\"categories\":[],\"x\":1}", "unknown member \"x\""},
         {"{\"version\":\"1\",\"negation\":[\"No\"],\"categories\":[]}", "negation[0] must be a phrase"},
         {"{\"version\":\"1\",\"negation\":[\"no\"],\"categories\":[{\"id\":\"a\",\"kind\":\"vibe\",\"title\":\"t\","
-         "\"ref\":\"r\",\"when\":[[[\"x\"]]]}]}",
+         "\"ref\":\"r\",\"when\":[[[\"x\"]]],\"examples\":{\"match\":[\"x\"],\"no_match\":[\"y\"]}}]}",
          "categories[0].kind must be"},
         {"{\"version\":\"1\",\"negation\":[\"no\"],\"categories\":[{\"id\":\"a\",\"kind\":\"trait\",\"title\":\"t\","
-         "\"ref\":\"r\",\"when\":[[[\"x*y\"]]]}]}",
+         "\"ref\":\"r\",\"when\":[[[\"x*y\"]]],\"examples\":{\"match\":[\"x\"],\"no_match\":[\"y\"]}}]}",
          "categories[0].when[0][0][0] must be a phrase"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
