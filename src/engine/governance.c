@@ -219,11 +219,7 @@ static bool part_holds(const char *cond, size_t n, const struct cls *k, struct b
     if (strncmp(buf, "not:", 4) == 0) { /* an exclusion the text makes: holds unless the use cases name it */
         const char *id = strchr(buf + 4, ':');
         int c = id ? bw_uc_find(k->uc, id + 1) : -1;
-        if (c < 0 || k->hit[c].affirmed)
-            return false;
-        const struct bw_uc_category *cat = bw_uc_at(k->uc, (size_t)c);
-        bw_sb_printf(b, "not %s (%s)", cat->ref, cat->title);
-        return true;
+        return c >= 0 && !k->hit[c].affirmed; /* the basis is what holds, not what is absent */
     }
     const char *id = strchr(buf, ':');
     int c = id ? bw_uc_find(k->uc, id + 1) : -1;
@@ -261,7 +257,7 @@ static bool applies(const json_t *ctl, const struct cls *k, struct bw_sb *b, int
         for (const char *p = cond; all && p;) {
             const char *plus = strchr(p, '+');
             size_t n = plus ? (size_t)(plus - p) : strlen(p);
-            if (p != cond)
+            if (p != cond && strncmp(p, "not:", 4) != 0)
                 bw_sb_puts(b, "; ");
             all = part_holds(p, n, k, b, c_out, spec);
             p = plus ? plus + 1 : NULL;

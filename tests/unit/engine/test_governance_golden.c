@@ -151,6 +151,28 @@ static void loader(void **state)
     }
 }
 
+/* An exclusion (not:category:...) decides whether a control applies but is not its basis. */
+static void exclusion_basis(void **state)
+{
+    (void)state;
+    json_t *ucs = json_pack("[s]", "CV screening for hiring");
+    json_t *r = bw_governance_assess(framework("eu-ai-act"), cats.usecases, "", ucs);
+    assert_non_null(r);
+    const char *basis = NULL;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(r, "gaps"), i, g) {
+        if (strcmp(json_string_value(json_object_get(g, "control_id")), "Art. 27") == 0)
+            basis = json_string_value(json_object_get(g, "basis"));
+    }
+    assert_non_null(basis);
+    assert_non_null(strstr(basis, "high-risk use: EU AI Act Annex III point 4"));
+    assert_null(strstr(basis, "Annex III point 2"));
+    assert_null(strstr(basis, "; "));
+    json_decref(r);
+    json_decref(ucs);
+}
+
 /* ---- the golden cases ---- */
 
 struct pr {
@@ -319,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reader),
         cmocka_unit_test(loader),
+        cmocka_unit_test(exclusion_basis),
         cmocka_unit_test(golden),
         cmocka_unit_test(held_out),
     };
