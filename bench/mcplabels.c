@@ -7,7 +7,9 @@
  *                     verdict is "changed" when the two pins differ.
  * Usage: bench_mcplabels DIR [--check]. A benchmark reports, it does not judge: the exit status is
  * 0 unless a file cannot be read or, with --check (ctest), a pin pair is judged wrongly (pins are
- * exact by design, so any miss there is a bug). */
+ * exact by design, so any miss there is a bug) or poisoning precision or recall falls below its
+ * floor (FLOOR: the values measured when the floors were set, rounded down to 2 decimals, so a
+ * regression fails and an improvement is a reason to raise them). */
 #include "common/embedded.h"
 #include "engine/mcppin.h"
 #include "engine/mcpprobe.h"
@@ -33,12 +35,30 @@ static void count(struct tally *t, bool truth, bool said)
         t->tn++;
 }
 
+static double precision(const struct tally *t) { return t->tp + t->fp ? (double)t->tp / (t->tp + t->fp) : 1.0; }
+static double recall(const struct tally *t) { return t->tp + t->fn ? (double)t->tp / (t->tp + t->fn) : 1.0; }
+
 static void report(const char *what, const struct tally *t)
 {
-    double p = t->tp + t->fp ? (double)t->tp / (t->tp + t->fp) : 1.0;
-    double r = t->tp + t->fn ? (double)t->tp / (t->tp + t->fn) : 1.0;
-    printf("  %-34s precision %.3f  recall %.3f   (tp %d, fp %d, fn %d, tn %d)\n", what, p, r, t->tp, t->fp, t->fn,
-           t->tn);
+    printf("  %-34s precision %.3f  recall %.3f   (tp %d, fp %d, fn %d, tn %d)\n", what, precision(t), recall(t), t->tp,
+           t->fp, t->fn, t->tn);
+}
+
+/* Poisoning floors for --check: all items, then per WHERE. Measured 2026-11-27 on tools.jsonl
+ * (85 items): all 0.875 / 0.977, tool 0.860 / 0.974, the others 1.000 / 1.000. */
+static const struct {
+    double precision, recall;
+} FLOOR[5] = {{0.87, 0.97}, {0.86, 0.97}, {1.00, 1.00}, {1.00, 1.00}, {1.00, 1.00}};
+
+/* Whether t reaches floor k; if not, says so on stderr. */
+static bool at_floor(const char *what, const struct tally *t, size_t k)
+{
+    /* the floors are rounded down, so a tiny epsilon only absorbs the printing of 1.00 */
+    bool ok = precision(t) + 1e-9 >= FLOOR[k].precision && recall(t) + 1e-9 >= FLOOR[k].recall;
+    if (!ok)
+        fprintf(stderr, "bench_mcplabels: %s: precision %.3f recall %.3f, below the floor %.2f / %.2f\n", what,
+                precision(t), recall(t), FLOOR[k].precision, FLOOR[k].recall);
+    return ok;
 }
 
 /* Each line of path as a JSON object, handed to fn. -1 when the file cannot be read or a line is
@@ -218,15 +238,17 @@ int main(int argc, char **argv)
         return 1;
     printf("mcp: labelled sets (tests/data/mcp)\n");
     report("poisoning, all items", &pr.all);
+    bool floors = at_floor("poisoning, all items", &pr.all, 0);
     for (int k = 0; k < 4; k++) {
         char what[64];
         snprintf(what, sizeof what, "poisoning, %s", WHERE[k]);
         report(what, &pr.by_where[k]);
+        floors = at_floor(what, &pr.by_where[k], (size_t)k + 1) && floors;
     }
     printf("    missed: %s\n    flagged benign: %s\n", pr.missed[0] ? pr.missed : "none",
            pr.flagged[0] ? pr.flagged : "none");
     report("pins, changed definitions", &pn.all);
     if (pn.wrong[0])
         printf("    judged wrongly: %s\n", pn.wrong);
-    return check && pn.wrong[0] ? 1 : 0;
+    return check && (pn.wrong[0] || !floors) ? 1 : 0;
 }

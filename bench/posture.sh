@@ -8,7 +8,7 @@
 #                   expects present and absent.
 #   red team        tests/data/redteam/replies.jsonl (440 replies): every reply through every
 #                   detector, precision and recall per detector (test_rt_labels).
-#   governance      tests/data/governance/golden.jsonl (30 assessments over the four frameworks)
+#   governance      tests/data/governance/golden.jsonl (38 assessments over the four frameworks)
 #                   and holdout.jsonl (15): applicability (controls that must be top gaps, and
 #                   controls that must not be gaps), the use-case classification (categories and
 #                   traits) and the EU AI Act risk tier.

@@ -349,6 +349,8 @@
 #define BW_UC_NEGATION_WINDOW 5       /* words before a match a negation reaches (same clause) */
 #define BW_UC_WORDS_MAX 4             /* deciding words quoted per category */
 #define BW_UC_QUOTE_MAX 64            /* bytes of one quoted deciding phrase */
+#define BW_UC_EXAMPLES_MAX 16         /* example use cases per category, each of match and no_match */
+#define BW_UC_EXAMPLE_MAX 300         /* bytes of one example use case */
 #define BW_EVIDENCE_MAX_SCANS 1000          /* latest scans read per gathering */
 #define BW_EVIDENCE_MAX_SCAN_BYTES (1 << 20) /* a larger document of a scan stored before 0010 is skipped */
 #define BW_EVIDENCE_MAX_TYPES 8             /* distinct asset types reported */

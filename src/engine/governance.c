@@ -192,8 +192,8 @@ const char *bw_governance_risk_class(const struct bw_uc_catalog *uc, const char 
     return out;
 }
 
-/* One part of a condition ("always", "risk:high", "category:<id>", "trait:<id>", n bytes of
- * cond): whether it holds, with its basis appended to b. *c_out gets the category or trait that
+/* One part of a condition ("always", "risk:high", "category:<id>", "trait:<id>", "not:category:<id>",
+ * n bytes of cond): whether it holds, with its basis appended to b. *c_out gets the category or trait that
  * decided it, *spec how specific it is (2 a category or trait, 1 a risk tier, 0 always). */
 static bool part_holds(const char *cond, size_t n, const struct cls *k, struct bw_sb *b, int *c_out, int *spec)
 {
@@ -215,6 +215,11 @@ static bool part_holds(const char *cond, size_t n, const struct cls *k, struct b
                 return true;
             }
         return false;
+    }
+    if (strncmp(buf, "not:", 4) == 0) { /* an exclusion the text makes: holds unless the use cases name it */
+        const char *id = strchr(buf + 4, ':');
+        int c = id ? bw_uc_find(k->uc, id + 1) : -1;
+        return c >= 0 && !k->hit[c].affirmed; /* the basis is what holds, not what is absent */
     }
     const char *id = strchr(buf, ':');
     int c = id ? bw_uc_find(k->uc, id + 1) : -1;
@@ -252,7 +257,7 @@ static bool applies(const json_t *ctl, const struct cls *k, struct bw_sb *b, int
         for (const char *p = cond; all && p;) {
             const char *plus = strchr(p, '+');
             size_t n = plus ? (size_t)(plus - p) : strlen(p);
-            if (p != cond)
+            if (p != cond && strncmp(p, "not:", 4) != 0)
                 bw_sb_puts(b, "; ");
             all = part_holds(p, n, k, b, c_out, spec);
             p = plus ? plus + 1 : NULL;
@@ -659,7 +664,8 @@ static json_t *parse(const struct bw_embedded *f)
 }
 
 /* Each control's applies_when: a non-empty array of "always", "risk:<limited|high|unacceptable>",
- * "category:<id>" (a category that is not a trait) or "trait:<id>" (a trait). */
+ * "category:<id>" (a category that is not a trait) or "trait:<id>" (a trait), the last two
+ * possibly negated ("not:category:<id>"), joined by "+". */
 static int check_applies_when(const json_t *fw, const struct bw_uc_catalog *uc, char *err, size_t errlen)
 {
     size_t i;
@@ -686,8 +692,9 @@ static int check_applies_when(const json_t *fw, const struct bw_uc_catalog *uc, 
                     break;
                 memcpy(part, p, n);
                 part[n] = '\0';
-                bool trait = strncmp(part, "trait:", 6) == 0, category = strncmp(part, "category:", 9) == 0;
-                int at = trait ? bw_uc_find(uc, part + 6) : category ? bw_uc_find(uc, part + 9) : -1;
+                const char *q = strncmp(part, "not:", 4) == 0 ? part + 4 : part; /* not:category:<id> */
+                bool trait = strncmp(q, "trait:", 6) == 0, category = strncmp(q, "category:", 9) == 0;
+                int at = trait ? bw_uc_find(uc, q + 6) : category ? bw_uc_find(uc, q + 9) : -1;
                 ok = strcmp(part, "always") == 0 || strcmp(part, "risk:limited") == 0 ||
                      strcmp(part, "risk:high") == 0 || strcmp(part, "risk:unacceptable") == 0 ||
                      (at >= 0 && (bw_uc_at(uc, (size_t)at)->kind == BW_UC_TRAIT) == trait);
@@ -695,8 +702,8 @@ static int check_applies_when(const json_t *fw, const struct bw_uc_catalog *uc, 
             }
             if (!ok) {
                 snprintf(err, errlen, "framework catalog %s: %s: applies_when[%zu] \"%s\" is not always, "
-                                      "risk:<tier>, category:<category id> or trait:<trait id> of the use-case catalog (or "
-                                      "such parts joined by +)",
+                                      "risk:<tier>, category:<category id> or trait:<trait id> of the use-case catalog (the "
+                                      "last two may be preceded by not:), or such parts joined by +",
                          str_or(json_object_get(fw, "id")), id, k, cond);
                 return -1;
             }

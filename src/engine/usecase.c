@@ -24,6 +24,8 @@ struct cat {
     char *owned[3];
     struct alt alt[BW_UC_ALTERNATIVES_MAX];
     size_t nalts;
+    char **examples[2]; /* no_match, match */
+    size_t nexamples[2];
 };
 
 struct bw_uc_catalog {
@@ -43,6 +45,11 @@ void bw_uc_catalog_free(struct bw_uc_catalog *c)
         for (size_t a = 0; a < c->cat[i].nalts; a++)
             for (size_t g = 0; g < c->cat[i].alt[a].ngroups; g++)
                 bw_plist_free(&c->cat[i].alt[a].group[g]);
+        for (size_t m = 0; m < 2; m++) {
+            for (size_t k = 0; k < c->cat[i].nexamples[m]; k++)
+                free(c->cat[i].examples[m][k]);
+            free(c->cat[i].examples[m]);
+        }
     }
     free(c);
 }
@@ -73,9 +80,41 @@ static bool get_text(const json_t *o, const char *key, const char *ctx, char **o
     return true;
 }
 
+/* The example use cases a category must (match) and must not (no_match) be affirmed by: both
+ * lists, so that every category is shown to hold and shown to stay silent on a near miss. */
+static const char *const EXAMPLE_KEYS[] = {"no_match", "match", NULL};
+
+static bool load_examples(const json_t *o, const char *ctx, struct cat *k, struct bw_cerr *e)
+{
+    const json_t *ex = json_object_get(o, "examples");
+    char ectx[80];
+    snprintf(ectx, sizeof ectx, "%s.examples", ctx);
+    if (!bw_cerr_only_keys(ex, EXAMPLE_KEYS, true, ectx, e))
+        return false;
+    for (size_t m = 0; m < 2; m++) {
+        const json_t *list = json_object_get(ex, EXAMPLE_KEYS[m]);
+        if (!json_is_array(list) || json_array_size(list) == 0 || json_array_size(list) > BW_UC_EXAMPLES_MAX)
+            return bw_cerr_fail(e, "%s.%s must be an array of 1 to %d use cases", ectx, EXAMPLE_KEYS[m],
+                                BW_UC_EXAMPLES_MAX);
+        if (!(k->examples[m] = calloc(json_array_size(list), sizeof *k->examples[m])))
+            return bw_cerr_fail(e, "out of memory");
+        size_t i;
+        json_t *x;
+        json_array_foreach(list, i, x) {
+            if (!json_is_string(x) || json_string_length(x) == 0 || json_string_length(x) > BW_UC_EXAMPLE_MAX)
+                return bw_cerr_fail(e, "%s.%s[%zu] must be a string of 1 to %d bytes", ectx, EXAMPLE_KEYS[m], i,
+                                    BW_UC_EXAMPLE_MAX);
+            if (!(k->examples[m][k->nexamples[m]] = strdup(json_string_value(x))))
+                return bw_cerr_fail(e, "out of memory");
+            k->nexamples[m]++;
+        }
+    }
+    return true;
+}
+
 static bool load_cat(const json_t *o, size_t idx, struct bw_uc_catalog *c, struct bw_cerr *e)
 {
-    static const char *const KEYS[] = {"id", "kind", "title", "ref", "when", NULL};
+    static const char *const KEYS[] = {"id", "kind", "title", "ref", "when", "examples", NULL};
     char ctx[64];
     snprintf(ctx, sizeof ctx, "categories[%zu]", idx);
     struct cat *k = &c->cat[c->ncat++]; /* counted now so the catalog's free releases it */
@@ -111,7 +150,7 @@ static bool load_cat(const json_t *o, size_t idx, struct bw_uc_catalog *c, struc
                 return false;
         }
     }
-    return true;
+    return load_examples(o, ctx, k, e);
 }
 
 struct bw_uc_catalog *bw_uc_catalog_parse(const char *text, size_t len, char *why, size_t why_len)
@@ -147,6 +186,12 @@ size_t bw_uc_count(const struct bw_uc_catalog *c) { return c->ncat; }
 const struct bw_uc_category *bw_uc_at(const struct bw_uc_catalog *c, size_t i)
 {
     return i < c->ncat ? &c->cat[i].pub : NULL;
+}
+
+const char *const *bw_uc_examples(const struct bw_uc_catalog *c, size_t i, bool match, size_t *n)
+{
+    *n = i < c->ncat ? c->cat[i].nexamples[match] : 0;
+    return i < c->ncat ? (const char *const *)c->cat[i].examples[match] : NULL;
 }
 
 int bw_uc_find(const struct bw_uc_catalog *c, const char *id)

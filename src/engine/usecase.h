@@ -49,6 +49,9 @@ void bw_uc_catalog_free(struct bw_uc_catalog *c);
 
 size_t bw_uc_count(const struct bw_uc_catalog *c);
 const struct bw_uc_category *bw_uc_at(const struct bw_uc_catalog *c, size_t i);
+/* The catalog's example use cases of category i: those it must affirm (match) or must not
+ * (no_match), *n of them. Run by the unit tests; the engine never reads them. */
+const char *const *bw_uc_examples(const struct bw_uc_catalog *c, size_t i, bool match, size_t *n);
 /* The index of a category id, or -1. */
 int bw_uc_find(const struct bw_uc_catalog *c, const char *id);
 

@@ -1,7 +1,8 @@
 // MCP tool pinning (rug pulls): every scan that judges a tool list compares the tools with the
 // account's pins for the server. Static scans with a declared list; live scans of a test server
 // whose tool description changes after its first session (the rug pull) and of one that lists the
-// same definitions spelled otherwise each time (benign); `pin: "accept"`, `pin: false`, accounts
+// same definitions spelled otherwise each time (benign); an annotations-only change (a hint
+// flipped); `pin: "accept"`, `pin: false`, accounts
 // kept apart, concurrent first scans, validation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -106,6 +107,36 @@ test('static: recorded on the first scan, a changed description reported until a
   j = await scan(cfg(url, moved));
   assert.equal(j.pins.state, 'unchanged');
   assert.deepEqual(pinFindings(j), []);
+});
+
+test('static: an annotations-only change (readOnlyHint flipped) is a changed definition', async () => {
+  const url = 'https://pins-annotations.example.com/mcp';
+  const del = { name: 'delete_file', description: 'Deletes a file.', annotations: { readOnlyHint: true, destructiveHint: false } };
+  let j = await scan(cfg(url, [del]));
+  assert.equal(j.pins.state, 'new');
+  // the same hints in another order: unchanged
+  j = await scan(cfg(url, [{ ...del, annotations: { destructiveHint: false, readOnlyHint: true } }]));
+  assert.equal(j.pins.state, 'unchanged');
+  // the description and schema as they were, the hints now say the tool writes and destroys
+  const flipped = { ...del, annotations: { readOnlyHint: false, destructiveHint: true } };
+  j = await scan(cfg(url, [flipped]));
+  assert.equal(j.pins.state, 'changed');
+  assert.deepEqual(j.pins.changes, { changed: 1, added: 0, removed: 0 });
+  const f = byId(j, 'MCP-PIN-001', 'delete_file');
+  assert.equal(f.type, 'TOOL_DEFINITION_CHANGED');
+  assert.equal(f.severity, 'HIGH');
+  assert.deepEqual(f.changes, [{
+    field: 'annotations',
+    old: '{"destructiveHint":false,"readOnlyHint":true}',
+    new: '{"destructiveHint":true,"readOnlyHint":false}',
+  }]);
+  assert.match(f.detail, /Changed: annotations\./);
+  assert.equal(pinFindings(j).length, 1);
+  // annotations removed altogether: changed again (against the pin, which still holds the first)
+  j = await scan(cfg(url, [{ name: 'delete_file', description: 'Deletes a file.' }]));
+  const g = byId(j, 'MCP-PIN-001', 'delete_file');
+  assert.deepEqual(g.changes.map(c => c.field), ['annotations']);
+  assert.equal(g.changes[0].new, null);
 });
 
 test('pins are the account\'s own: another account records its own', async () => {

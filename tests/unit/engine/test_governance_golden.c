@@ -108,10 +108,10 @@ static void loader(void **state)
         {"{\"version\":\"1\",\"negation\":[\"no\"],\"categories\":[],\"x\":1}", "unknown member \"x\""},
         {"{\"version\":\"1\",\"negation\":[\"No\"],\"categories\":[]}", "negation[0] must be a phrase"},
         {"{\"version\":\"1\",\"negation\":[\"no\"],\"categories\":[{\"id\":\"a\",\"kind\":\"vibe\",\"title\":\"t\","
-         "\"ref\":\"r\",\"when\":[[[\"x\"]]]}]}",
+         "\"ref\":\"r\",\"when\":[[[\"x\"]]],\"examples\":{\"match\":[\"x\"],\"no_match\":[\"y\"]}}]}",
          "categories[0].kind must be"},
         {"{\"version\":\"1\",\"negation\":[\"no\"],\"categories\":[{\"id\":\"a\",\"kind\":\"trait\",\"title\":\"t\","
-         "\"ref\":\"r\",\"when\":[[[\"x*y\"]]]}]}",
+         "\"ref\":\"r\",\"when\":[[[\"x*y\"]]],\"examples\":{\"match\":[\"x\"],\"no_match\":[\"y\"]}}]}",
          "categories[0].when[0][0][0] must be a phrase"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -119,25 +119,58 @@ static void loader(void **state)
         if (c || !strstr(why, bad[i].want))
             fail_msg("case %zu: wanted \"%s\", got \"%s\"", i, bad[i].want, c ? "(loaded)" : why);
     }
-    /* a control whose applies_when names nothing the use-case catalog knows is refused */
-    json_t *fw = json_deep_copy(framework("owasp-llm"));
-    json_object_set_new(json_array_get(json_object_get(fw, "controls"), 0), "applies_when", json_pack("[s]", "trait:vibes"));
-    char *text = json_dumps(fw, 0);
-    const struct bw_embedded one = {"x", (const unsigned char *)text, strlen(text)};
-    const struct bw_embedded *fws[BW_FRAMEWORKS];
-    for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
-        char name[96];
-        snprintf(name, sizeof name, "data/frameworks/%s.json", bw_governance_framework_ids[i]);
-        fws[i] = strcmp(bw_governance_framework_ids[i], "owasp-llm") == 0 ? &one : bw_embedded_find(name);
+    /* a control whose applies_when names nothing the use-case catalog knows is refused, and so
+     * is a negation of anything but a category or trait; a negated trait loads */
+    const struct {
+        const char *cond;
+        int rc;
+    } aw[] = {{"trait:vibes", -1}, {"not:always", -1}, {"trait:llm+not:risk:high", -1}, {"trait:llm+not:trait:rag", 0}};
+    for (size_t k = 0; k < sizeof aw / sizeof aw[0]; k++) {
+        json_t *fw = json_deep_copy(framework("owasp-llm"));
+        json_object_set_new(json_array_get(json_object_get(fw, "controls"), 0), "applies_when", json_pack("[s]", aw[k].cond));
+        char *text = json_dumps(fw, 0);
+        const struct bw_embedded one = {"x", (const unsigned char *)text, strlen(text)};
+        const struct bw_embedded *fws[BW_FRAMEWORKS];
+        for (size_t i = 0; i < BW_FRAMEWORKS; i++) {
+            char name[96];
+            snprintf(name, sizeof name, "data/frameworks/%s.json", bw_governance_framework_ids[i]);
+            fws[i] = strcmp(bw_governance_framework_ids[i], "owasp-llm") == 0 ? &one : bw_embedded_find(name);
+        }
+        struct bw_gov_catalogs c;
+        char err[256], want[96];
+        int rc = bw_governance_catalogs_load(fws, bw_embedded_find("data/frameworks/evidence.json"),
+                                             bw_embedded_find("data/frameworks/usecases.json"), &c, err, sizeof err);
+        assert_int_equal(rc, aw[k].rc);
+        snprintf(want, sizeof want, "LLM01: applies_when[0] \"%s\"", aw[k].cond);
+        if (rc)
+            assert_non_null(strstr(err, want));
+        else
+            bw_governance_catalogs_free(&c);
+        free(text);
+        json_decref(fw);
     }
-    struct bw_gov_catalogs c;
-    char err[256];
-    assert_int_equal(bw_governance_catalogs_load(fws, bw_embedded_find("data/frameworks/evidence.json"),
-                                                 bw_embedded_find("data/frameworks/usecases.json"), &c, err, sizeof err),
-                     -1);
-    assert_non_null(strstr(err, "LLM01: applies_when[0] \"trait:vibes\""));
-    free(text);
-    json_decref(fw);
+}
+
+/* An exclusion (not:category:...) decides whether a control applies but is not its basis. */
+static void exclusion_basis(void **state)
+{
+    (void)state;
+    json_t *ucs = json_pack("[s]", "CV screening for hiring");
+    json_t *r = bw_governance_assess(framework("eu-ai-act"), cats.usecases, "", ucs);
+    assert_non_null(r);
+    const char *basis = NULL;
+    size_t i;
+    json_t *g;
+    json_array_foreach(json_object_get(r, "gaps"), i, g) {
+        if (strcmp(json_string_value(json_object_get(g, "control_id")), "Art. 27") == 0)
+            basis = json_string_value(json_object_get(g, "basis"));
+    }
+    assert_non_null(basis);
+    assert_non_null(strstr(basis, "high-risk use: EU AI Act Annex III point 4"));
+    assert_null(strstr(basis, "Annex III point 2"));
+    assert_null(strstr(basis, "; "));
+    json_decref(r);
+    json_decref(ucs);
 }
 
 /* ---- the golden cases ---- */
@@ -234,6 +267,15 @@ static void run_set(const char *path, const char *name, bool strict, int min_cas
                 note(misses, sizeof misses, &ml, id, at < 0 ? "not a gap:" : "not a top gap:", json_string_value(x));
             }
         }
+        /* gaps that must be reported, at any rank (a medium duty below the high ones) */
+        json_array_foreach(json_object_get(c, "gaps"), i, x) {
+            bool got = gap_rank(r, json_string_value(x)) >= 0;
+            got ? app.tp++ : app.fn++;
+            if (!got) {
+                wrong++;
+                note(misses, sizeof misses, &ml, id, "not a gap:", json_string_value(x));
+            }
+        }
         json_array_foreach(json_object_get(c, "not_gaps"), i, x) {
             bool got = gap_rank(r, json_string_value(x)) >= 0;
             got ? app.fp++ : app.tn++;
@@ -299,6 +341,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(reader),
         cmocka_unit_test(loader),
+        cmocka_unit_test(exclusion_basis),
         cmocka_unit_test(golden),
         cmocka_unit_test(held_out),
     };
