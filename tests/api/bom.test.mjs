@@ -127,6 +127,10 @@ test('access: 401 anonymous, 403 FREE, the admin key is not an account', async (
   assertError(assert, await srv.req('GET', PATH, { key: srv.adminKey }), 403, 'FORBIDDEN');
 });
 
+test("the engine's golden BOM (tests/data/bom/expected.json, every member bulwark writes) is valid CycloneDX 1.7", () => {
+  valid(JSON.parse(readFileSync(join(ROOT, 'tests/data/bom/expected.json'), 'utf8')));
+});
+
 test('an account without assets gets a valid, empty BOM', async () => {
   const u = await srv.session('STARTER', { key: true });
   const b = await bom(u);
