@@ -283,13 +283,35 @@ static void asset_props(json_t *props, const json_t *a, bool service)
     }
 }
 
+/* s with '%' and '@' percent-encoded, appended at out (room for 3 bytes per byte): a name holding
+ * '@' cannot then pass for a name and a version. Returns the end. */
+static char *ref_part(char *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '%' || *s == '@') {
+            out += sprintf(out, "%%%02X", (unsigned char)*s);
+        } else {
+            *out++ = *s;
+        }
+    }
+    *out = '\0';
+    return out;
+}
+
+/* "<asset id>/component/<name>[@<version>]" (malloc'ed), name and version escaped by ref_part. */
 static char *comp_ref(const char *asset_id, const json_t *c)
 {
-    const char *v = ver_or_empty(c);
-    size_t n = strlen(asset_id) + strlen(bw_json_str(c, "name")) + strlen(v) + 16;
+    const char *name = bw_json_str(c, "name"), *v = ver_or_empty(c);
+    size_t n = strlen(asset_id) + 3 * (strlen(name) + strlen(v)) + 16;
     char *s = malloc(n);
-    if (s)
-        snprintf(s, n, "%s/component/%s%s%s", asset_id, bw_json_str(c, "name"), *v ? "@" : "", v);
+    if (!s)
+        return NULL;
+    char *at = s + sprintf(s, "%s/component/", asset_id);
+    at = ref_part(at, name);
+    if (*v) {
+        *at++ = '@';
+        ref_part(at, v);
+    }
     return s;
 }
 
@@ -345,19 +367,20 @@ static void add_asset(const json_t *a, json_t *comps, json_t *services, json_t *
 
 static void add_mcp(const json_t *m, json_t *services)
 {
-    char ref[160];
-    snprintf(ref, sizeof ref, "mcp/%.120s", bw_json_str(m, "key"));
-    json_t *e = json_pack("{s:s,s:s}", "bom-ref", ref, "name", bw_json_str(m, "server"));
+    json_t *ref = json_sprintf("mcp/%s", bw_json_str(m, "key"));
+    json_t *e = json_pack("{s:o,s:s}", "bom-ref", ref, "name", bw_json_str(m, "server"));
+    if (!e)
+        return;
     json_t *tools = json_array(), *props = json_array();
     size_t i;
     const json_t *t;
     json_array_foreach(json_object_get(m, "tools"), i, t) {
-        char tref[600];
-        snprintf(tref, sizeof tref, "%s/tool/%.400s", ref, bw_json_str(t, "name"));
         json_t *tp = json_array();
         prop(tp, "bulwark:mcp:definition_sha256", bw_json_str(t, "hash"));
-        json_array_append_new(tools, json_pack("{s:s,s:s,s:[{s:s,s:s,s:s}],s:o}", "bom-ref", tref, "name",
-                                               bw_json_str(t, "name"), "data", "flow", "bi-directional",
+        json_array_append_new(tools, json_pack("{s:o,s:s,s:[{s:s,s:s,s:s}],s:o}", "bom-ref",
+                                               json_sprintf("mcp/%s/tool/%s", bw_json_str(m, "key"),
+                                                            bw_json_str(t, "name")),
+                                               "name", bw_json_str(t, "name"), "data", "flow", "bi-directional",
                                                "classification", "tool arguments and results", "name",
                                                "MCP tool call", "properties", tp));
     }
@@ -491,9 +514,7 @@ static json_t *join_lines(const json_t *lines, const char *lead)
 static json_t *vulnerability(const json_t *r, json_t *aff, const json_t *detail)
 {
     const char *id = bw_json_str(r, "id");
-    char ref[160];
-    snprintf(ref, sizeof ref, "vuln/%.120s", id);
-    json_t *v = json_pack("{s:s,s:s,s:o,s:o}", "bom-ref", ref, "id", id, "source", source(id, bw_json_str(r, "source")),
+    json_t *v = json_pack("{s:o,s:s,s:o,s:o}", "bom-ref", json_sprintf("vuln/%s", id), "id", id, "source", source(id, bw_json_str(r, "source")),
                           "ratings", ratings(r));
     json_t *cwes = json_array();
     size_t i;

@@ -13,7 +13,8 @@
  *     name the matched asset (provider or model) or component, with a VEX-style analysis: state
  *     exploitable when the record is in CISA KEV (known exploited), in_triage otherwise; the detail
  *     says what matched.
- * bom-refs are stable: the asset id; "<asset id>/component/<name>@<version>"; "mcp/<server key>"
+ * bom-refs are stable: the asset id; "<asset id>/component/<name>[@<version>]" (% and @ in them
+ * percent-encoded); "mcp/<server key>"
  * and ".../tool/<name>"; "vuln/<record id>". Everything is in input order (records by id), so
  * the same inventory and intel give the same document apart from serialNumber and timestamp.
  *

@@ -163,6 +163,23 @@ static void empty(void **state)
     json_decref(inv);
 }
 
+/* A name holding '@' cannot pass for a name and a version: every component keeps its own bom-ref. */
+static void refs_distinct(void **state)
+{
+    (void)state;
+    json_t *inv = json_pack("{s:[{s:s,s:s,s:s,s:s,s:[{s:s,s:s},{s:s},{s:s}]}],s:[]}", "assets", "asset_id", "ast_a",
+                            "name", "a", "type", "model", "endpoint", "https://a.example/", "components", "name", "x",
+                            "version", "1", "name", "x@1", "name", "x%401", "records");
+    json_t *bom = build(inv);
+    const json_t *c = json_object_get(bom, "components");
+    assert_int_equal(json_array_size(c), 4);
+    assert_string_equal(str(json_array_get(c, 1), "bom-ref"), "ast_a/component/x@1");
+    assert_string_equal(str(json_array_get(c, 2), "bom-ref"), "ast_a/component/x%401");
+    assert_string_equal(str(json_array_get(c, 3), "bom-ref"), "ast_a/component/x%25401");
+    json_decref(bom);
+    json_decref(inv);
+}
+
 static void match_exact(void **state)
 {
     (void)state;
@@ -262,6 +279,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(inventory),
         cmocka_unit_test(empty),
+        cmocka_unit_test(refs_distinct),
         cmocka_unit_test(match_exact),
         cmocka_unit_test(components),
     };
