@@ -99,6 +99,7 @@ void api_assets_delete(struct bw_req *r);
 void api_assets_scan(struct bw_req *r);
 void api_assets_scans(struct bw_req *r);
 void api_assets_scan_get(struct bw_req *r);
+void api_assets_bom(struct bw_req *r);          /* src/api/bom.c */
 void api_mcp_scan(struct bw_req *r);    /* src/api/mcp.c */
 void api_redteam_engage(struct bw_req *r);
 void api_redteam_engagements(struct bw_req *r); /* src/api/redteam.c */

@@ -8,6 +8,7 @@
 #include "common/limits.h"
 #include "common/timeutil.h"
 #include "common/seal.h"
+#include "engine/bom.h"
 #include "engine/connection.h"
 #include "engine/posture.h"
 #include "net/url.h"
@@ -44,6 +45,8 @@ static json_t *asset_json(const struct store_asset *a)
     json_t *pub = bw_conn_public(doc, a->auth_sealed != NULL); /* never the secret: it is not in doc */
     json_decref(doc);
     json_object_set_new(o, "connection", pub ? pub : json_null());
+    json_t *comps = a->components ? json_loads(a->components, 0, NULL) : NULL;
+    json_object_set_new(o, "components", comps ? comps : json_null());
     return o;
 }
 
@@ -101,6 +104,32 @@ static bool take_connection(struct bw_req *r, struct bw_verr *v, const char *end
     return true;
 }
 
+/* The body's `components` (engine/bom.h) into a->components (text; NULL for none). false after
+ * adding errors to v. */
+static bool take_components(struct bw_req *r, struct bw_verr *v, struct store_asset *a)
+{
+    json_t *errs = json_array(), *doc = NULL;
+    int bad = bw_bom_components_parse(json_object_get(r->json, "components"), &doc, errs);
+    size_t i;
+    json_t *it;
+    json_array_foreach(errs, i, it) {
+        bw_verr_add(v, json_string_value(json_object_get(it, "field")), json_string_value(json_object_get(it, "message")));
+    }
+    json_decref(errs);
+    if (bad)
+        return false;
+    char *text = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    bool failed = doc && !text;
+    json_decref(doc);
+    if (failed) {
+        bw_verr_add(v, "components", "could not be stored");
+        return false;
+    }
+    free(a->components);
+    a->components = text;
+    return true;
+}
+
 void api_assets_register(struct bw_req *r)
 {
     struct bw_verr v = {0};
@@ -126,6 +155,7 @@ void api_assets_register(struct bw_req *r)
             bw_verr_add(&v, "endpoint", "must be an http or https URL");
         bw_body_string(r, &v, "env", false, BW_ASSET_ENV_MAX, &env);
         take_connection(r, &v, endpoint && bw_posture_url_ok(endpoint) ? endpoint : NULL, a, false, NULL);
+        take_components(r, &v, a);
     }
     if (bw_verr_reply(r, &v)) {
         api_asset_free(a);
@@ -165,7 +195,7 @@ static bool same_host(const char *x, const char *y)
     return same;
 }
 
-static const char *const PATCHABLE[] = {"name", "provider", "endpoint", "env", "connection"};
+static const char *const PATCHABLE[] = {"name", "provider", "endpoint", "env", "connection", "components"};
 
 void api_assets_update(struct bw_req *r)
 {
@@ -173,7 +203,7 @@ void api_assets_update(struct bw_req *r)
         return;
     struct bw_verr v = {0};
     if (!json_is_object(r->json)) {
-        bw_verr_add(&v, "body", "must be an object with name, provider, endpoint, env or connection");
+        bw_verr_add(&v, "body", "must be an object with name, provider, endpoint, env, connection or components");
         bw_verr_reply(r, &v);
         return;
     }
@@ -189,7 +219,7 @@ void api_assets_update(struct bw_req *r)
             bw_verr_add(&v, k, "is not a member an asset update may change");
     }
     if (!known && !v.errors)
-        bw_verr_add(&v, "body", "must change at least one of name, provider, endpoint, env or connection");
+        bw_verr_add(&v, "body", "must change at least one of name, provider, endpoint, env, connection or components");
     if (bw_verr_reply(r, &v))
         return;
     struct store_asset *a = api_asset_or_reply(r, r->params[0]);
@@ -221,6 +251,8 @@ void api_assets_update(struct bw_req *r)
                     "is required again: the endpoint moves to another host, and the stored secret is only ever sent "
                     "to the host it was given for");
     }
+    if (json_object_get(r->json, "components"))
+        take_components(r, &v, a);
     if (bw_verr_reply(r, &v))
         goto out;
     if (name)

@@ -24,6 +24,7 @@ const struct bw_route bw_routes[] = {
     /* AI asset posture */
     {BW_POST, "/api/ai-security/assets/register", BW_ACCESS_STARTER, api_assets_register, BW_ROUTE_BODY, NULL},
     {BW_GET, "/api/ai-security/assets", BW_ACCESS_STARTER, api_assets_list, 0, NULL},
+    {BW_GET, "/api/ai-security/assets/bom", BW_ACCESS_STARTER, api_assets_bom, 0, NULL},
     {BW_GET, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_get, 0, NULL},
     {BW_PATCH, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_update, BW_ROUTE_BODY, NULL},
     {BW_DELETE, "/api/ai-security/assets/{id}", BW_ACCESS_STARTER, api_assets_delete, 0, NULL},

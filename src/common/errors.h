@@ -15,6 +15,7 @@
     X(CONFLICT, 409, "conflict")                                                           \
     X(PAYLOAD_TOO_LARGE, 413, "request body too large")                                    \
     X(UNSUPPORTED_MEDIA_TYPE, 415, "request body must be application/json")                \
+    X(RESULT_TOO_LARGE, 422, "the answer would exceed a limit")                            \
     X(HEADERS_TOO_LARGE, 431, "request header fields too large")                           \
     X(RATE_LIMITED, 429, "too many requests")                                              \
     X(INTERNAL_ERROR, 500, "internal error")                                               \

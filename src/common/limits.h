@@ -475,4 +475,16 @@
 #define BW_TAXII_MATCH_MAX       16   /* values of one match[...] parameter */
 #define BW_TAXII_MAX_CONTENT     (2L * 1024 * 1024) /* max_content_length of the API root */
 
+/* CycloneDX ML-BOM of an account's assets (src/engine/bom.h) and assets' components */
+#define BW_ASSET_COMPONENTS_MAX  64   /* entries of an asset's `components` list */
+#define BW_COMPONENT_NAME_MAX    200  /* characters of a component's name */
+#define BW_COMPONENT_VERSION_MAX 128  /* characters of its version */
+#define BW_COMPONENT_PURL_MAX    1024 /* characters of its purl */
+#define BW_BOM_ASSETS_MAX        1000 /* assets and pinned MCP servers in one BOM; more is 422 */
+#define BW_BOM_TOOLS_MAX         10000 /* MCP tools (of pinned servers) in one BOM; more is 422 */
+#define BW_BOM_VULNS_MAX         2000 /* vulnerabilities in one BOM; more matching records is 422 */
+#define BW_BOM_FINDINGS_MAX      50   /* last-scan findings listed per asset (the count is always given) */
+#define BW_BOM_ADVISORIES_MAX    8    /* references listed per vulnerability */
+#define BW_BOM_TEXT_MAX          4096 /* bytes of a copied description */
+
 #endif

@@ -2,7 +2,7 @@
 
 static const char *const STATUS_LABEL[BW_METRICS_NSTATUS] = {
     "other", "200", "201", "202", "204", "400", "401", "403",
-    "404",   "405", "409", "413", "415", "429", "500", "501", "503", "431",
+    "404",   "405", "409", "413", "415", "429", "500", "501", "503", "431", "422",
 };
 
 unsigned bw_metrics_status_index(unsigned status)
@@ -25,6 +25,7 @@ unsigned bw_metrics_status_index(unsigned status)
     case 501: return 15;
     case 503: return 16;
     case 431: return 17; /* appended: the indexes of the others stay */
+    case 422: return 18; /* the BOM's RESULT_TOO_LARGE */
     default: return 0;
     }
 }

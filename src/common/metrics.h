@@ -18,7 +18,7 @@
 
 /* ---- status codes: a small fixed set, index 0 = any other status ---- */
 
-#define BW_METRICS_NSTATUS 18
+#define BW_METRICS_NSTATUS 19
 /* The index of an HTTP status in the fixed set (0 "other" for a status not in it, including 0
  * for a request that ended before an answer). A switch: no loop, no lookup table to search. */
 unsigned bw_metrics_status_index(unsigned status);

@@ -42,6 +42,14 @@ size_t bw_utf8_seq(const unsigned char *p, size_t left)
     return len;
 }
 
+bool bw_has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7F)
+            return true;
+    return false;
+}
+
 bool bw_utf8_valid(const char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {

@@ -17,6 +17,9 @@ size_t bw_utf8_seq(const unsigned char *p, size_t left);
 /* Whether s[0..n) is well-formed UTF-8. */
 bool bw_utf8_valid(const char *s, size_t n);
 
+/* Whether the NUL-terminated s holds an ASCII control character (below 0x20, or DEL). */
+bool bw_has_control(const char *s);
+
 /* A new JSON string of the NUL-terminated s in which every byte that is not part of a
  * well-formed UTF-8 sequence is U+FFFD. NULL when s is NULL or memory runs out; the caller owns
  * the reference (json_pack "o" steals it). */

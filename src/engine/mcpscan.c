@@ -1288,14 +1288,6 @@ static void add_err(json_t *errs, const char *field, const char *msg)
         json_array_append_new(errs, json_pack("{s:s,s:s}", "field", field, "message", msg));
 }
 
-static bool has_control(const char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7F)
-            return true;
-    return false;
-}
-
 /* Checks an optional/required string member; returns it (NULL when absent or invalid). */
 static const char *str_field(const json_t *obj, const char *key, const char *field, bool required, bool nonempty,
                              size_t max, json_t *errs, bool *bad)
@@ -1325,7 +1317,7 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
             } else if (bw_utf8_chars(s, strlen(s)) > BW_MCP_TOOL_NAME_MAX) {
                 snprintf(m, sizeof m, "must be at most %d characters", BW_MCP_TOOL_NAME_MAX);
                 add_err(errs, field, m);
-            } else if (has_control(s)) {
+            } else if (bw_has_control(s)) {
                 add_err(errs, field, "must not contain control characters");
             } else {
                 out[i].name = s;
@@ -1333,7 +1325,7 @@ static void validate_tools(const json_t *tools, struct tool *out, json_t *errs)
         } else if (json_is_object(t)) {
             snprintf(field, sizeof field, "mcp_config.tools[%zu].name", i);
             const char *name = str_field(t, "name", field, true, true, BW_MCP_TOOL_NAME_MAX, errs, &bad);
-            if (name && has_control(name)) {
+            if (name && bw_has_control(name)) {
                 add_err(errs, field, "must not contain control characters");
                 name = NULL;
             }

@@ -490,7 +490,8 @@ void store_asset_clear(struct store_asset *a)
 {
     free(a->connection);
     free(a->auth_sealed);
-    a->connection = a->auth_sealed = NULL;
+    free(a->components);
+    a->connection = a->auth_sealed = a->components = NULL;
 }
 
 static void asset_item_clear(void *item) { store_asset_clear(item); }
@@ -508,12 +509,13 @@ int store_asset_insert(struct db *db, const struct store_asset *a)
                            DBP_TEXT(a->type),       DBP_OPT(a->provider[0] ? a->provider : NULL),
                            DBP_TEXT(a->endpoint),   DBP_TEXT(a->env),         DBP_INT(a->security_score),
                            DBP_TEXT(a->risk_level), DBP_TEXT(a->created_at), DBP_INT(a->created_us),
-                           DBP_OPT(a->connection),  DBP_OPT(a->auth_sealed),  DBP_TEXT(a->score_basis)};
+                           DBP_OPT(a->connection),  DBP_OPT(a->auth_sealed),  DBP_TEXT(a->score_basis),
+                           DBP_OPT(a->components)};
     return store_exec(db,
                       "INSERT INTO assets (id, user_id, name, type, provider, endpoint, env, security_score, "
-                      "risk_level, created_at, created_us, connection, auth_sealed, score_basis)"
-                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      p, 14, NULL);
+                      "risk_level, created_at, created_us, connection, auth_sealed, score_basis, components)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      p, 15, NULL);
 }
 
 int store_asset_update(struct db *db, const struct store_asset *a)
@@ -522,25 +524,26 @@ int store_asset_update(struct db *db, const struct store_asset *a)
                            DBP_TEXT(a->endpoint),    DBP_TEXT(a->env),
                            DBP_OPT(a->connection),   DBP_OPT(a->auth_sealed),
                            DBP_INT(a->security_score), DBP_TEXT(a->risk_level),
-                           DBP_TEXT(a->score_basis), DBP_TEXT(a->id),
-                           DBP_TEXT(a->user_id)};
+                           DBP_TEXT(a->score_basis), DBP_OPT(a->components),
+                           DBP_TEXT(a->id),          DBP_TEXT(a->user_id)};
     return store_exec_changed(db,
                               "UPDATE assets SET name = ?, provider = ?, endpoint = ?, env = ?, connection = ?,"
-                              " auth_sealed = ?, security_score = ?, risk_level = ?, score_basis = ?"
+                              " auth_sealed = ?, security_score = ?, risk_level = ?, score_basis = ?, components = ?"
                               " WHERE id = ? AND user_id = ?",
-                              p, 11, ST_NOTFOUND);
+                              p, 12, ST_NOTFOUND);
 }
 
 /* Columns: id, name, type, provider, endpoint, env, security_score, risk_level, created_at,
- * created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed. The caller fills
+ * created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed, components. The caller fills
  * user_id: its queries are per user. */
 static int asset_row(struct db_rows *r, void *item)
 {
     struct store_asset *a = item;
     memset(a, 0, sizeof *a);
     store_copy(a->score_basis, sizeof a->score_basis, db_rows_text(r, 12));
-    const char *conn = db_rows_text(r, 13), *sealed = db_rows_text(r, 14);
-    if ((conn && !(a->connection = strdup(conn))) || (sealed && !(a->auth_sealed = strdup(sealed)))) {
+    const char *conn = db_rows_text(r, 13), *sealed = db_rows_text(r, 14), *comps = db_rows_text(r, 15);
+    if ((conn && !(a->connection = strdup(conn))) || (sealed && !(a->auth_sealed = strdup(sealed))) ||
+        (comps && !(a->components = strdup(comps)))) {
         store_asset_clear(a);
         return ST_ERROR;
     }
@@ -564,7 +567,7 @@ static int asset_row(struct db_rows *r, void *item)
  * with the count of every match as a scalar subquery on the same index (one round trip). */
 #define A_COLS                                                                                                 \
     "id, name, type, provider, endpoint, env, security_score, risk_level, created_at, created_us, last_scan_id," \
-    " last_scanned_at, score_basis, connection, auth_sealed"
+    " last_scanned_at, score_basis, connection, auth_sealed, components"
 #define A_W ""
 #define A_WT " AND type = ?"
 #define A_WR " AND risk_level = ?"
@@ -606,7 +609,7 @@ static int asset_params(const char *user_id, const char *type, const char *risk,
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total)
 {
-    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 15};
+    static const struct store_page_cols cols = {.key = 9, .id = 0, .total = 16};
     struct db_param p[10];
     int which, nc, np = asset_params(user_id, type, risk, pg, p, &which, &nc);
     void *items = NULL;
@@ -633,8 +636,8 @@ int store_asset_get(struct db *db, const char *user_id, const char *id, struct s
     struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(user_id)};
     int rc = store_query_one(db,
                              "SELECT id, name, type, provider, endpoint, env, security_score, risk_level, created_at,"
-                             " created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed"
-                             " FROM assets WHERE id = ? AND user_id = ?",
+                             " created_us, last_scan_id, last_scanned_at, score_basis, connection, auth_sealed,"
+                             " components FROM assets WHERE id = ? AND user_id = ?",
                              p, 2, asset_row, out);
     if (rc == ST_OK)
         COPY(out->user_id, user_id);

@@ -119,7 +119,7 @@ int store_assessment_insert(struct db *db, const char *id, const char *user_id, 
                             const char *body, const char *created_at);
 int store_assessment_get(struct db *db, const char *user_id, const char *id, char **body);
 
-/* AI assets, per account. The readers malloc connection and auth_sealed (store_asset_clear, or
+/* AI assets, per account. The readers malloc connection, auth_sealed and components (store_asset_clear, or
  * store_asset_list_free for a list); writers only read them. */
 struct store_asset {
     char id[48], user_id[48];
@@ -131,12 +131,13 @@ struct store_asset {
     char score_basis[8];  /* "static" or "live" (migration 0020) */
     char *connection;     /* the connection document as JSON text (no secret); NULL when none */
     char *auth_sealed;    /* the connection's secret, sealed (common/seal.h); NULL when none */
+    char *components;     /* the validated components list as JSON text (migration 0033); NULL when none */
 };
 void store_asset_clear(struct store_asset *a);
 void store_asset_list_free(struct store_asset *list, size_t n);
 int store_asset_insert(struct db *db, const struct store_asset *a);
 /* Writes the asset's name, provider, endpoint, env, connection, auth_sealed, security_score,
- * risk_level and score_basis as given (the caller read it first and changed what it changes).
+ * risk_level, score_basis and components as given (the caller read it first and changed what it changes).
  * ST_NOTFOUND when it is not the caller's (any more). */
 int store_asset_update(struct db *db, const struct store_asset *a);
 /* Newest first (created_us, then id; keyset key: created_us, an integer); type/risk NULL = any;

@@ -68,6 +68,29 @@ void store_mcp_pins_free(struct store_mcp_pins *p)
     memset(p, 0, sizeof *p);
 }
 
+struct servers_each {
+    store_mcp_tool_fn fn;
+    void *arg;
+};
+
+static int server_tool_row(struct db_rows *r, void *arg)
+{
+    struct servers_each *a = arg;
+    return a->fn(db_rows_text(r, 0), db_rows_text(r, 1), db_rows_text(r, 2), db_rows_text(r, 3), db_rows_text(r, 4),
+                 a->arg);
+}
+
+int store_mcp_servers_each(struct db *db, const char *user_id, store_mcp_tool_fn fn, void *arg)
+{
+    struct db_param p[] = {DBP_TEXT(user_id)};
+    struct servers_each a = {fn, arg};
+    return store_query_each(db,
+                            "SELECT s.server_key, s.server, s.pinned_at, p.tool, p.hash FROM mcp_pin_servers s"
+                            " LEFT JOIN mcp_pins p ON p.user_id = s.user_id AND p.server_key = s.server_key"
+                            " WHERE s.user_id = ? ORDER BY s.server_key, p.tool",
+                            p, 1, server_tool_row, &a);
+}
+
 static int save_tx(struct db_conn *c, void *arg)
 {
     const struct store_mcp_pins_save *s = arg;

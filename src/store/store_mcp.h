@@ -51,4 +51,11 @@ struct store_mcp_pins_save {
  * when there is no such account; ST_ERROR. */
 int store_mcp_pins_save(struct db *db, const struct store_mcp_pins_save *s);
 
+/* Every server the account pinned with its tools, for the BOM: fn(server_key, server, pinned_at,
+ * tool, hash, arg) once per tool (tool and hash NULL for a server with none), by server_key then
+ * tool; the texts are valid during the call; a non-ST_OK answer stops and is returned. */
+typedef int (*store_mcp_tool_fn)(const char *server_key, const char *server, const char *pinned_at, const char *tool,
+                                 const char *hash, void *arg);
+int store_mcp_servers_each(struct db *db, const char *user_id, store_mcp_tool_fn fn, void *arg);
+
 #endif

@@ -297,7 +297,7 @@ __attribute__((no_sanitize("coverage"))) static bool fz_same(const char *a, cons
 /* The statuses the API answers with (docs/openapi.json). */
 static bool fz_status_known(unsigned s)
 {
-    static const unsigned ok[] = {200, 201, 202, 400, 401, 403, 404, 405, 406, 409, 413, 415, 429, 501, 503};
+    static const unsigned ok[] = {200, 201, 202, 400, 401, 403, 404, 405, 406, 409, 413, 415, 422, 429, 501, 503};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
         if (s == ok[i])
             return true;

@@ -149,6 +149,14 @@ static inline void dbfx_add_user(struct db *db, char id[BW_ID_MAX])
     memcpy(id, u.id, BW_ID_MAX);
 }
 
+/* sqlite_setup/sqlite_teardown/pg_setup/pg_teardown of a test file over its fixture fx, with the
+ * temp folder's tag and the pool size. */
+#define DBFX_BACKENDS(fx, tag, pool)                                                                 \
+    static int sqlite_setup(void **state) { return dbfx_sqlite_setup(&(fx), state, tag, "data", pool); } \
+    static int sqlite_teardown(void **state) { return dbfx_sqlite_teardown(*state); }                \
+    static int pg_setup(void **state) { return dbfx_pg_setup(&(fx), state, tag, pool); }             \
+    static int pg_teardown(void **state) { return dbfx_pg_teardown(*state); }
+
 /* pg_<fn>: fn, skipped when the PostgreSQL group has no database. */
 #define PG_TEST(fn)                                                                                \
     static void pg_##fn(void **state)                                                              \

@@ -38,7 +38,7 @@ static void test_status_index(void **state)
     /* every status the error table answers has an index of its own */
     for (int e = 1; e < BW_E__COUNT; e++)
         assert_int_not_equal(bw_metrics_status_index(bw_err_status((enum bw_err)e)), 0);
-    unsigned others[] = {0, 100, 199, 302, 418, 422, 502, 599, 1000};
+    unsigned others[] = {0, 100, 199, 302, 418, 421, 502, 599, 1000};
     for (size_t i = 0; i < sizeof others / sizeof *others; i++)
         assert_int_equal(bw_metrics_status_index(others[i]), 0);
     assert_string_equal(bw_metrics_status_label(0), "other");
