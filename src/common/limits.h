@@ -133,6 +133,12 @@
 #define BW_INTEL_SYNC_MAX_BYTES  (64u * 1024u * 1024u) /* bytes of one fetched source (compressed as sent) */
 #define BW_INTEL_SYNC_TIMEOUT_MS 300000 /* one source's whole download */
 #define BW_INTEL_SYNC_CONNECT_MS 10000  /* connecting to a source host */
+/* BULWARK_INTEL_SYNC_INTERVAL (src/jobs/intel_sync_job.h): 0 is off; a short one is for tests and
+ * mirrors (the public feeds change daily), a month the longest that still means "scheduled" */
+#define BW_INTEL_SYNC_INTERVAL_MIN_S 1
+#define BW_INTEL_SYNC_INTERVAL_MAX_S (31L * 24 * 3600)
+#define BW_INTEL_SYNC_JOB_ATTEMPTS 3    /* claims of one interval's sync job (a worker died mid-sync) */
+#define BW_INTEL_SYNC_JOBS_KEPT 16      /* finished sync jobs kept for operators; older ones are deleted */
 
 /* audit events and zero-trust anomalies (src/audit/audit.h) */
 #define BW_AUDIT_FLUSH_MS            1000  /* the recorder writes its aggregates this often */

@@ -69,7 +69,8 @@ static int import_body(struct db *db, int src, const char *body, size_t len, int
 }
 
 /* One source: fetch (conditional), validate, import, record the state. */
-static int sync_one(struct db *db, int src, const char *url, unsigned allow, int64_t now_us, struct bw_sync_outcome *o)
+static int sync_one(struct db *db, int src, const char *url, unsigned allow, long timeout_ms, int64_t now_us,
+                    struct bw_sync_outcome *o)
 {
     struct store_sync_state st;
     int have = store_intel_sync_get(db, bw_sync_source_names[src], &st);
@@ -95,7 +96,7 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
     struct bw_egress_req rq = {.url = url,
                                .headers = headers,
                                .connect_timeout_ms = BW_INTEL_SYNC_CONNECT_MS,
-                               .timeout_ms = BW_INTEL_SYNC_TIMEOUT_MS,
+                               .timeout_ms = timeout_ms,
                                .max_response = BW_INTEL_SYNC_MAX_BYTES,
                                .max_redirects = 5,
                                .verify_tls = true};
@@ -149,6 +150,7 @@ int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us
                   struct bw_sync_outcome out[BW_SYNC_SOURCES])
 {
     int rc = 0;
+    long timeout = opts->timeout_ms > 0 ? opts->timeout_ms : BW_INTEL_SYNC_TIMEOUT_MS;
     for (int i = 0; i < BW_SYNC_SOURCES; i++) {
         struct bw_sync_outcome *o = &out[i];
         memset(o, 0, sizeof *o);
@@ -157,7 +159,12 @@ int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us
             outcome(o, "off", NULL);
             continue;
         }
-        if (sync_one(db, i, opts->url[i], opts->egress_allow, now_us, o) != 0)
+        if (rc == -2 || (opts->before_source && !opts->before_source(opts->arg))) {
+            outcome(o, "stopped", NULL);
+            rc = -2;
+            continue;
+        }
+        if (sync_one(db, i, opts->url[i], opts->egress_allow, timeout, now_us, o) != 0)
             rc = -1;
     }
     return rc;

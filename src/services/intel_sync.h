@@ -19,6 +19,7 @@
 #define BW_SERVICES_INTEL_SYNC_H
 #include "store/db.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define BW_SYNC_SOURCES 3
@@ -27,11 +28,16 @@ struct bw_sync_opts {
     const char *url[BW_SYNC_SOURCES]; /* kev, atlas, epss; NULL: that source is off */
     unsigned egress_allow;
     const char *only; /* "kev" | "atlas" | "epss" | NULL for every source */
+    long timeout_ms;  /* one source's whole download; 0: BW_INTEL_SYNC_TIMEOUT_MS */
+    /* called before each source is fetched (a job keeps its lease); false stops the sync there:
+     * the sources left get status "stopped" and bw_intel_sync returns -2. NULL: never stops. */
+    bool (*before_source)(void *arg);
+    void *arg;
 };
 
 struct bw_sync_outcome {
     char source[8];
-    char status[16]; /* "imported" | "not_modified" | "rejected" | "failed" | "off" */
+    char status[16]; /* "imported" | "not_modified" | "rejected" | "failed" | "off" | "stopped" */
     char error[400]; /* a parser's message (300) after its position */
     long http_status;
     /* imported: the import's counts (records for kev/atlas, scores for epss) */
@@ -42,7 +48,7 @@ struct bw_sync_outcome {
 extern const char *const bw_sync_source_names[BW_SYNC_SOURCES];
 
 /* Syncs every source (or opts->only) at time now_us; out gets one outcome per source. Returns 0
- * when no source was rejected or failed, else -1. */
+ * when no source was rejected or failed, -2 when before_source stopped it, else -1. */
 int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us,
                   struct bw_sync_outcome out[BW_SYNC_SOURCES]);
 
