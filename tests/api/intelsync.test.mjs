@@ -6,52 +6,17 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { join } from 'node:path';
 import { startServer, BIN } from './lib/server.mjs';
+import { startIntelHost, KEV, ATLAS, TARGET, epssCsv } from './lib/intelhost.mjs';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const FIX = join(ROOT, 'tests/fixtures/intel');
-const SEED = JSON.parse(readFileSync(join(ROOT, 'data/intel/seed.json'), 'utf8'));
-const KEV = JSON.parse(readFileSync(join(FIX, 'kev-subset.json'), 'utf8'));
-const ATLAS = readFileSync(join(FIX, 'ATLAS.yaml'));
-// a seed record the KEV fixture lists (its kev_details come from that entry)
-const KEV_IDS = new Set(KEV.vulnerabilities.map(v => v.cveID));
-const TARGET = SEED.records.find(r => r.kev && KEV_IDS.has(r.id));
-const epssCsv = (date, rows) => `#model_version:v2025.03.14,score_date:${date}T00:00:00+0000\ncve,epss,percentile\n` +
-  rows.map(r => r.join(',')).join('\n') + '\n';
 
-// What the local host serves, per path: body, type; changed by the tests. Every response carries
-// a strong ETag of its bytes and a Last-Modified; a matching If-None-Match (or, without one, an
-// If-Modified-Since not older than Last-Modified) is answered 304 with no body, as CDNs do.
-const files = {};
-const seen = [];
-function serve(path, body, type, lastModified = 'Wed, 25 Nov 2026 10:00:00 GMT') {
-  files[path] = { body: Buffer.from(body), type, lastModified, status: 200 };
-}
-const host = createServer((req, res) => {
-  const f = files[req.url];
-  seen.push({ url: req.url, inm: req.headers['if-none-match'] || null, ims: req.headers['if-modified-since'] || null });
-  if (!f) { res.writeHead(404, { 'Content-Type': 'text/plain' }); res.end('Not Found'); return; }
-  if (f.status !== 200) { res.writeHead(f.status, { 'Content-Type': 'text/html' }); res.end('<h1>Internal Server Error</h1>'); return; }
-  const etag = '"' + createHash('sha256').update(f.body).digest('hex').slice(0, 32) + '"';
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
-  const notModified = inm ? inm.split(',').map(s => s.trim()).includes(etag)
-    : ims ? Date.parse(ims) >= Date.parse(f.lastModified) : false;
-  const head = { ETag: etag, 'Last-Modified': f.lastModified, 'Cache-Control': 'max-age=0' };
-  if (notModified) { res.writeHead(304, head); res.end(); return; }
-  res.writeHead(200, { ...head, 'Content-Type': f.type, 'Content-Length': f.body.length });
-  res.end(f.body);
-});
-
+// the local host (tests/api/lib/intelhost.mjs); its files are changed by the tests
+let host, files, seen, serve;
 let srv, base;
 before(async () => {
-  await new Promise(r => host.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${host.address().port}`;
+  host = await startIntelHost();
+  ({ base, files, seen, serve } = host);
   srv = await startServer({ env: { BULWARK_RATE_ANON: '0' } });
   serve('/kev.json', JSON.stringify(KEV), 'application/json');
   serve('/ATLAS.yaml', ATLAS, 'application/x-yaml');
@@ -60,7 +25,7 @@ before(async () => {
 });
 after(async () => {
   if (srv) assert.equal(await srv.stop(), 0);
-  host.close();
+  await host.close();
 });
 
 // asynchronous: the local host answers from this process's event loop while the CLI runs
