@@ -83,13 +83,6 @@ static void take_signals(sigset_t *set)
     "(--x VALUE or --x=VALUE, e.g. --listen 127.0.0.1:8080, --data-dir ./var, --workers 4).\n"          \
     "The variables and their ranges: docs/operations.md.\n"
 
-/* The intel sources of the scheduled sync (BULWARK_INTEL_*_URL), borrowed from cfg. */
-static struct bw_sync_opts intel_sources(const struct bw_config *cfg, unsigned allow)
-{
-    return (struct bw_sync_opts){.url = {cfg->intel_kev_url, cfg->intel_atlas_url, cfg->intel_epss_url},
-                                 .egress_allow = allow};
-}
-
 static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
 {
     int prc = bw_opts_none("serve",
@@ -108,7 +101,7 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
     struct bw_app app;
     int rc = 1;
     if (bw_app_init(&app, cfg) == 0) {
-        struct bw_sync_opts so = intel_sources(cfg, app.egress_allow);
+        struct bw_sync_opts so = bw_sync_opts_of(cfg, app.egress_allow);
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal,
                                   .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000};
@@ -156,7 +149,7 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
     } else if (bw_egress_global_init() != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
     } else {
-        struct bw_sync_opts so = intel_sources(cfg, allow);
+        struct bw_sync_opts so = bw_sync_opts_of(cfg, allow);
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal,
                                   .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000};

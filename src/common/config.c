@@ -90,6 +90,8 @@ static const struct opt opts[] = {
     {"INTEL_KEV_URL", K_STR, OFF(intel_kev_url), 0, 0},
     {"INTEL_EPSS_URL", K_STR, OFF(intel_epss_url), 0, 0},
     {"INTEL_ATLAS_URL", K_STR, OFF(intel_atlas_url), 0, 0},
+    {"INTEL_OSV_URL", K_STR, OFF(intel_osv_url), 0, 0},
+    {"INTEL_OSV_PACKAGES", K_STR, OFF(intel_osv_packages), 0, 0},
     {"INTEL_SYNC_INTERVAL", K_DUR, OFF(intel_sync_interval_s), BW_INTEL_SYNC_INTERVAL_MIN_S,
      BW_INTEL_SYNC_INTERVAL_MAX_S},
 };

@@ -137,6 +137,11 @@
  * mirrors (the public feeds change daily), a month the longest that still means "scheduled" */
 #define BW_INTEL_SYNC_INTERVAL_MIN_S 1
 #define BW_INTEL_SYNC_INTERVAL_MAX_S (31L * 24 * 3600)
+#define BW_INTEL_OSV_MAX_ENTRIES 200000 /* advisories in one OSV source (PyPI's all.zip held ~17,000 in 2026) */
+#define BW_INTEL_OSV_MAX_TOTAL  (512u * 1024u * 1024u) /* bytes of one OSV zip's advisories, inflated */
+#define BW_INTEL_OSV_MAX_ENTRY  (4u * 1024u * 1024u) /* bytes of one advisory in an OSV zip, inflated (they are KiB) */
+#define BW_INTEL_OSV_PACKAGE_MAX 214    /* bytes of one [Ecosystem:]name in BULWARK_INTEL_OSV_PACKAGES (npm's name limit) */
+#define BW_INTEL_OSV_PACKAGES_MAX 1000  /* packages in BULWARK_INTEL_OSV_PACKAGES */
 #define BW_INTEL_SYNC_JOB_ATTEMPTS 3    /* claims of one interval's sync job (a worker died mid-sync) */
 #define BW_INTEL_SYNC_JOBS_KEPT 16      /* finished sync jobs kept for operators; older ones are deleted */
 

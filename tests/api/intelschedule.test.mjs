@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { BACKEND, BIN, Server } from './lib/server.mjs';
 import { startIntelHost, KEV, ATLAS, TARGET, epssCsv } from './lib/intelhost.mjs';
@@ -21,6 +22,7 @@ before(async () => {
   host.serve('/kev.json', JSON.stringify(KEV), 'application/json');
   host.serve('/ATLAS.yaml', ATLAS, 'application/x-yaml');
   host.serve('/epss.csv.gz', gzipSync(epssCsv('2026-11-25', [[TARGET.id, '0.81234', '0.99']])), 'application/gzip');
+  host.serve('/PyPI/all.zip', readFileSync(new URL('../fixtures/intel/osv-sync/all.zip', import.meta.url)), 'application/zip');
 });
 after(async () => {
   for (const s of servers) if (s.exitCode === undefined) assert.equal(await s.stop(), 0);
@@ -33,7 +35,8 @@ function server(env, from) {
   const s = new Server({
     env: { BULWARK_RATE_ANON: '0', BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_WORKERS: '2', BULWARK_JOB_POLL_MS: '50',
       BULWARK_SECRET_KEY: SECRET, BULWARK_INTEL_KEV_URL: host.base + '/kev.json',
-      BULWARK_INTEL_ATLAS_URL: host.base + '/ATLAS.yaml', BULWARK_INTEL_EPSS_URL: host.base + '/epss.csv.gz', ...env },
+      BULWARK_INTEL_ATLAS_URL: host.base + '/ATLAS.yaml', BULWARK_INTEL_EPSS_URL: host.base + '/epss.csv.gz',
+      BULWARK_INTEL_OSV_URL: host.base + '/PyPI/all.zip', BULWARK_INTEL_OSV_PACKAGES: 'torch,PyPI:transformers', ...env },
     ...(from ? { database: from.database, adminKey: from.adminKey } : {}),
   });
   servers.push(s);
@@ -77,16 +80,17 @@ test('a short interval: the first slot imports, the next ones are conditional 30
   await s.start();
   const st = await until(10000, 'the first sync', async () => {
     const x = await syncState(s);
-    return x.kev?.status === 'imported' && x.epss?.status === 'imported' && x.atlas?.status === 'imported' && x;
+    return ['kev', 'atlas', 'epss', 'osv'].every(k => x[k]?.status === 'imported') && x;
   });
   assert.match(st.kev.checked_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   assert.equal(st.kev.imported_at, st.kev.checked_at);
   assert.ok(!('url' in st.kev) && !('error' in st.kev), 'no URL or error in the public feed');
   assert.equal((await s.req('GET', '/api/ai-security/threat-feed/' + TARGET.id)).json.epss.score, 0.81234);
+  assert.equal((await s.req('GET', '/api/ai-security/threat-feed/BWTEST-2026-0001')).json.type, 'model_advisory');
   // the next slot: every source answered 304
   await until(3 * INTERVAL_S * 1000, 'a 304 slot', async () => {
     const x = await syncState(s);
-    return ['kev', 'atlas', 'epss'].every(k => x[k].status === 'not_modified');
+    return ['kev', 'atlas', 'epss', 'osv'].every(k => x[k].status === 'not_modified');
   });
   const conditional = host.hits('/kev.json').slice(1);
   assert.ok(conditional.length >= 1 && conditional.every(h => /^"[0-9a-f]{32}"$/.test(h.inm)));

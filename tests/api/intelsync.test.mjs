@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
 import { startServer, BIN } from './lib/server.mjs';
 import { startIntelHost, KEV, ATLAS, TARGET, epssCsv } from './lib/intelhost.mjs';
 
@@ -51,7 +52,8 @@ test('first sync imports every source; EPSS scores the KEV record and counts the
   assert.ok(TARGET, 'a seed record from the KEV fixture');
   const r = await sync();
   assert.equal(r.code, 0, r.err);
-  assert.deepEqual(Object.keys(r.by), ['kev', 'atlas', 'epss']);
+  assert.deepEqual(Object.keys(r.by), ['kev', 'atlas', 'epss', 'osv']);
+  assert.equal(r.by.osv.status, 'off', 'OSV is off until BULWARK_INTEL_OSV_URL names a source');
   for (const s of ['kev', 'atlas', 'epss']) assert.equal(r.by[s].status, 'imported', JSON.stringify(r.by[s]));
   // the fixtures are in the seed already: nothing new from KEV and ATLAS
   assert.equal(r.by.kev.added + r.by.kev.updated, 0);
@@ -140,6 +142,69 @@ test('an EPSS file only for CVEs the store does not have: imported, every score 
   assert.equal((await srv.req('GET', '/api/ai-security/threat-feed?limit=1')).json.updated_at, before);
 });
 
+const OSV_DIR = new URL('../fixtures/intel/osv-sync/', import.meta.url).pathname;
+const osvDoc = (id) => JSON.parse(readFileSync(OSV_DIR + id + '.json', 'utf8'));
+const OSV_ENV = { BULWARK_INTEL_OSV_URL: '', BULWARK_INTEL_OSV_PACKAGES: 'torch, PyPI:transformers' };
+
+test('OSV: a zip like all.zip, kept to the package filter, imported through the OSV normaliser; then a 304', async () => {
+  serve('/PyPI/all.zip', readFileSync(OSV_DIR + 'all.zip'), 'application/zip');
+  const env = { ...OSV_ENV, BULWARK_INTEL_OSV_URL: base + '/PyPI/all.zip' };
+  const r = await sync(env, ['--source', 'osv']);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.by.osv.status, 'imported', JSON.stringify(r.by.osv));
+  assert.equal(r.by.osv.added, 1, 'the transformers advisory is new');
+  assert.equal(r.by.osv.skipped, 1, 'the requests advisory is outside the filter');
+  const rec = (await record('BWTEST-2026-0001')).json;
+  assert.equal(rec.type, 'model_advisory');
+  assert.equal(rec.affected[0].package, 'transformers');
+  assert.equal((await record('BWTEST-2026-0002')).status, 404);
+  // the seed's torch record (PYSEC-2022-43015 under its CVE) is matched, not duplicated
+  assert.equal((await record('PYSEC-2022-43015')).status, 404);
+  seen.length = 0;
+  const again = await sync(env, ['--source', 'osv']);
+  assert.equal(again.by.osv.status, 'not_modified');
+  assert.match(seen[0].inm, /^"[0-9a-f]{32}"$/);
+  // a widened filter fetches the archive whole again: a 304 would hide the advisories it now wants
+  seen.length = 0;
+  const wider = await sync({ ...env, BULWARK_INTEL_OSV_PACKAGES: 'torch,transformers,requests' }, ['--source', 'osv']);
+  assert.equal(seen[0].inm, null);
+  assert.equal(wider.by.osv.status, 'imported');
+  assert.equal(wider.by.osv.added, 1);
+  assert.equal((await record('BWTEST-2026-0002')).json.affected[0].package, 'requests');
+});
+
+test('OSV: a truncated zip and a list with a malformed advisory store nothing; a JSON list imports', async () => {
+  const changed = osvDoc('BWTEST-2026-0001');
+  changed.summary = 'Changed summary';
+  const zip = readFileSync(OSV_DIR + 'all.zip');
+  serve('/PyPI/all.zip', zip.subarray(0, zip.length - 40), 'application/zip', 'Thu, 26 Nov 2026 12:00:00 GMT');
+  const env = { ...OSV_ENV, BULWARK_INTEL_OSV_URL: base + '/PyPI/all.zip' };
+  const cut = await sync(env, ['--source', 'osv']);
+  assert.equal(cut.code, 1);
+  assert.equal(cut.by.osv.status, 'rejected');
+  assert.match(cut.by.osv.error, /not a readable zip/);
+  // a JSON list: the second advisory has no id, so the first is not stored either
+  const third = { ...osvDoc('BWTEST-2026-0001'), id: 'BWTEST-2026-0003' };
+  const { id: _drop, ...noId } = osvDoc('BWTEST-2026-0002');
+  serve('/osv.json', JSON.stringify([third, noId]), 'application/json');
+  const listEnv = { BULWARK_INTEL_OSV_URL: base + '/osv.json', BULWARK_INTEL_OSV_PACKAGES: '' };
+  const bad = await sync(listEnv, ['--source', 'osv']);
+  assert.equal(bad.by.osv.status, 'rejected');
+  assert.match(bad.by.osv.error, /^\[1\]: line \d+, column \d+: /);
+  assert.equal((await record('BWTEST-2026-0003')).status, 404);
+  serve('/osv.json', JSON.stringify([third, osvDoc('BWTEST-2026-0002')]), 'application/json',
+    'Thu, 26 Nov 2026 13:00:00 GMT');
+  const ok = await sync(listEnv, ['--source', 'osv']);
+  assert.equal(ok.by.osv.status, 'imported', JSON.stringify(ok.by.osv));
+  assert.equal(ok.by.osv.added, 1);
+  assert.equal(ok.by.osv.unchanged, 1, 'BWTEST-2026-0002 came from the zip already');
+  assert.equal((await record('BWTEST-2026-0003')).json.affected[0].package, 'transformers');
+  // a filter that is not a list of [Ecosystem:]name
+  const filt = await sync({ ...listEnv, BULWARK_INTEL_OSV_PACKAGES: 'PyPI:' }, ['--source', 'osv']);
+  assert.equal(filt.by.osv.status, 'rejected');
+  assert.match(filt.by.osv.error, /BULWARK_INTEL_OSV_PACKAGES/);
+});
+
 test('the egress guard: loopback refused unless BULWARK_EGRESS_ALLOW opens it; an empty URL turns a source off', async () => {
   const r = await sync({ BULWARK_EGRESS_ALLOW: '' }, ['--source', 'kev']);
   assert.equal(r.code, 1);
@@ -147,7 +212,7 @@ test('the egress guard: loopback refused unless BULWARK_EGRESS_ALLOW opens it; a
   assert.match(r.by.kev.error, /loopback/);
   const off = await sync({ BULWARK_INTEL_KEV_URL: '', BULWARK_INTEL_ATLAS_URL: '', BULWARK_INTEL_EPSS_URL: '' });
   assert.equal(off.code, 0);
-  assert.deepEqual(off.report.sources.map(s => s.status), ['off', 'off', 'off']);
-  const usage = await sync({}, ['--source', 'osv']);
+  assert.deepEqual(off.report.sources.map(s => s.status), ['off', 'off', 'off', 'off']);
+  const usage = await sync({}, ['--source', 'nvd']);
   assert.equal(usage.code, 2);
 });
