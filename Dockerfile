@@ -9,7 +9,7 @@
 FROM debian:bookworm AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake pkg-config ca-certificates \
-      libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev \
+      libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev libzip-dev \
       libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev libtree-sitter-dev npm libgit2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
@@ -22,7 +22,7 @@ RUN cmake -S . -B /build -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates \
-      libmicrohttpd12 libjansson4 libsodium23 libsqlite3-0 libpq5 zlib1g \
+      libmicrohttpd12 libjansson4 libsodium23 libsqlite3-0 libpq5 zlib1g libzip4 \
       libhyperscan5 libpcre2-8-0 libcurl4 libyaml-0-2 libtree-sitter0 libgit2-1.5 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/bulwark --shell /usr/sbin/nologin bulwark \

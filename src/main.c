@@ -19,6 +19,7 @@
 #include "http/http.h"
 #include "jobs/jobs.h"
 #include "net/egress.h"
+#include "services/intel_sync.h"
 #include "store/store.h"
 
 #include <signal.h>
@@ -100,8 +101,10 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
     struct bw_app app;
     int rc = 1;
     if (bw_app_init(&app, cfg) == 0) {
+        struct bw_sync_opts so = bw_sync_opts_of(cfg, app.egress_allow);
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
-                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal};
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal,
+                                  .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
         if ((jobs || cfg->workers == 0) && bw_http_serve(&app.http, &l) == 0)
             rc = 0;
@@ -146,8 +149,10 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
     } else if (bw_egress_global_init() != 0) {
         bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
     } else {
+        struct bw_sync_opts so = bw_sync_opts_of(cfg, allow);
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
-                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal};
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal,
+                                  .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000};
         struct bw_jobs *jobs = bw_jobs_start(db, &jo);
         if (jobs) {
             int sig = 0;

@@ -87,6 +87,26 @@ static void feed_query(struct bw_req *r, struct bw_verr *v, struct store_feed_qu
              q->severity ? q->severity : "", q->epss_min, q->since_us);
 }
 
+static int sync_entry(const struct store_sync_state *s, void *arg)
+{
+    /* what a feed reader needs to judge freshness; the URL and the error stay with the operator
+     * (logs, the CLI's report): a mirror's address or token is nobody else's business */
+    return json_array_append_new(arg, json_pack("{s:s,s:s,s:s?,s:s?}", "source", s->source, "status", s->status,
+                                                 "checked_at", s->checked_at[0] ? s->checked_at : NULL,
+                                                 "imported_at", s->imported_at[0] ? s->imported_at : NULL)) == 0
+               ? ST_OK
+               : ST_ERROR;
+}
+
+/* The feed's "sync" member: the last sync outcome per source (intel_sync_state), as JSON text. */
+static char *sync_json(struct db *db)
+{
+    json_t *arr = json_array();
+    char *out = arr && store_intel_sync_each(db, sync_entry, arr) == ST_OK ? json_dumps(arr, JSON_COMPACT) : NULL;
+    json_decref(arr);
+    return out;
+}
+
 void api_threat_feed(struct bw_req *r)
 {
     struct bw_verr v = {0};
@@ -111,10 +131,19 @@ void api_threat_feed(struct bw_req *r)
     bw_iso8601(updated_us / 1000000, ts);
     api_next_cursor(r, &pg, next); /* base64url: written without escaping */
     snprintf(tail, sizeof tail,
-             "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"next_cursor\":%s%s%s,\"updated_at\":%s%s%s}",
+             "],\"total\":%" PRId64 ",\"limit\":%ld,\"offset\":%ld,\"next_cursor\":%s%s%s,\"updated_at\":%s%s%s,"
+             "\"sync\":",
              total, limit, pg.page.offset, next[0] ? "\"" : "", next[0] ? next : "null", next[0] ? "\"" : "",
              updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
-    if (!put(&b, tail)) {
+    char *sync = sync_json(api_ctx(r)->db);
+    if (!sync) {
+        free(b.p);
+        api_reply_storage(r);
+        return;
+    }
+    bool ok = put(&b, tail) && put(&b, sync) && put(&b, "}");
+    free(sync);
+    if (!ok) {
         free(b.p);
         bw_reply_internal(r, "out of memory");
         return;

@@ -395,9 +395,11 @@ static int cmd_seed_build(int nargs, char **args)
 }
 
 static const char SYNC_USAGE[] =
-    "usage: bulwark intel sync [--source kev|atlas|epss]\n"
+    "usage: bulwark intel sync [--source kev|atlas|epss|osv]\n"
     "Fetches CISA KEV, MITRE ATLAS and FIRST's EPSS from BULWARK_INTEL_KEV_URL, _ATLAS_URL and\n"
-    "_EPSS_URL (the public feeds by default; an empty value turns a source off) through the egress\n"
+    "_EPSS_URL (the public feeds by default; an empty value turns a source off), and OSV advisories\n"
+    "(a zip such as OSV's <ecosystem>/all.zip, or a JSON list) from BULWARK_INTEL_OSV_URL (unset:\n"
+    "off) kept to the packages of BULWARK_INTEL_OSV_PACKAGES, through the egress\n"
     "guard (BULWARK_EGRESS_ALLOW), conditionally (ETag / Last-Modified of the last import), and\n"
     "imports what changed as `intel import` does. Prints a JSON report, one entry per source.\n"
     "Exit: 0 every source imported or unchanged, 1 a source was rejected or failed (the others\n"
@@ -411,11 +413,16 @@ static int cmd_sync(struct bw_config *cfg, int nargs, char **args)
     int prc = bw_opts_parse("intel sync", SYNC_USAGE, opts, nargs, args, NULL, 0, &np);
     if (prc != BW_OPTS_OK)
         return bw_opts_exit(prc);
-    if (only && strcmp(only, "kev") != 0 && strcmp(only, "atlas") != 0 && strcmp(only, "epss") != 0)
-        return bw_cli_usage_error("intel sync", "--source must be kev, atlas or epss, not '%s'", only);
-    struct bw_sync_opts so = {.url = {cfg->intel_kev_url, cfg->intel_atlas_url, cfg->intel_epss_url}, .only = only};
-    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &so.egress_allow) != 0)
+    bool known = !only;
+    for (int i = 0; only && i < BW_SYNC_SOURCES; i++)
+        known = known || strcmp(only, bw_sync_source_names[i]) == 0;
+    if (!known)
+        return bw_cli_usage_error("intel sync", "--source must be kev, atlas, epss or osv, not '%s'", only);
+    unsigned allow = 0;
+    if (bw_egress_parse_allow(cfg->egress_allow ? cfg->egress_allow : "", &allow) != 0)
         return bw_cli_usage_error("intel sync", "BULWARK_EGRESS_ALLOW is not valid");
+    struct bw_sync_opts so = bw_sync_opts_of(cfg, allow);
+    so.only = only;
     if (bw_egress_global_init() != 0)
         return EXIT_DB;
     struct db *db = NULL;

@@ -32,7 +32,8 @@ int bw_role_parse(const char *s)
     return -1;
 }
 
-enum kind { K_STR, K_LONG, K_BOOL, K_LEVEL };
+/* K_DUR: seconds, plain or with a unit suffix s, m, h or d ("90", "15m", "6h", "1d"); 0 allowed */
+enum kind { K_STR, K_LONG, K_BOOL, K_LEVEL, K_DUR };
 struct opt {
     const char *env; /* without the BULWARK_ prefix */
     enum kind kind;
@@ -89,6 +90,10 @@ static const struct opt opts[] = {
     {"INTEL_KEV_URL", K_STR, OFF(intel_kev_url), 0, 0},
     {"INTEL_EPSS_URL", K_STR, OFF(intel_epss_url), 0, 0},
     {"INTEL_ATLAS_URL", K_STR, OFF(intel_atlas_url), 0, 0},
+    {"INTEL_OSV_URL", K_STR, OFF(intel_osv_url), 0, 0},
+    {"INTEL_OSV_PACKAGES", K_STR, OFF(intel_osv_packages), 0, 0},
+    {"INTEL_SYNC_INTERVAL", K_DUR, OFF(intel_sync_interval_s), BW_INTEL_SYNC_INTERVAL_MIN_S,
+     BW_INTEL_SYNC_INTERVAL_MAX_S},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -112,6 +117,27 @@ static int set_opt(struct bw_config *cfg, const struct opt *o, const char *val, 
             return -1;
         }
         *(long *)(void *)base = v;
+        return 0;
+    }
+    case K_DUR: {
+        char *end;
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        long unit = 1;
+        if (*end && !end[1])
+            unit = *end == 's' ? 1 : *end == 'm' ? 60 : *end == 'h' ? 3600 : *end == 'd' ? 86400 : 0;
+        else if (*end)
+            unit = 0;
+        /* 0 (off) in any unit; otherwise min..max seconds, checked before multiplying */
+        if (errno || end == val || !isdigit((unsigned char)val[0]) || unit == 0 ||
+            (v != 0 && (v > o->max / unit || v * unit < o->min))) {
+            fprintf(stderr,
+                    "bulwark: %s: BULWARK_%s must be 0 (off) or a duration from %ld to %ld seconds "
+                    "(a number of seconds, or with a unit: 90s, 15m, 6h, 1d)\n",
+                    origin, o->env, o->min, o->max);
+            return -1;
+        }
+        *(long *)(void *)base = v * unit;
         return 0;
     }
     case K_BOOL:

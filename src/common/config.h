@@ -50,6 +50,9 @@ struct bw_config {
     char *upgrade_price;
     /* the intel sync's sources (bulwark intel sync): "" disables one; unset: the public feeds */
     char *intel_kev_url, *intel_epss_url, *intel_atlas_url;
+    char *intel_osv_url;      /* OSV advisories (a zip or a JSON list); unset: off */
+    char *intel_osv_packages; /* [Ecosystem:]name,... the OSV advisories kept; unset: all */
+    long intel_sync_interval_s; /* the scheduled sync on the job queue; 0 = off */
 };
 
 /* Fills cfg from defaults, the environment, then argv flags (argv[from..argc)). Flags it does

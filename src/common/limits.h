@@ -149,6 +149,17 @@
 #define BW_INTEL_SYNC_MAX_BYTES  (64u * 1024u * 1024u) /* bytes of one fetched source (compressed as sent) */
 #define BW_INTEL_SYNC_TIMEOUT_MS 300000 /* one source's whole download */
 #define BW_INTEL_SYNC_CONNECT_MS 10000  /* connecting to a source host */
+/* BULWARK_INTEL_SYNC_INTERVAL (src/jobs/intel_sync_job.h): 0 is off; a short one is for tests and
+ * mirrors (the public feeds change daily), a month the longest that still means "scheduled" */
+#define BW_INTEL_SYNC_INTERVAL_MIN_S 1
+#define BW_INTEL_SYNC_INTERVAL_MAX_S (31L * 24 * 3600)
+#define BW_INTEL_OSV_MAX_ENTRIES 200000 /* advisories in one OSV source (PyPI's all.zip held ~17,000 in 2026) */
+#define BW_INTEL_OSV_MAX_TOTAL  (512u * 1024u * 1024u) /* bytes of one OSV zip's advisories, inflated */
+#define BW_INTEL_OSV_MAX_ENTRY  (4u * 1024u * 1024u) /* bytes of one advisory in an OSV zip, inflated (they are KiB) */
+#define BW_INTEL_OSV_PACKAGE_MAX 214    /* bytes of one [Ecosystem:]name in BULWARK_INTEL_OSV_PACKAGES (npm's name limit) */
+#define BW_INTEL_OSV_PACKAGES_MAX 1000  /* packages in BULWARK_INTEL_OSV_PACKAGES */
+#define BW_INTEL_SYNC_JOB_ATTEMPTS 3    /* claims of one interval's sync job (a worker died mid-sync) */
+#define BW_INTEL_SYNC_JOBS_KEPT 16      /* finished sync jobs kept for operators; older ones are deleted */
 
 /* audit events and zero-trust anomalies (src/audit/audit.h) */
 #define BW_AUDIT_FLUSH_MS            1000  /* the recorder writes its aggregates this often */

@@ -110,9 +110,10 @@ static int64_t backoff_ms(int attempts)
     return b < BW_JOB_BACKOFF_MAX_MS ? b : BW_JOB_BACKOFF_MAX_MS;
 }
 
-static void run_claimed(struct db *db, const struct store_job *j, const char *owner, int64_t lease_ms,
-                        unsigned egress_allow, const struct bw_seal *seal, atomic_bool *stopping)
+static void run_claimed(struct db *db, const struct store_job *j, const char *owner, const struct bw_jobs_opts *o,
+                        atomic_bool *stopping)
 {
+    int64_t lease_ms = o->lease_ms;
     int kind = 0;
     const struct bw_job_kind *k = kind_of(j->kind, &kind);
     int64_t now = bw_now_us() / 1000;
@@ -122,8 +123,9 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
         count_finished(kind, BW_JOB_FAILED);
         return;
     }
-    struct bw_job_ctx ctx = {.db = db, .job = j, .owner = owner, .lease_ms = lease_ms, .egress_allow = egress_allow,
-                             .seal = seal, .stopping = stopping};
+    struct bw_job_ctx ctx = {.db = db, .job = j, .owner = owner, .lease_ms = lease_ms,
+                             .egress_allow = o->egress_allow, .seal = o->seal, .intel_sync = o->intel_sync,
+                             .stopping = stopping};
     int64_t t0 = bw_mono_us();
     bw_log_json(BW_LOG_INFO, NULL, "job started",
                 json_pack("{s:s,s:s,s:s,s:i}", "job_id", j->id, "kind", j->kind, "ref", j->ref, "attempt",
@@ -158,15 +160,39 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
                           ctx.error[0] ? ctx.error : NULL));
 }
 
+int bw_jobs_run_one_opts(struct db *db, const char *owner, int64_t now_ms, const struct bw_jobs_opts *o,
+                         atomic_bool *stopping)
+{
+    struct store_job j;
+    int rc = store_job_claim(db, owner, now_ms, o->lease_ms, &j);
+    if (rc != ST_OK)
+        return rc;
+    run_claimed(db, &j, owner, o, stopping);
+    return ST_OK;
+}
+
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
                     const struct bw_seal *seal, atomic_bool *stopping)
 {
-    struct store_job j;
-    int rc = store_job_claim(db, owner, now_ms, lease_ms, &j);
-    if (rc != ST_OK)
-        return rc;
-    run_claimed(db, &j, owner, lease_ms, egress_allow, seal, stopping);
-    return ST_OK;
+    struct bw_jobs_opts o = {.lease_ms = lease_ms, .egress_allow = egress_allow, .seal = seal};
+    return bw_jobs_run_one_opts(db, owner, now_ms, &o, stopping);
+}
+
+int64_t bw_jobs_tick(struct db *db, int64_t now_ms, const struct bw_jobs_opts *o)
+{
+    const struct bw_job_kind *ks[BW_JOB_KINDS_MAX];
+    int n = 0;
+    pthread_mutex_lock(&g_kinds_mu);
+    for (int i = 0; i < g_nkinds; i++)
+        if (g_kinds[i]->tick)
+            ks[n++] = g_kinds[i];
+    pthread_mutex_unlock(&g_kinds_mu);
+    int64_t next = INT64_MAX;
+    for (int i = 0; i < n; i++) {
+        int64_t t = ks[i]->tick(db, now_ms, o);
+        next = t < next ? t : next;
+    }
+    return next;
 }
 
 void bw_jobs_reap(struct db *db, int64_t now_ms)
@@ -232,14 +258,16 @@ static void *worker_main(void *arg)
 {
     struct worker *w = arg;
     struct bw_jobs *p = w->pool;
-    int64_t next_reap = 0;
+    int64_t next_reap = 0, next_tick = 0;
     while (!atomic_load(&p->stopping)) {
         int64_t now = bw_now_us() / 1000;
         if (w->index == 0 && now >= next_reap) { /* one reaper per process is plenty */
             bw_jobs_reap(p->db, now);
             next_reap = now + p->o.lease_ms;
         }
-        int rc = bw_jobs_run_one(p->db, w->owner, now, p->o.lease_ms, p->o.egress_allow, p->o.seal, &p->stopping);
+        if (w->index == 0 && now >= next_tick) /* and one scheduler */
+            next_tick = bw_jobs_tick(p->db, now, &p->o);
+        int rc = bw_jobs_run_one_opts(p->db, w->owner, now, &p->o, &p->stopping);
         if (rc != ST_OK) /* nothing to do, or the database is away: wait a poll interval */
             idle(p, p->o.poll_ms);
     }

@@ -38,6 +38,8 @@ enum bw_job_result {
 const char *bw_job_result_name(enum bw_job_result r);
 
 struct bw_seal;
+struct bw_sync_opts;
+struct bw_jobs_opts;
 
 struct bw_job_ctx {
     struct db *db;
@@ -46,6 +48,7 @@ struct bw_job_ctx {
     int64_t lease_ms;
     unsigned egress_allow; /* BW_EGRESS_ALLOW_* for handlers that reach out */
     const struct bw_seal *seal; /* opens the secrets sealed at rest (an asset's credentials); may be NULL */
+    const struct bw_sync_opts *intel_sync; /* the intel sources (scheduled sync); may be NULL */
     atomic_bool *stopping;
     char error[256]; /* the handler's reason for RETRY or FAILED */
 };
@@ -55,6 +58,10 @@ struct bw_job_kind {
     enum bw_job_result (*run)(struct bw_job_ctx *ctx);
     /* after the final failure; error is the job's last error */
     void (*failed)(struct db *db, const struct store_job *job, const char *error);
+    /* optional, for kinds the pool enqueues itself on a schedule: called by one worker of each
+     * process when due (first at start); enqueues what is due and returns when to be called
+     * next (epoch ms). Instances sharing a database must enqueue each due job once. */
+    int64_t (*tick)(struct db *db, int64_t now_ms, const struct bw_jobs_opts *o);
 };
 
 /* Adds a kind (static data) to the registry; -1 when full or the kind exists. Call before
@@ -79,6 +86,8 @@ struct bw_jobs_opts {
     int64_t poll_ms;      /* idle wait between claims; 0 = BW_JOB_POLL_MS_DEFAULT */
     unsigned egress_allow;
     const struct bw_seal *seal; /* borrowed for the pool's life; may be NULL (nothing sealed is opened) */
+    const struct bw_sync_opts *intel_sync; /* borrowed likewise: the intel sources; NULL: none */
+    int64_t intel_sync_interval_ms;       /* the scheduled intel sync (BULWARK_INTEL_SYNC_INTERVAL); 0: off */
 };
 struct bw_jobs;
 /* Starts the workers. NULL when workers is 0 or on failure (logged). */
@@ -91,6 +100,11 @@ void bw_jobs_stop(struct bw_jobs *p);
  * was claimable. */
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
                     const struct bw_seal *seal, atomic_bool *stopping);
+/* The same with the pool's options (lease_ms, egress_allow, seal, intel_sync). */
+int bw_jobs_run_one_opts(struct db *db, const char *owner, int64_t now_ms, const struct bw_jobs_opts *o,
+                         atomic_bool *stopping);
+/* Calls the tick of every registered kind that has one, for tests; returns the earliest next. */
+int64_t bw_jobs_tick(struct db *db, int64_t now_ms, const struct bw_jobs_opts *o);
 /* Fails every expired job that has no attempts left, BW_JOB_REAP_BATCH at a time until none is
  * left, and runs each one's failure hook. */
 void bw_jobs_reap(struct db *db, int64_t now_ms);

@@ -1,25 +1,30 @@
 /* The intel sync (intel_sync.h). */
 #include "services/intel_sync.h"
 
+#include "common/config.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "engine/intel/epss.h"
+#include "engine/intel/osvlist.h"
 #include "engine/intel/sources.h"
 #include "net/egress.h"
 #include "services/intel_ingest.h"
 #include "store/store_intel.h"
 
 #include <jansson.h>
+#include <sodium.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-const char *const bw_sync_source_names[BW_SYNC_SOURCES] = {"kev", "atlas", "epss"};
-enum { S_KEV, S_ATLAS, S_EPSS };
+const char *const bw_sync_source_names[BW_SYNC_SOURCES] = {"kev", "atlas", "epss", "osv"};
+enum { S_KEV, S_ATLAS, S_EPSS, S_OSV };
+/* the order they are synced in (intel_sync.h) */
+static const int ORDER[BW_SYNC_SOURCES] = {S_OSV, S_KEV, S_ATLAS, S_EPSS};
 
-_Static_assert(BW_SYNC_FAILED + 1 == BW_SYNC__STATUSES, "one name per sync status");
-static const char *const SYNC_STATUSES[BW_SYNC__STATUSES] = {"off", "imported", "not_modified", "rejected", "failed"};
+_Static_assert(BW_SYNC_STOPPED + 1 == BW_SYNC__STATUSES, "one name per sync status");
+static const char *const SYNC_STATUSES[BW_SYNC__STATUSES] = {"off", "imported", "not_modified", "rejected", "failed", "stopped"};
 
 const char *bw_sync_status_name(enum bw_sync_status s)
 {
@@ -33,10 +38,72 @@ static void outcome(struct bw_sync_outcome *o, enum bw_sync_status status, const
         snprintf(o->error, sizeof o->error, "%s", error);
 }
 
+struct osv_acc {
+    json_t *records;
+    const char *filter;
+    long filtered;
+    char *msg;
+    size_t cap;
+};
+
+/* One advisory of an OSV source: outside the filter it is counted; inside, normalised into
+ * records like a file of `bulwark intel import --format osv`. */
+static int osv_doc(const char *name, const char *json, size_t len, void *arg)
+{
+    struct osv_acc *a = arg;
+    json_error_t je;
+    json_t *adv = json_loadb(json, len, JSON_REJECT_DUPLICATES, &je);
+    if (!adv) {
+        snprintf(a->msg, a->cap, "%.100s: line %d, column %d: %s", name, je.line, je.column, je.text);
+        return -1;
+    }
+    bool wanted = bw_osv_wanted(adv, a->filter);
+    json_decref(adv);
+    if (!wanted) {
+        a->filtered++;
+        return 0;
+    }
+    struct bw_intel_reject rej;
+    memset(&rej, 0, sizeof rej);
+    if (bw_intel_parse_source(BW_INTEL_OSV, json, len, true, a->records, &rej) != 0) {
+        snprintf(a->msg, a->cap, "%.100s: line %d, column %d: %s", name, rej.at.line, rej.at.column, rej.msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* An OSV source: every wanted advisory normalised (any failure rejects the source) and imported
+ * in one transaction. */
+static int import_osv(struct db *db, const char *filter, const char *body, size_t len, int64_t now_us,
+                      struct bw_sync_outcome *o)
+{
+    struct osv_acc a = {.records = json_array(), .filter = filter, .msg = o->error, .cap = sizeof o->error};
+    if (!a.records)
+        return -2;
+    if (bw_osv_list(body, len, osv_doc, &a, o->error, sizeof o->error) != 0) {
+        json_decref(a.records);
+        return -1;
+    }
+    struct bw_ingest_report rep;
+    int rc = bw_ingest(db, a.records, false, now_us, &rep);
+    json_decref(a.records);
+    if (rc != 0)
+        return -2;
+    o->added = rep.added;
+    o->updated = rep.updated;
+    o->unchanged = rep.unchanged;
+    o->skipped = rep.skipped + a.filtered;
+    o->merged = rep.merged;
+    return 0;
+}
+
 /* Validates and imports a 200's body: 0 imported, -1 rejected (nothing stored), -2 the database
  * failed. */
-static int import_body(struct db *db, int src, const char *body, size_t len, int64_t now_us, struct bw_sync_outcome *o)
+static int import_body(struct db *db, int src, const struct bw_sync_opts *opts, const char *body, size_t len,
+                       int64_t now_us, struct bw_sync_outcome *o)
 {
+    if (src == S_OSV)
+        return import_osv(db, opts->osv_packages, body, len, now_us, o);
     struct bw_intel_reject rej;
     memset(&rej, 0, sizeof rej);
     if (src == S_EPSS) {
@@ -77,16 +144,34 @@ static int import_body(struct db *db, int src, const char *body, size_t len, int
 }
 
 /* One source: fetch (conditional), validate, import, record the state. */
-static int sync_one(struct db *db, int src, const char *url, unsigned allow, int64_t now_us, struct bw_sync_outcome *o)
+static int sync_one(struct db *db, int src, const struct bw_sync_opts *opts, long timeout_ms, int64_t now_us,
+                    struct bw_sync_outcome *o)
 {
+    const char *url = opts->url[src];
+    /* what the validators belong to: the URL, and for OSV its package filter too (a 304 must not
+     * hide advisories a widened filter now wants). A fragment is never sent, so it cannot clash
+     * with a URL the server tells apart. */
+    char key[sizeof ((struct store_sync_state *)0)->url];
+    snprintf(key, sizeof key, "%s", url);
+    if (src == S_OSV && opts->osv_packages && opts->osv_packages[0]) {
+        if (!bw_osv_filter_valid(opts->osv_packages)) { /* a configuration error: nothing fetched */
+            outcome(o, BW_SYNC_REJECTED, "BULWARK_INTEL_OSV_PACKAGES is not a list of [Ecosystem:]name");
+            return -1;
+        }
+        unsigned char h[16];
+        crypto_generichash(h, sizeof h, (const unsigned char *)opts->osv_packages, strlen(opts->osv_packages), NULL, 0);
+        char hex[33];
+        sodium_bin2hex(hex, sizeof hex, h, sizeof h);
+        snprintf(key, sizeof key, "%s#bulwark-osv-packages=%s", url, hex);
+    }
     struct store_sync_state st;
     int have = store_intel_sync_get(db, bw_sync_source_names[src], &st);
     if (have == ST_ERROR) {
         outcome(o, BW_SYNC_FAILED, "the database failed");
         return -1;
     }
-    /* validators only for the URL they came from */
-    bool same = have == ST_OK && strcmp(st.url, url) == 0;
+    /* validators only for the URL (and filter) they came from */
+    bool same = have == ST_OK && strcmp(st.url, key) == 0;
     char inm[300], ims[100];
     const char *headers[3] = {NULL, NULL, NULL};
     int nh = 0;
@@ -98,17 +183,17 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
     if (!same) {
         memset(&st, 0, sizeof st);
         snprintf(st.source, sizeof st.source, "%s", bw_sync_source_names[src]);
-        snprintf(st.url, sizeof st.url, "%s", url);
+        snprintf(st.url, sizeof st.url, "%s", key);
     }
     struct bw_egress_req rq = {.url = url,
                                .headers = headers,
                                .connect_timeout_ms = BW_INTEL_SYNC_CONNECT_MS,
-                               .timeout_ms = BW_INTEL_SYNC_TIMEOUT_MS,
+                               .timeout_ms = timeout_ms,
                                .max_response = BW_INTEL_SYNC_MAX_BYTES,
                                .max_redirects = 5,
                                .verify_tls = true};
     struct bw_egress_resp r;
-    (void)bw_egress_request(allow, &rq, &r);
+    (void)bw_egress_request(opts->egress_allow, &rq, &r);
     o->http_status = r.status;
     int rc = 0;
     if (r.outcome != BW_EG_OK) {
@@ -129,7 +214,7 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
         snprintf(o->error, sizeof o->error, "larger than %u bytes", BW_INTEL_SYNC_MAX_BYTES);
         rc = -1;
     } else {
-        int ir = import_body(db, src, r.body, r.body_len, now_us, o);
+        int ir = import_body(db, src, opts, r.body, r.body_len, now_us, o);
         if (ir == 0) {
             outcome(o, BW_SYNC_IMPORTED, NULL);
             if (!bw_egress_header(&r, "ETag", st.etag, sizeof st.etag))
@@ -153,11 +238,21 @@ static int sync_one(struct db *db, int src, const char *url, unsigned allow, int
     return rc;
 }
 
+struct bw_sync_opts bw_sync_opts_of(const struct bw_config *cfg, unsigned allow)
+{
+    return (struct bw_sync_opts){
+        .url = {cfg->intel_kev_url, cfg->intel_atlas_url, cfg->intel_epss_url, cfg->intel_osv_url},
+        .osv_packages = cfg->intel_osv_packages,
+        .egress_allow = allow};
+}
+
 int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us,
                   struct bw_sync_outcome out[BW_SYNC_SOURCES])
 {
     int rc = 0;
-    for (int i = 0; i < BW_SYNC_SOURCES; i++) {
+    long timeout = opts->timeout_ms > 0 ? opts->timeout_ms : BW_INTEL_SYNC_TIMEOUT_MS;
+    for (int k = 0; k < BW_SYNC_SOURCES; k++) {
+        int i = ORDER[k];
         struct bw_sync_outcome *o = &out[i];
         memset(o, 0, sizeof *o);
         snprintf(o->source, sizeof o->source, "%s", bw_sync_source_names[i]);
@@ -165,7 +260,12 @@ int bw_intel_sync(struct db *db, const struct bw_sync_opts *opts, int64_t now_us
             outcome(o, BW_SYNC_OFF, NULL);
             continue;
         }
-        if (sync_one(db, i, opts->url[i], opts->egress_allow, now_us, o) != 0)
+        if (rc == -2 || (opts->before_source && !opts->before_source(opts->arg))) {
+            outcome(o, BW_SYNC_STOPPED, NULL);
+            rc = -2;
+            continue;
+        }
+        if (sync_one(db, i, opts, timeout, now_us, o) != 0)
             rc = -1;
     }
     return rc;

@@ -536,6 +536,30 @@ int store_intel_sync_get(struct db *db, const char *source, struct store_sync_st
                            p, 1, read_sync, out);
 }
 
+struct sync_each {
+    store_intel_sync_fn fn;
+    void *arg;
+};
+
+static int read_sync_row(struct db_rows *r, void *arg)
+{
+    const struct sync_each *e = arg;
+    struct store_sync_state s;
+    memset(&s, 0, sizeof s);
+    TXT(s.source, db_rows_text(r, 7));
+    (void)read_sync(r, &s);
+    return e->fn(&s, e->arg);
+}
+
+int store_intel_sync_each(struct db *db, store_intel_sync_fn fn, void *arg)
+{
+    struct sync_each e = {fn, arg};
+    return store_query_each(db,
+                            "SELECT url, etag, last_modified, checked_at, imported_at, status, error, source "
+                            "FROM intel_sync_state ORDER BY source",
+                            NULL, 0, read_sync_row, &e);
+}
+
 int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
 {
     struct db_param p[] = {DBP_TEXT(s->source),     DBP_TEXT(s->url),         DBP_TEXT(s->etag),

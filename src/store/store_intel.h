@@ -95,6 +95,9 @@ struct store_sync_state {
 };
 /* The state of source; ST_NOTFOUND before its first attempt. */
 int store_intel_sync_get(struct db *db, const char *source, struct store_sync_state *out);
+/* Every source's state, by source name: fn(state, arg) for each (ST_OK goes on, ST_ERROR stops). */
+typedef int (*store_intel_sync_fn)(const struct store_sync_state *s, void *arg);
+int store_intel_sync_each(struct db *db, store_intel_sync_fn fn, void *arg);
 /* Inserts or replaces the state of s->source. */
 int store_intel_sync_put(struct db *db, const struct store_sync_state *s);
 

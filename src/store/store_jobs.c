@@ -35,6 +35,31 @@ int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, 
                            p, 7, NULL);
 }
 
+int store_job_enqueue_once(struct db *db, const char *id, const char *kind, const char *ref, int max_attempts,
+                           int64_t now_ms, bool *created)
+{
+    struct db_param p[] = {DBP_TEXT(id),          DBP_TEXT(kind),  DBP_TEXT(ref),
+                           DBP_INT(max_attempts), DBP_INT(now_ms), DBP_INT(now_ms), DBP_INT(now_ms)};
+    int64_t n = 0;
+    /* the primary key decides between instances racing for the slot: one insert wins, the others
+     * change nothing (on both backends) */
+    int rc = store_exec(db,
+                        "INSERT INTO jobs (id, kind, ref, state, max_attempts, run_after, created_ms, updated_ms)"
+                        " VALUES (?, ?, ?, 'queued', ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                        p, 7, &n);
+    *created = rc == ST_OK && n > 0;
+    return rc;
+}
+
+int store_job_prune_kind(struct db *db, const char *kind, int keep)
+{
+    struct db_param p[] = {DBP_TEXT(kind), DBP_TEXT(kind), DBP_INT(keep)};
+    return store_exec(db,
+                      "DELETE FROM jobs WHERE kind = ? AND state IN ('done', 'failed', 'cancelled') AND id NOT IN"
+                      " (SELECT id FROM jobs WHERE kind = ? ORDER BY created_ms DESC, id DESC LIMIT ?)",
+                      p, 3, NULL);
+}
+
 /* The claimable set, shared by both claim statements: queued and due, or running with an expired
  * lease and attempts left. Parameters: now, now. */
 #define CLAIMABLE                                                                                  \

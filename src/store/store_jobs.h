@@ -39,6 +39,13 @@ struct store_job {
  * as the row the job works on. */
 int store_job_enqueue_conn(struct db_conn *c, const char *id, const char *kind, const char *ref,
                            int max_attempts, int64_t now_ms);
+/* Enqueues a job under an id its caller derives (a schedule's slot) unless a job of that id exists,
+ * whatever its state: every instance that reaches the slot may call it and one job results.
+ * *created: this call made it. */
+int store_job_enqueue_once(struct db *db, const char *id, const char *kind, const char *ref, int max_attempts,
+                           int64_t now_ms, bool *created);
+/* Deletes the ended (done, failed, cancelled) jobs of kind but the keep newest. */
+int store_job_prune_kind(struct db *db, const char *kind, int keep);
 /* Claims the oldest claimable job for owner until now_ms + lease_ms. ST_NOTFOUND: none. */
 int store_job_claim(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, struct store_job *out);
 /* Extends owner's lease on a running job. ST_NOTFOUND: the lease is no longer ours (or the job

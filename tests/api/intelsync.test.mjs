@@ -6,52 +6,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { startServer, BIN } from './lib/server.mjs';
+import { startIntelHost, KEV, ATLAS, TARGET, epssCsv } from './lib/intelhost.mjs';
 
-const ROOT = new URL('../../', import.meta.url).pathname;
-const FIX = join(ROOT, 'tests/fixtures/intel');
-const SEED = JSON.parse(readFileSync(join(ROOT, 'data/intel/seed.json'), 'utf8'));
-const KEV = JSON.parse(readFileSync(join(FIX, 'kev-subset.json'), 'utf8'));
-const ATLAS = readFileSync(join(FIX, 'ATLAS.yaml'));
-// a seed record the KEV fixture lists (its kev_details come from that entry)
-const KEV_IDS = new Set(KEV.vulnerabilities.map(v => v.cveID));
-const TARGET = SEED.records.find(r => r.kev && KEV_IDS.has(r.id));
-const epssCsv = (date, rows) => `#model_version:v2025.03.14,score_date:${date}T00:00:00+0000\ncve,epss,percentile\n` +
-  rows.map(r => r.join(',')).join('\n') + '\n';
 
-// What the local host serves, per path: body, type; changed by the tests. Every response carries
-// a strong ETag of its bytes and a Last-Modified; a matching If-None-Match (or, without one, an
-// If-Modified-Since not older than Last-Modified) is answered 304 with no body, as CDNs do.
-const files = {};
-const seen = [];
-function serve(path, body, type, lastModified = 'Wed, 25 Nov 2026 10:00:00 GMT') {
-  files[path] = { body: Buffer.from(body), type, lastModified, status: 200 };
-}
-const host = createServer((req, res) => {
-  const f = files[req.url];
-  seen.push({ url: req.url, inm: req.headers['if-none-match'] || null, ims: req.headers['if-modified-since'] || null });
-  if (!f) { res.writeHead(404, { 'Content-Type': 'text/plain' }); res.end('Not Found'); return; }
-  if (f.status !== 200) { res.writeHead(f.status, { 'Content-Type': 'text/html' }); res.end('<h1>Internal Server Error</h1>'); return; }
-  const etag = '"' + createHash('sha256').update(f.body).digest('hex').slice(0, 32) + '"';
-  const inm = req.headers['if-none-match'];
-  const ims = req.headers['if-modified-since'];
-  const notModified = inm ? inm.split(',').map(s => s.trim()).includes(etag)
-    : ims ? Date.parse(ims) >= Date.parse(f.lastModified) : false;
-  const head = { ETag: etag, 'Last-Modified': f.lastModified, 'Cache-Control': 'max-age=0' };
-  if (notModified) { res.writeHead(304, head); res.end(); return; }
-  res.writeHead(200, { ...head, 'Content-Type': f.type, 'Content-Length': f.body.length });
-  res.end(f.body);
-});
-
+// the local host (tests/api/lib/intelhost.mjs); its files are changed by the tests
+let host, files, seen, serve;
 let srv, base;
 before(async () => {
-  await new Promise(r => host.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${host.address().port}`;
+  host = await startIntelHost();
+  ({ base, files, seen, serve } = host);
   srv = await startServer({ env: { BULWARK_RATE_ANON: '0' } });
   serve('/kev.json', JSON.stringify(KEV), 'application/json');
   serve('/ATLAS.yaml', ATLAS, 'application/x-yaml');
@@ -60,7 +26,7 @@ before(async () => {
 });
 after(async () => {
   if (srv) assert.equal(await srv.stop(), 0);
-  host.close();
+  await host.close();
 });
 
 // asynchronous: the local host answers from this process's event loop while the CLI runs
@@ -86,7 +52,8 @@ test('first sync imports every source; EPSS scores the KEV record and counts the
   assert.ok(TARGET, 'a seed record from the KEV fixture');
   const r = await sync();
   assert.equal(r.code, 0, r.err);
-  assert.deepEqual(Object.keys(r.by), ['kev', 'atlas', 'epss']);
+  assert.deepEqual(Object.keys(r.by), ['kev', 'atlas', 'epss', 'osv']);
+  assert.equal(r.by.osv.status, 'off', 'OSV is off until BULWARK_INTEL_OSV_URL names a source');
   for (const s of ['kev', 'atlas', 'epss']) assert.equal(r.by[s].status, 'imported', JSON.stringify(r.by[s]));
   // the fixtures are in the seed already: nothing new from KEV and ATLAS
   assert.equal(r.by.kev.added + r.by.kev.updated, 0);
@@ -175,6 +142,69 @@ test('an EPSS file only for CVEs the store does not have: imported, every score 
   assert.equal((await srv.req('GET', '/api/ai-security/threat-feed?limit=1')).json.updated_at, before);
 });
 
+const OSV_DIR = new URL('../fixtures/intel/osv-sync/', import.meta.url).pathname;
+const osvDoc = (id) => JSON.parse(readFileSync(OSV_DIR + id + '.json', 'utf8'));
+const OSV_ENV = { BULWARK_INTEL_OSV_URL: '', BULWARK_INTEL_OSV_PACKAGES: 'torch, PyPI:transformers' };
+
+test('OSV: a zip like all.zip, kept to the package filter, imported through the OSV normaliser; then a 304', async () => {
+  serve('/PyPI/all.zip', readFileSync(OSV_DIR + 'all.zip'), 'application/zip');
+  const env = { ...OSV_ENV, BULWARK_INTEL_OSV_URL: base + '/PyPI/all.zip' };
+  const r = await sync(env, ['--source', 'osv']);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.by.osv.status, 'imported', JSON.stringify(r.by.osv));
+  assert.equal(r.by.osv.added, 1, 'the transformers advisory is new');
+  assert.equal(r.by.osv.skipped, 1, 'the requests advisory is outside the filter');
+  const rec = (await record('BWTEST-2026-0001')).json;
+  assert.equal(rec.type, 'model_advisory');
+  assert.equal(rec.affected[0].package, 'transformers');
+  assert.equal((await record('BWTEST-2026-0002')).status, 404);
+  // the seed's torch record (PYSEC-2022-43015 under its CVE) is matched, not duplicated
+  assert.equal((await record('PYSEC-2022-43015')).status, 404);
+  seen.length = 0;
+  const again = await sync(env, ['--source', 'osv']);
+  assert.equal(again.by.osv.status, 'not_modified');
+  assert.match(seen[0].inm, /^"[0-9a-f]{32}"$/);
+  // a widened filter fetches the archive whole again: a 304 would hide the advisories it now wants
+  seen.length = 0;
+  const wider = await sync({ ...env, BULWARK_INTEL_OSV_PACKAGES: 'torch,transformers,requests' }, ['--source', 'osv']);
+  assert.equal(seen[0].inm, null);
+  assert.equal(wider.by.osv.status, 'imported');
+  assert.equal(wider.by.osv.added, 1);
+  assert.equal((await record('BWTEST-2026-0002')).json.affected[0].package, 'requests');
+});
+
+test('OSV: a truncated zip and a list with a malformed advisory store nothing; a JSON list imports', async () => {
+  const changed = osvDoc('BWTEST-2026-0001');
+  changed.summary = 'Changed summary';
+  const zip = readFileSync(OSV_DIR + 'all.zip');
+  serve('/PyPI/all.zip', zip.subarray(0, zip.length - 40), 'application/zip', 'Thu, 26 Nov 2026 12:00:00 GMT');
+  const env = { ...OSV_ENV, BULWARK_INTEL_OSV_URL: base + '/PyPI/all.zip' };
+  const cut = await sync(env, ['--source', 'osv']);
+  assert.equal(cut.code, 1);
+  assert.equal(cut.by.osv.status, 'rejected');
+  assert.match(cut.by.osv.error, /not a readable zip/);
+  // a JSON list: the second advisory has no id, so the first is not stored either
+  const third = { ...osvDoc('BWTEST-2026-0001'), id: 'BWTEST-2026-0003' };
+  const { id: _drop, ...noId } = osvDoc('BWTEST-2026-0002');
+  serve('/osv.json', JSON.stringify([third, noId]), 'application/json');
+  const listEnv = { BULWARK_INTEL_OSV_URL: base + '/osv.json', BULWARK_INTEL_OSV_PACKAGES: '' };
+  const bad = await sync(listEnv, ['--source', 'osv']);
+  assert.equal(bad.by.osv.status, 'rejected');
+  assert.match(bad.by.osv.error, /^\[1\]: line \d+, column \d+: /);
+  assert.equal((await record('BWTEST-2026-0003')).status, 404);
+  serve('/osv.json', JSON.stringify([third, osvDoc('BWTEST-2026-0002')]), 'application/json',
+    'Thu, 26 Nov 2026 13:00:00 GMT');
+  const ok = await sync(listEnv, ['--source', 'osv']);
+  assert.equal(ok.by.osv.status, 'imported', JSON.stringify(ok.by.osv));
+  assert.equal(ok.by.osv.added, 1);
+  assert.equal(ok.by.osv.unchanged, 1, 'BWTEST-2026-0002 came from the zip already');
+  assert.equal((await record('BWTEST-2026-0003')).json.affected[0].package, 'transformers');
+  // a filter that is not a list of [Ecosystem:]name
+  const filt = await sync({ ...listEnv, BULWARK_INTEL_OSV_PACKAGES: 'PyPI:' }, ['--source', 'osv']);
+  assert.equal(filt.by.osv.status, 'rejected');
+  assert.match(filt.by.osv.error, /BULWARK_INTEL_OSV_PACKAGES/);
+});
+
 test('the egress guard: loopback refused unless BULWARK_EGRESS_ALLOW opens it; an empty URL turns a source off', async () => {
   const r = await sync({ BULWARK_EGRESS_ALLOW: '' }, ['--source', 'kev']);
   assert.equal(r.code, 1);
@@ -182,7 +212,7 @@ test('the egress guard: loopback refused unless BULWARK_EGRESS_ALLOW opens it; a
   assert.match(r.by.kev.error, /loopback/);
   const off = await sync({ BULWARK_INTEL_KEV_URL: '', BULWARK_INTEL_ATLAS_URL: '', BULWARK_INTEL_EPSS_URL: '' });
   assert.equal(off.code, 0);
-  assert.deepEqual(off.report.sources.map(s => s.status), ['off', 'off', 'off']);
-  const usage = await sync({}, ['--source', 'osv']);
+  assert.deepEqual(off.report.sources.map(s => s.status), ['off', 'off', 'off', 'off']);
+  const usage = await sync({}, ['--source', 'nvd']);
   assert.equal(usage.code, 2);
 });
