@@ -101,7 +101,8 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
     int rc = 1;
     if (bw_app_init(&app, cfg) == 0) {
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
-                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal};
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal,
+                                  .webhook_backoff_scale = cfg->webhook_backoff_scale};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
         if ((jobs || cfg->workers == 0) && bw_http_serve(&app.http, &l) == 0)
             rc = 0;
@@ -147,7 +148,8 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
         bw_logf(BW_LOG_ERROR, NULL, "libcurl could not be initialised");
     } else {
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
-                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal};
+                                  .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal,
+                                  .webhook_backoff_scale = cfg->webhook_backoff_scale};
         struct bw_jobs *jobs = bw_jobs_start(db, &jo);
         if (jobs) {
             int sig = 0;

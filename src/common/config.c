@@ -89,6 +89,7 @@ static const struct opt opts[] = {
     {"INTEL_KEV_URL", K_STR, OFF(intel_kev_url), 0, 0},
     {"INTEL_EPSS_URL", K_STR, OFF(intel_epss_url), 0, 0},
     {"INTEL_ATLAS_URL", K_STR, OFF(intel_atlas_url), 0, 0},
+    {"WEBHOOK_BACKOFF_SCALE", K_LONG, OFF(webhook_backoff_scale), 1, 1000},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -186,6 +187,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->hash_queue = BW_HASH_QUEUE_DEFAULT;
     cfg->job_lease_ms = BW_JOB_LEASE_MS;
     cfg->job_poll_ms = BW_JOB_POLL_MS;
+    cfg->webhook_backoff_scale = BW_WEBHOOK_BACKOFF_SCALE;
     cfg->redteam_max[BW_TIER_PRO] = BW_REDTEAM_MAX_PRO;
     cfg->redteam_max[BW_TIER_ENTERPRISE] = BW_REDTEAM_MAX_ENTERPRISE;
     cfg->threads = cores;

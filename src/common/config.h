@@ -50,6 +50,7 @@ struct bw_config {
     char *upgrade_price;
     /* the intel sync's sources (bulwark intel sync): "" disables one; unset: the public feeds */
     char *intel_kev_url, *intel_epss_url, *intel_atlas_url;
+    long webhook_backoff_scale; /* per mille of the webhook retry schedule (1..1000; tests shorten it) */
 };
 
 /* Fills cfg from defaults, the environment, then argv flags (argv[from..argc)). Flags it does

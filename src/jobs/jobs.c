@@ -111,7 +111,7 @@ static int64_t backoff_ms(int attempts)
 }
 
 static void run_claimed(struct db *db, const struct store_job *j, const char *owner, int64_t lease_ms,
-                        unsigned egress_allow, const struct bw_seal *seal, atomic_bool *stopping)
+                        unsigned egress_allow, const struct bw_seal *seal, long scale, atomic_bool *stopping)
 {
     int kind = 0;
     const struct bw_job_kind *k = kind_of(j->kind, &kind);
@@ -123,7 +123,8 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
         return;
     }
     struct bw_job_ctx ctx = {.db = db, .job = j, .owner = owner, .lease_ms = lease_ms, .egress_allow = egress_allow,
-                             .seal = seal, .stopping = stopping};
+                             .seal = seal, .stopping = stopping,
+                             .webhook_backoff_scale = scale > 0 ? scale : BW_WEBHOOK_BACKOFF_SCALE};
     int64_t t0 = bw_mono_us();
     bw_log_json(BW_LOG_INFO, NULL, "job started",
                 json_pack("{s:s,s:s,s:s,s:i}", "job_id", j->id, "kind", j->kind, "ref", j->ref, "attempt",
@@ -139,7 +140,8 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
         (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_CANCELLED, NULL, now);
         break;
     case BW_JOB_RETRY:
-        (void)store_job_retry(db, j->id, owner, ctx.error, now, backoff_ms(j->attempts), &failed);
+        (void)store_job_retry(db, j->id, owner, ctx.error, now, ctx.retry_ms > 0 ? ctx.retry_ms : backoff_ms(j->attempts),
+                              &failed);
         break;
     case BW_JOB_FAILED:
         failed = store_job_finish(db, j->id, owner, BW_JOB_STATE_FAILED, ctx.error, now) == ST_OK;
@@ -158,15 +160,21 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
                           ctx.error[0] ? ctx.error : NULL));
 }
 
-int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
-                    const struct bw_seal *seal, atomic_bool *stopping)
+int bw_jobs_run_one_scaled(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
+                           const struct bw_seal *seal, long webhook_backoff_scale, atomic_bool *stopping)
 {
     struct store_job j;
     int rc = store_job_claim(db, owner, now_ms, lease_ms, &j);
     if (rc != ST_OK)
         return rc;
-    run_claimed(db, &j, owner, lease_ms, egress_allow, seal, stopping);
+    run_claimed(db, &j, owner, lease_ms, egress_allow, seal, webhook_backoff_scale, stopping);
     return ST_OK;
+}
+
+int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
+                    const struct bw_seal *seal, atomic_bool *stopping)
+{
+    return bw_jobs_run_one_scaled(db, owner, now_ms, lease_ms, egress_allow, seal, 0, stopping);
 }
 
 void bw_jobs_reap(struct db *db, int64_t now_ms)
@@ -239,7 +247,8 @@ static void *worker_main(void *arg)
             bw_jobs_reap(p->db, now);
             next_reap = now + p->o.lease_ms;
         }
-        int rc = bw_jobs_run_one(p->db, w->owner, now, p->o.lease_ms, p->o.egress_allow, p->o.seal, &p->stopping);
+        int rc = bw_jobs_run_one_scaled(p->db, w->owner, now, p->o.lease_ms, p->o.egress_allow, p->o.seal,
+                                        p->o.webhook_backoff_scale, &p->stopping);
         if (rc != ST_OK) /* nothing to do, or the database is away: wait a poll interval */
             idle(p, p->o.poll_ms);
     }

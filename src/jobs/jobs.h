@@ -47,7 +47,9 @@ struct bw_job_ctx {
     unsigned egress_allow; /* BW_EGRESS_ALLOW_* for handlers that reach out */
     const struct bw_seal *seal; /* opens the secrets sealed at rest (an asset's credentials); may be NULL */
     atomic_bool *stopping;
+    long webhook_backoff_scale; /* per mille of the webhook retry schedule (src/engine/webhook.h) */
     char error[256]; /* the handler's reason for RETRY or FAILED */
+    int64_t retry_ms; /* for RETRY: the wait before the next attempt; 0 = the queue's own backoff */
 };
 
 struct bw_job_kind {
@@ -79,6 +81,7 @@ struct bw_jobs_opts {
     int64_t poll_ms;      /* idle wait between claims; 0 = BW_JOB_POLL_MS_DEFAULT */
     unsigned egress_allow;
     const struct bw_seal *seal; /* borrowed for the pool's life; may be NULL (nothing sealed is opened) */
+    long webhook_backoff_scale; /* BULWARK_WEBHOOK_BACKOFF_SCALE; 0 = BW_WEBHOOK_BACKOFF_SCALE */
 };
 struct bw_jobs;
 /* Starts the workers. NULL when workers is 0 or on failure (logged). */
@@ -91,6 +94,9 @@ void bw_jobs_stop(struct bw_jobs *p);
  * was claimable. */
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
                     const struct bw_seal *seal, atomic_bool *stopping);
+/* The same with the webhook retry schedule's scale (per mille), for tests of that kind. */
+int bw_jobs_run_one_scaled(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
+                           const struct bw_seal *seal, long webhook_backoff_scale, atomic_bool *stopping);
 /* Fails every expired job that has no attempts left, BW_JOB_REAP_BATCH at a time until none is
  * left, and runs each one's failure hook. */
 void bw_jobs_reap(struct db *db, int64_t now_ms);

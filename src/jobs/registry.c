@@ -3,10 +3,12 @@
 #include "jobs/jobs.h"
 #include "jobs/redteam_job.h"
 #include "jobs/orch_job.h"
+#include "jobs/webhook_job.h"
 
 void bw_jobs_register_all(void)
 {
     /* registering twice fails harmlessly (the kind exists): idempotent */
     (void)bw_jobs_register(&bw_redteam_job_kind);
     (void)bw_jobs_register(&bw_orch_job_kind);
+    (void)bw_jobs_register(&bw_webhook_job_kind);
 }

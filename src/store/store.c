@@ -103,6 +103,9 @@ static const char *const delete_by_id[] = {
     "DELETE FROM assessments WHERE user_id = ?",
     "DELETE FROM playbooks WHERE user_id = ?",
     "DELETE FROM api_keys WHERE user_id = ?",
+    "DELETE FROM jobs WHERE ref IN (SELECT id FROM webhook_deliveries WHERE user_id = ?)",
+    "DELETE FROM webhook_deliveries WHERE user_id = ?",
+    "DELETE FROM webhooks WHERE user_id = ?",
 };
 static const char *const delete_by_scope[] = {
     "DELETE FROM jobs WHERE id IN (SELECT job_id FROM orch_runs WHERE scope_key = ?)",
