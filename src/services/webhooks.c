@@ -96,3 +96,55 @@ int bw_webhooks_ping(struct db *db, const struct store_webhook *w, char delivery
     free(body);
     return rc;
 }
+
+struct kev_scan {
+    struct db *db;
+    const json_t *kev;
+    long events;
+    bool capped;
+};
+
+/* One asset against every new KEV entry. */
+static void kev_asset(void *arg, const struct store_event_asset *a)
+{
+    struct kev_scan *k = arg;
+    json_t *conn = a->connection ? json_loads(a->connection, 0, NULL) : NULL;
+    const char *model = json_string_value(json_object_get(conn, "model"));
+    size_t i;
+    const json_t *rec;
+    json_array_foreach(k->kev, i, rec) {
+        const char *matched = NULL, *value = NULL;
+        if (!bw_webhook_kev_match(rec, a->provider, model, &matched, &value))
+            continue;
+        if (k->events >= BW_WEBHOOK_KEV_EVENTS_MAX) {
+            k->capped = true;
+            break;
+        }
+        const json_t *kd = json_object_get(rec, "kev_details");
+        json_t *data = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s?,s:s?,s:s?}", "record_id", json_string_value(json_object_get(rec, "id")),
+                                 "asset_id", a->id, "asset_name", a->name ? a->name : "", "matched", matched, "value",
+                                 value, "vendor", json_string_value(json_object_get(kd, "vendor")), "product",
+                                 json_string_value(json_object_get(kd, "product")), "title",
+                                 json_string_value(json_object_get(rec, "title")));
+        if (data && bw_webhooks_emit(k->db, a->user_id, BW_WH_INTEL_KEV_MATCH, data) > 0)
+            k->events++;
+        json_decref(data);
+    }
+    json_decref(conn);
+}
+
+long bw_webhooks_kev_matches(struct db *db, const json_t *kev)
+{
+    if (json_array_size(kev) == 0)
+        return 0;
+    struct kev_scan k = {db, kev, 0, false};
+    if (store_webhook_event_assets(db, bw_webhook_event_name(BW_WH_INTEL_KEV_MATCH), BW_WEBHOOK_KEV_ASSETS_MAX,
+                                   kev_asset, &k) != ST_OK) {
+        bw_logf(BW_LOG_WARN, NULL, "intel.kev_match: the assets could not be read; no event raised");
+        return -1;
+    }
+    if (k.capped)
+        bw_logf(BW_LOG_WARN, NULL, "intel.kev_match: %d events raised by one import; the rest are not sent",
+                BW_WEBHOOK_KEV_EVENTS_MAX);
+    return k.events;
+}

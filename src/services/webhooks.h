@@ -27,12 +27,12 @@ int bw_webhooks_emit(struct db *db, const char *user_id, enum bw_webhook_event e
  * delivery_id. ST_OK or ST_ERROR. */
 int bw_webhooks_ping(struct db *db, const struct store_webhook *w, char delivery_id[BW_ID_MAX]);
 
-/* intel.kev_match: for each KEV record of records (an import's normalised records; others are
- * skipped) whose id was not a stored record before the import (is_new(arg, id) says), every asset
- * whose provider or model (its connection's `model`) equals, ignoring case, the record's vendor,
- * product or package gets an event for its account. Exact names only: no keyword guessing.
- * Returns the events queued. */
-long bw_webhooks_kev_matches(struct db *db, const json_t *records, bool (*is_new)(void *arg, const char *id),
-                             void *arg);
+/* intel.kev_match: for each record of kev (the KEV entries an import brought that the store did
+ * not hold as KEV before: new records, or records that became KEV), every asset of an account with
+ * a webhook taking the event whose provider or model (its connection's `model`) the record names
+ * (bw_webhook_kev_match: exact names, no keyword guessing) raises one event for that account. At
+ * most BW_WEBHOOK_KEV_ASSETS_MAX assets are compared and BW_WEBHOOK_KEV_EVENTS_MAX events raised
+ * per import (logged when reached). Returns the events raised, or -1 when storage failed. */
+long bw_webhooks_kev_matches(struct db *db, const json_t *kev);
 
 #endif

@@ -41,6 +41,14 @@ int store_webhook_delete(struct db *db, const char *user_id, const char *id);
 int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, char (*ids)[BW_ID_MAX],
                               size_t cap, size_t *n);
 
+/* The assets of the accounts that have a webhook taking event (its name), at most cap, each
+ * handed to fn (its strings borrowed for the call; connection NULL when none). ST_OK or ST_ERROR. */
+struct store_event_asset {
+    const char *id, *user_id, *name, *provider, *connection;
+};
+int store_webhook_event_assets(struct db *db, const char *event, long cap,
+                               void (*fn)(void *arg, const struct store_event_asset *a), void *arg);
+
 enum store_delivery_status { STORE_DELIVERY_PENDING, STORE_DELIVERY_DELIVERED, STORE_DELIVERY_FAILED };
 const char *store_delivery_status_name(enum store_delivery_status s); /* "pending", "delivered", "failed" */
 

@@ -12,7 +12,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer, assertError, BACKEND } from './lib/server.mjs';
 import { startTarget } from './lib/targets.mjs';
@@ -321,4 +322,45 @@ test('orchestrator.run.completed reaches the account that asked for the run', as
   assert.equal(ev.type, 'orchestrator.run.completed');
   assert.equal(ev.data.job_id, run.json.job_id);
   assert.equal(ev.data.status, 'completed');
+});
+
+test('intel.kev_match: a KEV entry new to the store that names an asset\'s provider or model exactly, once', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const route = recv.route('/kev');
+  const w = await create(srv, u, recv.url('/kev'), ['intel.kev_match']);
+  route.secret = w.secret;
+  const reg = async (who, name, provider, connection) => {
+    const r = await srv.req('POST', '/api/ai-security/assets/register', { key: who.key, body: { name, type: 'model', provider, endpoint: target.url, ...(connection ? { connection } : {}) } });
+    assert.equal(r.status, 201, r.text);
+    return r.json.asset_id;
+  };
+  const flow = await reg(u, 'flow', 'Langflow');
+  const byModel = await reg(u, 'local', 'self-hosted', { api: 'ollama', model: 'ollama' });
+  await reg(u, 'near miss', 'Langflow AI'); // not the same name: no keyword guessing
+  // another account with a matching asset but no webhook: nothing reaches this receiver for it
+  const v = await srv.session('PRO', { key: true });
+  await reg(v, 'theirs', 'Langflow');
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-kev-'));
+  try {
+    const entry = (id, vendor, product) => ({ cveID: id, vendorProject: vendor, product, vulnerabilityName: `${product} RCE`,
+      dateAdded: '2026-11-20', shortDescription: `A remote attacker can run code in ${product}.`, requiredAction: 'Apply updates.',
+      dueDate: '2026-12-11', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-94'] });
+    const file = join(dir, 'kev.json');
+    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 3, vulnerabilities: [
+      entry('CVE-2099-41001', 'Langflow', 'Langflow'), entry('CVE-2099-41002', 'Ollama', 'Ollama'), entry('CVE-2099-41003', 'Gradio', 'Gradio')] }));
+    srv.cli(['intel', 'import', '--format', 'kev', file]);
+    await until('two kev events', () => route.got.length >= 2);
+    await new Promise((r) => setTimeout(r, 500)); // nothing more comes
+    const evs = route.got.map((g) => g.body).sort((a, b) => a.data.record_id.localeCompare(b.data.record_id));
+    assert.equal(evs.length, 2, JSON.stringify(evs));
+    assert.equal(evs[0].type, 'intel.kev_match');
+    assert.deepEqual([evs[0].data.record_id, evs[0].data.asset_id, evs[0].data.matched, evs[0].data.value], ['CVE-2099-41001', flow, 'provider', 'Langflow']);
+    assert.deepEqual([evs[1].data.record_id, evs[1].data.asset_id, evs[1].data.matched, evs[1].data.value], ['CVE-2099-41002', byModel, 'model', 'ollama']);
+    assert.equal(evs[0].data.vendor, 'Langflow');
+    // the same file again brings nothing new: no event
+    srv.cli(['intel', 'import', '--format', 'kev', file]);
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(route.got.length, 2);
+    assert.deepEqual(route.refused, []);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 });
