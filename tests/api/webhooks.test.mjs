@@ -15,7 +15,9 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, assertError, BACKEND } from './lib/server.mjs';
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { startServer, assertError, BACKEND, BIN, Server } from './lib/server.mjs';
 import { startTarget } from './lib/targets.mjs';
 
 const TOLERANCE_S = 300;
@@ -363,4 +365,31 @@ test('intel.kev_match: a KEV entry new to the store that names an asset\'s provi
     assert.equal(route.got.length, 2);
     assert.deepEqual(route.refused, []);
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('secrets rekey re-seals webhook secrets: after it, deliveries are still signed with the secret given at creation', async () => {
+  const env0 = { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_WEBHOOK_BACKOFF_SCALE: '1', BULWARK_JOB_POLL_MS: '50' };
+  const key = randomBytes(32).toString('hex');
+  const s1 = new Server({ env: { ...env0, BULWARK_SECRET_KEY: key } });
+  await s1.start();
+  const u = await s1.session('PRO', { key: true });
+  const route = recv.route('/rekey');
+  const w = await create(s1, u, recv.url('/rekey'), ['intel.kev_match']);
+  route.secret = w.secret;
+  assert.equal(await s1.stop({ keepData: true }), 0);
+  const fresh = randomBytes(32).toString('hex');
+  const rk = spawnSync(BIN, ['secrets', 'rekey'], { env: { ...process.env, ...s1.env(), BULWARK_NEW_SECRET_KEY: fresh }, encoding: 'utf8' });
+  assert.equal(rk.status, 0, rk.stderr);
+  assert.equal(JSON.parse(rk.stdout).secrets, 1);
+  const s2 = new Server({ dir: s1.dir, database: s1.database, adminKey: s1.adminKey, env: { ...env0, BULWARK_SECRET_KEY: fresh } });
+  await s2.start();
+  s2.ownsDir = true;
+  try {
+    const p = await s2.req('POST', `/api/webhooks/${w.id}/ping`, { key: u.key });
+    assert.equal(p.status, 202, p.text);
+    await until('the ping after rekey', () => route.got.length === 1);
+    assert.deepEqual(route.refused, []);
+  } finally {
+    assert.equal(await s2.stop(), 0);
+  }
 });
