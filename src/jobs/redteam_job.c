@@ -324,7 +324,14 @@ static void rt_failed(struct db *db, const struct store_job *job, const char *er
 {
     char ts[21];
     now_iso(ts);
-    (void)store_engagement_finish(db, job->ref, BW_RUN_FAILED, NULL, error, NULL, -1, ts);
+    if (store_engagement_finish(db, job->ref, BW_RUN_FAILED, NULL, error, NULL, -1, ts) != ST_OK)
+        return; /* already ended (cancelled, or another path finished it): no second event */
+    struct store_engagement *e = calloc(1, sizeof *e);
+    if (e && store_engagement_get(db, NULL, job->ref, e) == ST_OK)
+        ended(db, e, "failed", NULL, e->attack_count, e->attacks_succeeded, ts);
+    if (e)
+        store_engagement_clear(e);
+    free(e);
 }
 
 const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};

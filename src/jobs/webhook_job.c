@@ -95,13 +95,18 @@ static enum bw_job_result webhook_run(struct bw_job_ctx *ctx)
     snprintf(h_delivery, sizeof h_delivery, "X-Bulwark-Delivery: %s", d.id);
     const char *headers[] = {"Content-Type: application/json", "User-Agent: bulwark-webhooks/1", h_sig, h_ts,
                              h_event, h_id, h_delivery, NULL};
+    /* a try ends well within the lease, so no other worker reclaims the job (and sends it again)
+     * while it is in flight */
+    long timeout = BW_WEBHOOK_TIMEOUT_MS;
+    if (ctx->lease_ms / 2 < timeout)
+        timeout = (long)(ctx->lease_ms / 2);
     struct bw_egress_req rq = {.method = "POST",
                                .url = w.url,
                                .headers = headers,
                                .body = d.body,
                                .body_len = blen,
-                               .connect_timeout_ms = BW_WEBHOOK_CONNECT_MS,
-                               .timeout_ms = BW_WEBHOOK_TIMEOUT_MS,
+                               .connect_timeout_ms = BW_WEBHOOK_CONNECT_MS < timeout ? BW_WEBHOOK_CONNECT_MS : timeout,
+                               .timeout_ms = timeout,
                                .max_response = BW_WEBHOOK_MAX_RESPONSE,
                                .max_redirects = 0, /* a 3xx is answered back, never followed */
                                .verify_tls = true};
