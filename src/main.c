@@ -104,7 +104,8 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
         struct bw_sync_opts so = bw_sync_opts_of(cfg, app.egress_allow);
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal,
-                                  .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000};
+                                  .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000,
+                                  .webhook_backoff_scale = cfg->webhook_backoff_scale};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
         if ((jobs || cfg->workers == 0) && bw_http_serve(&app.http, &l) == 0)
             rc = 0;
@@ -152,7 +153,8 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
         struct bw_sync_opts so = bw_sync_opts_of(cfg, allow);
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal,
-                                  .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000};
+                                  .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000,
+                                  .webhook_backoff_scale = cfg->webhook_backoff_scale};
         struct bw_jobs *jobs = bw_jobs_start(db, &jo);
         if (jobs) {
             int sig = 0;

@@ -127,5 +127,10 @@ void api_orch_compliance(struct bw_req *r);
 void api_orch_hunt(struct bw_req *r);
 void api_orch_run(struct bw_req *r);
 void api_orch_run_get(struct bw_req *r);
+void api_webhooks_create(struct bw_req *r); /* src/api/webhooks.c */
+void api_webhooks_list(struct bw_req *r);
+void api_webhooks_delete(struct bw_req *r);
+void api_webhooks_deliveries(struct bw_req *r);
+void api_webhooks_ping(struct bw_req *r);
 
 #endif

@@ -185,7 +185,12 @@ void api_reply_doc_page(struct bw_req *r, const char *key, struct store_doc *lis
             json_decref(d);
     }
     store_doc_list_free(list, n);
-    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", key, arr, "total", (json_int_t)total, "limit",
+    api_reply_page(r, key, arr, total, pg);
+}
+
+void api_reply_page(struct bw_req *r, const char *key, json_t *items, int64_t total, const struct api_page *pg)
+{
+    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", key, items, "total", (json_int_t)total, "limit",
                                     (int)pg->page.limit, "offset", (int)pg->page.offset, "next_cursor",
                                     api_next_cursor_json(r, pg)));
 }

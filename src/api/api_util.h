@@ -69,6 +69,9 @@ json_t *api_next_cursor_json(struct bw_req *r, const struct api_page *pg);
 struct store_asset *api_asset_or_reply(struct bw_req *r, const char *id);
 void api_asset_free(struct store_asset *a);
 
+/* Answers 200 with a page of a list: {key: items, total, limit, offset, next_cursor}. Takes items. */
+void api_reply_page(struct bw_req *r, const char *key, json_t *items, int64_t total, const struct api_page *pg);
+
 /* Answers a page of stored documents (scans, assessments) as {key: [documents...], total, limit,
  * offset, next_cursor}; each document is the stored JSON text (one that does not parse is left
  * out: it cannot come from this server). Frees list. */

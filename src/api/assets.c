@@ -305,9 +305,7 @@ void api_assets_list(struct bw_req *r)
     for (size_t i = 0; i < n; i++)
         json_array_append_new(arr, asset_json(&list[i]));
     store_asset_list_free(list, n);
-    bw_reply_json(r, 200, json_pack("{s:o,s:I,s:i,s:i,s:o}", "assets", arr, "total", (json_int_t)total, "limit",
-                                    (int)pg.page.limit, "offset", (int)pg.page.offset, "next_cursor",
-                                    api_next_cursor_json(r, &pg)));
+    api_reply_page(r, "assets", arr, total, &pg);
 }
 
 /* The {id} path parameter: an asset id of ours, or 404 without a lookup. */

@@ -77,6 +77,13 @@ const struct bw_route bw_routes[] = {
     {BW_GET, "/api/orchestrator/god-mode/hunt-pack", BW_ACCESS_PRIVILEGED, api_orch_hunt, 0, NULL},
     {BW_POST, "/api/orchestrator/god-mode/run", BW_ACCESS_PRIVILEGED, api_orch_run, BW_ROUTE_BODY, NULL},
     {BW_GET, "/api/orchestrator/god-mode/run/{job_id}", BW_ACCESS_PRIVILEGED, api_orch_run_get, 0, NULL},
+
+    /* webhooks (the secret is shown once, at creation) */
+    {BW_POST, "/api/webhooks", BW_ACCESS_PRO, api_webhooks_create, BW_ROUTE_BODY, NULL},
+    {BW_GET, "/api/webhooks", BW_ACCESS_PRO, api_webhooks_list, 0, NULL},
+    {BW_DELETE, "/api/webhooks/{id}", BW_ACCESS_PRO, api_webhooks_delete, 0, NULL},
+    {BW_GET, "/api/webhooks/{id}/deliveries", BW_ACCESS_PRO, api_webhooks_deliveries, 0, NULL},
+    {BW_POST, "/api/webhooks/{id}/ping", BW_ACCESS_PRO, api_webhooks_ping, 0, NULL},
 };
 
 const size_t bw_routes_count = sizeof bw_routes / sizeof bw_routes[0];

@@ -94,6 +94,7 @@ static const struct opt opts[] = {
     {"INTEL_OSV_PACKAGES", K_STR, OFF(intel_osv_packages), 0, 0},
     {"INTEL_SYNC_INTERVAL", K_DUR, OFF(intel_sync_interval_s), BW_INTEL_SYNC_INTERVAL_MIN_S,
      BW_INTEL_SYNC_INTERVAL_MAX_S},
+    {"WEBHOOK_BACKOFF_SCALE", K_LONG, OFF(webhook_backoff_scale), 1, 1000},
 };
 #define NOPTS (sizeof opts / sizeof opts[0])
 
@@ -212,6 +213,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->hash_queue = BW_HASH_QUEUE_DEFAULT;
     cfg->job_lease_ms = BW_JOB_LEASE_MS;
     cfg->job_poll_ms = BW_JOB_POLL_MS;
+    cfg->webhook_backoff_scale = BW_WEBHOOK_BACKOFF_SCALE;
     cfg->redteam_max[BW_TIER_PRO] = BW_REDTEAM_MAX_PRO;
     cfg->redteam_max[BW_TIER_ENTERPRISE] = BW_REDTEAM_MAX_ENTERPRISE;
     cfg->threads = cores;

@@ -53,6 +53,7 @@ struct bw_config {
     char *intel_osv_url;      /* OSV advisories (a zip or a JSON list); unset: off */
     char *intel_osv_packages; /* [Ecosystem:]name,... the OSV advisories kept; unset: all */
     long intel_sync_interval_s; /* the scheduled sync on the job queue; 0 = off */
+    long webhook_backoff_scale; /* per mille of the webhook retry schedule (1..1000; tests shorten it) */
 };
 
 /* Fills cfg from defaults, the environment, then argv flags (argv[from..argc)). Flags it does

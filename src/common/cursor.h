@@ -39,6 +39,7 @@ enum bw_cursor_list {
     BW_CURSOR_ASSESSMENTS = 6, /* GET /api/ai-security/governance/assessments */
     BW_CURSOR_STIX = 7,        /* GET /api/ai-security/threat-feed/stix */
     BW_CURSOR_TAXII = 8,       /* TAXII `next` (sort: collection and endpoint) */
+    BW_CURSOR_WEBHOOK_DELIVERIES = 9, /* GET /api/webhooks/{id}/deliveries */
 };
 
 struct bw_cursor {

@@ -498,4 +498,19 @@
 #define BW_BOM_ADVISORIES_MAX    8    /* references listed per vulnerability */
 #define BW_BOM_TEXT_MAX          4096 /* bytes of a copied description */
 
+/* webhooks (src/engine/webhook.h, src/services/webhooks.h, src/jobs/webhook_job.h) */
+#define BW_WEBHOOKS_MAX            20    /* webhooks per account */
+#define BW_WEBHOOK_URL_MAX         2048  /* bytes of an endpoint URL (== BW_EGRESS_URL_MAX) */
+#define BW_WEBHOOK_SECRET_LEN      38    /* "whsec_" + 32 base62 characters */
+#define BW_WEBHOOK_TRIES           5     /* tries of one delivery (the first and four retries) */
+#define BW_WEBHOOK_TIMEOUT_MS      10000L /* one try's whole exchange */
+#define BW_WEBHOOK_CONNECT_MS      3000L  /* its connect phase */
+#define BW_WEBHOOK_MAX_RESPONSE    4096u  /* response body bytes read (and discarded) per try */
+#define BW_WEBHOOK_BODY_MAX        (64 * 1024) /* bytes of one event body */
+#define BW_WEBHOOK_BACKOFF_SCALE   1000  /* per mille of the retry schedule (BULWARK_WEBHOOK_BACKOFF_SCALE, 1..1000) */
+#define BW_WEBHOOK_ERROR_MAX       256   /* bytes of a delivery's last error */
+#define BW_WEBHOOK_KEV_ASSETS_MAX  10000 /* assets compared per KEV import for intel.kev_match */
+#define BW_WEBHOOK_KEV_AFFECTED_MAX 64   /* affected entries of a record compared */
+#define BW_WEBHOOK_KEV_EVENTS_MAX  1000  /* intel.kev_match events raised by one import */
+
 #endif

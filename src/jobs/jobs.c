@@ -125,7 +125,9 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
     }
     struct bw_job_ctx ctx = {.db = db, .job = j, .owner = owner, .lease_ms = lease_ms,
                              .egress_allow = o->egress_allow, .seal = o->seal, .intel_sync = o->intel_sync,
-                             .stopping = stopping};
+                             .stopping = stopping,
+                             .webhook_backoff_scale = o->webhook_backoff_scale > 0 ? o->webhook_backoff_scale
+                                                                                   : BW_WEBHOOK_BACKOFF_SCALE};
     int64_t t0 = bw_mono_us();
     bw_log_json(BW_LOG_INFO, NULL, "job started",
                 json_pack("{s:s,s:s,s:s,s:i}", "job_id", j->id, "kind", j->kind, "ref", j->ref, "attempt",
@@ -141,7 +143,8 @@ static void run_claimed(struct db *db, const struct store_job *j, const char *ow
         (void)store_job_finish(db, j->id, owner, BW_JOB_STATE_CANCELLED, NULL, now);
         break;
     case BW_JOB_RETRY:
-        (void)store_job_retry(db, j->id, owner, ctx.error, now, backoff_ms(j->attempts), &failed);
+        (void)store_job_retry(db, j->id, owner, ctx.error, now, ctx.retry_ms > 0 ? ctx.retry_ms : backoff_ms(j->attempts),
+                              &failed);
         break;
     case BW_JOB_FAILED:
         failed = store_job_finish(db, j->id, owner, BW_JOB_STATE_FAILED, ctx.error, now) == ST_OK;

@@ -50,7 +50,9 @@ struct bw_job_ctx {
     const struct bw_seal *seal; /* opens the secrets sealed at rest (an asset's credentials); may be NULL */
     const struct bw_sync_opts *intel_sync; /* the intel sources (scheduled sync); may be NULL */
     atomic_bool *stopping;
+    long webhook_backoff_scale; /* per mille of the webhook retry schedule (src/engine/webhook.h) */
     char error[256]; /* the handler's reason for RETRY or FAILED */
+    int64_t retry_ms; /* for RETRY: the wait before the next attempt; 0 = the queue's own backoff */
 };
 
 struct bw_job_kind {
@@ -88,6 +90,7 @@ struct bw_jobs_opts {
     const struct bw_seal *seal; /* borrowed for the pool's life; may be NULL (nothing sealed is opened) */
     const struct bw_sync_opts *intel_sync; /* borrowed likewise: the intel sources; NULL: none */
     int64_t intel_sync_interval_ms;       /* the scheduled intel sync (BULWARK_INTEL_SYNC_INTERVAL); 0: off */
+    long webhook_backoff_scale; /* BULWARK_WEBHOOK_BACKOFF_SCALE; 0 = BW_WEBHOOK_BACKOFF_SCALE */
 };
 struct bw_jobs;
 /* Starts the workers. NULL when workers is 0 or on failure (logged). */
@@ -100,7 +103,7 @@ void bw_jobs_stop(struct bw_jobs *p);
  * was claimable. */
 int bw_jobs_run_one(struct db *db, const char *owner, int64_t now_ms, int64_t lease_ms, unsigned egress_allow,
                     const struct bw_seal *seal, atomic_bool *stopping);
-/* The same with the pool's options (lease_ms, egress_allow, seal, intel_sync). */
+/* The same with the pool's options (lease_ms, egress_allow, seal, intel_sync, webhook_backoff_scale). */
 int bw_jobs_run_one_opts(struct db *db, const char *owner, int64_t now_ms, const struct bw_jobs_opts *o,
                          atomic_bool *stopping);
 /* Calls the tick of every registered kind that has one, for tests; returns the earliest next. */

@@ -4,6 +4,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "services/orch.h"
+#include "services/webhooks.h"
 #include "store/store.h"
 #include "store/store_orch.h"
 
@@ -26,6 +27,17 @@ static bool on_phase(void *arg, int index)
 }
 
 static void now_iso(char out[21]) { bw_iso8601(bw_now_s(), out); }
+
+/* orchestrator.run.completed for the webhooks of the account that asked for the run. */
+static void ended(struct db *db, const struct store_orch_run *run, const char *status, const char *error,
+                  const char *finished_at)
+{
+    json_t *data = json_pack("{s:s,s:s,s:s,s:s?,s:s}", "job_id", run->job_id, "scope", run->scope_key, "status",
+                             status, "error", error, "finished_at", finished_at);
+    if (data)
+        (void)bw_webhooks_emit(db, run->requested_by, BW_WH_ORCH_RUN_COMPLETED, data);
+    json_decref(data);
+}
 
 static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
 {
@@ -78,6 +90,7 @@ static enum bw_job_result orch_run(struct bw_job_ctx *ctx)
         return BW_JOB_RETRY;
     }
     bw_logf(BW_LOG_INFO, NULL, "orchestrator run %s completed (%s, max_items %ld)", id, run.scope_key, run.max_items);
+    ended(ctx->db, &run, "completed", NULL, ts);
     return BW_JOB_DONE;
 }
 
@@ -85,7 +98,11 @@ static void orch_failed(struct db *db, const struct store_job *job, const char *
 {
     char ts[21];
     now_iso(ts);
-    (void)store_orch_run_finish(db, job->ref, BW_RUN_FAILED, error && *error ? error : "the run failed", ts);
+    const char *why = error && *error ? error : "the run failed";
+    struct store_orch_run run;
+    if (store_orch_run_finish(db, job->ref, BW_RUN_FAILED, why, ts) == ST_OK &&
+        store_orch_run_get(db, job->ref, &run) == ST_OK)
+        ended(db, &run, "failed", why, ts);
 }
 
 const struct bw_job_kind bw_orch_job_kind = {.kind = "orchestrator", .run = orch_run, .failed = orch_failed};

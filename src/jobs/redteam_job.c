@@ -8,6 +8,7 @@
 #include "engine/redteam/redteam.h"
 #include "engine/redteam/report.h"
 #include "services/redteam.h"
+#include "services/webhooks.h"
 #include "store/store.h"
 #include "store/store_redteam.h"
 
@@ -25,6 +26,19 @@ long bw_redteam_attack_timeout(int64_t lease_ms)
 
 static void now_iso(char out[21]) { bw_iso8601(bw_now_s(), out); }
 
+/* engagement.completed for the account's webhooks: the engagement ended (completed, or failed
+ * when no attack got an answer). */
+static void ended(struct db *db, const struct store_engagement *e, const char *status, const char *risk, long attacks,
+                  long succeeded, const char *finished_at)
+{
+    json_t *data = json_pack("{s:s,s:s,s:s,s:s?,s:i,s:i,s:s}", "engagement_id", e->id, "asset_id", e->asset_id,
+                             "status", status, "overall_risk", risk, "attacks", (int)attacks, "attacks_succeeded",
+                             (int)succeeded, "finished_at", finished_at);
+    if (data)
+        (void)bw_webhooks_emit(db, e->user_id, BW_WH_ENGAGEMENT_COMPLETED, data);
+    json_decref(data);
+}
+
 /* Scores the stored rows and ends the engagement completed (or failed when no attack got an
  * answer). */
 static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_library *lib,
@@ -41,10 +55,12 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
     json_t *doc = o ? bw_rt_report_final(lib, o, n, &risk) : NULL;
     int evaluated = 0;
     long ms = 0;
+    long succeeded = 0;
     for (size_t i = 0; i < n; i++)
         if (!rows[i].errored) {
             evaluated++;
             ms += rows[i].elapsed_ms;
+            succeeded += rows[i].succeeded > 0;
         }
     char ts[21];
     now_iso(ts);
@@ -71,6 +87,7 @@ static enum bw_job_result finalize(struct bw_job_ctx *ctx, const struct bw_rt_li
         snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
         return BW_JOB_RETRY;
     }
+    ended(ctx->db, e, evaluated ? "completed" : "failed", risk, (long)n, succeeded, ts);
     return BW_JOB_DONE;
 }
 
@@ -208,10 +225,13 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
             now_iso(ts);
             free(rows);
             /* a domain outcome, not a job failure: the engagement fails with the reason */
-            if (store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, why, NULL, -1, ts) == ST_ERROR) {
+            int frc = store_engagement_finish(ctx->db, e->id, BW_RUN_FAILED, NULL, why, NULL, -1, ts);
+            if (frc == ST_ERROR) {
                 snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
                 return BW_JOB_RETRY;
             }
+            if (frc == ST_OK)
+                ended(ctx->db, e, "failed", NULL, 0, 0, ts);
             return BW_JOB_DONE;
         }
         size_t i;
@@ -305,7 +325,14 @@ static void rt_failed(struct db *db, const struct store_job *job, const char *er
 {
     char ts[21];
     now_iso(ts);
-    (void)store_engagement_finish(db, job->ref, BW_RUN_FAILED, NULL, error, NULL, -1, ts);
+    if (store_engagement_finish(db, job->ref, BW_RUN_FAILED, NULL, error, NULL, -1, ts) != ST_OK)
+        return; /* already ended (cancelled, or another path finished it): no second event */
+    struct store_engagement *e = calloc(1, sizeof *e);
+    if (e && store_engagement_get(db, NULL, job->ref, e) == ST_OK)
+        ended(db, e, "failed", NULL, e->attack_count, e->attacks_succeeded, ts);
+    if (e)
+        store_engagement_clear(e);
+    free(e);
 }
 
 const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};

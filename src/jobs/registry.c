@@ -4,6 +4,7 @@
 #include "jobs/redteam_job.h"
 #include "jobs/orch_job.h"
 #include "jobs/intel_sync_job.h"
+#include "jobs/webhook_job.h"
 
 void bw_jobs_register_all(void)
 {
@@ -11,4 +12,5 @@ void bw_jobs_register_all(void)
     (void)bw_jobs_register(&bw_redteam_job_kind);
     (void)bw_jobs_register(&bw_orch_job_kind);
     (void)bw_jobs_register(&bw_intel_sync_job_kind);
+    (void)bw_jobs_register(&bw_webhook_job_kind);
 }

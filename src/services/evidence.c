@@ -2,6 +2,7 @@
 
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "services/webhooks.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -100,5 +101,14 @@ int bw_evidence_scan_save(struct db *db, struct store_asset_scan *s, const json_
     }
     int rc = store_asset_scan_save(db, s);
     s->owasp_findings = NULL; /* ids is gone */
+    if (rc == ST_OK) { /* asset_scan.completed for the account's webhooks */
+        const json_t *f = json_object_get(result, "findings");
+        json_t *data = json_pack("{s:s,s:s,s:i,s:s,s:s,s:i,s:s}", "asset_id", s->asset_id, "scan_id", s->id, "score",
+                                 s->score, "risk_level", s->risk_level, "status", s->status ? s->status : "completed",
+                                 "findings", (int)json_array_size(f), "scanned_at", s->created_at);
+        if (data)
+            (void)bw_webhooks_emit(db, s->user_id, BW_WH_ASSET_SCAN_COMPLETED, data);
+        json_decref(data);
+    }
     return rc;
 }

@@ -11,6 +11,7 @@
 #include "engine/intel/intel.h"
 #include "engine/intel/sources.h"
 #include "engine/intel/yaml.h"
+#include "services/webhooks.h"
 #include "store/store_intel.h"
 
 #include <stdio.h>
@@ -116,7 +117,7 @@ static int put_doc(struct store_intel_tx *tx, const json_t *doc, int64_t enriche
 
 /* One record of an import: added, updated, unchanged or skipped. */
 static int upsert(struct store_intel_tx *tx, const json_t *rec, bool kev_filter, int64_t now_us,
-                  struct bw_ingest_report *rep)
+                  struct bw_ingest_report *rep, json_t *kev_new)
 {
     char *stored = NULL;
     int rc = store_intel_tx_get(tx, bw_json_str(rec, "id"), &stored);
@@ -130,6 +131,8 @@ static int upsert(struct store_intel_tx *tx, const json_t *rec, bool kev_filter,
             return ST_ERROR;
         bw_intel_finalize(doc, 1, now_us / 1000000);
         rc = put_doc(tx, doc, now_us, NULL);
+        if (rc == ST_OK && json_is_true(json_object_get(doc, "kev")))
+            json_array_append(kev_new, doc); /* a KEV entry new to the store: intel.kev_match */
         json_decref(doc);
         rep->added += rc == ST_OK;
         return rc;
@@ -149,6 +152,8 @@ static int upsert(struct store_intel_tx *tx, const json_t *rec, bool kev_filter,
         bw_intel_finalize(merged, json_integer_value(json_object_get(old, "version")) + 1, now_us / 1000000);
         rc = put_doc(tx, merged, now_us, old);
         rep->updated += rc == ST_OK;
+        if (rc == ST_OK && json_is_true(json_object_get(merged, "kev")) && !json_is_true(json_object_get(old, "kev")))
+            json_array_append(kev_new, merged); /* a stored record that KEV now lists */
     }
     json_decref(merged);
     json_decref(old);
@@ -163,6 +168,7 @@ struct ingest {
     bool kev_filter;
     int64_t now_us;
     struct bw_ingest_report *rep;
+    json_t *kev_new; /* the KEV entries new to the store, for intel.kev_match after the commit */
 };
 
 static int ingest_tx(struct store_intel_tx *tx, void *arg)
@@ -170,7 +176,7 @@ static int ingest_tx(struct store_intel_tx *tx, void *arg)
     const struct ingest *g = arg;
     int rc = ST_OK;
     for (size_t i = 0; rc == ST_OK && i < g->n; i++)
-        rc = upsert(tx, json_object_get(g->batch, g->ids[i]), g->kev_filter, g->now_us, g->rep);
+        rc = upsert(tx, json_object_get(g->batch, g->ids[i]), g->kev_filter, g->now_us, g->rep, g->kev_new);
     return rc;
 }
 
@@ -187,12 +193,16 @@ int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now
         }
     const char **ids = sorted_keys(batch, &n);
     rep->merged = (long)(json_array_size(records) - n);
-    int rc = ids ? store_intel_write(db, ingest_tx, &(struct ingest){batch, ids, n, kev_filter, now_us, rep})
-                 : ST_ERROR;
+    json_t *kev_new = json_array();
+    struct ingest g = {batch, ids, n, kev_filter, now_us, rep, kev_new};
+    int rc = ids && kev_new ? store_intel_write(db, ingest_tx, &g) : ST_ERROR;
     free(ids);
     json_decref(batch);
     if (rc != ST_OK)
         memset(rep, 0, sizeof *rep);
+    else /* after the commit: the events name records that are stored */
+        (void)bw_webhooks_kev_matches(db, kev_new);
+    json_decref(kev_new);
     return rc == ST_OK ? 0 : -1;
 }
 

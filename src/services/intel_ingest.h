@@ -37,7 +37,9 @@ int bw_intel_fold(json_t *index, const json_t *rec);
 
 /* Upserts records (an array from one import) in one transaction, at time now_us. With
  * kev_filter, KEV records that bw_intel_kev_is_ai refuses are skipped unless their id is already
- * a record. 0, or -1 when the database failed (nothing written). */
+ * a record. After the commit, the KEV entries new to the store (new records, or stored records KEV
+ * now lists) go to bw_webhooks_kev_matches (intel.kev_match events). 0, or -1 when the database
+ * failed (nothing written). */
 int bw_ingest(struct db *db, const json_t *records, bool kev_filter, int64_t now_us, struct bw_ingest_report *rep);
 
 /* An EPSS import: every score of the file (src/engine/intel/epss.h) counted once as updated (a

@@ -104,6 +104,9 @@ static const char *const delete_by_id[] = {
     "DELETE FROM assessments WHERE user_id = ?",
     "DELETE FROM playbooks WHERE user_id = ?",
     "DELETE FROM api_keys WHERE user_id = ?",
+    "DELETE FROM jobs WHERE ref IN (SELECT id FROM webhook_deliveries WHERE user_id = ?)",
+    "DELETE FROM webhook_deliveries WHERE user_id = ?",
+    "DELETE FROM webhooks WHERE user_id = ?",
 };
 static const char *const delete_by_scope[] = {
     "DELETE FROM jobs WHERE id IN (SELECT job_id FROM orch_runs WHERE scope_key = ?)",
@@ -747,20 +750,38 @@ struct reseal {
     int64_t *n;
 };
 
+/* Re-seals one table's sealed column: select gives (id, sealed) rows, update takes (sealed, id).
+ * *n gets how many rows. */
+static int reseal_table(struct db_conn *c, struct reseal *rs, const char *select, const char *update, size_t *n)
+{
+    void *items = NULL;
+    *n = 0;
+    int rc = store_conn_list_owned(c, select, NULL, 0, sizeof(struct sealed_row), sealed_row, sealed_row_clear,
+                                   &items, n);
+    struct sealed_row *rows = items;
+    for (size_t i = 0; rc == ST_OK && i < *n; i++) {
+        char *fresh = rs->fn(rs->arg, rows[i].sealed);
+        struct db_param p[] = {DBP_TEXT(fresh), DBP_TEXT(rows[i].id)};
+        rc = fresh ? store_conn_exec(c, update, p, 2, NULL) : ST_ERROR;
+        free(fresh);
+    }
+    for (size_t i = 0; i < *n; i++)
+        sealed_row_clear(&rows[i]);
+    free(rows);
+    return rc;
+}
+
 static int reseal_tx(struct db_conn *c, void *arg)
 {
     struct reseal *rs = arg;
-    void *items = NULL;
-    size_t n = 0;
-    int rc = store_conn_list_owned(c, "SELECT id, auth_sealed FROM assets WHERE auth_sealed IS NOT NULL", NULL, 0,
-                                   sizeof(struct sealed_row), sealed_row, sealed_row_clear, &items, &n);
-    struct sealed_row *rows = items;
-    for (size_t i = 0; rc == ST_OK && i < n; i++) {
-        char *fresh = rs->fn(rs->arg, rows[i].sealed);
-        struct db_param p[] = {DBP_TEXT(fresh), DBP_TEXT(rows[i].id)};
-        rc = fresh ? store_conn_exec(c, "UPDATE assets SET auth_sealed = ? WHERE id = ?", p, 2, NULL) : ST_ERROR;
-        free(fresh);
-    }
+    size_t n = 0, nw = 0;
+    /* assets' connection secrets and webhooks' signing secrets */
+    int rc = reseal_table(c, rs, "SELECT id, auth_sealed FROM assets WHERE auth_sealed IS NOT NULL",
+                          "UPDATE assets SET auth_sealed = ? WHERE id = ?", &n);
+    if (rc == ST_OK)
+        rc = reseal_table(c, rs, "SELECT id, secret_sealed FROM webhooks",
+                          "UPDATE webhooks SET secret_sealed = ? WHERE id = ?", &nw);
+    n += nw;
     if (rc == ST_OK) {
         char old[512] = "";
         struct db_param q[] = {DBP_TEXT(rs->check_setting)};
@@ -771,9 +792,6 @@ static int reseal_tx(struct db_conn *c, void *arg)
         rc = fresh ? store_conn_exec(c, "UPDATE settings SET value = ? WHERE name = ?", p, 2, NULL) : ST_ERROR;
         free(fresh);
     }
-    for (size_t i = 0; i < n; i++)
-        sealed_row_clear(&rows[i]);
-    free(rows);
     *rs->n = rc == ST_OK ? (int64_t)n : 0;
     return rc;
 }

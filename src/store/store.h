@@ -86,7 +86,8 @@ int store_user_set_password(struct db *db, const char *id, const char *hash, int
  *   set_role  changes the role and ends its sessions; the same role: no change
  *   delete    deletes the account and everything it owns: API keys, assets and their scans,
  *             assessments, saved playbooks, red-team engagements (their attack rows and jobs), and
- *             the orchestrator runs and snapshots of its own scope; accounts it managed are kept
+ *             the orchestrator runs and snapshots of its own scope, webhooks and their deliveries
+ *             (and their jobs); accounts it managed are kept
  *             without a manager. Audit aggregates stay (they age out with the retention). */
 int store_user_disable(struct db *db, const char *email, struct store_user *out);
 int store_user_enable(struct db *db, const char *email, struct store_user *out);
@@ -173,9 +174,10 @@ struct store_asset_scan {
 };
 int store_asset_scan_save(struct db *db, const struct store_asset_scan *s);
 
-/* Re-seals every sealed value in one transaction: each asset's auth_sealed and the seal check
- * setting (name), each through reseal (the old sealed text -> the new one, malloc'ed; NULL aborts
- * and rolls back: ST_ERROR). *n gets how many asset secrets were re-sealed. */
+/* Re-seals every sealed value in one transaction: each asset's auth_sealed, each webhook's
+ * secret_sealed and the seal check setting (name), each through reseal (the old sealed text -> the
+ * new one, malloc'ed; NULL aborts and rolls back: ST_ERROR). *n gets how many asset and webhook
+ * secrets were re-sealed. */
 int store_secrets_reseal(struct db *db, const char *check_setting, char *(*reseal)(void *arg, const char *sealed),
                          void *arg, int64_t *n);
 
