@@ -510,7 +510,6 @@
 #define BW_WEBHOOK_BACKOFF_SCALE   1000  /* per mille of the retry schedule (BULWARK_WEBHOOK_BACKOFF_SCALE, 1..1000) */
 #define BW_WEBHOOK_ERROR_MAX       256   /* bytes of a delivery's last error */
 #define BW_WEBHOOK_KEV_ASSETS_MAX  10000 /* assets compared per KEV import for intel.kev_match */
-#define BW_WEBHOOK_KEV_AFFECTED_MAX 64   /* affected entries of a record compared */
 #define BW_WEBHOOK_KEV_EVENTS_MAX  1000  /* intel.kev_match events raised by one import */
 
 #endif

@@ -164,24 +164,28 @@ json_t *bw_bom_asset_keys(const json_t *asset)
     return keys;
 }
 
-static bool in_keys(const char *s, const json_t *keys)
+/* Whether the record's name s is one of the names sought: one (when given) or an entry of keys. */
+static bool sought(const char *s, const json_t *keys, const char *one)
 {
     if (!*s)
         return false;
+    if (one)
+        return strcasecmp(s, one) == 0;
     size_t i;
     const json_t *k;
     json_array_foreach(keys, i, k) if (strcasecmp(s, json_string_value(k)) == 0) return true;
     return false;
 }
 
-/* The record's first name equal to one of keys ("" when none), and which member it was. */
-static const char *record_hit(const json_t *record, const json_t *keys, const char **member)
+/* The record's first name that is sought ("" when none), and which member it was. The one rule
+ * the BOM's vulnerabilities and the intel.kev_match webhook event share. */
+static const char *record_hit(const json_t *record, const json_t *keys, const char *one, const char **member)
 {
     static const char *const KEV[] = {"vendor", "product"}, *const AFF[] = {"vendor", "product", "package"};
     const json_t *kev = json_object_get(record, "kev_details");
     for (size_t m = 0; m < 2; m++) {
         const char *s = bw_json_str(kev, KEV[m]);
-        if (in_keys(s, keys)) {
+        if (sought(s, keys, one)) {
             *member = m ? "kev product" : "kev vendor";
             return s;
         }
@@ -191,7 +195,7 @@ static const char *record_hit(const json_t *record, const json_t *keys, const ch
     json_array_foreach(json_object_get(record, "affected"), i, a) {
         for (size_t m = 0; m < 3; m++) {
             const char *s = bw_json_str(a, AFF[m]);
-            if (in_keys(s, keys)) {
+            if (sought(s, keys, one)) {
                 *member = m == 0 ? "affected vendor" : m == 1 ? "affected product" : "affected package";
                 return s;
             }
@@ -204,7 +208,30 @@ static const char *record_hit(const json_t *record, const json_t *keys, const ch
 bool bw_bom_record_matches(const json_t *record, const json_t *keys)
 {
     const char *member;
-    return *record_hit(record, keys, &member) != '\0';
+    return *record_hit(record, keys, NULL, &member) != '\0';
+}
+
+bool bw_bom_asset_match(const json_t *record, const json_t *asset, const char **matched, const char **value)
+{
+    const char *member;
+    const char *names[2] = {bw_json_str(asset, "provider"), conn_model(asset)};
+    for (size_t k = 0; k < 2; k++)
+        if (*names[k] && *record_hit(record, NULL, names[k], &member)) {
+            *matched = k ? "model" : "provider";
+            *value = names[k];
+            return true;
+        }
+    size_t i;
+    const json_t *c;
+    json_array_foreach(json_object_get(asset, "components"), i, c) {
+        const char *n = bw_json_str(c, "name");
+        if (*n && *record_hit(record, NULL, n, &member)) {
+            *matched = "component";
+            *value = n;
+            return true;
+        }
+    }
+    return false;
 }
 
 /* ---- the document ---- */
@@ -461,7 +488,7 @@ static json_t *affects(const json_t *r, const json_t *assets, json_t **detail_ou
         json_t *own = json_array();
         add_key(own, bw_json_str(a, "provider"));
         add_key(own, conn_model(a));
-        const char *hit = record_hit(r, own, &member);
+        const char *hit = record_hit(r, own, NULL, &member);
         json_decref(own);
         char line[700];
         if (*hit) {
@@ -472,10 +499,8 @@ static json_t *affects(const json_t *r, const json_t *assets, json_t **detail_ou
         size_t j;
         const json_t *c;
         json_array_foreach(json_object_get(a, "components"), j, c) {
-            json_t *one = json_array();
-            add_key(one, bw_json_str(c, "name"));
-            hit = record_hit(r, one, &member);
-            json_decref(one);
+            const char *name = bw_json_str(c, "name");
+            hit = *name ? record_hit(r, NULL, name, &member) : "";
             if (!*hit)
                 continue;
             char *ref = comp_ref(id, c);

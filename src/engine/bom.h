@@ -45,6 +45,12 @@ json_t *bw_bom_asset_keys(const json_t *asset);
  * several joined). */
 bool bw_bom_record_matches(const json_t *record, const json_t *keys);
 
+/* The same rule for one asset, saying which of its names the record names: its provider first,
+ * then its connection's model, then its components in order. true with *matched ("provider",
+ * "model" or "component") and *value (the asset's name, borrowed from asset); false when none.
+ * intel.kev_match events use it, so an event and the BOM never disagree. */
+bool bw_bom_asset_match(const json_t *record, const json_t *asset, const char **matched, const char **value);
+
 struct bw_bom_in {
     /* The assets, in the order to list them: objects as GET assets/{id} answers them plus
      * "components" (the validated list or null) and "last_scan" (the last scan's document or

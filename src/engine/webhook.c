@@ -5,7 +5,6 @@
 #include "net/url.h"
 
 #include <sodium.h>
-#include <strings.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -154,46 +153,3 @@ json_t *bw_webhook_envelope(const char *event_id, const char *type, const char *
     return json_pack("{s:s,s:s,s:s,s:o}", "id", event_id, "type", type, "created_at", created_at, "data", data);
 }
 
-/* Whether v names one of the record's KEV vendor or product, or an affected vendor, product or
- * package. */
-static bool names(const json_t *rec, const char *v)
-{
-    if (!v || !*v)
-        return false;
-    const json_t *kd = json_object_get(rec, "kev_details");
-    static const char *const KD[] = {"vendor", "product"};
-    for (size_t i = 0; i < 2; i++) {
-        const char *s = json_string_value(json_object_get(kd, KD[i]));
-        if (s && *s && strcasecmp(s, v) == 0)
-            return true;
-    }
-    static const char *const AF[] = {"vendor", "product", "package"};
-    size_t i;
-    const json_t *a;
-    json_array_foreach(json_object_get(rec, "affected"), i, a) {
-        if (i >= BW_WEBHOOK_KEV_AFFECTED_MAX)
-            break;
-        for (size_t k = 0; k < 3; k++) {
-            const char *s = json_string_value(json_object_get(a, AF[k]));
-            if (s && *s && strcasecmp(s, v) == 0)
-                return true;
-        }
-    }
-    return false;
-}
-
-bool bw_webhook_kev_match(const json_t *rec, const char *provider, const char *model, const char **matched,
-                          const char **value)
-{
-    if (names(rec, provider)) {
-        *matched = "provider";
-        *value = provider;
-        return true;
-    }
-    if (names(rec, model)) {
-        *matched = "model";
-        *value = model;
-        return true;
-    }
-    return false;
-}

@@ -67,15 +67,6 @@ int64_t bw_webhook_backoff_ms(int tries, long scale);
 /* A fresh signing secret: "whsec_" + 32 base62 characters from the CSPRNG. */
 void bw_webhook_secret_new(char out[BW_WEBHOOK_SECRET_LEN + 1]);
 
-/* intel.kev_match's rule: whether a KEV record (a normalised record with kev_details {vendor,
- * product} and affected [{vendor, product, package, ...}]) names an asset by its provider or its
- * model. A value matches when it equals, ignoring ASCII case and nothing else (no keyword or
- * substring guessing), the record's KEV vendor or product or an affected entry's vendor, product
- * or package; empty values never match. provider is tried first. true with *matched ("provider"
- * or "model") and *value (the asset's value, borrowed); provider and model may be NULL. */
-bool bw_webhook_kev_match(const json_t *rec, const char *provider, const char *model, const char **matched,
-                          const char **value);
-
 /* The event document every delivery sends: {"id", "type", "created_at", "data"}; NULL when out of
  * memory. Steals data. */
 json_t *bw_webhook_envelope(const char *event_id, const char *type, const char *created_at, json_t *data);

@@ -3,6 +3,7 @@
 #include "common/ids.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "engine/bom.h"
 #include "store/store.h"
 
 #include <stdio.h>
@@ -108,13 +109,17 @@ struct kev_scan {
 static void kev_asset(void *arg, const struct store_event_asset *a)
 {
     struct kev_scan *k = arg;
-    json_t *conn = a->connection ? json_loads(a->connection, 0, NULL) : NULL;
-    const char *model = json_string_value(json_object_get(conn, "model"));
+    /* the asset as bw_bom_asset_match reads it: provider, connection {model}, components */
+    json_t *asset = json_pack("{s:s?,s:o*,s:o*}", "provider", a->provider, "connection",
+                              a->connection ? json_loads(a->connection, 0, NULL) : NULL, "components",
+                              a->components ? json_loads(a->components, 0, NULL) : NULL);
+    if (!asset)
+        return;
     size_t i;
     const json_t *rec;
     json_array_foreach(k->kev, i, rec) {
         const char *matched = NULL, *value = NULL;
-        if (!bw_webhook_kev_match(rec, a->provider, model, &matched, &value))
+        if (!bw_bom_asset_match(rec, asset, &matched, &value))
             continue;
         if (k->events >= BW_WEBHOOK_KEV_EVENTS_MAX) {
             k->capped = true;
@@ -130,7 +135,7 @@ static void kev_asset(void *arg, const struct store_event_asset *a)
             k->events++;
         json_decref(data);
     }
-    json_decref(conn);
+    json_decref(asset);
 }
 
 long bw_webhooks_kev_matches(struct db *db, const json_t *kev)

@@ -29,8 +29,9 @@ int bw_webhooks_ping(struct db *db, const struct store_webhook *w, char delivery
 
 /* intel.kev_match: for each record of kev (the KEV entries an import brought that the store did
  * not hold as KEV before: new records, or records that became KEV), every asset of an account with
- * a webhook taking the event whose provider or model (its connection's `model`) the record names
- * (bw_webhook_kev_match: exact names, no keyword guessing) raises one event for that account. At
+ * a webhook taking the event whose provider, model (its connection's `model`) or one of whose
+ * components the record names (bw_bom_asset_match, the rule of the BOM's vulnerabilities: exact
+ * names, no keyword guessing) raises one event for that account. At
  * most BW_WEBHOOK_KEV_ASSETS_MAX assets are compared and BW_WEBHOOK_KEV_EVENTS_MAX events raised
  * per import (logged when reached). Returns the events raised, or -1 when storage failed. */
 long bw_webhooks_kev_matches(struct db *db, const json_t *kev);

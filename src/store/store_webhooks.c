@@ -157,7 +157,7 @@ static int event_asset_row(struct db_rows *r, void *arg)
 {
     struct event_assets *e = arg;
     struct store_event_asset a = {db_rows_text(r, 0), db_rows_text(r, 1), db_rows_text(r, 2), db_rows_text(r, 3),
-                                  db_rows_text(r, 4)};
+                                  db_rows_text(r, 4), db_rows_text(r, 5)};
     e->fn(e->arg, &a);
     return ST_OK;
 }
@@ -170,7 +170,7 @@ int store_webhook_event_assets(struct db *db, const char *event, long cap,
     struct db_param p[] = {DBP_TEXT(needle), DBP_INT(cap)};
     struct event_assets e = {fn, arg};
     return store_query_each(db,
-                            "SELECT id, user_id, name, provider, connection FROM assets WHERE user_id IN (SELECT"
+                            "SELECT id, user_id, name, provider, connection, components FROM assets WHERE user_id IN (SELECT"
                             " user_id FROM webhooks WHERE events LIKE ?) ORDER BY created_us, id LIMIT ?",
                             p, 2, event_asset_row, &e);
 }

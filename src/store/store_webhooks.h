@@ -44,7 +44,7 @@ int store_webhook_subscribers(struct db *db, const char *user_id, const char *ev
 /* The assets of the accounts that have a webhook taking event (its name), at most cap, each
  * handed to fn (its strings borrowed for the call; connection NULL when none). ST_OK or ST_ERROR. */
 struct store_event_asset {
-    const char *id, *user_id, *name, *provider, *connection;
+    const char *id, *user_id, *name, *provider, *connection, *components; /* the JSON texts as stored */
 };
 int store_webhook_event_assets(struct db *db, const char *event, long cap,
                                void (*fn)(void *arg, const struct store_event_asset *a), void *arg);

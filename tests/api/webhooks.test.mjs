@@ -326,19 +326,21 @@ test('orchestrator.run.completed reaches the account that asked for the run', as
   assert.equal(ev.data.status, 'completed');
 });
 
-test('intel.kev_match: a KEV entry new to the store that names an asset\'s provider or model exactly, once', async () => {
+test('intel.kev_match: a KEV entry new to the store that names an asset\'s provider, model or component exactly, once', async () => {
   const u = await srv.session('PRO', { key: true });
   const route = recv.route('/kev');
   const w = await create(srv, u, recv.url('/kev'), ['intel.kev_match']);
   route.secret = w.secret;
-  const reg = async (who, name, provider, connection) => {
-    const r = await srv.req('POST', '/api/ai-security/assets/register', { key: who.key, body: { name, type: 'model', provider, endpoint: target.url, ...(connection ? { connection } : {}) } });
+  const reg = async (who, name, provider, connection, components) => {
+    const r = await srv.req('POST', '/api/ai-security/assets/register', { key: who.key, body: { name, type: 'model', provider, endpoint: target.url, ...(connection ? { connection } : {}), ...(components ? { components } : {}) } });
     assert.equal(r.status, 201, r.text);
     return r.json.asset_id;
   };
   const flow = await reg(u, 'flow', 'Langflow');
   const byModel = await reg(u, 'local', 'self-hosted', { api: 'ollama', model: 'ollama' });
-  await reg(u, 'near miss', 'Langflow AI'); // not the same name: no keyword guessing
+  // a component's name, as the BOM lists it: the same rule makes the entry its vulnerability
+  const byComp = await reg(u, 'ui', 'self-hosted', null, [{ name: 'numpy', version: '2.1.0' }, { name: 'gradio', version: '4.44.0' }]);
+  await reg(u, 'near miss', 'Langflow AI', null, [{ name: 'gradio-client' }]); // not the same names: no keyword guessing
   // another account with a matching asset but no webhook: nothing reaches this receiver for it
   const v = await srv.session('PRO', { key: true });
   await reg(v, 'theirs', 'Langflow');
@@ -351,18 +353,25 @@ test('intel.kev_match: a KEV entry new to the store that names an asset\'s provi
     writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 3, vulnerabilities: [
       entry('CVE-2099-41001', 'Langflow', 'Langflow'), entry('CVE-2099-41002', 'Ollama', 'Ollama'), entry('CVE-2099-41003', 'Gradio', 'Gradio')] }));
     srv.cli(['intel', 'import', '--format', 'kev', file]);
-    await until('two kev events', () => route.got.length >= 2);
+    await until('three kev events', () => route.got.length >= 3);
     await new Promise((r) => setTimeout(r, 500)); // nothing more comes
     const evs = route.got.map((g) => g.body).sort((a, b) => a.data.record_id.localeCompare(b.data.record_id));
-    assert.equal(evs.length, 2, JSON.stringify(evs));
+    assert.equal(evs.length, 3, JSON.stringify(evs));
     assert.equal(evs[0].type, 'intel.kev_match');
     assert.deepEqual([evs[0].data.record_id, evs[0].data.asset_id, evs[0].data.matched, evs[0].data.value], ['CVE-2099-41001', flow, 'provider', 'Langflow']);
     assert.deepEqual([evs[1].data.record_id, evs[1].data.asset_id, evs[1].data.matched, evs[1].data.value], ['CVE-2099-41002', byModel, 'model', 'ollama']);
+    assert.deepEqual([evs[2].data.record_id, evs[2].data.asset_id, evs[2].data.matched, evs[2].data.value], ['CVE-2099-41003', byComp, 'component', 'gradio']);
     assert.equal(evs[0].data.vendor, 'Langflow');
+    // the BOM names the same entry as the component's vulnerability
+    const bom = await srv.req('GET', '/api/ai-security/assets/bom', { key: u.key });
+    assert.equal(bom.status, 200, bom.text);
+    const vuln = (bom.json.vulnerabilities || []).find((x) => x.id === 'CVE-2099-41003');
+    assert.ok(vuln, 'the BOM lists CVE-2099-41003');
+    assert.ok(vuln.affects.some((x) => x.ref.startsWith(byComp)), JSON.stringify(vuln.affects));
     // the same file again brings nothing new: no event
     srv.cli(['intel', 'import', '--format', 'kev', file]);
     await new Promise((r) => setTimeout(r, 800));
-    assert.equal(route.got.length, 2);
+    assert.equal(route.got.length, 3);
     assert.deepEqual(route.refused, []);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });

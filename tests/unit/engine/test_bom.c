@@ -274,6 +274,61 @@ static void components(void **state)
     json_decref(errs);
 }
 
+/* One asset against a record, as intel.kev_match reads it: which name matched, in the order
+ * provider, model, components; exact names only, as the BOM's vulnerabilities. */
+static void asset_match(void **state)
+{
+    (void)state;
+    json_t *rec = json_loads("{\"id\":\"CVE-2025-3248\",\"kev\":true,\"kev_details\":{\"vendor\":\"Langflow\","
+                             "\"product\":\"Langflow\"},\"affected\":[{\"vendor\":\"\",\"product\":\"\","
+                             "\"ecosystem\":\"PyPI\",\"package\":\"langchain-core\"}]}",
+                             0, NULL);
+    assert_non_null(rec);
+    const char *m = NULL, *v = NULL;
+    json_t *a = json_pack("{s:s}", "provider", "langflow");
+    assert_true(bw_bom_asset_match(rec, a, &m, &v));
+    assert_string_equal(m, "provider");
+    assert_string_equal(v, "langflow");
+    json_decref(a);
+    a = json_pack("{s:s,s:{s:s}}", "provider", "openai", "connection", "model", "LangChain-Core");
+    assert_true(bw_bom_asset_match(rec, a, &m, &v));
+    assert_string_equal(m, "model");
+    assert_string_equal(v, "LangChain-Core");
+    json_decref(a);
+    /* a component's name, after provider and model missed; the first component that matches */
+    a = json_pack("{s:s,s:[{s:s},{s:s,s:s},{s:s}]}", "provider", "self-hosted", "components", "name", "torch", "name",
+                  "LANGFLOW", "version", "1.2.0", "name", "langchain-core");
+    assert_true(bw_bom_asset_match(rec, a, &m, &v));
+    assert_string_equal(m, "component");
+    assert_string_equal(v, "LANGFLOW");
+    /* and the same asset is a vulnerability of the BOM: the two rules agree */
+    json_t *keys = bw_bom_asset_keys(a);
+    assert_true(bw_bom_record_matches(rec, keys));
+    json_decref(keys);
+    json_decref(a);
+    /* exact names only: no substring, keyword or fuzzy guessing; empty never matches */
+    const char *miss[] = {"lang", "langflow ", "Langflow AI", "flow", "langchain", "", "PyPI"};
+    for (size_t i = 0; i < sizeof miss / sizeof miss[0]; i++) {
+        a = json_pack("{s:s,s:{s:s},s:[{s:s}]}", "provider", miss[i], "connection", "model", miss[i], "components",
+                      "name", miss[i]);
+        if (bw_bom_asset_match(rec, a, &m, &v))
+            fail_msg("%s matched", miss[i]);
+        keys = bw_bom_asset_keys(a);
+        assert_false(bw_bom_record_matches(rec, keys));
+        json_decref(keys);
+        json_decref(a);
+    }
+    a = json_object();
+    assert_false(bw_bom_asset_match(rec, a, &m, &v));
+    json_decref(rec);
+    /* a record with empty names matches nothing */
+    json_t *empty = json_loads("{\"kev_details\":{\"vendor\":\"\",\"product\":\"\"},\"affected\":[{}]}", 0, NULL);
+    json_object_set_new(a, "provider", json_string("x"));
+    assert_false(bw_bom_asset_match(empty, a, &m, &v));
+    json_decref(empty);
+    json_decref(a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +337,7 @@ int main(void)
         cmocka_unit_test(refs_distinct),
         cmocka_unit_test(match_exact),
         cmocka_unit_test(components),
+        cmocka_unit_test(asset_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -132,33 +132,6 @@ static void secret_and_envelope(void **state)
     assert_null(bw_webhook_envelope("evt_1", "ping", "t", NULL));
 }
 
-static void kev_match(void **state)
-{
-    (void)state;
-    json_t *rec = json_loads("{\"id\":\"CVE-2025-3248\",\"kev\":true,\"kev_details\":{\"vendor\":\"Langflow\","
-                             "\"product\":\"Langflow\"},\"affected\":[{\"vendor\":\"\",\"product\":\"\","
-                             "\"ecosystem\":\"PyPI\",\"package\":\"langchain-core\"}]}",
-                             0, NULL);
-    assert_non_null(rec);
-    const char *m = NULL, *v = NULL;
-    assert_true(bw_webhook_kev_match(rec, "langflow", NULL, &m, &v));
-    assert_string_equal(m, "provider");
-    assert_string_equal(v, "langflow");
-    assert_true(bw_webhook_kev_match(rec, "openai", "LangChain-Core", &m, &v));
-    assert_string_equal(m, "model");
-    /* exact names only: no substring, keyword or fuzzy guessing; empty never matches */
-    const char *miss[] = {"lang", "langflow ", "Langflow AI", "flow", "langchain", "", "PyPI"};
-    for (size_t i = 0; i < sizeof miss / sizeof miss[0]; i++)
-        if (bw_webhook_kev_match(rec, miss[i], miss[i], &m, &v))
-            fail_msg("%s matched", miss[i]);
-    assert_false(bw_webhook_kev_match(rec, NULL, NULL, &m, &v));
-    json_decref(rec);
-    /* a record with empty names matches nothing */
-    json_t *empty = json_loads("{\"kev_details\":{\"vendor\":\"\",\"product\":\"\"},\"affected\":[{}]}", 0, NULL);
-    assert_false(bw_webhook_kev_match(empty, "x", "", &m, &v));
-    json_decref(empty);
-}
-
 int main(void)
 {
     if (sodium_init() < 0)
@@ -169,7 +142,6 @@ int main(void)
         cmocka_unit_test(urls),
         cmocka_unit_test(events),
         cmocka_unit_test(secret_and_envelope),
-        cmocka_unit_test(kev_match),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
