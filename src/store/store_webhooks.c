@@ -131,6 +131,11 @@ static int sub_row(struct db_rows *r, void *arg)
     return ST_OK;
 }
 
+/* Events go only to webhooks whose owner may hold them now: enabled and on the PRO plan or above
+ * (the webhook routes' access). A downgraded or disabled account's webhooks are kept, untouched,
+ * but nothing is queued for them until it is PRO (and enabled) again. */
+#define SUBSCRIBED_OWNER "u.disabled = 0 AND u.tier IN ('PRO', 'ENTERPRISE')"
+
 int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, char (*ids)[BW_ID_MAX],
                               size_t cap, size_t *n)
 {
@@ -141,8 +146,8 @@ int store_webhook_subscribers(struct db *db, const char *user_id, const char *ev
     struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(needle), DBP_INT((int64_t)cap)};
     struct subs s = {ids, cap, 0};
     int rc = store_query_each(db,
-                              "SELECT id FROM webhooks WHERE user_id = ? AND events LIKE ? ORDER BY created_us, id"
-                              " LIMIT ?",
+                              "SELECT w.id FROM webhooks w JOIN users u ON u.id = w.user_id WHERE w.user_id = ? AND"
+                              " w.events LIKE ? AND " SUBSCRIBED_OWNER " ORDER BY w.created_us, w.id LIMIT ?",
                               p, 3, sub_row, &s);
     *n = s.n;
     return rc;
@@ -171,7 +176,8 @@ int store_webhook_event_assets(struct db *db, const char *event, long cap,
     struct event_assets e = {fn, arg};
     return store_query_each(db,
                             "SELECT id, user_id, name, provider, connection, components FROM assets WHERE user_id IN (SELECT"
-                            " user_id FROM webhooks WHERE events LIKE ?) ORDER BY created_us, id LIMIT ?",
+                            " w.user_id FROM webhooks w JOIN users u ON u.id = w.user_id WHERE w.events LIKE ? AND "
+                            SUBSCRIBED_OWNER ") ORDER BY created_us, id LIMIT ?",
                             p, 2, event_asset_row, &e);
 }
 

@@ -37,7 +37,8 @@ int store_webhook_list(struct db *db, const char *user_id, struct store_webhook 
 int store_webhook_get(struct db *db, const char *user_id, const char *id, struct store_webhook *out);
 /* Deletes the caller's webhook, its delivery log and the deliveries' jobs not yet done. */
 int store_webhook_delete(struct db *db, const char *user_id, const char *id);
-/* The ids of the account's webhooks subscribed to event (its name), up to cap into ids; *n of them. */
+/* The ids of the account's webhooks subscribed to event (its name), up to cap into ids; *n of them.
+ * None while the account is disabled or below the PRO plan (its webhooks are kept). */
 int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, char (*ids)[BW_ID_MAX],
                               size_t cap, size_t *n);
 

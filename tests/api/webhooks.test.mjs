@@ -376,6 +376,40 @@ test('intel.kev_match: a KEV entry new to the store that names an asset\'s provi
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
+test('a downgraded or disabled account gets no events until it is PRO and enabled again; its webhooks are kept', async () => {
+  const u = await srv.session('PRO', { key: true });
+  const route = recv.route('/downgrade');
+  const w = await create(srv, u, recv.url('/downgrade'), ['intel.kev_match']);
+  route.secret = w.secret;
+  const r = await srv.req('POST', '/api/ai-security/assets/register', { key: u.key, body: { name: 'z', type: 'model', provider: 'ClearML', endpoint: target.url } });
+  assert.equal(r.status, 201, r.text);
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-kev-'));
+  const kev = (id) => {
+    const file = join(dir, `${id}.json`);
+    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 1, vulnerabilities: [{ cveID: id, vendorProject: 'ClearML', product: 'ClearML Server',
+      vulnerabilityName: 'ClearML Server RCE', dateAdded: '2026-11-20', shortDescription: 'A remote attacker can run code.', requiredAction: 'Apply updates.',
+      dueDate: '2026-12-11', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-94'] }] }));
+    srv.cli(['intel', 'import', '--format', 'kev', file]);
+  };
+  try {
+    srv.cli(['user', 'set-tier', u.email, 'STARTER']);
+    kev('CVE-2099-42001');
+    srv.cli(['user', 'set-tier', u.email, 'PRO']);
+    srv.cli(['user', 'disable', u.email]);
+    kev('CVE-2099-42002');
+    await new Promise((res) => setTimeout(res, 800));
+    assert.equal(route.got.length, 0, JSON.stringify(route.got.map((g) => g.body)));
+    srv.cli(['user', 'enable', u.email]);
+    kev('CVE-2099-42003'); // PRO and enabled again: this one is sent, and only this one
+    await until('the kev event', () => route.got.length >= 1);
+    await new Promise((res) => setTimeout(res, 500));
+    assert.deepEqual(route.got.map((g) => g.body.data.record_id), ['CVE-2099-42003']);
+    const key = await srv.req('GET', '/api/webhooks', { key: u.key });
+    assert.equal(key.status, 200, key.text);
+    assert.deepEqual(key.json.webhooks.map((x) => x.id), [w.id]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
 test('secrets rekey re-seals webhook secrets: after it, deliveries are still signed with the secret given at creation', async () => {
   const env0 = { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_WEBHOOK_BACKOFF_SCALE: '1', BULWARK_JOB_POLL_MS: '50' };
   const key = randomBytes(32).toString('hex');

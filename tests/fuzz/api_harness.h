@@ -25,7 +25,7 @@
  *   - a header value "@free", "@starter", "@pro", "@enterprise" or "@admin": in Authorization the
  *     session token ("Bearer ...") of the fixture account of that tier (@admin: the bootstrap
  *     admin account), in X-API-Key that account's API key (@admin: the admin key);
- *   - "{asset}", "{key}", "{engagement}", "{assessment}", "{run}" anywhere in the target or body:
+ *   - "{asset}", "{key}", "{engagement}", "{assessment}", "{run}", "{webhook}" anywhere in the target or body:
  *     the id of an object created at start that belongs to the account chosen above (the PRO
  *     account when none is), so path parameters and body references reach the handlers past the
  *     "does it exist" check.
@@ -52,9 +52,11 @@
 #include "common/errors.h"
 #include "common/ids.h"
 #include "common/log.h"
+#include "common/seal.h"
 #include "common/timeutil.h"
 #include "http/http.h"
 #include "store/store.h"
+#include "store/store_webhooks.h"
 
 #include <ftw.h>
 #include <jansson.h>
@@ -100,6 +102,7 @@ struct fz_account {
     char asset[BW_ID_MAX];         /* {asset} */
     char engagement[BW_ID_MAX];    /* {engagement} */
     char assessment[BW_ID_MAX];    /* {assessment} */
+    char webhook[BW_ID_MAX];       /* {webhook}: PRO and above ("" below) */
     char token[1024];              /* session token, renewed now and then */
     int64_t token_at;
 };
@@ -203,6 +206,19 @@ static void fz_setup_account(enum fz_who w)
     snprintf(body, sizeof body, "{\"target_asset_id\":\"%s\",\"intensity\":\"light\"}", a->asset);
     fz_take(fz_call("POST", "/api/ai-security/redteam/engage", hdrs, 2, body, 202), "engagement_id",
             a->engagement, sizeof a->engagement);
+    /* {webhook}: written to the store as POST /api/webhooks would, since the egress policy of the
+     * harness (none) refuses every URL at registration */
+    struct store_webhook wh = {.created_us = bw_now_us()};
+    bw_id_new("whk_", wh.id);
+    snprintf(wh.user_id, sizeof wh.user_id, "%s", a->u.id);
+    snprintf(wh.url, sizeof wh.url, "https://hooks.example.com/bulwark");
+    snprintf(wh.events, sizeof wh.events, ",engagement.completed,");
+    bw_iso8601(wh.created_us / 1000000, wh.created_at);
+    wh.secret_sealed = bw_seal_text(&fz.app.seal, "whsec_fuzz", 10);
+    if (!wh.secret_sealed || store_webhook_insert(fz.app.db, &wh, BW_WEBHOOKS_MAX) != ST_OK)
+        fz_die("webhook");
+    free(wh.secret_sealed);
+    snprintf(a->webhook, sizeof a->webhook, "%s", wh.id);
 }
 
 static void fz_add_user(enum fz_who w, enum bw_tier tier, const char *hash)
@@ -396,20 +412,21 @@ static void fz_unescape(char *s, bool plus)
  * replaced; *outn gets the length. */
 static char *fz_expand(const char *src, size_t n, const struct fz_account *a, size_t *outn)
 {
-    const char *const names[] = {"{asset}", "{key}", "{engagement}", "{assessment}", "{run}"};
-    const char *const vals[] = {a->asset, a->key_id, a->engagement, a->assessment, fz.run};
+    const char *const names[] = {"{asset}", "{key}", "{engagement}", "{assessment}", "{run}", "{webhook}"};
+    const char *const vals[] = {a->asset, a->key_id, a->engagement, a->assessment, fz.run, a->webhook};
+    enum { NAMES = sizeof names / sizeof names[0] };
     size_t cap = n + 1, len = 0;
     char *out = malloc(cap);
     if (!out)
         abort();
     for (size_t i = 0; i < n;) {
         size_t k = 0, kn = 0;
-        for (; src[i] == '{' && k < 5; k++) {
+        for (; src[i] == '{' && k < NAMES; k++) {
             kn = strlen(names[k]);
             if (n - i >= kn && memcmp(src + i, names[k], kn) == 0)
                 break;
         }
-        bool hit = src[i] == '{' && k < 5;
+        bool hit = src[i] == '{' && k < NAMES;
         const char *add = hit ? vals[k] : src + i;
         size_t addn = hit ? strlen(vals[k]) : 1;
         if (len + addn + 1 > cap) {
