@@ -309,16 +309,17 @@ void api_auth_password(struct bw_req *r)
  * The sign-in is the login above (the same throttle, reservations and hashing pool); instead of a
  * token it sets the session cookie and answers the CSRF token every later request must carry. */
 
-static bool tls_on(const struct bw_req *r)
+/* Secure under native TLS, or when told the clients speak TLS to a proxy (BULWARK_COOKIE_SECURE). */
+static bool cookie_secure(const struct bw_req *r)
 {
     const struct bw_config *cfg = api_ctx(r)->cfg;
-    return cfg->tls_cert && cfg->tls_cert[0] && cfg->tls_key && cfg->tls_key[0];
+    return cfg->cookie_secure || (cfg->tls_cert && cfg->tls_cert[0] && cfg->tls_key && cfg->tls_key[0]);
 }
 
 static void set_cookie(struct bw_req *r, const char *value, long max_age)
 {
     bw_req_header(r, "Set-Cookie", "%s=%s; Path=/; Max-Age=%ld; HttpOnly; SameSite=Strict%s", BW_CONSOLE_COOKIE, value,
-                  max_age, tls_on(r) ? "; Secure" : "");
+                  max_age, cookie_secure(r) ? "; Secure" : "");
 }
 
 /* 200 with the console session's CSRF token, when it ends at the latest, and its account. */

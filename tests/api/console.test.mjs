@@ -220,3 +220,15 @@ test('unknown pages are 404 with the envelope; /api stays the API', async () => 
   assertError(assert, await srv.req('POST', '/', { body: {} }), 404, 'NOT_FOUND');
   assertError(assert, await srv.req('GET', '/../src/main.c'), 404, 'NOT_FOUND');
 });
+
+test('BULWARK_COOKIE_SECURE=1 (TLS at a proxy) makes the cookie Secure on plain HTTP', async () => {
+  const other = await startServer({ env: { BULWARK_COOKIE_SECURE: '1', BULWARK_WORKERS: '0' } });
+  try {
+    const u = other.addUser('FREE');
+    const r = await other.req('POST', '/api/console/session', { body: { email: u.email, password: u.password } });
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.headers.get('set-cookie'), /; HttpOnly; SameSite=Strict; Secure$/);
+  } finally {
+    assert.equal(await other.stop(), 0);
+  }
+});
