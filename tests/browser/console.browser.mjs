@@ -91,6 +91,9 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
   await page.goto(`${srv.base}/`, { waitUntil: 'networkidle0' });
   await page.waitForSelector('#email');
   assert.equal(await page.title(), 'Sign in · bulwark console');
+  const shown = (sel) => page.$eval(sel, (e) => e.checkVisibility());
+  assert.equal(await shown('#signout'), false, 'no sign-out button before sign-in');
+  assert.equal(await shown('#nav'), false, 'no navigation before sign-in');
   await checkPage(page, 'signin');
 
   // a wrong password: the API's message and the request id are shown
@@ -108,6 +111,7 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
   await page.type('#password', u.password);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Overview');
+  assert.equal(await shown('#signout'), true);
   const cookies = await page.cookies();
   const c = cookies.find((x) => x.name === 'bulwark_console');
   assert.ok(c, 'the session cookie is set');
@@ -146,6 +150,7 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
   // sign out: back to the sign-in page, and the session is over
   await page.click('#signout');
   await page.waitForSelector('#email');
+  assert.equal(await shown('#signout'), false);
   assert.equal((await page.cookies()).some((x) => x.name === 'bulwark_console'), false);
   const after = await page.evaluate(async () => (await fetch('/api/developer/keys')).status);
   assert.equal(after, 401);
