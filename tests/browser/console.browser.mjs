@@ -3,7 +3,8 @@
 // its message and request id), creates a key (shown once), revokes it, signs out; checks the
 // cookie's flags from the browser's side, that no Content-Security-Policy violation or script
 // error happened, and that axe-core finds no serious or critical accessibility violation on each
-// page. Screenshots of each page at 1280 and 390 px wide go to BULWARK_SCREENSHOT_DIR.
+// page (the keys page in dark mode too). Screenshots of each page at 1280 and 390 px wide go to
+// BULWARK_SCREENSHOT_DIR.
 //
 // Without chromium the test is skipped with a message, unless BULWARK_REQUIRE_BROWSER=1 (make
 // test, CI) makes that a failure.
@@ -141,6 +142,11 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
   assert.equal(rows.length, 1);
   assert.ok(rows[0].includes('browser test') && !rows[0].includes(key));
   await checkPage(page, 'keys');
+  // dark: the same checks (axe's contrast rules included) under prefers-color-scheme: dark
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+  assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true);
+  await checkPage(page, 'keys-dark');
+  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
 
   await page.click('#keys-table tbody tr button.danger');
   await page.waitForFunction(() => document.querySelector('#keys-table .badge')?.textContent === 'revoked');
