@@ -3,7 +3,8 @@
 # `make test` work on a fresh Debian machine. Needs root (or sudo) only when something is missing.
 #   scripts/deps.sh build   compiler, CMake, libraries, npm for the tree-sitter grammars (make run)
 #   scripts/deps.sh test    + cmocka, Node.js (API tests), PostgreSQL server, clang (sanitizers,
-#                           fuzzers), openssl and nginx (TLS and reverse-proxy tests)
+#                           fuzzers), openssl and nginx (TLS and reverse-proxy tests), chromium
+#                           (the web console's browser test)
 #   scripts/deps.sh bench   + wrk, bandit (the mature code bench/codescan_quality.sh reads is
 #                           fetched into a cache by bench/mature_code.py: apt-get download and
 #                           npm ci, nothing installed)
@@ -37,6 +38,7 @@ if [ "$what" = test ] || [ "$what" = bench ]; then
   want libyara-dev       # the hunt-pack test compiles and runs the YARA rules it generates
   want yara yara
   want nginx nginx       # tests/api/nginx.test.mjs runs docs/deploy/nginx.conf (unprivileged)
+  want chromium chromium # tests/browser: the web console, headless, driven by puppeteer-core
 fi
 if [ "$what" = bench ]; then
   want wrk wrk

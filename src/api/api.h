@@ -81,6 +81,10 @@ void api_vibe_scan(struct bw_req *r);
 void api_vibe_patterns(struct bw_req *r);
 void api_auth_login(struct bw_req *r);
 void api_auth_password(struct bw_req *r);
+void api_console_login(struct bw_req *r);   /* the web console's session (src/api/auth.c) */
+void api_console_session(struct bw_req *r);
+void api_console_logout(struct bw_req *r);
+void api_console_static(struct bw_req *r);  /* its files (src/api/console.c): the HTTP layer's fallback */
 void api_keys_create(struct bw_req *r);
 void api_keys_list(struct bw_req *r);
 void api_keys_revoke(struct bw_req *r);

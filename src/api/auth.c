@@ -147,7 +147,9 @@ static void reply_session(struct bw_req *r, const struct store_user *u, int64_t 
     free(token);
 }
 
-static void login_work(struct bw_req *r)
+/* The password check of a login request (on the hashing pool): true with *u when it passed, the
+ * reservation then given back; false after answering (a wrong password, a disabled account). */
+static bool login_check(struct bw_req *r, struct store_user *u)
 {
     struct api_ctx *app = api_ctx(r);
     const char *email_in = json_string_value(json_object_get(r->json, "email"));
@@ -157,32 +159,39 @@ static void login_work(struct bw_req *r)
     char email[BW_EMAIL_MAX + 1];
     lower_email(email_in, email);
 
-    struct store_user u;
-    int rc = store_user_by_email(app->db, email, &u);
+    int rc = store_user_by_email(app->db, email, u);
     if (rc == ST_ERROR) {
         attempt_end(app, &a, ATTEMPT_UNCHECKED);
         api_reply_storage(r);
-        return;
+        return false;
     }
     /* an unknown email still costs one argon2id verification, against a throwaway hash */
-    bool ok = bw_password_verify(rc == ST_OK ? u.password_hash : app->dummy_hash, pw) && rc == ST_OK;
+    bool ok = bw_password_verify(rc == ST_OK ? u->password_hash : app->dummy_hash, pw) && rc == ST_OK;
     if (!ok) {
         attempt_end(app, &a, ATTEMPT_FAILED);
         bw_log_json(BW_LOG_INFO, r->request_id, "login failed", json_pack("{s:s}", "ip", r->ip));
         bw_reply_error(r, BW_E_INVALID_CREDENTIALS, "invalid email or password", NULL);
-        return;
+        return false;
     }
-    if (u.disabled) { /* only a caller who knows the password learns it; the attempt stays counted */
+    if (u->disabled) { /* only a caller who knows the password learns it; the attempt stays counted */
         attempt_end(app, &a, ATTEMPT_FAILED);
         bw_reply_error(r, BW_E_FORBIDDEN, "this account is disabled; an administrator can enable it", NULL);
-        return;
+        return false;
     }
     attempt_end(app, &a, ATTEMPT_PASSED);
-    bw_auth_refresh_user(app->auth, u.id);
-    reply_session(r, &u, u.token_gen);
+    bw_auth_refresh_user(app->auth, u->id);
+    return true;
 }
 
-void api_auth_login(struct bw_req *r)
+static void login_work(struct bw_req *r)
+{
+    struct store_user u;
+    if (login_check(r, &u))
+        reply_session(r, &u, u.token_gen);
+}
+
+/* Validates a login body and hands fn (login_check, then the answer) to the hashing pool. */
+static void login_begin(struct bw_req *r, bw_handler_fn fn)
 {
     struct bw_verr v = {0};
     const char *email, *pw;
@@ -196,8 +205,10 @@ void api_auth_login(struct bw_req *r)
         return;
     struct attempt a;
     attempt_keys(r, email, &a);
-    attempt_defer(r, &a, login_work);
+    attempt_defer(r, &a, fn);
 }
+
+void api_auth_login(struct bw_req *r) { login_begin(r, login_work); }
 
 /* POST /api/auth/password: the session's own account changes its password. The current password
  * is checked like a login (the same throttle and in-flight caps, keyed by the account's email), on
@@ -292,4 +303,92 @@ void api_auth_password(struct bw_req *r)
     struct attempt a;
     attempt_keys(r, u.email, &a);
     attempt_defer(r, &a, password_work);
+}
+
+/* ---- the web console's sessions (POST, GET and DELETE /api/console/session) ---------------------
+ * The sign-in is the login above (the same throttle, reservations and hashing pool); instead of a
+ * token it sets the session cookie and answers the CSRF token every later request must carry. */
+
+/* Secure under native TLS, or when told the clients speak TLS to a proxy (BULWARK_COOKIE_SECURE). */
+static bool cookie_secure(const struct bw_req *r)
+{
+    const struct bw_config *cfg = api_ctx(r)->cfg;
+    return cfg->cookie_secure || (cfg->tls_cert && cfg->tls_cert[0] && cfg->tls_key && cfg->tls_key[0]);
+}
+
+static void set_cookie(struct bw_req *r, const char *value, long max_age)
+{
+    bw_req_header(r, "Set-Cookie", "%s=%s; Path=/; Max-Age=%ld; HttpOnly; SameSite=Strict%s", BW_CONSOLE_COOKIE, value,
+                  max_age, cookie_secure(r) ? "; Secure" : "");
+}
+
+/* 200 with the console session's CSRF token, when it ends at the latest, and its account. */
+static void reply_console(struct bw_req *r, const char *csrf, int64_t ends_s, const struct bw_principal *p,
+                          const char *email)
+{
+    char ends[21];
+    bw_iso8601(ends_s, ends);
+    json_t *user = json_pack("{s:s,s:s,s:s}", "id", p->user_id, "tier", bw_tier_name(p->tier), "role",
+                             bw_role_name(p->role));
+    if (email)
+        json_object_set_new(user, "email", json_string(email));
+    bw_reply_json(r, 200,
+                  json_pack("{s:s,s:s,s:i,s:o}", "csrf_token", csrf, "expires_at", ends, "idle_timeout",
+                            (json_int_t)BW_CONSOLE_IDLE_S, "user", user));
+}
+
+static void console_login_work(struct bw_req *r)
+{
+    struct store_user u;
+    if (!login_check(r, &u))
+        return;
+    char id[BW_CONSOLE_ID_LEN + 1], csrf[BW_CONSOLE_CSRF_LEN + 1];
+    if (bw_auth_console_begin(api_ctx(r)->auth, u.id, u.token_gen, id, csrf) != BW_OK) {
+        api_reply_storage(r);
+        return;
+    }
+    set_cookie(r, id, BW_CONSOLE_MAX_AGE_S);
+    sodium_memzero(id, sizeof id);
+    struct bw_principal p = {.kind = BW_AUTH_JWT, .tier = u.tier, .role = u.role, .token_gen = u.token_gen};
+    snprintf(p.user_id, sizeof p.user_id, "%s", u.id);
+    r->principal = p;
+    int64_t now = bw_now_s();
+    reply_console(r, csrf, now + (BW_CONSOLE_IDLE_S < BW_CONSOLE_MAX_AGE_S ? BW_CONSOLE_IDLE_S : BW_CONSOLE_MAX_AGE_S), &p,
+                  u.email);
+}
+
+void api_console_login(struct bw_req *r) { login_begin(r, console_login_work); }
+
+void api_console_session(struct bw_req *r)
+{
+    struct bw_principal p;
+    char csrf[BW_CONSOLE_CSRF_LEN + 1];
+    int64_t ends = 0;
+    const char *why = NULL;
+    enum bw_err e = bw_auth_console_current(api_ctx(r)->auth, bw_req_header_in(r, "Cookie"), &p, csrf, &ends, &why);
+    if (e == BW_E_UNAVAILABLE) {
+        api_reply_storage(r);
+        return;
+    }
+    if (e != BW_OK) {
+        bw_reply_error(r, e, why, NULL);
+        return;
+    }
+    struct store_user u;
+    int rc = store_user_by_id(api_ctx(r)->db, p.user_id, &u);
+    if (rc == ST_ERROR) {
+        api_reply_storage(r);
+        return;
+    }
+    reply_console(r, csrf, ends, &p, rc == ST_OK ? u.email : NULL);
+}
+
+void api_console_logout(struct bw_req *r)
+{
+    if (bw_auth_console_end(api_ctx(r)->auth, bw_req_header_in(r, "Cookie")) != BW_OK) {
+        api_reply_storage(r);
+        return;
+    }
+    set_cookie(r, "", 0);
+    bw_reply_static(r, 204, "", 0);
 }

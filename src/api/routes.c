@@ -12,6 +12,9 @@ const struct bw_route bw_routes[] = {
     /* authentication and keys */
     {BW_POST, "/api/auth/login", BW_ACCESS_LOGIN, api_auth_login, BW_ROUTE_BODY, NULL},
     {BW_POST, "/api/auth/password", BW_ACCESS_SESSION, api_auth_password, BW_ROUTE_BODY, NULL},
+    {BW_POST, "/api/console/session", BW_ACCESS_LOGIN, api_console_login, BW_ROUTE_BODY, NULL},
+    {BW_GET, "/api/console/session", BW_ACCESS_PUBLIC, api_console_session, 0, NULL},
+    {BW_DELETE, "/api/console/session", BW_ACCESS_SESSION, api_console_logout, 0, NULL},
     {BW_POST, "/api/developer/keys", BW_ACCESS_SESSION, api_keys_create, BW_ROUTE_BODY, NULL},
     {BW_GET, "/api/developer/keys", BW_ACCESS_SESSION, api_keys_list, 0, NULL},
     {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, api_keys_revoke, 0, NULL},

@@ -219,6 +219,7 @@ static void http_fill(struct bw_app *app)
     h->ready.fn = storage_ready;
     h->ready.arg = app;
     h->handler_ctx = &app->api;
+    h->fallback = api_console_static;
     bw_audit_register(app->audit, h);
 }
 

@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "store/store.h"
+#include "store/store_console.h"
 
 #include <pthread.h>
 #include <sodium.h>
@@ -408,4 +409,112 @@ const char *bw_auth_fail_name(enum bw_auth_fail f)
         [BW_AUTH_FAIL_REVOKED] = "revoked", [BW_AUTH_FAIL_WRONG_KIND] = "wrong_kind",
     };
     return (unsigned)f < BW_AUTH_FAIL__COUNT ? names[f] : "invalid";
+}
+
+/* ---- the web console's sessions ------------------------------------------------------------------ */
+
+enum bw_err bw_auth_console_begin(struct bw_auth *a, const char *user_id, int64_t gen,
+                                  char id[BW_CONSOLE_ID_LEN + 1], char csrf[BW_CONSOLE_CSRF_LEN + 1])
+{
+    char hash[65];
+    bw_console_new_id(id);
+    bw_console_id_hash(id, hash);
+    if (store_console_create(a->db, hash, user_id, gen, bw_now_s(), BW_CONSOLE_IDLE_S, BW_CONSOLE_MAX_AGE_S,
+                             BW_CONSOLE_SESSIONS_MAX) != ST_OK)
+        return BW_E_UNAVAILABLE;
+    bw_console_csrf(a->secret, a->slen, id, csrf);
+    return BW_OK;
+}
+
+/* The live session of id into *out (and when it ends at the latest); an ended one is deleted. */
+static enum bw_err console_lookup(struct bw_auth *a, const char *id, struct bw_principal *out, int64_t *ends_s,
+                                  const char **why, enum bw_auth_fail *fail)
+{
+    char hash[65];
+    bw_console_id_hash(id, hash);
+    struct store_console_session s;
+    int rc = store_console_get(a->db, hash, &s);
+    if (rc == ST_ERROR)
+        return BW_E_UNAVAILABLE;
+    *why = "the console session has ended; sign in again";
+    if (rc != ST_OK) {
+        *fail = BW_AUTH_FAIL_INVALID;
+        return BW_E_AUTH_REQUIRED;
+    }
+    int64_t now = bw_now_s();
+    bool changed = s.disabled || s.gen != s.user_gen;
+    if (changed || now - s.created_s >= BW_CONSOLE_MAX_AGE_S || now - s.seen_s >= BW_CONSOLE_IDLE_S) {
+        *fail = changed ? BW_AUTH_FAIL_REVOKED : BW_AUTH_FAIL_EXPIRED;
+        if (store_console_delete(a->db, hash) != ST_OK) /* the next sign-in of the account sweeps it too */
+            bw_logf(BW_LOG_WARN, NULL, "an ended console session was not deleted");
+        return BW_E_AUTH_REQUIRED;
+    }
+    if (now - s.seen_s >= BW_CONSOLE_TOUCH_S && store_console_touch(a->db, hash, now) != ST_OK)
+        return BW_E_UNAVAILABLE; /* an idle limit that cannot be kept is no session */
+    memset(out, 0, sizeof *out);
+    out->kind = BW_AUTH_JWT;
+    snprintf(out->user_id, sizeof out->user_id, "%s", s.user_id);
+    out->tier = s.tier;
+    out->role = s.role;
+    out->token_gen = s.gen;
+    int64_t idle_end = (now - s.seen_s >= BW_CONSOLE_TOUCH_S ? now : s.seen_s) + BW_CONSOLE_IDLE_S;
+    int64_t hard_end = s.created_s + BW_CONSOLE_MAX_AGE_S;
+    *ends_s = idle_end < hard_end ? idle_end : hard_end;
+    return BW_OK;
+}
+
+enum bw_err bw_auth_console_resolve(struct bw_auth *a, const char *cookie, const char *csrf_in, struct bw_principal *out,
+                                    const char **why, enum bw_auth_fail *failp)
+{
+    enum bw_auth_fail spare;
+    enum bw_auth_fail *fail = failp ? failp : &spare;
+    memset(out, 0, sizeof *out);
+    out->kind = BW_AUTH_ANON;
+    out->tier = BW_TIER_FREE;
+    *why = NULL;
+    *fail = BW_AUTH_FAIL_INVALID;
+    char id[BW_CONSOLE_ID_LEN + 2];
+    if (!csrf_in || !bw_cookie_value(cookie, BW_CONSOLE_COOKIE, id, sizeof id))
+        return BW_OK;
+    char cbuf[BW_CONSOLE_CSRF_LEN + 8];
+    const char *csrf = trim_ows(csrf_in, cbuf, sizeof cbuf);
+    if (!bw_console_token_wellformed(id)) {
+        *why = "the console session cookie is malformed; sign in again";
+        return BW_E_AUTH_REQUIRED;
+    }
+    /* checked before the database is asked: a forged header costs one HMAC */
+    if (!bw_console_csrf_ok(a->secret, a->slen, id, csrf)) {
+        *why = "X-CSRF-Token is not the console session's token";
+        return BW_E_AUTH_REQUIRED;
+    }
+    struct bw_principal p;
+    int64_t ends = 0;
+    enum bw_err e = console_lookup(a, id, &p, &ends, why, fail);
+    if (e == BW_OK)
+        *out = p;
+    return e;
+}
+
+enum bw_err bw_auth_console_current(struct bw_auth *a, const char *cookie, struct bw_principal *out,
+                                    char csrf[BW_CONSOLE_CSRF_LEN + 1], int64_t *ends_s, const char **why)
+{
+    char id[BW_CONSOLE_ID_LEN + 2];
+    enum bw_auth_fail fail;
+    if (!bw_cookie_value(cookie, BW_CONSOLE_COOKIE, id, sizeof id) || !bw_console_token_wellformed(id)) {
+        *why = "no console session; sign in";
+        return BW_E_AUTH_REQUIRED;
+    }
+    enum bw_err e = console_lookup(a, id, out, ends_s, why, &fail);
+    if (e == BW_OK)
+        bw_console_csrf(a->secret, a->slen, id, csrf);
+    return e;
+}
+
+enum bw_err bw_auth_console_end(struct bw_auth *a, const char *cookie)
+{
+    char id[BW_CONSOLE_ID_LEN + 2], hash[65];
+    if (!bw_cookie_value(cookie, BW_CONSOLE_COOKIE, id, sizeof id) || !bw_console_token_wellformed(id))
+        return BW_OK;
+    bw_console_id_hash(id, hash);
+    return store_console_delete(a->db, hash) == ST_OK ? BW_OK : BW_E_UNAVAILABLE;
 }

@@ -4,6 +4,7 @@
 #ifndef BW_AUTH_AUTH_H
 #define BW_AUTH_AUTH_H
 #include "auth/apikey.h"
+#include "auth/console.h"
 #include "common/config.h"
 #include "common/errors.h"
 #include "common/ids.h"
@@ -84,6 +85,35 @@ bool bw_auth_basic_password(const char *authorization, char *out, size_t cap);
 
 int bw_auth_issue_token(struct bw_auth *a, const char *user_id, enum bw_tier tier, enum bw_role role, int64_t gen,
                         char **out, long *expires_in);
+
+/* ---- the web console's sessions (auth/console.h; rows of store/store_console.h) ----
+ * A session is live while its account is enabled and at the generation the session began with
+ * (a password change, disable or role change ends every session of the account, as it ends
+ * session tokens), for at most BW_CONSOLE_MAX_AGE_S and while used within BW_CONSOLE_IDLE_S. A
+ * live session's principal is a session's (BW_AUTH_JWT, token_gen its generation). */
+
+/* Begins a session for the account at generation gen (ending its oldest beyond
+ * BW_CONSOLE_SESSIONS_MAX): id (the cookie's value) and its CSRF token. BW_OK or BW_E_UNAVAILABLE. */
+enum bw_err bw_auth_console_begin(struct bw_auth *a, const char *user_id, int64_t gen,
+                                  char id[BW_CONSOLE_ID_LEN + 1], char csrf[BW_CONSOLE_CSRF_LEN + 1]);
+
+/* A request's Cookie and X-CSRF-Token headers (either may be NULL). Without a console cookie or
+ * without the header: BW_OK, anonymous (a cookie alone is no credential: a browser sends it with
+ * requests other sites make). Otherwise BW_OK with the session's principal, or
+ * BW_E_AUTH_REQUIRED with *why and *fail (a malformed cookie or token, a token that is not the
+ * session's, a session that has ended), or BW_E_UNAVAILABLE. */
+enum bw_err bw_auth_console_resolve(struct bw_auth *a, const char *cookie, const char *csrf, struct bw_principal *out,
+                                    const char **why, enum bw_auth_fail *fail);
+
+/* The live session the Cookie header names, without a CSRF token: its principal, its token and
+ * when it ends at the latest (epoch seconds), for a page that was reloaded and must learn the
+ * token again (the answer is readable only by the console's own origin). BW_OK,
+ * BW_E_AUTH_REQUIRED (*why) or BW_E_UNAVAILABLE. */
+enum bw_err bw_auth_console_current(struct bw_auth *a, const char *cookie, struct bw_principal *out,
+                                    char csrf[BW_CONSOLE_CSRF_LEN + 1], int64_t *ends_s, const char **why);
+
+/* Ends the session the Cookie header names, if any (sign-out). BW_OK or BW_E_UNAVAILABLE. */
+enum bw_err bw_auth_console_end(struct bw_auth *a, const char *cookie);
 
 /* Label for logs, never a secret: "anonymous", "admin_key", the key prefix "svc_XXXXXXXX" (the
  * first 12 characters, as the key list shows them), or the account id for a session. */

@@ -80,6 +80,7 @@ static const struct opt opts[] = {
     {"MAX_BODY", K_LONG, OFF(max_body), BW_MAX_BODY_MIN, BW_MAX_BODY_CEILING},
     {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, BW_AUTH_CACHE_MS_MAX},
     {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
+    {"COOKIE_SECURE", K_BOOL, OFF(cookie_secure), 0, 1},
     {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
     {"MAX_CODE", K_LONG, OFF(max_code), BW_MAX_BODY_MIN, BW_MAX_BODY_CEILING},
     {"ALLOW_INSECURE_FILE_MODES", K_BOOL, OFF(allow_insecure_file_modes), 0, 1},

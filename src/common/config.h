@@ -41,6 +41,7 @@ struct bw_config {
     long max_body;
     long auth_cache_ms;  /* -1 = unset: BW_AUTH_CACHE_MS_DEFAULT */
     bool metrics_public;
+    bool cookie_secure;  /* the console cookie is Secure even without native TLS (TLS at a proxy) */
     int log_level;
     long max_code;       /* bytes of `code` in a scan request */
     bool allow_insecure_file_modes; /* a data directory or database open to group/others: warn, not refuse */

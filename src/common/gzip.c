@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <zlib.h>
 
 bool bw_is_gzip(const void *buf, size_t len)
@@ -85,4 +86,57 @@ int bw_gunzip(const void *in, size_t in_len, size_t max_out, char **out, size_t 
     *out_len = buf.len;
     *out = buf.p;
     return 0;
+}
+
+/* The weight of one list element's parameters (after its coding): 0 when "q=0" (0, 0.0, 0.000),
+ * else 1 (any other weight accepts). */
+static bool weight_nonzero(const char *p, const char *end)
+{
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t' || *p == ';'))
+            p++;
+        if (end - p >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=') {
+            p += 2;
+            if (p < end && *p == '0') {
+                p++;
+                if (p < end && *p == '.')
+                    p++;
+                while (p < end && *p == '0')
+                    p++;
+                while (p < end && (*p == ' ' || *p == '\t'))
+                    p++;
+                return !(p == end || *p == ';');
+            }
+            return true;
+        }
+        while (p < end && *p != ';')
+            p++;
+    }
+    return true;
+}
+
+bool bw_accepts_gzip(const char *ae)
+{
+    if (!ae)
+        return false;
+    int gz = -1, star = -1; /* -1 unnamed, 0 refused, 1 accepted */
+    const char *p = ae;
+    while (*p) {
+        while (*p == ' ' || *p == '\t' || *p == ',')
+            p++;
+        const char *end = p;
+        while (*end && *end != ',')
+            end++;
+        const char *t = p;
+        while (t < end && *t != ';' && *t != ' ' && *t != '\t')
+            t++;
+        size_t n = (size_t)(t - p);
+        int w = weight_nonzero(t, end) ? 1 : 0;
+        if ((n == 4 && strncasecmp(p, "gzip", 4) == 0) || (n == 6 && strncasecmp(p, "x-gzip", 6) == 0))
+            gz = gz == 1 ? 1 : w;
+        else if (n == 1 && *p == '*')
+            star = w;
+        p = end;
+    }
+    return gz == 1 || (gz == -1 && star == 1);
 }

@@ -16,4 +16,9 @@ bool bw_is_gzip(const void *buf, size_t len);
  * data", "corrupt gzip data", "larger than N bytes once decompressed", "out of memory"). */
 int bw_gunzip(const void *in, size_t in_len, size_t max_out, char **out, size_t *out_len, char *why, size_t cap);
 
+/* Whether an Accept-Encoding request header (RFC 9110 12.5.3) accepts gzip: "gzip" or "x-gzip"
+ * listed with a weight above 0, or "*" so listed and gzip not refused by name. NULL (no header):
+ * false (identity is the answer every client reads). */
+bool bw_accepts_gzip(const char *accept_encoding);
+
 #endif

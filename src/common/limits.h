@@ -103,6 +103,15 @@
 #define BW_AUTH_CACHE_SLOTS      4096
 #define BW_KEY_TOUCH_INTERVAL_S  60    /* last_used_at is written at most this often per key */
 
+/* the web console's sessions (src/auth/console.h) */
+#define BW_CONSOLE_IDLE_S        1800  /* a console session unused this long has ended */
+#define BW_CONSOLE_MAX_AGE_S     43200 /* and any after this long (cookie Max-Age too): sign in again */
+#define BW_CONSOLE_TOUCH_S       60    /* its last-seen time is written at most this often */
+#define BW_CONSOLE_SESSIONS_MAX  20    /* live sessions per account; a new one ends the oldest */
+#define BW_CONSOLE_ID_LEN        43    /* the cookie's id: 32 random bytes, base64url without padding */
+#define BW_CONSOLE_CSRF_LEN      43    /* the CSRF token: an HMAC-SHA256, base64url without padding */
+#define BW_COOKIE_HEADER_MAX     8192  /* bytes of a Cookie header read; a longer one holds no session */
+
 #define BW_BLOCKING_QUEUE_MAX    1024  /* queued blocking jobs before 503 */
 #define BW_HASH_THREADS_MAX      64    /* BULWARK_HASH_THREADS: password hashing threads (default half the cores, at least 1) */
 #define BW_HASH_QUEUE_DEFAULT    64    /* BULWARK_HASH_QUEUE: password checks waiting for a hashing thread; more: 503 */

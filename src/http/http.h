@@ -83,6 +83,10 @@ struct bw_http_ctx {
         void *arg;
     } ready;
     void *handler_ctx;    /* given to every handler as r->ctx */
+    /* Answers GET and HEAD requests for paths no route has outside /api/ (the web console's
+     * files); NULL: those are 404 like any other unknown path. It runs without credentials and
+     * outside the rate limit, and must answer. */
+    bw_handler_fn fallback;
     atomic_bool stopping; /* set by bw_http_serve on SIGINT/SIGTERM: draining */
 };
 
@@ -118,6 +122,8 @@ struct bw_req {
     size_t resp_len;
     bool resp_static;
     const char *content_type; /* NULL: application/json; charset=utf-8 */
+    const char *csp;           /* NULL: the API's Content-Security-Policy (nothing may load) */
+    const char *cache_control; /* NULL: no-store */
     int nhdrs;
     enum { BW_RS_NEW, BW_RS_SUSPENDED, BW_RS_READY, BW_RS_QUEUED } state;
     bw_handler_fn deferred; /* what runs on the blocking pool */

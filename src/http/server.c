@@ -35,6 +35,7 @@ static bool g_tls; /* serving TLS natively: responses carry HSTS */
 /* Sent with every response, errors included; string literals, so nothing is formatted per request.
  * (libmicrohttpd's own replies to unparsable requests, e.g. 400 for a malformed request line, do
  * not pass through here.) */
+enum { SH_CACHE, SH_CSP = 3 }; /* the two a response may replace (bw_req csp, cache_control) */
 static const char *const g_security_headers[][2] = {
     {"Cache-Control", "no-store"},
     {"X-Content-Type-Options", "nosniff"},
@@ -95,8 +96,14 @@ static enum MHD_Result queue(struct bw_req *r)
                             r->content_type ? r->content_type : "application/json; charset=utf-8");
     MHD_add_response_header(resp, "x-request-id", r->request_id);
     MHD_add_response_header(resp, "API-Version", "1");
-    for (size_t i = 0; i < sizeof g_security_headers / sizeof g_security_headers[0]; i++)
-        MHD_add_response_header(resp, g_security_headers[i][0], g_security_headers[i][1]);
+    for (size_t i = 0; i < sizeof g_security_headers / sizeof g_security_headers[0]; i++) {
+        const char *v = g_security_headers[i][1];
+        if (i == SH_CSP && r->csp)
+            v = r->csp;
+        else if (i == SH_CACHE && r->cache_control)
+            v = r->cache_control;
+        MHD_add_response_header(resp, g_security_headers[i][0], v);
+    }
     if (g_tls)
         MHD_add_response_header(resp, "Strict-Transport-Security", "max-age=31536000");
     for (int i = 0; i < r->nhdrs; i++)
@@ -412,6 +419,13 @@ static void process(struct bw_req *r)
                        NULL);
         return;
     }
+    if (!r->route && h->fallback && (r->method == BW_GET || r->method == BW_HEAD) && strncmp(r->path, "/api/", 5) != 0 &&
+        strcmp(r->path, "/api") != 0) {
+        h->fallback(r);
+        if (r->state == BW_RS_NEW)
+            bw_reply_internal(r, "fallback did not reply");
+        return;
+    }
     if (!r->route) {
         char allow[128];
         bw_router_match(NULL, r->method, r->path, allow, sizeof allow);
@@ -451,6 +465,10 @@ static void process(struct bw_req *r)
             if (!basic[0])
                 why = "HTTP Basic credentials must carry an API key as the password";
             sodium_memzero(basic, sizeof basic);
+        } else if (!authz && !xkey) {
+            /* the web console's cookie counts only together with its X-CSRF-Token header */
+            e = bw_auth_console_resolve(h->auth, bw_req_header_in(r, "Cookie"), bw_req_header_in(r, "X-CSRF-Token"),
+                                        &r->principal, &why, &fail);
         } else {
             e = bw_auth_resolve(h->auth, authz, xkey, &r->principal, &why, &fail);
         }

@@ -104,6 +104,7 @@ static const char *const delete_by_id[] = {
     "DELETE FROM assessments WHERE user_id = ?",
     "DELETE FROM playbooks WHERE user_id = ?",
     "DELETE FROM api_keys WHERE user_id = ?",
+    "DELETE FROM console_sessions WHERE user_id = ?",
     "DELETE FROM jobs WHERE ref IN (SELECT id FROM webhook_deliveries WHERE user_id = ?)",
     "DELETE FROM webhook_deliveries WHERE user_id = ?",
     "DELETE FROM webhooks WHERE user_id = ?",

@@ -62,6 +62,20 @@ test('HTTPS with the configured certificate: 200, HSTS and the security headers'
   await assert.rejects(get(srv.port, '/healthz', { ca: undefined }), /self[- ]signed|unable to verify/i);
 });
 
+test('under TLS the console session cookie is Secure', { skip: !haveOpenssl && 'openssl not installed' }, async () => {
+  const u = srv.addUser('FREE');
+  const body = JSON.stringify({ email: u.email, password: u.password });
+  const r = await new Promise((resolve, reject) => {
+    const req = https.request({ host: '127.0.0.1', port: srv.port, path: '/api/console/session', method: 'POST', ca,
+      servername: 'localhost', agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+    (res) => { res.resume(); res.on('end', () => resolve(res)); });
+    req.on('error', reject);
+    req.end(body);
+  });
+  assert.equal(r.statusCode, 200);
+  assert.match(r.headers['set-cookie'][0], /^bulwark_console=[A-Za-z0-9_-]{43}; Path=\/; Max-Age=43200; HttpOnly; SameSite=Strict; Secure$/);
+});
+
 test('plain HTTP to the TLS port gets no HTTP answer', { skip: !haveOpenssl && 'openssl not installed' }, async () => {
   const s = await rawSocket(srv.port);
   const got = await new Promise((resolve) => {
