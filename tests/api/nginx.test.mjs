@@ -20,7 +20,8 @@ before(async () => {
   if (skip) return;
   const settings = docSettings();
   assert.deepEqual(Object.keys(settings).sort(),
-    ['BULWARK_LISTEN', 'BULWARK_MAX_BODY', 'BULWARK_MAX_CONN_PER_IP', 'BULWARK_TRUSTED_PROXIES']);
+    ['BULWARK_COOKIE_SECURE', 'BULWARK_LISTEN', 'BULWARK_MAX_BODY', 'BULWARK_MAX_CONN_PER_IP', 'BULWARK_TRUSTED_PROXIES']);
+  assert.equal(settings.BULWARK_COOKIE_SECURE, '1'); // nginx terminates TLS: the console cookie is Secure
   const { BULWARK_LISTEN, ...rest } = settings;
   assert.equal(BULWARK_LISTEN, '127.0.0.1:8080');
   srv = await startServer({ env: { ...rest, BULWARK_RATE_ANON: String(RATE), BULWARK_WORKERS: '0' } });

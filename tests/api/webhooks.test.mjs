@@ -404,9 +404,11 @@ test('a downgraded or disabled account gets no events until it is PRO and enable
     await until('the kev event', () => route.got.length >= 1);
     await new Promise((res) => setTimeout(res, 500));
     assert.deepEqual(route.got.map((g) => g.body.data.record_id), ['CVE-2099-42003']);
-    const key = await srv.req('GET', '/api/webhooks', { key: u.key });
-    assert.equal(key.status, 200, key.text);
-    assert.deepEqual(key.json.webhooks.map((x) => x.id), [w.id]);
+    // disabling ended the account's API keys and sessions: a new sign-in sees the webhook kept
+    const token = await srv.login(u.email, u.password);
+    const list = await srv.req('GET', '/api/webhooks', { token });
+    assert.equal(list.status, 200, list.text);
+    assert.deepEqual(list.json.webhooks.map((x) => x.id), [w.id]);
   } finally { rmSync(dir, { recursive: true, force: true }); }
 });
 
