@@ -195,6 +195,22 @@ def corpus_quality(args, fam_of, out):
                 fp_h += (not ok) and is_high
             elif is_high:
                 high[kind] += 1
+    # per finding family: a finding is right when it matches a label of its file; every finding on
+    # the safe/ and near/ files is wrong (so a rule's noise shows next to its family's recall)
+    fam_ok, fam_bad = collections.Counter(), collections.Counter()
+    for rel, fs in by_file.items():
+        file_labels = [l for l in labels if l["file"] == rel] if kind_of.get(rel) == "vuln" else []
+        for f in fs:
+            if any(matches(l, f) for l in file_labels):
+                fam_ok[f["family"]] += 1
+            elif kind_of.get(rel) in ("vuln", "safe", "near"):
+                fam_bad[f["family"]] += 1
+    res["precision_by_family"] = {}
+    out.append(f"  {'finding family':<18} {'right':>6} {'wrong':>6} {'precision':>9}   (safe/ and near/ findings count as wrong)")
+    for fam in sorted(set(fam_ok) | set(fam_bad)):
+        ok, bad = fam_ok[fam], fam_bad[fam]
+        res["precision_by_family"][fam] = {"right": ok, "wrong": bad}
+        out.append(f"  {fam:<18} {ok:6d} {bad:6d} {rate(ok / (ok + bad), 3):>9}")
     all_fp = fp + sum(len(fs) for rel, fs in by_file.items() if kind_of.get(rel) in ("safe", "near"))
     res["precision"] = tp / (tp + fp) if tp + fp else None
     res["precision_high"] = tp_h / (tp_h + fp_h) if tp_h + fp_h else None

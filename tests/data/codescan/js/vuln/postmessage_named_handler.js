@@ -1,0 +1,7 @@
+function handleMessage(evt) {
+  if (evt.data && evt.data.type === 'redirect') {
+    window.location.assign(evt.data.next);
+  }
+}
+
+window.addEventListener('message', handleMessage, false);
