@@ -242,7 +242,8 @@ static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, c
         .record = record_turn,
         .alive = still_running,
         .ud = &ar,
-        .budget_requests = e->budget_requests > 0 ? left / (long)(later + 1) : 1,
+        /* at least the attack as written; 0 (engagements before 0036): no escalation */
+        .budget_requests = e->budget_requests > 0 ? (left / (long)(later + 1) > 1 ? left / (long)(later + 1) : 1) : 0,
         .budget_ms = left_ms > 0 ? left_ms / (long)(later + 1) : 1,
     };
     struct bw_rt_result r;

@@ -207,7 +207,8 @@ struct bw_rt_adaptive {
     bw_rt_record_fn record; /* may be NULL */
     bool (*alive)(void *ud); /* asked before each live request (a heartbeat); false stops the attack; may be NULL */
     void *ud;
-    long budget_requests; /* requests this attack may make, the attack as written included; <= 1: no search */
+    long budget_requests; /* requests this attack may make, the attack as written included; <= 0: no search
+                           * at all (1: the search ends by the budget at once) */
     long budget_ms;       /* milliseconds of target time it may spend; <= 0: no limit but the requests */
     /* out */
     int requests;  /* made, replayed ones included */

@@ -612,7 +612,7 @@ void bw_rt_attack_adaptive(const struct bw_rt_library *lib, const struct bw_rt_a
         free(last);
         return;
     }
-    if (res->succeeded || ad->budget_requests <= 1) {
+    if (res->succeeded || ad->budget_requests <= 0) {
         free(last);
         return;
     }
