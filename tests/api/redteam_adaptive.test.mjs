@@ -197,17 +197,20 @@ test('killed with -9 mid-escalation: the resumed engagement sends no stored turn
   const e = await engage(first, u, { target_asset_id: id, attack_categories: ['prompt_injection'], intensity: 'light', budget_requests: 200 });
   // mid-escalation of the first attack: its root and several transformations answered
   const end = Date.now() + 30000;
-  while (t.api.requests.filter((r) => r.answered).length < 6) {
+  while (t.api.requests.filter((r) => r.answered && !/single word: pong/.test(r.body)).length < 6) {
     if (Date.now() > end) throw new Error('the engagement did not start');
     await new Promise((res) => setTimeout(res, 20));
   }
   first.stopping = true;
   first.proc.kill('SIGKILL');
   await first.exited;
-  await new Promise((res) => setTimeout(res, 200)); // let an answer in flight be written or dropped
-  const before = t.api.requests.slice();
-  const answered = new Set(before.filter((r) => r.answered).map((r) => r.body));
-  const unanswered = new Set(before.filter((r) => !r.answered).map((r) => r.body));
+  // one worker sends one request at a time: only the last one sent can be in flight (asked, or
+  // answered but not yet stored) when the process dies; every earlier one was stored before the
+  // next was sent
+  const isPing = (b) => /single word: pong/.test(b);
+  const before = t.api.requests.filter((r) => !isPing(r.body));
+  const inFlight = before.at(-1).body;
+  const settled = before.slice(0, -1).map((r) => r.body);
 
   const second = new Server({ env: ENV, dir: first.dir, database: first.database, adminKey: first.adminKey });
   await second.start();
@@ -216,13 +219,10 @@ test('killed with -9 mid-escalation: the resumed engagement sends no stored turn
     assert.equal(rep.status, 'completed', JSON.stringify(rep).slice(0, 800));
     // every run starts with the harmless target-detection exchange; it is no turn of an attack
     const counts = new Map();
-    for (const r of t.api.requests) if (!/single word: pong/.test(r.body)) counts.set(r.body, (counts.get(r.body) || 0) + 1);
-    for (const [body, n] of counts) {
-      if (n > 1) assert.ok(unanswered.has(body) && !answered.has(body) && n === 2,
-        'a request was sent again though its answer was stored: ' + body.slice(0, 300));
-    }
-    // the answered ones stored before the kill were replayed, not resent
-    for (const b of answered) if (counts.has(b)) assert.equal(counts.get(b), 1);
+    for (const r of t.api.requests) if (!isPing(r.body)) counts.set(r.body, (counts.get(r.body) || 0) + 1);
+    for (const b of settled) assert.equal(counts.get(b), 1, 'a stored turn was sent again: ' + b.slice(0, 300));
+    for (const [b, n] of counts) if (n > 1) assert.ok(b === inFlight && n === 2, 'sent again: ' + b.slice(0, 300));
+    assert.ok(settled.length >= 5, 'killed mid-escalation: ' + settled.length);
     for (const a of rep.escalation.attacks) {
       assert.equal(a.path, 'split3', JSON.stringify(a));
       assert.equal(a.requests, 13);
