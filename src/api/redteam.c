@@ -61,6 +61,10 @@ static bool build(struct bw_req *r, const struct bw_rt_library *lib, const struc
     if (store_engagement_avg_ms(api_ctx(r)->db, a->id, &avg) != ST_OK)
         avg = 0;
     e->eta_seconds = bw_rt_eta_seconds(n, avg, bw_redteam_attack_timeout(api_ctx(r)->cfg->job_lease_ms));
+    /* the budget is fixed now: a resumed engagement searches within the same one */
+    const struct bw_config *cfg = api_ctx(r)->cfg;
+    e->budget_requests = (int)(q->budget_requests ? q->budget_requests : cfg->rt_budget_requests[q->intensity]);
+    e->budget_seconds = (int)(q->budget_seconds ? q->budget_seconds : cfg->rt_budget_seconds[q->intensity]);
     e->created_us = bw_now_us();
     bw_iso8601(e->created_us / 1000000, e->created_at);
     return true;
@@ -113,10 +117,11 @@ void api_redteam_engage(struct bw_req *r)
         api_reply_storage(r);
     } else {
         bw_reply_json(r, 202,
-                      json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:o}", "engagement_id", e->id, "status", bw_run_status_name(e->status),
-                                "attack_count", e->attack_count, "eta_seconds", e->eta_seconds, "created_at",
-                                e->created_at, "target_asset_id", e->asset_id, "intensity", e->intensity,
-                                "attack_categories", categories_json(q.cat_mask)));
+                      json_pack("{s:s,s:s,s:i,s:i,s:s,s:s,s:s,s:o,s:{s:i,s:i}}", "engagement_id", e->id, "status",
+                                bw_run_status_name(e->status), "attack_count", e->attack_count, "eta_seconds",
+                                e->eta_seconds, "created_at", e->created_at, "target_asset_id", e->asset_id,
+                                "intensity", e->intensity, "attack_categories", categories_json(q.cat_mask), "budget",
+                                "requests", e->budget_requests, "seconds", e->budget_seconds));
     }
 out:
     store_engagement_clear(e);

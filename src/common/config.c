@@ -70,6 +70,12 @@ static const struct opt opts[] = {
     {"JOB_POLL_MS", K_LONG, OFF(job_poll_ms), BW_JOB_POLL_MS_MIN, BW_JOB_POLL_MS_MAX},
     {"REDTEAM_MAX_PRO", K_LONG, OFF(redteam_max[BW_TIER_PRO]), 1, BW_REDTEAM_MAX_CEILING},
     {"REDTEAM_MAX_ENTERPRISE", K_LONG, OFF(redteam_max[BW_TIER_ENTERPRISE]), 1, BW_REDTEAM_MAX_CEILING},
+    {"RT_BUDGET_LIGHT_REQUESTS", K_LONG, OFF(rt_budget_requests[0]), 1, BW_RT_BUDGET_REQ_CEILING},
+    {"RT_BUDGET_STANDARD_REQUESTS", K_LONG, OFF(rt_budget_requests[1]), 1, BW_RT_BUDGET_REQ_CEILING},
+    {"RT_BUDGET_FULL_REQUESTS", K_LONG, OFF(rt_budget_requests[2]), 1, BW_RT_BUDGET_REQ_CEILING},
+    {"RT_BUDGET_LIGHT_SECONDS", K_LONG, OFF(rt_budget_seconds[0]), 1, BW_RT_BUDGET_S_CEILING},
+    {"RT_BUDGET_STANDARD_SECONDS", K_LONG, OFF(rt_budget_seconds[1]), 1, BW_RT_BUDGET_S_CEILING},
+    {"RT_BUDGET_FULL_SECONDS", K_LONG, OFF(rt_budget_seconds[2]), 1, BW_RT_BUDGET_S_CEILING},
     {"THREADS", K_LONG, OFF(threads), 1, BW_THREADS_MAX},
     {"CONN_TIMEOUT_S", K_LONG, OFF(conn_timeout_s), 1, BW_CONFIG_SECONDS_MAX},
     {"SHUTDOWN_GRACE_S", K_LONG, OFF(shutdown_grace_s), 0, BW_CONFIG_SECONDS_MAX},
@@ -217,6 +223,12 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->webhook_backoff_scale = BW_WEBHOOK_BACKOFF_SCALE;
     cfg->redteam_max[BW_TIER_PRO] = BW_REDTEAM_MAX_PRO;
     cfg->redteam_max[BW_TIER_ENTERPRISE] = BW_REDTEAM_MAX_ENTERPRISE;
+    cfg->rt_budget_requests[0] = BW_RT_BUDGET_REQ_LIGHT;
+    cfg->rt_budget_requests[1] = BW_RT_BUDGET_REQ_STANDARD;
+    cfg->rt_budget_requests[2] = BW_RT_BUDGET_REQ_FULL;
+    cfg->rt_budget_seconds[0] = BW_RT_BUDGET_S_LIGHT;
+    cfg->rt_budget_seconds[1] = BW_RT_BUDGET_S_STANDARD;
+    cfg->rt_budget_seconds[2] = BW_RT_BUDGET_S_FULL;
     cfg->threads = cores;
     cfg->conn_timeout_s = BW_CONNECTION_TIMEOUT_S;
     cfg->shutdown_grace_s = BW_SHUTDOWN_GRACE_S;

@@ -31,6 +31,8 @@ struct bw_config {
     long job_lease_ms;   /* how long a claimed job is ours without a heartbeat */
     long job_poll_ms;    /* an idle worker's wait between claims */
     long redteam_max[BW_TIER__COUNT]; /* queued+running engagements per account (PRO, ENTERPRISE) */
+    long rt_budget_requests[3]; /* an engagement's default budget by intensity (light, standard, full) */
+    long rt_budget_seconds[3];
     long threads;        /* HTTP threads */
     long conn_timeout_s; /* idle connections, and the time a request has to arrive in full */
     long shutdown_grace_s; /* how long SIGTERM waits for requests in flight */

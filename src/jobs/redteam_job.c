@@ -121,10 +121,90 @@ static const struct bw_scanner *judge_scanner(void)
     return g_scanner;
 }
 
-/* Runs one attack (or records that it cannot) and stores its row; ST_CONFLICT when the engagement
- * ended meanwhile (nothing stored). */
+/* attack_one's answer when the lease was lost or the process is stopping (not a store_rc) */
+enum { ATTACK_INTERRUPTED = 100 };
+
+/* What the adaptive attack's callbacks need: where to store, and why they stopped. */
+struct attack_run {
+    struct bw_job_ctx *ctx;
+    const struct store_engagement *e;
+    const char *attack_id;
+    int rc;            /* ST_CONFLICT when the engagement ended meanwhile, ST_ERROR when storage failed */
+    bool interrupted;  /* the lease was lost or the process is stopping */
+};
+
+/* An exchange as stored: {reply, body?} sealed when the server has a key (a reply may hold what
+ * the target leaked), else the JSON itself. */
+static char *exchange_text(const struct bw_job_ctx *ctx, const struct bw_rt_exchange *x)
+{
+    json_t *doc = json_pack("{s:s}", "reply", x->reply ? x->reply : "");
+    if (doc && x->body)
+        json_object_set_new(doc, "body", json_stringn(x->body, x->body_len));
+    char *plain = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
+    json_decref(doc);
+    if (!plain || !ctx->seal)
+        return plain;
+    char *sealed = bw_seal_text(ctx->seal, plain, strlen(plain));
+    bw_unsealed_free(plain);
+    return sealed;
+}
+
+static int record_turn(void *ud, const struct bw_rt_exchange *x)
+{
+    struct attack_run *ar = ud;
+    struct store_turn t = {.step = x->step, .turn = x->turn, .status = x->status, .elapsed_ms = x->elapsed_ms};
+    snprintf(t.path, sizeof t.path, "%s", x->path ? x->path : "");
+    t.exchange = exchange_text(ar->ctx, x);
+    ar->rc = t.exchange ? store_engagement_turn_save(ar->ctx->db, ar->e->id, ar->attack_id, &t, bw_now_us()) : ST_ERROR;
+    free(t.exchange);
+    return ar->rc == ST_OK ? 0 : -1;
+}
+
+static bool still_running(void *ud)
+{
+    struct attack_run *ar = ud;
+    if (!bw_job_heartbeat(ar->ctx)) {
+        ar->interrupted = true;
+        return false;
+    }
+    enum bw_run_status status;
+    if (store_engagement_status(ar->ctx->db, ar->e->id, &status) == ST_OK && status != BW_RUN_RUNNING) {
+        ar->rc = ST_CONFLICT;
+        return false;
+    }
+    return true;
+}
+
+/* The attack's stored exchanges, opened: x[i] borrows from docs[i] (json_decref each). A stored
+ * exchange that cannot be opened (another key) ends the list there: from it on, the attack asks
+ * again. */
+static size_t load_replay(struct bw_job_ctx *ctx, const struct store_turn *t, size_t n, struct bw_rt_exchange *x,
+                          json_t **docs)
+{
+    size_t k = 0;
+    for (; k < n; k++) {
+        const char *s = t[k].exchange;
+        char *plain = s[0] == '{' ? NULL : ctx->seal ? bw_unseal_text(ctx->seal, s, NULL) : NULL;
+        docs[k] = json_loads(plain ? plain : s, 0, NULL);
+        bw_unsealed_free(plain);
+        const char *reply = json_string_value(json_object_get(docs[k], "reply"));
+        if (!reply || t[k].step != (int)k) {
+            json_decref(docs[k]);
+            break;
+        }
+        json_t *body = json_object_get(docs[k], "body");
+        x[k] = (struct bw_rt_exchange){t[k].step, t[k].path, t[k].turn, t[k].status, reply, json_string_value(body),
+                                       json_string_length(body), t[k].elapsed_ms};
+    }
+    return k;
+}
+
+/* Runs one attack (or records that it cannot), escalating it within its share of the budget, and
+ * stores its row; ST_CONFLICT when the engagement ended meanwhile (nothing stored), ATTACK_INTERRUPTED
+ * when the run was interrupted (the stored turns wait for the next claim). later: attacks after this one
+ * still to run (each keeps a share of the budget). */
 static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, const struct store_engagement *e,
-                      const struct bw_rt_target *t, const char *id, int seq)
+                      const struct bw_rt_target *t, const char *id, int seq, size_t later)
 {
     struct store_attack_row row;
     memset(&row, 0, sizeof row);
@@ -136,19 +216,58 @@ static int attack_one(struct bw_job_ctx *ctx, const struct bw_rt_library *lib, c
         snprintf(row.severity, sizeof row.severity, "MEDIUM");
         snprintf(row.detector, sizeof row.detector, "none");
         snprintf(row.response_excerpt, sizeof row.response_excerpt, "this attack is no longer in the library");
-    } else {
-        struct bw_rt_result r;
-        bw_rt_run(lib, a, t, e->canary, &r);
-        row.succeeded = r.succeeded;
-        row.errored = r.errored;
-        row.elapsed_ms = r.elapsed_ms;
-        snprintf(row.severity, sizeof row.severity, "%s", a->severity);
-        snprintf(row.detector, sizeof row.detector, "%s", goal_name(a->detector));
-        snprintf(row.prompt, sizeof row.prompt, "%s", r.prompt);
-        snprintf(row.response_excerpt, sizeof row.response_excerpt, "%s", r.excerpt);
-        snprintf(row.findings, sizeof row.findings, "%s", r.findings[0] ? r.findings : "[]");
-        row.requests = 1;
+        return store_engagement_attack_save(ctx->db, e->id, &row, bw_now_us());
     }
+    long used = 0, used_ms = 0;
+    struct store_turn *turns = NULL;
+    size_t nturns = 0;
+    if (store_engagement_turn_usage(ctx->db, e->id, id, &used, &used_ms) != ST_OK ||
+        store_engagement_turns(ctx->db, e->id, id, &turns, &nturns) != ST_OK)
+        return ST_ERROR;
+    struct bw_rt_exchange *x = calloc(nturns ? nturns : 1, sizeof *x);
+    json_t **docs = calloc(nturns ? nturns : 1, sizeof *docs);
+    if (!x || !docs) {
+        free(x);
+        free(docs);
+        store_turns_free(turns, nturns);
+        return ST_ERROR;
+    }
+    size_t nreplay = load_replay(ctx, turns, nturns, x, docs);
+    /* an equal share of what is left to this attack and each later one (unused requests pass on) */
+    long left = e->budget_requests - used, left_ms = (long)e->budget_seconds * 1000 - used_ms;
+    struct attack_run ar = {ctx, e, id, ST_OK, false};
+    struct bw_rt_adaptive ad = {
+        .replay = x,
+        .nreplay = nreplay,
+        .record = record_turn,
+        .alive = still_running,
+        .ud = &ar,
+        /* at least the attack as written; 0 (engagements before 0036): no escalation */
+        .budget_requests = e->budget_requests > 0 ? (left / (long)(later + 1) > 1 ? left / (long)(later + 1) : 1) : 0,
+        .budget_ms = left_ms > 0 ? left_ms / (long)(later + 1) : 1,
+    };
+    struct bw_rt_result r;
+    bw_rt_attack_adaptive(lib, a, t, e->canary, &ad, &r);
+    for (size_t i = 0; i < nreplay; i++)
+        json_decref(docs[i]);
+    free(docs);
+    free(x);
+    store_turns_free(turns, nturns);
+    if (ar.interrupted)
+        return ATTACK_INTERRUPTED;
+    if (ar.rc != ST_OK)
+        return ar.rc;
+    row.succeeded = r.succeeded;
+    row.errored = r.errored;
+    row.elapsed_ms = r.elapsed_ms;
+    snprintf(row.severity, sizeof row.severity, "%s", a->severity);
+    snprintf(row.detector, sizeof row.detector, "%s", goal_name(a->detector));
+    snprintf(row.prompt, sizeof row.prompt, "%s", r.prompt);
+    snprintf(row.response_excerpt, sizeof row.response_excerpt, "%s", r.excerpt);
+    snprintf(row.findings, sizeof row.findings, "%s", r.findings[0] ? r.findings : "[]");
+    snprintf(row.path, sizeof row.path, "%s", ad.path);
+    snprintf(row.search, sizeof row.search, "%s", ad.end == BW_RT_END_NONE ? "" : bw_rt_search_end_name(ad.end));
+    row.requests = ad.requests > 0 ? ad.requests : 1;
     return store_engagement_attack_save(ctx->db, e->id, &row, bw_now_us());
 }
 
@@ -249,9 +368,18 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
                 res = BW_JOB_CANCELLED;
                 break;
             }
-            int rc = attack_one(ctx, lib, e, t, id, (int)i);
+            size_t later = 0;
+            for (size_t j = i + 1; j < json_array_size(ids); j++) {
+                const char *nid = json_string_value(json_array_get(ids, j));
+                later += nid && !done_already(rows, nrows, nid);
+            }
+            int rc = attack_one(ctx, lib, e, t, id, (int)i, later);
             if (rc == ST_CONFLICT) { /* cancelled while the attack ran: its result is dropped */
                 res = BW_JOB_CANCELLED;
+                break;
+            }
+            if (rc == ATTACK_INTERRUPTED) {
+                res = BW_JOB_INTERRUPTED;
                 break;
             }
             if (rc != ST_OK) {

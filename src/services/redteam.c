@@ -10,7 +10,8 @@ struct bw_rt_outcome *bw_redteam_outcomes(const struct store_attack_row *rows, s
     struct bw_rt_outcome *o = calloc(n ? n : 1, sizeof *o);
     for (size_t i = 0; o && i < n; i++)
         o[i] = (struct bw_rt_outcome){rows[i].attack_id, rows[i].succeeded != 0, rows[i].errored != 0, rows[i].prompt,
-                                      rows[i].response_excerpt, rows[i].findings, rows[i].path, rows[i].requests};
+                                      rows[i].response_excerpt, rows[i].findings, rows[i].path, rows[i].requests,
+                                      rows[i].search};
     return o;
 }
 
@@ -32,6 +33,8 @@ json_t *bw_redteam_report(struct db *db, const struct store_engagement *e)
         .started_at = e->started_at,
         .finished_at = e->finished_at,
         .report = e->report,
+        .budget_requests = e->budget_requests,
+        .budget_seconds = e->budget_seconds,
     };
     json_t *scored = bw_rt_report_stored(&v);
     if (!scored) {

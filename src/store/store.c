@@ -98,6 +98,7 @@ static const char *const delete_by_id[] = {
     "UPDATE users SET managed_by = NULL WHERE managed_by = ?",
     "DELETE FROM jobs WHERE ref IN (SELECT id FROM engagements WHERE user_id = ?)",
     "DELETE FROM engagement_attacks WHERE engagement_id IN (SELECT id FROM engagements WHERE user_id = ?)",
+    "DELETE FROM engagement_turns WHERE engagement_id IN (SELECT id FROM engagements WHERE user_id = ?)",
     "DELETE FROM engagements WHERE user_id = ?",
     "DELETE FROM asset_scans WHERE user_id = ?",
     "DELETE FROM assets WHERE user_id = ?",

@@ -62,6 +62,8 @@ int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p
 /* Items that own memory (read mallocs into them): on ST_ERROR, clear(item) releases what each item
  * read so far holds before the array is freed, so a failure midway leaks nothing. */
 typedef void (*store_item_clear_fn)(void *item);
+int store_query_list_owned(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
+                           store_row_fn read, store_item_clear_fn clear, void **out, size_t *n);
 int store_conn_list_owned(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
                           store_row_fn read, store_item_clear_fn clear, void **out, size_t *n);
 

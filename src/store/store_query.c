@@ -197,6 +197,12 @@ int store_conn_list(struct db_conn *c, const char *sql, const struct db_param *p
     return list_of(NULL, c, sql, p, np, elem, read, NULL, out, n);
 }
 
+int store_query_list_owned(struct db *db, const char *sql, const struct db_param *p, int np, size_t elem,
+                           store_row_fn read, store_item_clear_fn clear, void **out, size_t *n)
+{
+    return list_of(db, NULL, sql, p, np, elem, read, clear, out, n);
+}
+
 int store_conn_list_owned(struct db_conn *c, const char *sql, const struct db_param *p, int np, size_t elem,
                           store_row_fn read, store_item_clear_fn clear, void **out, size_t *n)
 {

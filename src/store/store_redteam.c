@@ -11,7 +11,7 @@
 #define ENG_COLS                                                                                   \
     "id, user_id, asset_id, asset_type, target_url, categories, intensity, canary, status, attack_ids,"  \
     " attack_count, attacks_done, attacks_succeeded, eta_seconds, overall_risk, error, created_at,"  \
-    " started_at, finished_at, created_us, report"
+    " started_at, finished_at, created_us, report, budget_requests, budget_seconds"
 
 static int read_eng(struct db_rows *r, void *item)
 {
@@ -37,6 +37,8 @@ static int read_eng(struct db_rows *r, void *item)
     COPY(e->started_at, db_rows_text(r, 17));
     COPY(e->finished_at, db_rows_text(r, 18));
     e->created_us = db_rows_int(r, 19);
+    e->budget_requests = (int)db_rows_int(r, 21);
+    e->budget_seconds = (int)db_rows_int(r, 22);
     const char *rep = db_rows_text(r, 20);
     e->report = rep ? strdup(rep) : NULL;
     return ST_OK; /* a failed copy of attack_ids is the caller's to see */
@@ -72,12 +74,13 @@ static int engagement_create_tx(struct db_conn *c, void *arg)
                            DBP_TEXT(e->asset_type), DBP_TEXT(e->target_url), DBP_TEXT(e->categories),
                            DBP_TEXT(e->intensity),  DBP_TEXT(e->canary),     DBP_TEXT(e->attack_ids),
                            DBP_INT(e->attack_count), DBP_INT(e->eta_seconds), DBP_TEXT(e->created_at),
-                           DBP_INT(e->created_us)};
+                           DBP_INT(e->created_us),   DBP_INT(e->budget_requests), DBP_INT(e->budget_seconds)};
     if (store_conn_exec(c,
                         "INSERT INTO engagements (id, user_id, asset_id, asset_type, target_url, categories, intensity,"
-                        " canary, status, attack_ids, attack_count, eta_seconds, created_at, created_us)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?)",
-                        p, 13, NULL) != ST_OK)
+                        " canary, status, attack_ids, attack_count, eta_seconds, created_at, created_us,"
+                        " budget_requests, budget_seconds)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?, ?, ?, ?)",
+                        p, 15, NULL) != ST_OK)
         return ST_ERROR;
     return store_job_enqueue_conn(c, a->job_id, "redteam", e->id, a->max_attempts, a->now_ms);
 }
@@ -156,7 +159,8 @@ static int attack_save_tx(struct db_conn *c, void *arg)
                              DBP_TEXT(a->detector), DBP_TEXT(a->prompt),    DBP_TEXT(a->response_excerpt),
                              DBP_INT(a->elapsed_ms), DBP_INT(s->now_us),
                              a->findings[0] ? DBP_TEXT(a->findings) : DBP_NULL,
-                             a->path[0] ? DBP_TEXT(a->path) : DBP_NULL, DBP_INT(a->requests > 0 ? a->requests : 1)};
+                             a->path[0] ? DBP_TEXT(a->path) : DBP_NULL, DBP_INT(a->requests > 0 ? a->requests : 1),
+                             a->search[0] ? DBP_TEXT(a->search) : DBP_NULL};
     struct db_param up[] = {DBP_TEXT(id), DBP_TEXT(id), DBP_TEXT(id)};
     /* a row that exists (the attack ran before a crash) wins: nothing is counted twice. The
      * recompute only touches a running engagement: when a cancel (or any final state) committed
@@ -164,9 +168,9 @@ static int attack_save_tx(struct db_conn *c, void *arg)
      * for a concurrent cancel's row lock and then sees its status; SQLite's write lock orders them. */
     if (store_conn_exec(c,
                         "INSERT INTO engagement_attacks (engagement_id, attack_id, seq, succeeded, errored, severity,"
-                        " detector, prompt, response_excerpt, elapsed_ms, created_us, findings, path, requests)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                        ins, 14, NULL) != ST_OK ||
+                        " detector, prompt, response_excerpt, elapsed_ms, created_us, findings, path, requests, search)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        ins, 15, NULL) != ST_OK ||
         store_conn_exec(c,
                         "UPDATE engagements SET"
                         " attacks_done = (SELECT COUNT(*) FROM engagement_attacks WHERE engagement_id = ?),"
@@ -197,6 +201,7 @@ static int read_attack(struct db_rows *r, void *item)
     COPY(a->findings, db_rows_text(r, 9));
     COPY(a->path, db_rows_text(r, 10));
     a->requests = (int)db_rows_int(r, 11);
+    COPY(a->search, db_rows_text(r, 12));
     return ST_OK;
 }
 
@@ -206,7 +211,7 @@ int store_engagement_attacks(struct db *db, const char *id, struct store_attack_
     void *items = NULL;
     int rc = store_query_list(db,
                               "SELECT attack_id, seq, succeeded, errored, severity, detector, prompt, response_excerpt,"
-                              " elapsed_ms, findings, path, requests FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
+                              " elapsed_ms, findings, path, requests, search FROM engagement_attacks WHERE engagement_id = ? ORDER BY seq, attack_id",
                               p, 1, sizeof **out, read_attack, &items, n);
     *out = items;
     return rc;
@@ -305,4 +310,95 @@ int store_engagement_list(struct db *db, const char *user_id, const char *status
                                    total, sizeof **out, read_eng_item, &items, n);
     *out = items;
     return rc;
+}
+
+struct turn_save {
+    const char *id, *attack_id;
+    const struct store_turn *t;
+    int64_t now_us;
+};
+
+static int turn_save_tx(struct db_conn *c, void *arg)
+{
+    const struct turn_save *s = arg;
+    struct db_param st[] = {DBP_TEXT(s->id)};
+    int64_t running = 0;
+    /* the status row first: on PostgreSQL this waits for a concurrent cancel and then sees it */
+    if (store_conn_exec(c, "UPDATE engagements SET status = status WHERE id = ? AND status = 'running'", st, 1,
+                        &running) != ST_OK)
+        return ST_ERROR;
+    if (!running)
+        return ST_CONFLICT;
+    struct db_param p[] = {DBP_TEXT(s->id),          DBP_TEXT(s->attack_id),    DBP_INT(s->t->step),
+                           DBP_TEXT(s->t->path),     DBP_INT(s->t->turn),       DBP_INT(s->t->status),
+                           DBP_TEXT(s->t->exchange), DBP_INT(s->t->elapsed_ms), DBP_INT(s->now_us)};
+    return store_conn_exec(c,
+                           "INSERT INTO engagement_turns (engagement_id, attack_id, step, path, turn, status, exchange,"
+                           " elapsed_ms, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                           p, 9, NULL) == ST_OK
+               ? ST_OK
+               : ST_ERROR;
+}
+
+int store_engagement_turn_save(struct db *db, const char *id, const char *attack_id, const struct store_turn *t,
+                               int64_t now_us)
+{
+    return store_tx(db, turn_save_tx, &(struct turn_save){id, attack_id, t, now_us});
+}
+
+static int read_turn(struct db_rows *r, void *item)
+{
+    struct store_turn *t = item;
+    t->step = (int)db_rows_int(r, 0);
+    COPY(t->path, db_rows_text(r, 1));
+    t->turn = (int)db_rows_int(r, 2);
+    t->status = (int)db_rows_int(r, 3);
+    const char *x = db_rows_text(r, 4);
+    t->exchange = strdup(x ? x : "");
+    t->elapsed_ms = (int)db_rows_int(r, 5);
+    return t->exchange ? ST_OK : ST_ERROR;
+}
+
+static void clear_turn(void *item) { free(((struct store_turn *)item)->exchange); }
+
+void store_turns_free(struct store_turn *t, size_t n)
+{
+    for (size_t i = 0; t && i < n; i++)
+        free(t[i].exchange);
+    free(t);
+}
+
+int store_engagement_turns(struct db *db, const char *id, const char *attack_id, struct store_turn **out, size_t *n)
+{
+    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(attack_id)};
+    void *items = NULL;
+    int rc = store_query_list_owned(db,
+                                    "SELECT step, path, turn, status, exchange, elapsed_ms FROM engagement_turns"
+                                    " WHERE engagement_id = ? AND attack_id = ? ORDER BY step",
+                                    p, 2, sizeof **out, read_turn, clear_turn, &items, n);
+    *out = items;
+    return rc;
+}
+
+struct usage {
+    long *requests, *ms;
+};
+
+static int read_usage(struct db_rows *r, void *arg)
+{
+    struct usage *u = arg;
+    *u->requests = (long)db_rows_int(r, 0);
+    *u->ms = (long)db_rows_int(r, 1);
+    return ST_OK;
+}
+
+int store_engagement_turn_usage(struct db *db, const char *id, const char *attack_id, long *requests, long *ms)
+{
+    *requests = 0;
+    *ms = 0;
+    struct db_param p[] = {DBP_TEXT(id), DBP_TEXT(attack_id)};
+    return store_query_one(db,
+                           "SELECT COUNT(*), COALESCE(SUM(elapsed_ms), 0) FROM engagement_turns"
+                           " WHERE engagement_id = ? AND attack_id <> ?",
+                           p, 2, read_usage, &(struct usage){requests, ms});
 }

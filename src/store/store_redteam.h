@@ -36,6 +36,7 @@ struct store_engagement {
     char created_at[24], started_at[24], finished_at[24];
     int64_t created_us;
     char *report; /* the final report JSON when completed; malloc'ed by _get */
+    int budget_requests, budget_seconds; /* the escalation budget (0: none, engagements before 0036) */
 };
 
 struct store_attack_row {
@@ -50,6 +51,14 @@ struct store_attack_row {
     char findings[BW_RT_FINDINGS_MAX]; /* JSON array of what fired; "" = none recorded (rows before 0021) */
     char path[BW_RT_PATH_MAX];         /* the escalation path of the kept reply; "" = the attack as written */
     int requests;                      /* requests the attack took (escalation included) */
+    char search[16];                   /* how its escalation ended (bw_rt_search_end_name); "" = none */
+};
+
+/* One stored request of an attack's escalation (migration 0036). */
+struct store_turn {
+    int step, turn, status, elapsed_ms;
+    char path[BW_RT_PATH_MAX];
+    char *exchange; /* the sealed {reply, body}; malloc'ed by store_engagement_turns */
 };
 
 /* Creates e (status queued) and a queued job (job_id, kind "redteam", ref e->id) in one
@@ -73,6 +82,15 @@ int store_engagement_status(struct db *db, const char *id, enum bw_run_status *s
  * while the engagement is running: ST_CONFLICT (nothing stored) once it is final, e.g. cancelled
  * while the attack was in flight. */
 int store_engagement_attack_save(struct db *db, const char *id, const struct store_attack_row *a, int64_t now_us);
+/* Stores one request of attack_id's escalation (idempotent: a step stored before wins), only while
+ * the engagement is running (ST_CONFLICT once it is final). */
+int store_engagement_turn_save(struct db *db, const char *id, const char *attack_id, const struct store_turn *t,
+                               int64_t now_us);
+/* attack_id's stored requests by step (*out malloc'ed; store_turns_free). */
+int store_engagement_turns(struct db *db, const char *id, const char *attack_id, struct store_turn **out, size_t *n);
+void store_turns_free(struct store_turn *t, size_t n);
+/* The engagement's stored requests of every attack but attack_id: how many, and their target time. */
+int store_engagement_turn_usage(struct db *db, const char *id, const char *attack_id, long *requests, long *ms);
 /* Every attack row, in selection order; *out malloc'ed. */
 int store_engagement_attacks(struct db *db, const char *id, struct store_attack_row **out, size_t *n);
 /* queued|running -> status (completed or failed) with the report (may be NULL), overall risk

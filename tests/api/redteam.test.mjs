@@ -11,7 +11,10 @@ import { BIN, Server, startServer, assertError } from './lib/server.mjs';
 import { startTarget, closedPort, CARELESS_SECRET } from './lib/targets.mjs';
 
 // short leases and polls so a killed worker's job is reclaimed within seconds
-const ENV = { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_JOB_LEASE_MS: '2000', BULWARK_JOB_POLL_MS: '100', BULWARK_WORKERS: '2' };
+// (a full engagement's escalation budget kept near its attack count: these tests time whole runs;
+// tests/api/redteam_adaptive.test.mjs tests the escalation itself)
+const ENV = { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_JOB_LEASE_MS: '2000', BULWARK_JOB_POLL_MS: '100', BULWARK_WORKERS: '2',
+  BULWARK_RT_BUDGET_FULL_REQUESTS: '160' };
 
 let srv;
 const targets = {};

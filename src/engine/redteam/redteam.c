@@ -409,6 +409,22 @@ int bw_rt_engage_parse(const json_t *body, struct bw_rt_engage_req *out, json_t 
         else
             r.intensity = (enum bw_rt_intensity)k;
     }
+    static const char *const budget[2] = {"budget_requests", "budget_seconds"};
+    const long ceiling[2] = {BW_RT_BUDGET_REQ_CEILING, BW_RT_BUDGET_S_CEILING};
+    for (int k = 0; k < 2; k++) {
+        json_t *b = json_object_get(body, budget[k]);
+        if (!b || json_is_null(b))
+            continue;
+        if (!json_is_integer(b) || json_integer_value(b) < 1 || json_integer_value(b) > ceiling[k]) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "must be an integer from 1 to %ld", ceiling[k]);
+            bad += verr(errors, budget[k], msg);
+        } else if (k == 0) {
+            r.budget_requests = (long)json_integer_value(b);
+        } else {
+            r.budget_seconds = (long)json_integer_value(b);
+        }
+    }
     if (!bad)
         *out = r;
     return bad;
@@ -527,6 +543,32 @@ static json_t *plan_json(const struct bw_rt_library *lib, struct cat_hits *hits,
     return json_pack("{s:s,s:o}", "summary", summary, "actions", actions);
 }
 
+/* The adaptive search of each escalated attack: the path that worked (or that none did), its
+ * turns and transformations, the requests it took, and how the search ended. */
+static json_t *escalation_json(const struct bw_rt_outcome *o, size_t n)
+{
+    json_t *list = json_array();
+    long total = 0;
+    bool budget = false;
+    for (size_t i = 0; i < n; i++) {
+        total += o[i].requests > 0 ? o[i].requests : 1;
+        if (!o[i].search || !*o[i].search)
+            continue;
+        budget |= strcmp(o[i].search, "budget") == 0;
+        struct bw_rt_path p = {{0}, 0};
+        json_t *ops = json_array();
+        if (o[i].path && bw_rt_path_parse(o[i].path, &p) == 0)
+            for (int k = 0; k < p.n; k++)
+                json_array_append_new(ops, json_string(bw_rt_op_name(p.op[k])));
+        json_array_append_new(list, json_pack("{s:s,s:b,s:s?,s:i,s:o,s:i,s:s}", "attack_id", o[i].attack_id,
+                                              "succeeded", o[i].succeeded, "path",
+                                              o[i].path && *o[i].path ? o[i].path : NULL, "turns",
+                                              bw_rt_path_turns(&p), "transformations", ops, "requests",
+                                              o[i].requests, "search_ended", o[i].search));
+    }
+    return json_pack("{s:I,s:b,s:o}", "requests", (json_int_t)total, "budget_ended", budget, "attacks", list);
+}
+
 json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome *o, size_t n)
 {
     struct cat_hits hits[BW_RT_CATEGORIES];
@@ -588,7 +630,8 @@ json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome
     free(refs);
     double rate = 0;
     bw_rt_overall_risk(lib, o, n, &rate);
-    return json_pack("{s:i,s:i,s:o,s:o,s:f}", "attacks_succeeded", succeeded, "attacks_errored", errored,
+    return json_pack("{s:i,s:i,s:o,s:o,s:f,s:o}", "attacks_succeeded", succeeded, "attacks_errored", errored,
                      "critical_findings", findings, "remediation_plan", plan_json(lib, hits, ncat, succeeded, evaluated),
-                     "weighted_success_rate", (double)((long)(rate * 1000 + 0.5)) / 1000.0);
+                     "weighted_success_rate", (double)((long)(rate * 1000 + 0.5)) / 1000.0, "escalation",
+                     escalation_json(o, n));
 }

@@ -23,6 +23,7 @@
 #include "common/limits.h"
 #include "engine/chat.h"
 #include "engine/detect.h"
+#include "engine/redteam/escalate.h"
 #include "engine/redteam/judge.h"
 
 #include <jansson.h>
@@ -117,11 +118,13 @@ struct bw_rt_engage_req {
     const char *asset_id; /* borrowed from the body */
     unsigned cat_mask;    /* bit i = category i */
     enum bw_rt_intensity intensity;
+    long budget_requests, budget_seconds; /* 0 when absent (the intensity's default) */
 };
 /* Validates POST /redteam/engage's body (an object, or NULL when there was none):
  * target_asset_id required string of at most 128 characters; attack_categories optional array of
  * 1..16 known category names (repeats are harmless; absent = every category); intensity optional,
- * light|standard|full (default standard). Appends {field,message} objects to errors and returns
+ * light|standard|full (default standard); budget_requests (1..BW_RT_BUDGET_REQ_CEILING) and
+ * budget_seconds (1..BW_RT_BUDGET_S_CEILING) optional integers. Appends {field,message} objects to errors and returns
  * how many it added; fills *out when it added none. */
 int bw_rt_engage_parse(const json_t *body, struct bw_rt_engage_req *out, json_t *errors);
 
@@ -170,6 +173,59 @@ struct bw_rt_result {
 void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
                const char *canary, struct bw_rt_result *res);
 
+/* ---- adaptive attacks (engine/redteam/escalate.h) ---- */
+
+/* One request of an adaptive attack as it is stored and replayed: a resumed engagement answers
+ * the steps it has from these instead of asking the target again. */
+struct bw_rt_exchange {
+    int step;          /* the attack's request index: 0 the attack as written, then each turn of each node */
+    const char *path;  /* the node (bw_rt_path_text; "" for the attack as written) */
+    int turn;          /* the user turn within the node, 0-based */
+    int status;        /* 0: a reply; else the HTTP status a guard in front of the model rejected it with */
+    const char *reply; /* the reply text (the connection's secret redacted); "" when rejected */
+    const char *body;  /* the answer's body (tool calls); NULL when it was too large to keep */
+    size_t body_len;
+    int elapsed_ms;
+};
+/* Stores x as it happens; non-zero stops the attack (the storage failed). */
+typedef int (*bw_rt_record_fn)(void *ud, const struct bw_rt_exchange *x);
+
+enum bw_rt_search_end {
+    BW_RT_END_NONE,      /* no search: the attack as written worked, errored, or escalation is off */
+    BW_RT_END_FOUND,     /* a path met the goal */
+    BW_RT_END_EXHAUSTED, /* every branch of the tree failed */
+    BW_RT_END_BUDGET,    /* the engagement's budget (requests or seconds) ended it */
+    BW_RT_END_ERROR      /* the target stopped answering, or storage failed */
+};
+/* "none", "found", "exhausted", "budget", "error" */
+const char *bw_rt_search_end_name(enum bw_rt_search_end e);
+
+struct bw_rt_adaptive {
+    /* in */
+    const struct bw_rt_exchange *replay; /* the attack's stored exchanges, by step (may be NULL) */
+    size_t nreplay;
+    bw_rt_record_fn record; /* may be NULL */
+    bool (*alive)(void *ud); /* asked before each live request (a heartbeat); false stops the attack; may be NULL */
+    void *ud;
+    long budget_requests; /* requests this attack may make, the attack as written included; <= 0: no search
+                           * at all (1: the search ends by the budget at once) */
+    long budget_ms;       /* milliseconds of target time it may spend; <= 0: no limit but the requests */
+    /* out */
+    int requests;  /* made, replayed ones included */
+    long spent_ms; /* target time spent, replayed ones included */
+    enum bw_rt_search_end end;
+    char path[BW_RT_PATH_MAX]; /* the node whose reply is kept ("" the attack as written) */
+    int turns;                 /* its user turns */
+    bool record_failed;
+    bool stopped; /* alive() said stop: the attack is unfinished */
+};
+/* Runs attack a as written and, when it does not meet its goal, escalates it (escalate.h) within
+ * ad's budget; each request is replayed from ad->replay when stored there, else sent and handed to
+ * ad->record. *res holds the kept reply's judgment: the node that met the goal, else the attack as
+ * written. Deterministic: the same replies take the same path. */
+void bw_rt_attack_adaptive(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
+                           const char *canary, struct bw_rt_adaptive *ad, struct bw_rt_result *res);
+
 /* ---- scoring and the report ---- */
 
 struct bw_rt_outcome {
@@ -179,6 +235,7 @@ struct bw_rt_outcome {
     const char *findings; /* JSON array text of what fired (may be NULL) */
     const char *path;     /* the escalation path (may be NULL or "") */
     int requests;
+    const char *search;   /* how its escalation ended (bw_rt_search_end_name; NULL or "": none) */
 };
 /* The overall risk of a set of outcomes (errored ones left out):
  *   weights LOW 1, MEDIUM 2, HIGH 4, CRITICAL 8; rate = weight of the succeeded / weight of all;
@@ -193,7 +250,10 @@ const char *bw_rt_overall_risk(const struct bw_rt_library *lib, const struct bw_
  * any detector found something HIGH or CRITICAL, worst first then in selection order, each
  * {attack_id,category,technique,severity,owasp_llm,atlas,prompt,response_excerpt,succeeded,
  * detectors:[{detector,severity,evidence}], and path and requests when it escalated}; the plan has one action per category with a succeeded attack, most urgent
- * first (worst severity, then most successes), priority 1..n. */
+ * first (worst severity, then most successes), priority 1..n; escalation: {requests (every
+ * request made), budget_ended (the budget ended some attack's search), attacks: [{attack_id,
+ * succeeded, path, turns, transformations[], requests, search_ended: found|exhausted|budget|error}]
+ * for each attack that was escalated, in selection order}. */
 json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome *o, size_t n);
 
 #endif

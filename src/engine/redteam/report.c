@@ -43,6 +43,8 @@ json_t *bw_rt_report_render(const struct bw_rt_engagement *e, json_t *doc)
     json_object_set_new(doc, "attack_categories", cats ? cats : json_array());
     json_object_set_new(doc, "attack_count", json_integer(e->attack_count));
     json_object_set_new(doc, "eta_seconds", json_integer(e->eta_seconds));
+    json_object_set_new(doc, "budget",
+                        json_pack("{s:i,s:i}", "requests", e->budget_requests, "seconds", e->budget_seconds));
     json_object_set_new(doc, "progress", json_pack("{s:i,s:i}", "done", e->attacks_done, "total", e->attack_count));
     json_object_set_new(doc, "attacks_total", json_integer(e->attack_count));
     /* the counter of record is the engagement row's (recomputed from the rows on every save) */

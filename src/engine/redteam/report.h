@@ -22,6 +22,7 @@ struct bw_rt_engagement {
     const char *overall_risk;                                  /* "" until completed */
     const char *error, *created_at, *started_at, *finished_at; /* "" when none */
     const char *report; /* the stored scored document (JSON text), or NULL */
+    int budget_requests, budget_seconds; /* the escalation budget; 0: none (before adaptive attacks) */
 };
 
 /* The scored document of a completed engagement: bw_rt_report() of its outcomes plus
@@ -35,7 +36,7 @@ json_t *bw_rt_report_stored(const struct bw_rt_engagement *e);
 
 /* The report at the engagement's current status: the scored document (stolen; NULL gives NULL)
  * with {engagement_id, target_asset_id, status, intensity, attack_categories, attack_count,
- * eta_seconds, progress:{done,total}, attacks_total, attacks_succeeded (the row's counter),
+ * eta_seconds, budget:{requests,seconds}, progress:{done,total}, attacks_total, attacks_succeeded (the row's counter),
  * overall_risk (null until completed), error, created_at, started_at, finished_at}; before
  * completion the plan's summary says how far the run got rather than judge a partial run. */
 json_t *bw_rt_report_render(const struct bw_rt_engagement *e, json_t *scored);

@@ -200,14 +200,13 @@ static bool add_tools(const struct bw_rt_attack *a, const struct bw_chat *chat, 
     return true;
 }
 
-char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_chat *chat,
-                   const char *canary, char **shown)
+/* The request for the attack's scripted turns followed by a conversation of our own: users[0..n-1]
+ * with the target's replies[0..n-2] between them (the real history). *shown: its transcript. */
+static char *render_conv(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_chat *chat,
+                         const char *canary, char *const *users, char *const *replies, int nusers, char **shown)
 {
     *shown = NULL;
-    char *last = final_user_text(lib, a, canary);
-    if (!last)
-        return NULL;
-    struct bw_chat_turn turns[BW_RT_MAX_TURNS + 1];
+    struct bw_chat_turn turns[BW_RT_MAX_TURNS + 2 * BW_RT_ESC_TURNS_MAX];
     char *texts[BW_RT_MAX_TURNS] = {0};
     size_t n = 0;
     bool oom = false;
@@ -218,7 +217,11 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
         oom |= !texts[i];
         turns[n++] = (struct bw_chat_turn){strcmp(a->turns[i].role, "user") == 0 ? "user" : "assistant", texts[i]};
     }
-    turns[n++] = (struct bw_chat_turn){"user", last};
+    for (int i = 0; i < nusers && i < BW_RT_ESC_TURNS_MAX; i++) {
+        turns[n++] = (struct bw_chat_turn){"user", users[i]};
+        if (i + 1 < nusers)
+            turns[n++] = (struct bw_chat_turn){"assistant", replies[i] ? replies[i] : ""};
+    }
     json_t *docs = NULL;
     if (a->ndocs > 0) {
         docs = json_array();
@@ -240,12 +243,23 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
     json_decref(docs);
     for (int i = 0; i < a->nturns; i++)
         free(texts[i]);
-    free(last);
     if (!transcript) {
         free(out);
         return NULL;
     }
     *shown = transcript;
+    return out;
+}
+
+char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_chat *chat,
+                   const char *canary, char **shown)
+{
+    *shown = NULL;
+    char *last = final_user_text(lib, a, canary);
+    if (!last)
+        return NULL;
+    char *out = render_conv(lib, a, chat, canary, &last, NULL, 1, shown);
+    free(last);
     return out;
 }
 
@@ -381,45 +395,260 @@ void bw_rt_target_free(struct bw_rt_target *t)
     t->ready = false;
 }
 
+/* One exchange, live or replayed. */
+struct xout {
+    int status;      /* 0 a reply; else the HTTP status of a guard's rejection */
+    char *reply;     /* malloc'ed; "" when rejected */
+    char *body;      /* malloc'ed, the secret redacted; NULL when none or too large to keep */
+    size_t body_len;
+    int elapsed_ms;
+    bool errored;
+    char why[256];   /* when errored */
+};
+
+static void xout_free(struct xout *x)
+{
+    free(x->reply);
+    free(x->body);
+    memset(x, 0, sizeof *x);
+}
+
+static void live(const struct bw_rt_attack *a, const struct bw_rt_target *t, const char *body, struct xout *x)
+{
+    int64_t t0 = bw_mono_us();
+    struct bw_egress_resp r;
+    post(t, body, &r);
+    x->elapsed_ms = (int)((bw_mono_us() - t0) / 1000);
+    bool ok2xx = r.outcome == BW_EG_OK && r.status >= 200 && r.status < 300;
+    char *reply = reply_of(&t->chat, &r);
+    if (!reply && ok2xx && r.body && a->ntools > 0)
+        reply = strdup(""); /* a tool call alone carries no text */
+    if (reply) {
+        x->reply = reply;
+        if (r.body && r.body_len <= BW_RT_ESC_EXCHANGE_MAX) {
+            size_t cap = r.body_len + 256; /* room for REDACTED where a short secret stood */
+            x->body = malloc(cap);
+            if (x->body) {
+                memcpy(x->body, r.body, r.body_len);
+                x->body[r.body_len] = '\0';
+                bw_chat_redact(&t->chat, x->body, cap);
+                x->body_len = strlen(x->body);
+            }
+        }
+    } else if (r.outcome != BW_EG_OK) {
+        x->errored = true;
+        snprintf(x->why, sizeof x->why, "no answer: %s: %.200s", bw_egress_outcome_name(r.outcome), r.error);
+    } else if (r.status >= 400 && r.status < 500 && r.status != 401 && r.status != 404 && r.status != 429) {
+        /* a guard in front of the model rejected the request: a defence */
+        x->status = (int)r.status;
+        x->reply = strdup("");
+    } else {
+        x->errored = true;
+        snprintf(x->why, sizeof x->why, "unusable answer (HTTP %ld)", r.status);
+    }
+    if (!x->errored && !x->reply) {
+        x->errored = true;
+        snprintf(x->why, sizeof x->why, "out of memory");
+    }
+    bw_egress_resp_free(&r);
+}
+
+/* Judges an exchange into res (succeeded, findings, closeness, excerpt). */
+static void judge_x(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
+                    const char *canary, const struct xout *x, struct bw_rt_result *res)
+{
+    res->succeeded = false;
+    res->closeness = 0;
+    snprintf(res->findings, sizeof res->findings, "[]");
+    if (x->status != 0) {
+        snprintf(res->excerpt, sizeof res->excerpt, "rejected by the target (HTTP %d)", x->status);
+        return;
+    }
+    struct bw_rt_verdict v;
+    res->succeeded = bw_rt_judge(lib, a, t->scanner, t->chat.system_prompt, t->chat.api, x->body, x->body_len,
+                                 x->reply, canary, &v);
+    bw_rt_findings_json(&v, res->findings, sizeof res->findings);
+    res->closeness = res->succeeded ? 1.0 : bw_rt_closeness(&v, a->detector);
+    bw_detect_excerpt(x->reply, 400, res->excerpt, sizeof res->excerpt);
+}
+
 void bw_rt_run(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
                const char *canary, struct bw_rt_result *res)
 {
+    struct bw_rt_adaptive ad = {0};
+    bw_rt_attack_adaptive(lib, a, t, canary, &ad, res);
+}
+
+static const char *const ENDS[] = {"none", "found", "exhausted", "budget", "error"};
+const char *bw_rt_search_end_name(enum bw_rt_search_end e) { return e <= BW_RT_END_ERROR ? ENDS[e] : "none"; }
+
+/* The exchange of step ad->requests: replayed when stored, else sent and recorded. false when it
+ * cannot be had (x->why says why; the target errored or storage failed). */
+static bool step_x(const struct bw_rt_attack *a, const struct bw_rt_target *t, struct bw_rt_adaptive *ad,
+                   const char *path, int turn, const char *body, struct xout *x)
+{
+    memset(x, 0, sizeof *x);
+    int step = ad->requests;
+    for (size_t i = 0; ad->replay && i < ad->nreplay; i++) {
+        const struct bw_rt_exchange *e = &ad->replay[i];
+        if (e->step != step)
+            continue;
+        x->status = e->status;
+        x->reply = strdup(e->reply ? e->reply : "");
+        if (e->body && (x->body = malloc(e->body_len + 1))) {
+            memcpy(x->body, e->body, e->body_len);
+            x->body[e->body_len] = '\0';
+            x->body_len = e->body_len;
+        }
+        x->elapsed_ms = e->elapsed_ms;
+        ad->requests++;
+        ad->spent_ms += x->elapsed_ms;
+        if (!x->reply) {
+            x->errored = true;
+            snprintf(x->why, sizeof x->why, "out of memory");
+        }
+        return !x->errored;
+    }
+    if (ad->alive && !ad->alive(ad->ud)) {
+        ad->stopped = true;
+        x->errored = true;
+        snprintf(x->why, sizeof x->why, "stopped");
+        return false;
+    }
+    live(a, t, body, x);
+    ad->requests++;
+    ad->spent_ms += x->elapsed_ms;
+    if (x->errored)
+        return false;
+    if (ad->record) {
+        const struct bw_rt_exchange e = {step, path, turn, x->status, x->reply, x->body, x->body_len, x->elapsed_ms};
+        if (ad->record(ad->ud, &e) != 0) {
+            ad->record_failed = true;
+            snprintf(x->why, sizeof x->why, "the exchange could not be stored");
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Tries node p: its turns in order, each with the real history; the last reply judged into *res.
+ * -1 when an exchange could not be had (res->excerpt says why). */
+static int try_node(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
+                    const char *canary, const char *last, const struct bw_rt_path *p, struct bw_rt_adaptive *ad,
+                    struct bw_rt_result *res)
+{
+    char ptext[BW_RT_PATH_MAX];
+    bw_rt_path_text(p, ptext, sizeof ptext);
+    char *users[BW_RT_ESC_TURNS_MAX], *replies[BW_RT_ESC_TURNS_MAX] = {0};
+    int k = p->n ? bw_rt_escalate_turns(p, last, canary, a->technique, users) : 1;
+    if (k < 0) {
+        snprintf(res->excerpt, sizeof res->excerpt, "out of memory");
+        return -1;
+    }
+    if (p->n == 0) {
+        users[0] = strdup(last);
+        if (!users[0]) {
+            snprintf(res->excerpt, sizeof res->excerpt, "out of memory");
+            return -1;
+        }
+    }
+    int rc = 0;
+    for (int j = 0; j < k; j++) {
+        char *shown = NULL;
+        char *body = render_conv(lib, a, &t->chat, canary, users, replies, j + 1, &shown);
+        if (!body) {
+            snprintf(res->excerpt, sizeof res->excerpt, "out of memory");
+            rc = -1;
+            break;
+        }
+        bw_detect_excerpt(shown, 600, res->prompt, sizeof res->prompt);
+        free(shown);
+        struct xout x;
+        bool got = step_x(a, t, ad, ptext, j, body, &x);
+        free(body);
+        res->elapsed_ms = x.elapsed_ms;
+        if (!got) {
+            snprintf(res->excerpt, sizeof res->excerpt, "%s", x.why);
+            xout_free(&x);
+            rc = -1;
+            break;
+        }
+        if (j + 1 == k || x.status != 0) { /* the last turn, or a guard ended the conversation */
+            judge_x(lib, a, t, canary, &x, res);
+            xout_free(&x);
+            break;
+        }
+        replies[j] = x.reply;
+        x.reply = NULL;
+        xout_free(&x);
+    }
+    for (int j = 0; j < k; j++) {
+        free(users[j]);
+        free(replies[j]);
+    }
+    return rc;
+}
+
+void bw_rt_attack_adaptive(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_rt_target *t,
+                           const char *canary, struct bw_rt_adaptive *ad, struct bw_rt_result *res)
+{
     memset(res, 0, sizeof *res);
-    char *shown = NULL;
-    char *body = bw_rt_render(lib, a, &t->chat, canary, &shown);
-    if (!body) {
+    ad->requests = 0;
+    ad->spent_ms = 0;
+    ad->end = BW_RT_END_NONE;
+    ad->path[0] = '\0';
+    ad->turns = 1;
+    ad->record_failed = false;
+    ad->stopped = false;
+    char *last = final_user_text(lib, a, canary);
+    if (!last) {
         res->errored = true;
         snprintf(res->excerpt, sizeof res->excerpt, "out of memory");
         return;
     }
-    bw_detect_excerpt(shown, 600, res->prompt, sizeof res->prompt);
-    free(shown);
-    int64_t t0 = bw_mono_us();
-    struct bw_egress_resp r;
-    post(t, body, &r);
-    free(body);
-    res->elapsed_ms = (int)((bw_mono_us() - t0) / 1000);
-    char *reply = reply_of(&t->chat, &r);
-    if (!reply && r.outcome == BW_EG_OK && r.status >= 200 && r.status < 300 && r.body && a->ntools > 0)
-        reply = strdup(""); /* a tool call alone carries no text */
-    if (reply) {
-        struct bw_rt_verdict v;
-        res->succeeded = bw_rt_judge(lib, a, t->scanner, t->chat.system_prompt, t->chat.api, r.body, r.body_len,
-                                     reply, canary, &v);
-        bw_rt_findings_json(&v, res->findings, sizeof res->findings);
-        res->closeness = bw_rt_closeness(&v, a->detector);
-        bw_detect_excerpt(reply, 400, res->excerpt, sizeof res->excerpt);
-    } else if (r.outcome != BW_EG_OK) {
+    const struct bw_rt_path root = {{0}, 0};
+    if (try_node(lib, a, t, canary, last, &root, ad, res) != 0) {
         res->errored = true;
-        snprintf(res->excerpt, sizeof res->excerpt, "no answer: %s: %.200s", bw_egress_outcome_name(r.outcome),
-                 r.error);
-    } else if (r.status >= 400 && r.status < 500 && r.status != 401 && r.status != 404 && r.status != 429) {
-        /* a guard in front of the model rejected the request: a defence */
-        snprintf(res->excerpt, sizeof res->excerpt, "rejected by the target (HTTP %ld)", r.status);
-    } else {
-        res->errored = true;
-        snprintf(res->excerpt, sizeof res->excerpt, "unusable answer (HTTP %ld)", r.status);
+        free(last);
+        return;
     }
-    free(reply);
-    bw_egress_resp_free(&r);
+    if (res->succeeded || ad->budget_requests <= 0) {
+        free(last);
+        return;
+    }
+    struct bw_rt_search *s = malloc(sizeof *s);
+    struct bw_rt_result *node = malloc(sizeof *node);
+    if (!s || !node) {
+        free(s);
+        free(node);
+        free(last);
+        ad->end = BW_RT_END_ERROR;
+        return;
+    }
+    bw_rt_search_init(s, res->closeness);
+    struct bw_rt_path p;
+    ad->end = BW_RT_END_EXHAUSTED;
+    while (bw_rt_search_next(s, &p)) {
+        if (ad->requests + bw_rt_path_turns(&p) > ad->budget_requests ||
+            (ad->budget_ms > 0 && ad->spent_ms >= ad->budget_ms)) {
+            ad->end = BW_RT_END_BUDGET;
+            break;
+        }
+        memset(node, 0, sizeof *node);
+        if (try_node(lib, a, t, canary, last, &p, ad, node) != 0) {
+            ad->end = BW_RT_END_ERROR;
+            break;
+        }
+        if (node->succeeded) {
+            *res = *node;
+            bw_rt_path_text(&p, ad->path, sizeof ad->path);
+            ad->turns = bw_rt_path_turns(&p);
+            ad->end = BW_RT_END_FOUND;
+            break;
+        }
+        bw_rt_search_expand(s, &p, node->closeness);
+    }
+    free(node);
+    free(s);
+    free(last);
 }

@@ -18,7 +18,11 @@
 // service's own answer to a caller over its quota (429 with Retry-After and the vendor's error body;
 // Ollama, which has no quotas, answers 503 "server busy" when its queue is full). tls: https with a
 // self-signed certificate. Every request is
-// recorded (method, url, headers, body) so a test can grep what was sent, and where.
+// recorded (method, url, headers, body, and `answered` once its answer was written) so a test can
+// grep what was sent, and where. behaviour (tests/api/lib/failmodes.mjs): a model of one failure
+// mode, given the whole conversation [{role, content}] and the request; it answers text, or
+// {tool: name} for a call of an offered tool in the flavour's format (OpenAI tool_calls,
+// Anthropic tool_use). delayMs slows every answer.
 import http from 'node:http';
 import https from 'node:https';
 import { execFileSync } from 'node:child_process';
@@ -47,16 +51,27 @@ function promptOf(flavour, msg) {
   }
 }
 
-export async function startLlmApi({ flavour, variant = 'vulnerable', secret, model = 'm1', apiVersion = '2024-10-21', rateLimited = false, tls = false }) {
+// The whole conversation of a request, [{role, content}] (one user turn for flavours without one).
+function conversationOf(flavour, msg) {
+  const text = (c) => typeof c === 'string' ? c : Array.isArray(c) ? c.map(b => b.text ?? '').join('') : '';
+  if (Array.isArray(msg?.messages)) return msg.messages.map((m) => ({ role: m.role, content: text(m.content) }));
+  if (flavour === 'gemini') return (msg?.contents ?? []).map((c) => ({ role: c.role === 'model' ? 'assistant' : c.role, content: (c.parts ?? []).map((p) => p.text).join('') }));
+  if (Array.isArray(msg?.input)) return msg.input.map((m) => ({ role: m.role, content: text(m.content) }));
+  return [{ role: 'user', content: promptOf(flavour, msg ?? {}) }];
+}
+
+export async function startLlmApi({ flavour, variant = 'vulnerable', secret, model = 'm1', apiVersion = '2024-10-21', rateLimited = false, tls = false, behaviour = null, delayMs = 0 }) {
   const requests = [];
   const vulnerable = variant === 'vulnerable';
   const handler = async (req, res) => {
     const body = await readBody(req);
-    requests.push({ method: req.method, url: req.url, headers: req.headers, body });
+    const record = { method: req.method, url: req.url, headers: req.headers, body, answered: false };
+    requests.push(record);
+    if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
     const url = new URL(req.url, 'http://x');
     const send = (status, obj, extra = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...extra });
-      res.end(typeof obj === 'string' ? obj : JSON.stringify(obj));
+      res.end(typeof obj === 'string' ? obj : JSON.stringify(obj), () => { record.answered = true; });
     };
     if (req.method === 'GET') {
       if (flavour === 'ollama' && url.pathname === '/') { res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }); return res.end('Ollama is running'); }
@@ -66,7 +81,13 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
     let msg = null;
     try { msg = JSON.parse(body); } catch { /* below */ }
     const bearer = req.headers.authorization === `Bearer ${secret}`;
-    const reply = (m) => { const p = promptOf(flavour, m); return vulnerable ? carelessReply(p) : carefulReply(p); };
+    const act = (m) => behaviour ? behaviour(conversationOf(flavour, m), m) : null;
+    const reply = (m) => {
+      const b = act(m);
+      if (b !== null) return typeof b === 'string' ? b : '';
+      const p = promptOf(flavour, m);
+      return vulnerable ? carelessReply(p) : carefulReply(p);
+    };
     const badJson = (s) => send(400, s);
     switch (flavour) {
       case 'openai': case 'openai_responses': {
@@ -78,6 +99,8 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         if (!msg) return badJson({ error: { message: "We could not parse the JSON body of your request.", type: 'invalid_request_error', param: null, code: null } });
         if (msg.model !== model) return send(404, { error: { message: `The model \`${msg.model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } });
         if (!vulnerable && (msg.max_tokens ?? msg.max_output_tokens ?? 0) > 4096) return send(400, { error: { message: 'max_tokens is too large', type: 'invalid_request_error', param: 'max_tokens', code: null } });
+        const call = act(msg);
+        if (flavour === 'openai' && call?.tool) return send(200, { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: call.tool, arguments: JSON.stringify(call.args ?? {}) } }], refusal: null }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
         const text = reply(msg);
         if (flavour === 'openai') return send(200, { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
         return send(200, { id: 'resp_1', object: 'response', status: 'completed', model, output: [{ type: 'reasoning', id: 'rs_1', summary: [] }, { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] }] });
@@ -94,6 +117,8 @@ export async function startLlmApi({ flavour, variant = 'vulnerable', secret, mod
         if (msg.model !== model) return err(404, 'not_found_error', `model: ${msg.model}`);
         if (msg.messages?.[0]?.role !== 'user') return err(400, 'invalid_request_error', 'messages: first message must use the "user" role');
         if (!vulnerable && msg.max_tokens > 4096) return err(400, 'invalid_request_error', 'max_tokens: 1000000 > 8192, which is the maximum allowed');
+        const call = act(msg);
+        if (call?.tool) return send(200, { id: 'msg_01', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: 'Sure, doing that now.' }, { type: 'tool_use', id: 'toolu_01', name: call.tool, input: call.args ?? {} }], stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
         const text = reply(msg);
         return send(200, { id: 'msg_01', type: 'message', role: 'assistant', model, content: [{ type: 'text', text: text.slice(0, 5) }, { type: 'text', text: text.slice(5) }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } });
       }

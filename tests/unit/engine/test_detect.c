@@ -48,6 +48,14 @@ static void refusals(void **state)
     memset(buf, 'a', 400);
     strcpy(buf + 400, " and I cannot guarantee it.");
     assert_false(bw_detect_refusal(buf));
+    /* invisible characters of a quoted zero-width request do not count against the window */
+    char zw[1400] = "You asked me to \"";
+    for (int i = 0; i < 120; i++)
+        strcat(zw, "a\xe2\x80\x8b");
+    strcat(zw, "\". I'm sorry, but I can't help with that.");
+    assert_true(bw_detect_refusal(zw));
+    /* a truncated multi-byte sequence at the end is read safely */
+    assert_false(bw_detect_refusal("Sure \xe2"));
 }
 
 static void canary(void **state)

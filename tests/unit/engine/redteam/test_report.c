@@ -13,8 +13,8 @@
 #include <string.h>
 
 static const struct bw_rt_outcome OUTCOMES[] = {
-    {"pi-direct-override", true, false, "p1", "r1", NULL, NULL, 0},  /* HIGH: weight 4 of 12 succeeded */
-    {"exf-markdown-image", false, false, "p2", "r2", NULL, NULL, 0}, /* CRITICAL, held */
+    {"pi-direct-override", true, false, "p1", "r1", NULL, NULL, 0, NULL},  /* HIGH: weight 4 of 12 succeeded */
+    {"exf-markdown-image", false, false, "p2", "r2", NULL, NULL, 0, NULL}, /* CRITICAL, held */
 };
 
 static struct bw_rt_engagement engagement(enum bw_run_status status)
