@@ -3,7 +3,7 @@
 // behaves like the public ones (tests/api/lib/intelhost.mjs). The outcome per source is shown in
 // the feed's `sync` member. A restart within a slot does not sync again; on PostgreSQL, several
 // instances on one database sync once per slot between them. Runs on the backend the harness picks.
-import { test, before, after } from 'node:test';
+import { test, before, after, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
@@ -26,8 +26,13 @@ before(async () => {
   host.serve('/epss.csv.gz', gzipSync(epssCsv('2026-11-25', [[TARGET.id, '0.81234', '0.99']])), 'application/gzip');
   host.serve('/PyPI/all.zip', readFileSync(new URL('../fixtures/intel/osv-sync/all.zip', import.meta.url)), 'application/zip');
 });
+// A test that fails stops its servers here, so they do not go on syncing into the next test's counts.
+async function stopAll() {
+  for (const s of servers) if (s.proc && s.exitCode === undefined) assert.equal(await s.stop(), 0);
+}
+afterEach(stopAll);
 after(async () => {
-  for (const s of servers) if (s.exitCode === undefined) assert.equal(await s.stop(), 0);
+  await stopAll();
   await host.close();
 });
 
@@ -80,7 +85,7 @@ test('off by default: no job, the feed shows no sync state, a bad interval is re
 test('a short interval: the first slot imports, the next ones are conditional 304s, a change is imported', async () => {
   const s = server({ BULWARK_INTEL_SYNC_INTERVAL: String(INTERVAL_S) + 's' });
   await s.start();
-  const st = await until(10000, 'the first sync', async () => {
+  const st = await until(30000, 'the first sync', async () => {
     const x = await syncState(s);
     return ['kev', 'atlas', 'epss', 'osv'].every(k => x[k]?.status === 'imported') && x;
   });
@@ -128,7 +133,7 @@ test('a restart within the slot does not sync again (the slot job is durable)', 
   const n0 = host.hits('/ATLAS.yaml').length;
   const s = server({ BULWARK_INTEL_SYNC_INTERVAL: '1d' });
   await s.start();
-  await until(10000, 'the day slot sync', async () => host.hits('/ATLAS.yaml').length === n0 + 1);
+  await until(30000, 'the day slot sync', async () => host.hits('/ATLAS.yaml').length === n0 + 1);
   await until(5000, 'the job to end', async () => s.logLines().some(l => l.msg === 'job ended' && l.kind === 'intel_sync'));
   assert.equal(await s.stop({ keepData: true }), 0);
   const logged = s.logs.length; // the log of the first run is kept

@@ -225,7 +225,10 @@ test('engagements queued through both instances run exactly once across their wo
       assert.equal(r.status, 200, r.text);
       if (r.json.status === 'completed') {
         assert.equal(r.json.progress.done, r.json.progress.total);
-        probes += r.json.progress.total;
+        // the attacks as written and their escalations (engine/redteam/escalate.h): every request
+        // the engagement made, which the report counts
+        assert.ok(r.json.escalation.requests >= r.json.progress.total, JSON.stringify(r.json.escalation));
+        probes += r.json.escalation.requests;
         break;
       }
       assert.ok(!['failed', 'cancelled'].includes(r.json.status), `${id}: ${r.text}`);
@@ -233,8 +236,8 @@ test('engagements queued through both instances run exactly once across their wo
       await sleep(100);
     }
   }
-  // a run is one "reply pong" request (which API the target speaks) and then its probes: so the
-  // target saw every engagement run once and every probe once, none twice
+  // a run is one "reply pong" request (which API the target speaks) and then its probes and their
+  // escalations: so the target saw every engagement run once and every request once, none twice
   assert.equal(target.stats.requests - before, ids.length + probes);
   // and both instances' workers took part
   const claimed = [a, b].map((s) => s.logLines().filter((l) => /job (claimed|started)/.test(l.msg || '')).length);
