@@ -8,88 +8,16 @@
 //
 // Without chromium the test is skipped with a message, unless BULWARK_REQUIRE_BROWSER=1 (make
 // test, CI) makes that a failure.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { startServer } from '../api/lib/server.mjs';
+import { useBrowser, newPage, checkPage, skip } from './lib/harness.mjs';
 
-const require = createRequire(import.meta.url);
-const CHROMIUM = process.env.BULWARK_CHROMIUM || '/usr/bin/chromium';
-const REQUIRED = process.env.BULWARK_REQUIRE_BROWSER === '1' || process.env.CI === 'true';
-const OUT = process.env.BULWARK_SCREENSHOT_DIR || join(process.cwd(), 'console-screenshots');
-const haveChromium = existsSync(CHROMIUM);
-const skip = !haveChromium && !REQUIRED
-  ? `chromium not found at ${CHROMIUM} (apt-get install chromium, or scripts/deps.sh test); browser test skipped`
-  : false;
-if (skip) console.log(`# SKIP ${skip}`);
-
-let srv, browser, puppeteer;
-before(async () => {
-  if (skip) return;
-  assert.ok(haveChromium, `chromium is required here (BULWARK_REQUIRE_BROWSER) but missing at ${CHROMIUM}`);
-  puppeteer = (await import('puppeteer-core')).default;
-  mkdirSync(OUT, { recursive: true });
-  srv = await startServer();
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // root in containers and CI has no user namespaces for chromium's sandbox
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--no-first-run', '--disable-gpu'],
-  });
-});
-after(async () => {
-  if (browser) await browser.close();
-  if (srv) assert.equal(await srv.stop(), 0);
-});
-
-const AXE = () => readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-
-// A page that records CSP violations (the DOM event) and script errors.
-async function newPage() {
-  const page = await browser.newPage();
-  const problems = [];
-  await page.evaluateOnNewDocument(() => {
-    window.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) => {
-      window.__csp.push(`${e.violatedDirective} ${e.blockedURI}`);
-    });
-  });
-  page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() !== 'error') return;
-    // the browser logs every 4xx answer; those the test provokes (401 before sign-in, 400 for the
-    // wrong password) are expected, anything else is a problem
-    if (/^Failed to load resource: the server responded with a status of (400|401)/.test(m.text())) return;
-    problems.push(`console: ${m.text()}`);
-  });
-  page.on('dialog', (d) => d.accept()); // the revoke confirmation
-  return { page, problems };
-}
-
-async function checkPage(page, name) {
-  const csp = await page.evaluate(() => window.__csp);
-  assert.deepEqual(csp, [], `${name}: CSP violations`);
-  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(AXE());
-  const res = await page.evaluate(async () => {
-    const r = await window.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] } });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 3) }));
-  });
-  const bad = res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${name}: axe serious/critical violations ${JSON.stringify(bad)}`);
-  for (const width of [1280, 390]) {
-    await page.setViewport({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: join(OUT, `${name}-${width}.png`), fullPage: true });
-  }
-  await page.setViewport({ width: 1280, height: 800 });
-}
+const h = useBrowser();
 
 test('sign in, create and revoke a key, sign out: no CSP violation, no serious accessibility issue', { skip }, async () => {
-  const u = srv.addUser('PRO');
+  const u = h.srv.addUser('PRO');
   const { page, problems } = await newPage();
-  await page.setViewport({ width: 1280, height: 800 });
-  await page.goto(`${srv.base}/`, { waitUntil: 'networkidle0' });
+  await page.goto(`${h.srv.base}/`, { waitUntil: 'networkidle0' });
   await page.waitForSelector('#email');
   assert.equal(await page.title(), 'Sign in · bulwark console');
   const shown = (sel) => page.$eval(sel, (e) => e.checkVisibility());
@@ -136,7 +64,7 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
   await page.click('#copy-key');
   await page.waitForFunction(() => /Copied|Selected/.test(document.querySelector('#secret-panel').textContent));
   // the key works against the API, and the list shows it without the secret
-  const r = await srv.req('GET', '/api/ai-security/assets', { key });
+  const r = await h.srv.req('GET', '/api/ai-security/assets', { key });
   assert.equal(r.status, 200, r.text);
   const rows = await page.$$eval('#keys-table tbody tr', (trs) => trs.map((t) => t.textContent));
   assert.equal(rows.length, 1);
@@ -150,7 +78,7 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
 
   await page.click('#keys-table tbody tr button.danger');
   await page.waitForFunction(() => document.querySelector('#keys-table .badge')?.textContent === 'revoked');
-  assert.equal((await srv.req('GET', '/api/ai-security/assets', { key })).status, 401, 'the revoked key stops working');
+  assert.equal((await h.srv.req('GET', '/api/ai-security/assets', { key })).status, 401, 'the revoked key stops working');
   await checkPage(page, 'keys-revoked');
 
   // sign out: back to the sign-in page, and the session is over
