@@ -71,6 +71,27 @@ static enum bw_job_result webhook_run(struct bw_job_ctx *ctx)
         res = BW_JOB_RETRY;
         goto out;
     }
+    /* queued while the account could hold events; it may since have been downgraded or disabled,
+     * and then nothing more is sent for it (the ping too: it is a webhook route's action) */
+    bool subscribed = false;
+    if (store_webhook_owner_subscribed(ctx->db, w.user_id, BW_WEBHOOK_TIER, &subscribed) != ST_OK) {
+        snprintf(ctx->error, sizeof ctx->error, "%s", BW_MSG_STORAGE_UNAVAILABLE);
+        res = BW_JOB_RETRY;
+        goto out;
+    }
+    if (!subscribed) {
+        snprintf(ctx->error, sizeof ctx->error,
+                 "not sent: the account is disabled or below the %s plan that webhooks need",
+                 bw_tier_name(BW_WEBHOOK_TIER));
+        snprintf(d.error, sizeof d.error, "%s", ctx->error);
+        d.status = STORE_DELIVERY_FAILED;
+        d.tries = ctx->job->attempts - 1; /* nothing was sent this time */
+        now_iso(d.updated_at);
+        d.next_try_at[0] = '\0';
+        (void)store_webhook_delivery_update(ctx->db, &d);
+        res = BW_JOB_FAILED;
+        goto out;
+    }
     size_t slen = 0;
     char *secret = ctx->seal && w.secret_sealed ? bw_unseal_text(ctx->seal, w.secret_sealed, &slen) : NULL;
     if (!secret) {

@@ -63,7 +63,7 @@ int bw_webhooks_emit(struct db *db, const char *user_id, enum bw_webhook_event e
     size_t n = 0;
     if (!type || !user_id || !*user_id)
         return -1;
-    if (store_webhook_subscribers(db, user_id, type, ids, BW_WEBHOOKS_MAX, &n) != ST_OK) {
+    if (store_webhook_subscribers(db, user_id, type, BW_WEBHOOK_TIER, ids, BW_WEBHOOKS_MAX, &n) != ST_OK) {
         bw_logf(BW_LOG_WARN, NULL, "webhook event %s for %s dropped: storage unavailable", type, user_id);
         return -1;
     }
@@ -143,8 +143,8 @@ long bw_webhooks_kev_matches(struct db *db, const json_t *kev)
     if (json_array_size(kev) == 0)
         return 0;
     struct kev_scan k = {db, kev, 0, false};
-    if (store_webhook_event_assets(db, bw_webhook_event_name(BW_WH_INTEL_KEV_MATCH), BW_WEBHOOK_KEV_ASSETS_MAX,
-                                   kev_asset, &k) != ST_OK) {
+    if (store_webhook_event_assets(db, bw_webhook_event_name(BW_WH_INTEL_KEV_MATCH), BW_WEBHOOK_TIER,
+                                   BW_WEBHOOK_KEV_ASSETS_MAX, kev_asset, &k) != ST_OK) {
         bw_logf(BW_LOG_WARN, NULL, "intel.kev_match: the assets could not be read; no event raised");
         return -1;
     }

@@ -18,6 +18,10 @@
 #include <jansson.h>
 
 #define BW_WEBHOOK_JOB_KIND "webhook"
+/* The tier an account needs for events to be queued and sent to its webhooks: the tier of the
+ * webhook routes' access level (BW_ACCESS_PRO in src/api/routes.c; tests/unit/api checks they
+ * agree). Below it, or disabled, its webhooks are kept and sent nothing. */
+#define BW_WEBHOOK_TIER BW_TIER_PRO
 
 /* Queues event with data (borrowed) for user_id's webhooks that take it. Returns how many
  * deliveries were queued (0: no webhook takes it), or -1 (logged). */

@@ -131,24 +131,35 @@ static int sub_row(struct db_rows *r, void *arg)
     return ST_OK;
 }
 
-/* Events go only to webhooks whose owner may hold them now: enabled and on the PRO plan or above
- * (the webhook routes' access). A downgraded or disabled account's webhooks are kept, untouched,
- * but nothing is queued for them until it is PRO (and enabled) again. */
-#define SUBSCRIBED_OWNER "u.disabled = 0 AND u.tier IN ('PRO', 'ENTERPRISE')"
+/* Events go only to webhooks whose owner may hold them now: enabled and at the tier the webhook
+ * routes need or above (the caller says which: the store knows tier names, not the policy). A
+ * downgraded or disabled account's webhooks are kept, untouched, but nothing is queued or sent
+ * for them until it is back at that tier (and enabled). The tiers are bound one per parameter;
+ * those below min bind NULL, which IN never matches. */
+#define SUBSCRIBED_OWNER "u.disabled = 0 AND u.tier IN (?, ?, ?, ?)"
+_Static_assert(BW_TIER__COUNT == 4, "SUBSCRIBED_OWNER binds one parameter per tier");
 
-int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, char (*ids)[BW_ID_MAX],
-                              size_t cap, size_t *n)
+static void bind_tiers(struct db_param *p, enum bw_tier min)
+{
+    for (int t = 0; t < BW_TIER__COUNT; t++)
+        p[t] = t >= (int)min ? DBP_TEXT(bw_tier_name((enum bw_tier)t)) : DBP_NULL;
+}
+
+int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, enum bw_tier min,
+                              char (*ids)[BW_ID_MAX], size_t cap, size_t *n)
 {
     char needle[80];
     /* the names are fixed (src/engine/webhook.c); the '_' in one is a LIKE wildcard for one
      * character, and no other name differs from it in that character only */
     snprintf(needle, sizeof needle, "%%,%s,%%", event);
-    struct db_param p[] = {DBP_TEXT(user_id), DBP_TEXT(needle), DBP_INT((int64_t)cap)};
+    struct db_param p[2 + BW_TIER__COUNT + 1] = {DBP_TEXT(user_id), DBP_TEXT(needle)};
+    bind_tiers(p + 2, min);
+    p[2 + BW_TIER__COUNT] = DBP_INT((int64_t)cap);
     struct subs s = {ids, cap, 0};
     int rc = store_query_each(db,
                               "SELECT w.id FROM webhooks w JOIN users u ON u.id = w.user_id WHERE w.user_id = ? AND"
                               " w.events LIKE ? AND " SUBSCRIBED_OWNER " ORDER BY w.created_us, w.id LIMIT ?",
-                              p, 3, sub_row, &s);
+                              p, 2 + BW_TIER__COUNT + 1, sub_row, &s);
     *n = s.n;
     return rc;
 }
@@ -167,18 +178,37 @@ static int event_asset_row(struct db_rows *r, void *arg)
     return ST_OK;
 }
 
-int store_webhook_event_assets(struct db *db, const char *event, long cap,
+int store_webhook_event_assets(struct db *db, const char *event, enum bw_tier min, long cap,
                                void (*fn)(void *arg, const struct store_event_asset *a), void *arg)
 {
     char needle[80];
     snprintf(needle, sizeof needle, "%%,%s,%%", event);
-    struct db_param p[] = {DBP_TEXT(needle), DBP_INT(cap)};
+    struct db_param p[1 + BW_TIER__COUNT + 1] = {DBP_TEXT(needle)};
+    bind_tiers(p + 1, min);
+    p[1 + BW_TIER__COUNT] = DBP_INT(cap);
     struct event_assets e = {fn, arg};
     return store_query_each(db,
                             "SELECT id, user_id, name, provider, connection, components FROM assets WHERE user_id IN (SELECT"
                             " w.user_id FROM webhooks w JOIN users u ON u.id = w.user_id WHERE w.events LIKE ? AND "
                             SUBSCRIBED_OWNER ") ORDER BY created_us, id LIMIT ?",
-                            p, 2, event_asset_row, &e);
+                            p, 1 + BW_TIER__COUNT + 1, event_asset_row, &e);
+}
+
+static int count_row(struct db_rows *r, void *arg)
+{
+    *(int64_t *)arg = db_rows_int(r, 0);
+    return ST_OK;
+}
+
+int store_webhook_owner_subscribed(struct db *db, const char *user_id, enum bw_tier min, bool *yes)
+{
+    struct db_param p[1 + BW_TIER__COUNT] = {DBP_TEXT(user_id)};
+    bind_tiers(p + 1, min);
+    int64_t n = 0;
+    int rc = store_query_one(db, "SELECT COUNT(*) FROM users u WHERE u.id = ? AND " SUBSCRIBED_OWNER, p,
+                             1 + BW_TIER__COUNT, count_row, &n);
+    *yes = rc == ST_OK && n > 0;
+    return rc == ST_NOTFOUND ? ST_OK : rc;
 }
 
 static const char *const DELIVERY_STATUS[] = {"pending", "delivered", "failed"};

@@ -38,16 +38,18 @@ int store_webhook_get(struct db *db, const char *user_id, const char *id, struct
 /* Deletes the caller's webhook, its delivery log and the deliveries' jobs not yet done. */
 int store_webhook_delete(struct db *db, const char *user_id, const char *id);
 /* The ids of the account's webhooks subscribed to event (its name), up to cap into ids; *n of them.
- * None while the account is disabled or below the PRO plan (its webhooks are kept). */
-int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, char (*ids)[BW_ID_MAX],
-                              size_t cap, size_t *n);
+ * None while the account is disabled or below tier min (its webhooks are kept). */
+int store_webhook_subscribers(struct db *db, const char *user_id, const char *event, enum bw_tier min,
+                              char (*ids)[BW_ID_MAX], size_t cap, size_t *n);
+/* *yes: the account exists, is enabled and at tier min or above (its queued deliveries may go). */
+int store_webhook_owner_subscribed(struct db *db, const char *user_id, enum bw_tier min, bool *yes);
 
 /* The assets of the accounts that have a webhook taking event (its name), at most cap, each
  * handed to fn (its strings borrowed for the call; connection NULL when none). ST_OK or ST_ERROR. */
 struct store_event_asset {
     const char *id, *user_id, *name, *provider, *connection, *components; /* the JSON texts as stored */
 };
-int store_webhook_event_assets(struct db *db, const char *event, long cap,
+int store_webhook_event_assets(struct db *db, const char *event, enum bw_tier min, long cap,
                                void (*fn)(void *arg, const struct store_event_asset *a), void *arg);
 
 enum store_delivery_status { STORE_DELIVERY_PENDING, STORE_DELIVERY_DELIVERED, STORE_DELIVERY_FAILED };

@@ -34,8 +34,8 @@ export function verify(secret, headers, raw, nowS = Math.floor(Date.now() / 1000
   return timingSafeEqual(want, Buffer.from(m[1], 'hex')) ? null : 'signature mismatch';
 }
 
-// A receiver on 127.0.0.1: per path a mode ('ok', 'flaky': 500 then 200, 'redirect': 302 to
-// another host) and the secret it verifies with.
+// A receiver on 127.0.0.1: per path a mode ('ok', 'flaky': 500 then 200, 'down': always 500,
+// 'redirect': 302 to another host) and the secret it verifies with.
 async function startReceiver(otherHost) {
   const routes = new Map(); // path -> {mode, secret, got: [], refused: []}
   const server = http.createServer((req, res) => {
@@ -50,7 +50,7 @@ async function startReceiver(otherHost) {
       const got = { headers: req.headers, body: JSON.parse(raw.toString('utf8')), raw: raw.toString('utf8') };
       r.got.push(got);
       r.waiters.splice(0).forEach((w) => w());
-      if (r.mode === 'flaky' && r.got.length === 1) { res.writeHead(500).end('not now'); return; }
+      if ((r.mode === 'flaky' && r.got.length === 1) || r.mode === 'down') { res.writeHead(500).end('not now'); return; }
       if (r.mode === 'redirect') {
         res.writeHead(302, { location: `http://${otherHost}${req.url}` }).end();
         return;
@@ -410,6 +410,34 @@ test('a downgraded or disabled account gets no events until it is PRO and enable
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(list.json.webhooks.map((x) => x.id), [w.id]);
   } finally { rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('a delivery queued before a downgrade is not sent after it: it ends failed, saying why', async () => {
+  // a retry schedule of 6 s after the first try (per mille 100), so the downgrade lands between tries
+  const s = new Server({ env: { BULWARK_EGRESS_ALLOW: 'loopback', BULWARK_WEBHOOK_BACKOFF_SCALE: '100', BULWARK_JOB_POLL_MS: '50' } });
+  await s.start();
+  try {
+    const u = await s.session('PRO', { key: true });
+    const route = recv.route('/down-then-downgraded', 'down');
+    const w = await create(s, u, recv.url('/down-then-downgraded'));
+    route.secret = w.secret;
+    assert.equal((await s.req('POST', `/api/webhooks/${w.id}/ping`, { key: u.key })).status, 202);
+    await until('the first try', () => route.got.length === 1);
+    s.cli(['user', 'set-tier', u.email, 'STARTER']);
+    await new Promise((r) => setTimeout(r, 8000)); // past the retry's time
+    assert.equal(route.got.length, 1, 'nothing is sent after the downgrade');
+    s.cli(['user', 'set-tier', u.email, 'PRO']);
+    const t2 = await s.login(u.email, u.password);
+    const r = await s.req('GET', `/api/webhooks/${w.id}/deliveries`, { token: t2 });
+    assert.equal(r.status, 200, r.text);
+    const row = r.json.deliveries[0];
+    assert.equal(row.status, 'failed');
+    assert.equal(row.tries, 1, 'one try was made');
+    assert.match(row.error, /disabled or below the PRO plan/);
+    assert.equal(route.got.length, 1);
+  } finally {
+    assert.equal(await s.stop(), 0);
+  }
 });
 
 test('secrets rekey re-seals webhook secrets: after it, deliveries are still signed with the secret given at creation', async () => {

@@ -9,6 +9,7 @@
 #include "api/api.h"
 #include "auth/policy.h"
 #include "common/embedded.h"
+#include "services/webhooks.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -139,6 +140,28 @@ static void document_names_its_licence(void **state)
     json_decref(doc);
 }
 
+/* The webhook service queues and sends events only to accounts at BW_WEBHOOK_TIER: the tier the
+ * webhook routes' access level lets in, and no lower one. */
+static void webhook_tier_is_the_routes_tier(void **state)
+{
+    (void)state;
+    int seen = 0;
+    for (size_t i = 0; i < bw_routes_count; i++) {
+        if (strncmp(bw_routes[i].pattern, "/api/webhooks", 13) != 0)
+            continue;
+        seen++;
+        for (int t = 0; t < BW_TIER__COUNT; t++) {
+            struct bw_principal p = {.kind = BW_AUTH_JWT, .tier = (enum bw_tier)t, .role = BW_ROLE_USER};
+            snprintf(p.user_id, sizeof p.user_id, "usr_x");
+            bool ok = bw_policy_check(bw_routes[i].access, &p).err == BW_OK;
+            if (ok != (t >= BW_WEBHOOK_TIER))
+                fail_msg("%s: tier %s %s the route but BW_WEBHOOK_TIER is %s", bw_routes[i].pattern,
+                         bw_tier_name((enum bw_tier)t), ok ? "passes" : "is refused", bw_tier_name(BW_WEBHOOK_TIER));
+        }
+    }
+    assert_true(seen >= 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +170,7 @@ int main(void)
         cmocka_unit_test(unrouted_operation_is_caught),
         cmocka_unit_test(document_is_openapi_31_with_error_envelope),
         cmocka_unit_test(document_names_its_licence),
+        cmocka_unit_test(webhook_tier_is_the_routes_tier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

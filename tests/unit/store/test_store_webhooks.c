@@ -71,17 +71,30 @@ static void webhooks(void **state)
 
     char ids[4][BW_ID_MAX];
     size_t n = 0;
-    assert_int_equal(store_webhook_subscribers(db, u1, "intel.kev_match", ids, 4, &n), ST_OK);
+    assert_int_equal(store_webhook_subscribers(db, u1, "intel.kev_match", BW_TIER_PRO, ids, 4, &n), ST_OK);
     assert_int_equal(n, 1);
     assert_string_equal(ids[0], h2);
-    assert_int_equal(store_webhook_subscribers(db, u1, "asset_scan.completed", ids, 4, &n), ST_OK);
+    assert_int_equal(store_webhook_subscribers(db, u1, "asset_scan.completed", BW_TIER_PRO, ids, 4, &n), ST_OK);
     assert_int_equal(n, 1);
     assert_string_equal(ids[0], h1);
     /* a part of a name is not the name */
-    assert_int_equal(store_webhook_subscribers(db, u1, "intel", ids, 4, &n), ST_OK);
+    assert_int_equal(store_webhook_subscribers(db, u1, "intel", BW_TIER_PRO, ids, 4, &n), ST_OK);
     assert_int_equal(n, 0);
-    assert_int_equal(store_webhook_subscribers(db, u2, "asset_scan.completed", ids, 4, &n), ST_OK);
+    assert_int_equal(store_webhook_subscribers(db, u2, "asset_scan.completed", BW_TIER_PRO, ids, 4, &n), ST_OK);
     assert_int_equal(n, 0);
+    /* the tier is the caller's: a PRO account has no subscribers when ENTERPRISE is needed, every
+     * tier from the one named up counts, and an unknown account is not subscribed */
+    assert_int_equal(store_webhook_subscribers(db, u1, "intel.kev_match", BW_TIER_ENTERPRISE, ids, 4, &n), ST_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(store_webhook_subscribers(db, u1, "intel.kev_match", BW_TIER_FREE, ids, 4, &n), ST_OK);
+    assert_int_equal(n, 1);
+    bool yes = true;
+    assert_int_equal(store_webhook_owner_subscribed(db, u1, BW_TIER_PRO, &yes), ST_OK);
+    assert_true(yes);
+    assert_int_equal(store_webhook_owner_subscribed(db, u1, BW_TIER_ENTERPRISE, &yes), ST_OK);
+    assert_false(yes);
+    assert_int_equal(store_webhook_owner_subscribed(db, "usr_nobody", BW_TIER_FREE, &yes), ST_OK);
+    assert_false(yes);
 
     struct store_webhook w;
     assert_int_equal(store_webhook_get(db, u2, h1, &w), ST_NOTFOUND); /* another account's */
