@@ -42,6 +42,7 @@ struct api_ctx {
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
     struct bw_bcache *playbooks;      /* anonymous playbook envelopes by record id + version */
+    struct bw_bcache *feed_pages;     /* feed pages by intel generation + query */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
     const struct bw_seal *seal;     /* seals and opens assets' connection secrets */

@@ -61,13 +61,13 @@ static void write_process(FILE *f, struct api_ctx *app)
                      app->orch_cache ? bw_orch_cache_computations(app->orch_cache) : 0);
 }
 
-/* The in-memory caches of answers, by name: today the anonymous playbook envelopes (common/bcache.c,
- * keyed by record id + version). */
-#define NCACHES 1
+/* The in-memory caches of answers, by name (common/bcache.c): the anonymous playbook envelopes
+ * (keyed by record id + version) and the feed's pages (by intel generation + query). */
+#define NCACHES 2
 static void write_caches(FILE *f, struct api_ctx *app)
 {
-    const char *names[NCACHES] = {"playbooks"};
-    struct bw_bcache *caches[NCACHES] = {app->playbooks};
+    const char *names[NCACHES] = {"playbooks", "feed"};
+    struct bw_bcache *caches[NCACHES] = {app->playbooks, app->feed_pages};
     unsigned long long v[NCACHES][5] = {{0}};
     for (size_t i = 0; i < NCACHES; i++) {
         struct bw_bcache_stats st = {0};

@@ -107,6 +107,22 @@ static char *sync_json(struct db *db)
     return out;
 }
 
+/* Answers from cache c what it holds under key (304 when If-None-Match names its tag); false on
+ * a miss, with nothing answered. */
+static bool reply_cached(struct bw_req *r, struct bw_bcache *c, const char *key)
+{
+    struct bw_sb b = {0};
+    char etag[BW_BCACHE_TAG_MAX];
+    if (!bw_bcache_get(c, key, &b.p, &b.len, etag))
+        return false;
+    b.cap = b.len + 1;
+    if (api_not_modified(r, etag))
+        free(b.p);
+    else
+        reply_buf(r, 200, &b);
+    return true;
+}
+
 void api_threat_feed(struct bw_req *r)
 {
     struct bw_verr v = {0};
@@ -118,11 +134,27 @@ void api_threat_feed(struct bw_req *r)
     if (bw_verr_reply(r, &v))
         return;
     long limit = pg.page.limit;
-    /* one buffer for the whole body, sized for a typical page so it rarely grows */
+    /* A page is a function of the query and the intel generation (every intel write raises it in
+     * its transaction, on every instance and from the CLI too): one point read, and a page already
+     * built for both is answered from memory with its tag. Read before the page, so a page built
+     * after a write that raced it is at worst newer than its key, never older. */
+    struct api_ctx *ctx = api_ctx(r);
+    int64_t gen = 0;
+    if (store_intel_generation(ctx->db, &gen) != ST_OK) {
+        api_reply_storage(r);
+        return;
+    }
+    const char *cur = bw_query(r, "cursor");
+    char key[sizeof filters + BW_CURSOR_MAX + 96], etag[BW_BCACHE_TAG_MAX];
+    snprintf(key, sizeof key, "%" PRId64 " %d %ld %ld %s %.*s", gen, (int)q.sort, limit, pg.page.offset, filters,
+             BW_CURSOR_MAX, cur ? cur : "");
+    if (reply_cached(r, ctx->feed_pages, key))
+        return;
     struct bw_sb b = {0};
+    /* one buffer for the whole body, sized for a typical page so it rarely grows */
     int64_t total = 0, updated_us = 0;
     if (!bw_sb_grow(&b, (size_t)limit * 2048 + 256 + BW_CURSOR_MAX) || !put(&b, "{\"feed\":[") ||
-        store_intel_feed(api_ctx(r)->db, &q, &pg.page, &b, &total, &updated_us) != ST_OK) {
+        store_intel_feed(ctx->db, &q, &pg.page, &b, &total, &updated_us) != ST_OK) {
         free(b.p);
         api_reply_storage(r);
         return;
@@ -135,7 +167,7 @@ void api_threat_feed(struct bw_req *r)
              "\"sync\":",
              total, limit, pg.page.offset, next[0] ? "\"" : "", next[0] ? next : "null", next[0] ? "\"" : "",
              updated_us ? "\"" : "", updated_us ? ts : "null", updated_us ? "\"" : "");
-    char *sync = sync_json(api_ctx(r)->db);
+    char *sync = sync_json(ctx->db);
     if (!sync) {
         free(b.p);
         api_reply_storage(r);
@@ -149,8 +181,8 @@ void api_threat_feed(struct bw_req *r)
         return;
     }
     /* the page is a function of the query and the store: its bytes are its tag */
-    char etag[32];
     api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
+    bw_bcache_put(ctx->feed_pages, key, b.p, b.len, etag);
     if (api_not_modified(r, etag)) {
         free(b.p);
         return;
@@ -321,15 +353,9 @@ static void reply_on_demand(struct bw_req *r)
     }
     char key[BW_INTEL_ID_MAX + 32], etag[BW_BCACHE_TAG_MAX];
     snprintf(key, sizeof key, "%.64s %" PRId64, threat, version); /* validated: at most 64 */
-    struct bw_sb b = {0};
-    if (bw_bcache_get(ctx->playbooks, key, &b.p, &b.len, etag)) {
-        b.cap = b.len + 1;
-        if (api_not_modified(r, etag))
-            free(b.p);
-        else
-            reply_buf(r, 200, &b);
+    if (reply_cached(r, ctx->playbooks, key))
         return;
-    }
+    struct bw_sb b = {0};
     char *doc = NULL;
     int64_t now_version = 0;
     if (load_record(r, &doc, &now_version) != 0)

@@ -239,6 +239,7 @@ static void api_fill(struct bw_app *app)
     c->orch_pool = app->orch_pool;
     c->orch_cache = app->orch_cache;
     c->playbooks = app->playbooks;
+    c->feed_pages = app->feed_pages;
     c->audit = app->audit;
     c->scanner = app->scanner;
     c->egress_allow = app->egress_allow;
@@ -306,8 +307,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->orch_pool = bw_pool_new(BW_ORCH_PACK_THREADS, BW_ORCH_PACK_QUEUE_MAX);
     app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
     app->playbooks = bw_bcache_new(BW_PLAYBOOK_CACHE_ENTRIES, BW_PLAYBOOK_CACHE_BYTES);
+    app->feed_pages = bw_bcache_new(BW_FEED_CACHE_ENTRIES, BW_FEED_CACHE_BYTES);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
-        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache || !app->playbooks)
+        !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache || !app->playbooks ||
+        !app->feed_pages)
         return -1;
     if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
         bw_limiter_share(app->rate, app->db, "rate");
@@ -409,6 +412,7 @@ void bw_app_free(struct bw_app *app)
     bw_pool_free(app->orch_pool); /* its computations flush the audit events and fill the cache */
     bw_orch_cache_free(app->orch_cache);
     bw_bcache_free(app->playbooks);
+    bw_bcache_free(app->feed_pages);
     bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);

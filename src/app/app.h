@@ -39,6 +39,7 @@ struct bw_app {
     struct bw_pool *orch_pool;      /* the orchestrator's pack requests: tenths of a second each */
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
     struct bw_bcache *playbooks;      /* generated playbook envelopes by record id + version */
+    struct bw_bcache *feed_pages;     /* feed pages by intel generation + query */
     struct bw_audit *audit;         /* audit events, the HTTP layer's response hook (src/audit/audit.h) */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
     struct bw_seal seal;            /* the key of the secrets sealed at rest (common/seal.h) */

@@ -471,6 +471,10 @@
 #define BW_ORCH_PACK_QUEUE_MAX     64   /* pack requests waiting for a thread before 503 */
 #define BW_PLAYBOOK_CACHE_ENTRIES  4096 /* generated playbooks kept in memory (record id + version) */
 #define BW_PLAYBOOK_CACHE_BYTES    (48L * 1024 * 1024) /* ... and their bytes (about 20 KB each) */
+/* feed pages (GET /api/ai-security/threat-feed) kept in memory by query and intel generation: a
+ * page of 20 is about 18 KB, of 100 about 90 KB */
+#define BW_FEED_CACHE_ENTRIES      1024
+#define BW_FEED_CACHE_BYTES        (32L * 1024 * 1024)
 #define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */
 #define BW_ORCH_PACK_CACHE_S_DEFAULT 60 /* BULWARK_ORCH_PACK_CACHE_S: how long they are reused */
 #define BW_ORCH_PACK_CACHE_S_MAX   3600

@@ -327,6 +327,11 @@ int store_intel_version(struct db *db, const char *id, int64_t *version)
     return store_query_one(db, "SELECT version FROM intel_records WHERE id = ?", p, 1, store_row_int, version);
 }
 
+int store_intel_generation(struct db *db, int64_t *gen)
+{
+    return store_query_one(db, "SELECT seq FROM intel_lock WHERE id = 1", NULL, 0, store_row_int, gen);
+}
+
 int store_intel_count(struct db *db, int64_t *n) { return store_query_int(db, COUNT_SQL, NULL, 0, n); }
 
 /* The feed's statements: one text per order, filter combination and paging, generated once (the
@@ -560,18 +565,27 @@ int store_intel_sync_each(struct db *db, store_intel_sync_fn fn, void *arg)
                             NULL, 0, read_sync_row, &e);
 }
 
-int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
+static int sync_put_tx(struct db_conn *c, void *arg)
 {
+    const struct store_sync_state *s = arg;
     struct db_param p[] = {DBP_TEXT(s->source),     DBP_TEXT(s->url),         DBP_TEXT(s->etag),
                            DBP_TEXT(s->last_modified), DBP_TEXT(s->checked_at), DBP_TEXT(s->imported_at),
                            DBP_TEXT(s->status),     DBP_TEXT(s->error)};
-    return store_exec(db,
-                      "INSERT INTO intel_sync_state (source, url, etag, last_modified, checked_at, imported_at, "
-                      "status, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET "
-                      "url = excluded.url, etag = excluded.etag, last_modified = excluded.last_modified, "
-                      "checked_at = excluded.checked_at, imported_at = excluded.imported_at, "
-                      "status = excluded.status, error = excluded.error",
-                      p, 8, NULL);
+    /* the feed shows the sync state: a new generation, as for any intel write */
+    if (store_conn_exec(c, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, 0, NULL) != ST_OK)
+        return ST_ERROR;
+    return store_conn_exec(c,
+                           "INSERT INTO intel_sync_state (source, url, etag, last_modified, checked_at, imported_at, "
+                           "status, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (source) DO UPDATE SET "
+                           "url = excluded.url, etag = excluded.etag, last_modified = excluded.last_modified, "
+                           "checked_at = excluded.checked_at, imported_at = excluded.imported_at, "
+                           "status = excluded.status, error = excluded.error",
+                           p, 8, NULL);
+}
+
+int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
+{
+    return store_tx(db, sync_put_tx, (void *)s);
 }
 
 /* ---- in change order (STIX, TAXII) ------------------------------------------------------------ */

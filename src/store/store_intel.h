@@ -62,6 +62,10 @@ int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version)
 int store_intel_count(struct db *db, int64_t *n);
 /* The version of a record alone (a point read of the primary key); ST_NOTFOUND. */
 int store_intel_version(struct db *db, const char *id, int64_t *version);
+/* The intel generation: a number that every write of records, counts or sync state raises in its
+ * own transaction (the writers' lock row), so two reads that see the same generation see the same
+ * feed. One point read. */
+int store_intel_generation(struct db *db, int64_t *gen);
 
 /* The feed's orders, newest / riskiest / most likely exploited first, each then by id. */
 enum store_feed_sort { STORE_FEED_PUBLISHED = 0, STORE_FEED_RISK = 1, STORE_FEED_EPSS = 2 };

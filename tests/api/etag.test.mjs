@@ -5,7 +5,9 @@
 // account, a new generation or a record that moved on gives another tag.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startServer } from './lib/server.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -86,12 +88,12 @@ test('signed-in playbook: the tag is the account\'s and the generation\'s', asyn
 
 // The playbook cache on /metrics: a record's first anonymous GET builds the playbook (a miss), the
 // next ones are hits; the entries and bytes held are there too.
-async function cacheMetrics() {
+async function cacheMetrics(cache = 'playbooks') {
   const r = await srv.req('GET', '/metrics', { key: srv.adminKey });
   assert.equal(r.status, 200, r.text);
   const get = (name) => {
-    const m = r.text.match(new RegExp(`^${name}\\{cache="playbooks"\\} (\\d+)$`, 'm'));
-    assert.ok(m, `${name}{cache="playbooks"} in /metrics`);
+    const m = r.text.match(new RegExp(`^${name}\\{cache="${cache}"\\} (\\d+)$`, 'm'));
+    assert.ok(m, `${name}{cache="${cache}"} in /metrics`);
     return Number(m[1]);
   };
   return { hits: get('bulwark_cache_hits_total'), misses: get('bulwark_cache_misses_total'),
@@ -112,4 +114,36 @@ test('playbook cache hits and misses on /metrics', async () => {
   const after = await cacheMetrics();
   assert.equal(after.hits, built.hits + 3);
   assert.equal(after.misses, built.misses);
+});
+
+// The feed's pages are kept in memory by query and intel generation: a repeated page is a cache
+// hit, and any intel write (here an import by the CLI, another process) is seen at once: the next
+// read builds the page again, with the new record and a new tag.
+test('feed pages come from the cache until an intel write, which the next page shows', async () => {
+  const path = '/api/ai-security/threat-feed?limit=3&sort=published';
+  const a = await srv.req('GET', path);
+  const etag = tagged(a);
+  const m0 = await cacheMetrics('feed');
+  for (let i = 0; i < 3; i++) assert.equal(tagged(await srv.req('GET', path)), etag);
+  const m1 = await cacheMetrics('feed');
+  assert.equal(m1.hits, m0.hits + 3);
+  assert.equal(m1.misses, m0.misses);
+  await notModified(path, etag);
+
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-feedcache-'));
+  try {
+    const file = join(dir, 'kev.json');
+    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 1, vulnerabilities: [{
+      cveID: 'CVE-2099-77001', vendorProject: 'Langflow', product: 'Langflow', vulnerabilityName: 'Langflow RCE',
+      dateAdded: '2099-01-02', shortDescription: 'A remote attacker can run code.', requiredAction: 'Apply updates.',
+      dueDate: '2099-01-23', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-94'] }] }));
+    srv.cli(['intel', 'import', '--format', 'kev', file]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+  const b = await srv.req('GET', path, { headers: { 'if-none-match': etag } });
+  assert.equal(b.status, 200, 'the old tag no longer matches');
+  assert.notEqual(tagged(b), etag);
+  assert.equal(b.json.total, a.json.total + 1);
+  assert.ok(b.json.feed.some((x) => x.id === 'CVE-2099-77001'), JSON.stringify(b.json.feed.map((x) => x.id)));
+  const m2 = await cacheMetrics('feed');
+  assert.equal(m2.misses, m1.misses + 1, 'the new generation was built once');
 });
