@@ -396,9 +396,16 @@ static int sq_script(struct db_conn *dc, const char *sql)
  * SQLite's busy handler (which sleeps: 1, 2, 5, 10 ... 100 ms), and concurrent small writes share
  * one COMMIT. Callers wait on dcv until their job is done, which is after COMMIT returned. */
 
+/* The transaction's own statements (BEGIN, SAVEPOINT, RELEASE, COMMIT) run several times per
+ * group: prepared once, from the statement cache, not parsed by sqlite3_exec each time. */
 static int run_sql(struct sq_conn *c, const char *sql)
 {
-    if (sqlite3_exec(c->h, sql, NULL, NULL, NULL) == SQLITE_OK)
+    bool cached = false;
+    sqlite3_stmt *st = prepare(c, sql, &cached);
+    int rc = st ? sqlite3_step(st) : SQLITE_ERROR;
+    if (st)
+        done_stmt(st, cached);
+    if (rc == SQLITE_DONE)
         return 0;
     bw_logf(BW_LOG_ERROR, NULL, "sqlite %s failed: %s", sql, sqlite3_errmsg(c->h));
     db_count_error(c->hdr.db, DB_ERR_STATEMENT);

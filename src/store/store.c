@@ -144,7 +144,8 @@ static int account_apply(struct db_conn *c, const struct store_user *u, enum acc
             return ST_OK;
         if (db_exec(c, "UPDATE users SET disabled = 1, token_gen = token_gen + 1 WHERE id = ?", p, 1, NULL) != DB_OK ||
             db_exec(c, "UPDATE api_keys SET active = 0, revoked_at = ? WHERE user_id = ? AND active = 1", kp, 2,
-                    NULL) != DB_OK)
+                    NULL) != DB_OK ||
+            db_exec(c, "UPDATE users SET active_keys = 0 WHERE id = ?", p, 1, NULL) != DB_OK)
             return ST_ERROR;
         return ST_OK;
     case ACCOUNT_ENABLE:
@@ -307,24 +308,27 @@ struct key_create {
     long max_active;
 };
 
-/* read from api_keys_active alone (migration 0030) */
-#define KEY_ACTIVE_SQL "SELECT COUNT(*) FROM api_keys WHERE user_id = ? AND active = 1"
-static const char KEY_ACTIVE[] = KEY_ACTIVE_SQL;
+/* The account's active-key count (users.active_keys, migration 0035) against the cap, raised in
+ * the same statement that takes the per-account lock: a creation is this UPDATE and the INSERT.
+ * No row changed: the account is at its cap, or gone. */
+static const char KEY_RESERVE[] =
+    "UPDATE users SET key_seq = key_seq + 1, active_keys = active_keys + 1 WHERE id = ? AND active_keys < ?";
+static const char KEY_RELEASE[] = "UPDATE users SET active_keys = active_keys - 1 WHERE id = ? AND active_keys > 0";
 
 static int key_create_tx(struct db_conn *c, void *arg)
 {
     const struct key_create *a = arg;
-    int64_t active = 0;
-    int rc = store_capped(c, a->k->user_id, KEY_ACTIVE, a->max_active, &active);
-    return rc == ST_OK ? insert_key(c, a->k) : rc;
+    int64_t ch = 0;
+    struct db_param p[] = {DBP_TEXT(a->k->user_id), DBP_INT(a->max_active)};
+    if (db_exec(c, KEY_RESERVE, p, 2, &ch) != DB_OK)
+        return ST_ERROR;
+    if (ch == 0) {
+        int rc = store_lock_user(c, a->k->user_id);
+        return rc == ST_OK ? ST_LIMIT : rc; /* the row is there: at the cap */
+    }
+    return insert_key(c, a->k);
 }
 
-int store_key_active_plan(struct db *db, char *out, size_t cap)
-{
-    bool pg = strcmp(db_backend(db), "postgres") == 0;
-    struct db_param p[] = {DBP_TEXT("usr_x")};
-    return store_plan(db, pg ? "EXPLAIN " KEY_ACTIVE_SQL : "EXPLAIN QUERY PLAN " KEY_ACTIVE_SQL, p, 1, out, cap);
-}
 
 int store_key_create(struct db *db, const struct store_key *k, long max_active)
 {
@@ -336,7 +340,9 @@ int store_key_create(struct db *db, const struct store_key *k, long max_active)
 static const char KEY_FIND_SQL[] = "SELECT " KEY_COLS " FROM api_keys k JOIN users u ON u.id = k.user_id "
                                    "WHERE k.user_id = ? AND (k.id = ? OR k.key_prefix = ?) "
                                    "ORDER BY k.created_at DESC LIMIT 1";
-static const char KEY_REVOKE_SQL[] = "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ?";
+/* "AND active = 1": a revocation that found the key active changes one row, and only then is the
+ * account's count lowered */
+static const char KEY_REVOKE_SQL[] = "UPDATE api_keys SET active = 0, revoked_at = ? WHERE id = ? AND active = 1";
 
 static int key_find(struct db_conn *c, const char *user_id, const char *idp, struct store_key *out)
 {
@@ -364,8 +370,9 @@ static int key_revoke_tx(struct db_conn *c, void *arg)
         return rc;
     char ts[21];
     bw_iso8601(bw_now_s(), ts);
-    struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(a->key->id)};
-    if (store_conn_exec(c, KEY_REVOKE_SQL, p, 2, NULL) != ST_OK)
+    struct db_param p[] = {DBP_TEXT(ts), DBP_TEXT(a->key->id)}, u[] = {DBP_TEXT(a->user_id)};
+    int64_t ch = 0;
+    if (db_exec(c, KEY_REVOKE_SQL, p, 2, &ch) != DB_OK || (ch && store_conn_exec(c, KEY_RELEASE, u, 1, NULL) != ST_OK))
         return ST_ERROR;
     a->key->active = false;
     return ST_OK;

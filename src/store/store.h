@@ -145,8 +145,6 @@ int store_asset_update(struct db *db, const struct store_asset *a);
  * *out: free with store_asset_list_free; *total counts every match. */
 int store_asset_list(struct db *db, const char *user_id, const char *type, const char *risk, struct store_page *pg,
                      struct store_asset **out, size_t *n, int64_t *total);
-/* The plan of the active-key count a key creation makes (tests: it reads one index, no rows). */
-int store_key_active_plan(struct db *db, char *out, size_t cap);
 /* The backend's plan of the list's page statement, by offset or after a row, for tests. */
 int store_asset_list_plan(struct db *db, bool by_type, bool by_risk, bool keyset, char *out, size_t cap);
 /* The caller's asset; another account's is ST_NOTFOUND. */
