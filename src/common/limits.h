@@ -248,6 +248,11 @@
 #define BW_TAINT_MAX_NODES          20000 /* nodes one sink's function walk visits; past it the sink is judged on what was seen */
 #define BW_TAINT_MAX_DEPTH          48    /* expression nesting followed when judging a value */
 #define BW_TAINT_MAX_CALLEE         160   /* bytes of a callee's text compared with the sinks */
+#define BW_TAINT_TABLE_MAX_BYTES    (64 * 1024) /* one taint table document (data/taint/LANG.json) */
+#define BW_TAINT_TABLE_MAX_ENTRIES  64    /* sources, routes or sanitizers of one document */
+#define BW_TAINT_TABLE_MAX_PATTERN  2048  /* bytes of one entry's regex */
+#define BW_TAINT_TABLE_MAX_EXAMPLES 16    /* positive (and negative) examples of one entry */
+#define BW_TAINT_TABLE_MAX_EXAMPLE  512   /* bytes of one example */
 
 /* `bulwark scan` (src/cli/scan.c) */
 #define BW_CLI_SCAN_MAX_FILE_BYTES (8u << 20) /* larger files are generated or data, not code */

@@ -36,6 +36,7 @@ struct pmap {
 #define PAT_SYNTAX UINT32_MAX
 
 struct bw_scanner {
+    struct bw_taint_tables *taint_tables; /* sources, routes, cleaners (data/taint), for every taint spec */
     json_t **docs;
     size_t ndocs;
     json_t **rule_json; /* each rule's object in docs (borrowed) */
@@ -255,7 +256,7 @@ static int load_taint(struct bw_scanner *sc, json_t *o, struct bw_rule *r, char 
             }
         }
         char e[240];
-        r->taint[l] = bw_taint_spec_new((enum bw_lang)l, callees, args, whens, unlesses, n, str(v, "sanitizers"), guard, e,
+        r->taint[l] = bw_taint_spec_new(sc->taint_tables, (enum bw_lang)l, callees, args, whens, unlesses, n, str(v, "sanitizers"), guard, e,
                                         sizeof e);
         if (!r->taint[l]) {
             snprintf(err, errlen, "rule %s: taint.%s: %s", r->id, k, e);
@@ -945,6 +946,10 @@ struct bw_scanner *bw_scanner_new_prebuilt(const char *const *docs, const size_t
         free(sc);
         return NULL;
     }
+    /* the taint tables first: every rule's taint form is made with them (a bad entry fails the
+     * build in tools/hsgen, or the start, naming its file and line) */
+    if (!(sc->taint_tables = bw_taint_tables_embedded(err, errlen)))
+        goto fail;
     size_t total = 0;
     for (size_t d = 0; d < ndocs; d++) {
         json_error_t je;
@@ -1029,6 +1034,7 @@ void bw_scanner_free(struct bw_scanner *sc)
     }
     free(sc->rules);
     free(sc->rule_json);
+    bw_taint_tables_free(sc->taint_tables); /* after the specs that borrow it */
     for (int gr = 0; gr < BW_GRAMMAR_COUNT; gr++) {
         bw_syn_query_free(sc->sq[gr]);
         free(sc->sq_rule[gr]);
@@ -1752,7 +1758,7 @@ static int syntax_confirm(const struct bw_scanner *sc, struct tstate *t, enum bw
     for (size_t i = 0; i < t->nshits; i++) {
         if (sc->rules[t->shits[i].rule].taint[l]) {
             if (!gate_done)
-                gate = bw_taint_gate(t->taint, l, s, len), gate_done = true;
+                gate = bw_taint_gate(t->taint, sc->taint_tables, l, s, len), gate_done = true;
             if (!gate)
                 continue;
         }

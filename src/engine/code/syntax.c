@@ -716,10 +716,11 @@ int bw_syn_query_run(struct bw_syntax *s, const struct bw_syn_query *q, const st
 
 static bool word_char(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'z'); }
 
-/* s[0..n) as a regular expression matching it literally; \b on a side that is a word character. */
-static void put_literal(char *o, size_t *w, const char *s, size_t n)
+/* s[0..n) as a regular expression matching it literally; with bounds, \b on a side that is a
+ * word character. */
+static void put_literal(char *o, size_t *w, const char *s, size_t n, bool bounds)
 {
-    if (n && word_char(s[0]))
+    if (bounds && n && word_char(s[0]))
         o[(*w)++] = '\\', o[(*w)++] = 'b';
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
@@ -731,76 +732,294 @@ static void put_literal(char *o, size_t *w, const char *s, size_t n)
             o[(*w)++] = '\\';
         o[(*w)++] = s[i];
     }
-    if (n && word_char(s[n - 1]))
+    if (bounds && n && word_char(s[n - 1]))
         o[(*w)++] = '\\', o[(*w)++] = 'b';
 }
+
+/* ---- a regex's required literals ----------------------------------------------------------------
+ * What every match of a #match? regex must contain, as a set of literals (a match contains at
+ * least one of them): the regex is read as a sequence of atoms; a run of literal characters is a
+ * candidate, a group contributes the set its alternatives require (each alternative must give
+ * one), and the sequence keeps its best candidate (the longest shortest member). Anything
+ * optional (?, *, {0,n}), a class, an escape other than an escaped punctuation, a look-around or
+ * an inline option such as (?i) gives nothing, so the answer is always a true necessity or
+ * none at all. */
+
+#define LIT_MAX 8   /* literals in one set */
+#define LIT_LEN 64  /* bytes of one literal */
+
+struct litset {
+    uint32_t n;               /* 0: nothing required */
+    char s[LIT_MAX][LIT_LEN]; /* not NUL-terminated */
+    uint32_t len[LIT_MAX];
+};
+
+static size_t lit_score(const struct litset *l)
+{
+    size_t m = SIZE_MAX;
+    for (uint32_t i = 0; i < l->n; i++)
+        m = l->len[i] < m ? l->len[i] : m;
+    return l->n ? m : 0;
+}
+
+struct rx {
+    const char *s;
+    size_t n, i;
+    bool bad; /* an inline option or syntax this reader does not follow: no literal at all */
+};
+
+static void rx_alt(struct rx *r, int depth, struct litset *out);
+
+/* A quantifier at r->i, consumed; whether it makes the atom before it optional. */
+static bool rx_quant(struct rx *r, bool *repeats)
+{
+    *repeats = false;
+    if (r->i >= r->n)
+        return false;
+    char c = r->s[r->i];
+    bool optional = false;
+    if (c == '?' || c == '*' || c == '+') {
+        r->i++;
+        optional = c != '+';
+        *repeats = true;
+    } else if (c == '{' && r->i + 1 < r->n && r->s[r->i + 1] >= '0' && r->s[r->i + 1] <= '9') {
+        size_t j = r->i + 1;
+        long lo = 0;
+        while (j < r->n && r->s[j] >= '0' && r->s[j] <= '9')
+            lo = lo * 10 + (r->s[j++] - '0'), lo = lo > 1000 ? 1000 : lo;
+        while (j < r->n && r->s[j] != '}')
+            j++;
+        if (j >= r->n) /* not a quantifier: a literal { */
+            return false;
+        r->i = j + 1;
+        optional = lo == 0;
+        *repeats = true;
+    } else {
+        return false;
+    }
+    if (r->i < r->n && (r->s[r->i] == '?' || r->s[r->i] == '+')) /* lazy or possessive */
+        r->i++;
+    return optional;
+}
+
+/* One alternative: a sequence of atoms up to | or ) or the end. */
+static void rx_seq(struct rx *r, int depth, struct litset *best)
+{
+    struct litset run = {0};
+    run.n = 1;
+    run.len[0] = 0;
+    best->n = 0;
+#define FLUSH()                                                                                   \
+    do {                                                                                          \
+        if (run.len[0] && lit_score(&run) > lit_score(best))                                     \
+            *best = run;                                                                          \
+        run.len[0] = 0;                                                                           \
+    } while (0)
+    while (r->i < r->n && !r->bad) {
+        char c = r->s[r->i];
+        if (c == '|' || c == ')')
+            break;
+        if (c == '(') {
+            r->i++;
+            bool skip = false;
+            if (r->i < r->n && r->s[r->i] == '?') {
+                char k = r->i + 1 < r->n ? r->s[r->i + 1] : 0;
+                if (k == ':') {
+                    r->i += 2;
+                } else if (k == '=' || k == '!' || k == '<') { /* a look-around: nothing it holds is required text */
+                    r->i += 2;
+                    if (k == '<' && r->i < r->n && (r->s[r->i] == '=' || r->s[r->i] == '!'))
+                        r->i++;
+                    else if (k == '<') { /* (?<name> ... ): a named group */
+                        while (r->i < r->n && r->s[r->i] != '>')
+                            r->i++;
+                        r->i++;
+                        goto group;
+                    }
+                    skip = true;
+                } else {
+                    r->bad = true; /* (?i), (?x: ...), (?| ...): options change what a literal is */
+                    break;
+                }
+            }
+        group:;
+            struct litset g;
+            rx_alt(r, depth + 1, &g);
+            if (r->i >= r->n || r->s[r->i] != ')') {
+                r->bad = true;
+                break;
+            }
+            r->i++;
+            bool repeats;
+            bool optional = rx_quant(r, &repeats);
+            FLUSH();
+            if (!skip && !optional && lit_score(&g) > lit_score(best))
+                *best = g;
+            continue;
+        }
+        if (c == '[' || c == '.' || c == '^' || c == '$') {
+            FLUSH();
+            if (c == '[') { /* skip the class: ] first is a literal, escapes skip a byte */
+                size_t j = r->i + 1;
+                if (j < r->n && r->s[j] == '^')
+                    j++;
+                if (j < r->n && r->s[j] == ']')
+                    j++;
+                while (j < r->n && r->s[j] != ']')
+                    j += r->s[j] == '\\' ? 2 : 1;
+                r->i = j < r->n ? j + 1 : r->n;
+            } else {
+                r->i++;
+            }
+            bool repeats;
+            (void)rx_quant(r, &repeats);
+            continue;
+        }
+        char lit;
+        if (c == '\\') {
+            char e = r->i + 1 < r->n ? r->s[r->i + 1] : 0;
+            if (e && !((e | 0x20) >= 'a' && (e | 0x20) <= 'z') && !(e >= '0' && e <= '9')) {
+                lit = e; /* escaped punctuation: itself */
+                r->i += 2;
+            } else { /* \w \d \s \b \z \x.. \Q ...: no literal here */
+                if (e == 'Q' || e == 'E' || e == 'K') {
+                    r->bad = true;
+                    break;
+                }
+                FLUSH();
+                r->i += e ? 2 : 1;
+                bool repeats;
+                (void)rx_quant(r, &repeats);
+                continue;
+            }
+        } else {
+            lit = c;
+            r->i++;
+        }
+        bool repeats;
+        bool optional = rx_quant(r, &repeats);
+        if (optional) { /* this character may be absent: the run ends before it */
+            FLUSH();
+            continue;
+        }
+        if (run.len[0] < LIT_LEN)
+            run.s[0][run.len[0]++] = lit;
+        if (repeats) /* x+ or x{2,}: x is there, what follows it may not be next to it */
+            FLUSH();
+    }
+    FLUSH();
+#undef FLUSH
+}
+
+/* Alternatives up to ) or the end: the union of what each requires, or nothing when one
+ * requires nothing or there are too many. */
+static void rx_alt(struct rx *r, int depth, struct litset *out)
+{
+    out->n = 0;
+    if (depth > 16) {
+        r->bad = true;
+        return;
+    }
+    bool none = false;
+    for (;;) {
+        struct litset one;
+        rx_seq(r, depth, &one);
+        if (r->bad)
+            return;
+        if (one.n == 0 || out->n + one.n > LIT_MAX)
+            none = true;
+        for (uint32_t k = 0; !none && k < one.n; k++) {
+            memcpy(out->s[out->n], one.s[k], one.len[k]);
+            out->len[out->n++] = one.len[k];
+        }
+        if (r->i < r->n && r->s[r->i] == '|') {
+            r->i++;
+            continue;
+        }
+        break;
+    }
+    if (none)
+        out->n = 0;
+}
+
+/* The literals every match of regex s[0..n) contains; n == 0 in out when there are none. */
+static void required_literals(const char *s, size_t n, struct litset *out)
+{
+    struct rx r = {s, n, 0, false};
+    rx_alt(&r, 0, out);
+    if (r.bad || r.i != n) /* an unbalanced ) or an option: trust nothing */
+        out->n = 0;
+}
+
+/* The shortest literal a prefilter may rest on: shorter ones fire on nearly every file. */
+#define PREFILTER_MIN_LITERAL 3
 
 char *bw_syn_query_prefilter(const struct bw_syn_query *q, uint32_t pattern)
 {
     if (pattern >= q->npatterns)
         return NULL;
-    /* the rarest necessary text: #eq? with its longest string, else #any-of? whose shortest
-     * string is longest, else #match?'s regex (anchors dropped: they anchor the node, not a line) */
+    /* the rarest necessary text: #eq? with its longest string, else the #any-of? whose shortest
+     * string is longest, else a #match? regex's required literals; each scored by the shortest
+     * text it rests on. A regex is never a prefilter by its own length: `^[a-z_]+$` is 9 bytes
+     * and requires nothing. */
     const struct pattern_preds *pp = &q->preds[pattern];
     const struct pred *best = NULL;
+    struct litset best_re = {0};
     size_t best_score = 0;
     for (uint32_t i = 0; i < pp->n; i++) {
         const struct pred *p = &pp->v[i];
         if (p->negate || p->cap2 >= 0 || p->nstrs == 0)
             continue;
         size_t shortest = SIZE_MAX;
-        for (uint32_t k = 0; k < p->nstrs; k++)
-            shortest = p->lens[k] < shortest ? p->lens[k] : shortest;
-        if (shortest == 0)
+        struct litset ls = {0};
+        if (p->op == P_MATCH) {
+            if (memchr(p->strs[0], 0, p->lens[0]))
+                continue;
+            required_literals(p->strs[0], p->lens[0], &ls);
+            shortest = lit_score(&ls);
+        } else {
+            for (uint32_t k = 0; k < p->nstrs; k++)
+                shortest = p->lens[k] < shortest ? p->lens[k] : shortest;
+        }
+        if (shortest == 0 || (p->op == P_MATCH && shortest < PREFILTER_MIN_LITERAL))
             continue;
-        /* a literal beats a regex of the same length: Hyperscan finds it faster */
+        /* at equal length an exact string wins: its \b bounds make it the rarer text */
         size_t score = shortest * 4 + (p->op == P_EQ ? 2 : p->op == P_ANY_OF ? 1 : 0);
-        if (score > best_score)
+        if (score > best_score) {
             best = p, best_score = score;
+            best_re = ls;
+        }
     }
     if (!best)
         return NULL;
     size_t cap = 16;
-    for (uint32_t k = 0; k < best->nstrs; k++)
-        cap += best->lens[k] * 4 + 8; /* \xHH per byte at worst */
+    if (best->op == P_MATCH)
+        for (uint32_t k = 0; k < best_re.n; k++)
+            cap += best_re.len[k] * 4 + 8;
+    else
+        for (uint32_t k = 0; k < best->nstrs; k++)
+            cap += best->lens[k] * 4 + 8; /* \xHH per byte at worst */
     char *o = malloc(cap);
     if (!o)
         return NULL;
     size_t w = 0;
+    memcpy(o + w, "(?:", 3);
+    w += 3;
     if (best->op == P_MATCH) {
-        const char *r = best->strs[0];
-        size_t n = best->lens[0];
-        if (n && r[0] == '^')
-            r++, n--;
-        if (n && r[n - 1] == '$' && (n < 2 || r[n - 2] != '\\'))
-            n--;
-        memcpy(o + w, "(?:", 3);
-        w += 3;
-        memcpy(o + w, r, n);
-        w += n;
-        o[w++] = ')';
+        /* a regex's literal may sit inside a word (`\w*Request`): no \b around it */
+        for (uint32_t k = 0; k < best_re.n; k++) {
+            if (k)
+                o[w++] = '|';
+            put_literal(o, &w, best_re.s[k], best_re.len[k], false);
+        }
     } else {
-        memcpy(o + w, "(?:", 3);
-        w += 3;
         for (uint32_t k = 0; k < best->nstrs; k++) {
             if (k)
                 o[w++] = '|';
-            put_literal(o, &w, best->strs[k], best->lens[k]);
+            put_literal(o, &w, best->strs[k], best->lens[k], true);
         }
-        o[w++] = ')';
     }
+    o[w++] = ')';
     o[w] = '\0';
-    if (best->op == P_MATCH) {
-        /* a regex whose anchors held it together ("^*") or with a NUL in it derives nothing */
-        int ec;
-        PCRE2_SIZE eo;
-        pcre2_code *c = memchr(best->strs[0], 0, best->lens[0]) ? NULL
-                        : pcre2_compile((PCRE2_SPTR)o, PCRE2_ZERO_TERMINATED, 0, &ec, &eo, NULL);
-        if (!c) {
-            free(o);
-            return NULL;
-        }
-        pcre2_code_free(c);
-    }
     return o;
 }

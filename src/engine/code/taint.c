@@ -1,95 +1,37 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "engine/code/taint.h"
 
+#include "common/embedded.h"
 #include "common/limits.h"
+#include "common/sbuf.h"
 
 #include <ctype.h>
+#include <jansson.h>
 #include <pcre2.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- per language: where request data comes from, what makes a route, what cleans any value --- */
+/* ---- per language: where request data comes from, what makes a route, what cleans any value ---
+ * The tables are catalog data (data/taint/LANG.json), loaded and checked here: each entry is a
+ * regex with positive and negative examples, and an entry that misses a positive or matches a
+ * negative is refused at load, so a build (tools/hsgen) or a start with a bad table fails and
+ * names the file and line. At run time each kind is one alternation per language. */
 
-/* Each regex is matched at the start of an expression's text (anchored). Written for bulwark from
- * the frameworks' documented request APIs. */
-static const struct lang_tables {
-    const char *sources; /* expressions that read request (or other untrusted) data */
-    const char *route;   /* text of a function's head (and the call it is passed to) that makes its
-                          * parameters request data */
-    const char *clean;   /* callees whose result is safe whatever went in: numbers, quoting */
-} LANGS[BW_LANG_COUNT] = {
-    [BW_LANG_PY] = {
-        "(?:flask\\.)?request\\.(?:args|form|values|json|data|files|headers|cookies|get_json|get_data|"
-        "query_params|GET|POST|FILES|COOKIES|META|body|path_params|stream)\\b|self\\.request\\.(?:GET|POST|"
-        "query_params|data|body|arguments|get_argument)|self\\.get_(?:argument|query_argument|body_argument)\\b|"
-        "(?:await\\s+)?request\\.(?:json|form|body)\\(",
-        "@\\w+(?:\\.\\w+)*\\.(?:route|get|post|put|delete|patch|api_route|websocket)\\s*\\(|@api_view|"
-        "\\b(?:Query|Body|Form|Path|Header|Cookie|File)\\s*\\(|UploadFile|HttpRequest",
-        "(?:int|float|bool|len|uuid\\.UUID|shlex\\.quote|html\\.escape|escape|quote|urllib\\.parse\\.quote|"
-        "quote_plus|secure_filename|os\\.path\\.basename|abs|hash|(?:cursor|db|conn|connection)\\.(?:execute|query|fetch\\w*))"},
-    [BW_LANG_JS] = {
-        "(?:req|request|ctx\\.request|ctx)\\.(?:query|body|params|headers|cookies|url|originalUrl|path|files?|"
-        "search|hostname|get|header)\\b|(?:await\\s+)?(?:req|request)\\.(?:json|text|formData)\\s*\\(|"
-        "(?:\\w+\\.)*searchParams\\.get\\s*\\(|(?:window\\.)?location\\.(?:search|hash|href|pathname)\\b|"
-        "document\\.(?:URL|location|referrer|cookie)\\b|(?:event|e|evt|msg|message)\\.data\\b|"
-        "event\\.(?:queryStringParameters|pathParameters|body)\\b",
-        "\\b(?:req|request|ctx)\\b|\\.(?:get|post|put|delete|patch|all|use)\\s*\\(|@(?:Get|Post|Put|Delete|Patch|"
-        "Query|Param|Body|Headers|Req)\\s*\\(|NextRequest|NextApiRequest",
-        "(?:parseInt|parseFloat|Number|Boolean|encodeURIComponent|escape|escapeHtml|path\\.basename|basename|"
-        "validator\\.\\w+|Math\\.\\w+|(?:await )?(?:db|pool|conn|knex|sql|prisma\\.\\w+)\\.(?:query|execute|one|many|any|find\\w*))"},
-    [BW_LANG_TS] = {0}, /* = js, set in tables() */
-    [BW_LANG_JAVA] = {
-        "\\w*(?:[rR]equest|req)\\.(?:getParameter|getParameterValues|getParameterMap|getHeader|getHeaders|"
-        "getQueryString|getInputStream|getReader|getCookies|getPathInfo|getRequestURI|getRequestURL|getPart)\\s*\\(",
-        "@(?:RequestParam|PathVariable|RequestBody|RequestHeader|CookieValue|ModelAttribute|QueryParam|PathParam|"
-        "FormParam|HeaderParam)\\b|HttpServletRequest|@(?:Get|Post|Put|Delete|Patch|Request)Mapping|@(?:GET|POST|PUT|DELETE)\\b",
-        "(?:Integer\\.parseInt|Integer\\.valueOf|Long\\.parseLong|Long\\.valueOf|UUID\\.fromString|"
-        "FilenameUtils\\.getName|URLEncoder\\.encode|StringEscapeUtils\\.\\w+|HtmlUtils\\.htmlEscape|"
-        "Encode\\.\\w+|\\w+\\.getFileName)"},
-    [BW_LANG_GO] = {
-        "(?:r|req|request)\\.(?:URL\\.Query\\s*\\(\\s*\\)|FormValue\\s*\\(|PostFormValue\\s*\\(|URL\\.Path\\b|"
-        "URL\\.RawQuery\\b|Header\\.Get\\s*\\(|Cookie\\s*\\(|Body\\b|Form\\b|PostForm\\b|MultipartForm\\b|FormFile\\s*\\()|"
-        "(?:c|ctx)\\.(?:Query|DefaultQuery|Param|Params|PostForm|GetHeader|QueryParam|FormValue|FormFile|"
-        "(?:Should)?Bind(?:JSON|Query|Uri|Header)?)\\s*\\(|(?:c|ctx)\\.Request\\.(?:URL|Body|Header|Form)\\b|"
-        "mux\\.Vars\\s*\\(|chi\\.URLParam\\s*\\(",
-        "http\\.ResponseWriter|\\*http\\.Request|\\*gin\\.Context|echo\\.Context|\\*fiber\\.Ctx|\\*fasthttp\\.RequestCtx",
-        "(?:strconv\\.\\w+|filepath\\.Base|path\\.Base|url\\.QueryEscape|url\\.PathEscape|html\\.EscapeString|"
-        "uuid\\.Parse)"},
-    [BW_LANG_PHP] = {
-        "\\$_(?:GET|POST|REQUEST|COOKIE|FILES|SERVER)\\b|\\$(?:request|req)->(?:input|get|query|post|header|file|"
-        "all|route|cookie|json|getContent|only)\\b|\\$this->request->|request\\s*\\(\\s*\\)|request\\s*\\(\\s*['\"]|"
-        "Request::(?:input|get|query|all)\\b|Input::get\\b|file_get_contents\\s*\\(\\s*['\"]php://input",
-        "Route::|#\\[Route\\b",
-        "(?:intval|floatval|boolval|basename|htmlspecialchars|htmlentities|escapeshellarg|escapeshellcmd|"
-        "urlencode|rawurlencode|abs|filter_var|\\(int\\)|ctype_\\w+)"},
-    [BW_LANG_RB] = {
-        "params\\b|request\\.(?:params|query_string|body|headers|env|referer|referrer|url|path|fullpath|cookies|"
-        "query_parameters|request_parameters|raw_post)\\b|cookies\\[",
-        "\\bparams\\b|\\brequest\\b",
-        "(?:Integer|Float|File\\.basename|CGI\\.escape\\w*|ERB::Util\\.\\w+|Shellwords\\.escape|"
-        ".*\\.(?:to_i|to_f|to_sym|shellescape))"},
-    [BW_LANG_CS] = {
-        "(?:\\w+\\.)*Request\\.(?:Query|Form|Headers|Cookies|Body|RouteValues|Path|QueryString|Params|"
-        "ReadFromJsonAsync|ReadFormAsync)\\b|(?:\\w+\\.)*QueryString\\[",
-        "\\[(?:Http(?:Get|Post|Put|Delete|Patch)|Route|FromQuery|FromBody|FromForm|FromRoute|FromHeader|ApiController)\\b|"
-        "HttpContext|HttpRequest|\\.Map(?:Get|Post|Put|Delete|Patch|Methods)?\\s*\\(",
-        "(?:int\\.Parse|int\\.TryParse|long\\.Parse|Guid\\.Parse|Convert\\.ToInt\\d+|Path\\.GetFileName|"
-        "Uri\\.EscapeDataString|HttpUtility\\.\\w+|WebUtility\\.\\w+|HtmlEncoder\\.\\w+\\.Encode)"},
-    [BW_LANG_RS] = {
-        "\\w*req\\w*\\.(?:query_string|headers|uri|match_info|body)\\s*\\(|"
-        "web::(?:Query|Json|Form|Path)\\b",
-        "\\b(?:Query|Json|Form|Path|Multipart|Bytes)\\s*<|web::|HttpRequest|#\\[(?:get|post|put|delete|patch|route)\\b|"
-        "axum::extract|Request<",
-        "(?:\\w+::parse|\\w+\\.parse::<\\w+>|urlencoding::encode|Path::new\\([^)]*\\)\\.file_name|html_escape::\\w+)"},
+enum kind { K_SOURCES, K_ROUTES, K_SANITIZERS, NKINDS };
+static const char *const KIND_KEY[NKINDS] = {"sources", "routes", "sanitizers"};
+static const char *const KIND_ONE[NKINDS] = {"source", "route", "sanitizer"};
+
+struct lang_tab {
+    pcre2_code *src;   /* anchored at the start of an expression's text */
+    pcre2_code *route; /* anywhere in a function's head */
+    pcre2_code *clean; /* a whole callee */
+    pcre2_code *gate;  /* a source or a route anywhere: the file is worth parsing for taint */
 };
 
-/* The regexes above and each spec's, compiled once (tables() on first use, under a once). */
-static pcre2_code *re_src[BW_LANG_COUNT], *re_route[BW_LANG_COUNT], *re_clean[BW_LANG_COUNT],
-    *re_gate[BW_LANG_COUNT];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-static bool tables_ok;
+struct bw_taint_tables {
+    struct lang_tab lang[BW_LANG_COUNT];
+};
 
 static pcre2_code *compile(const char *p, uint32_t flags, char *err, size_t errlen)
 {
@@ -99,35 +41,292 @@ static pcre2_code *compile(const char *p, uint32_t flags, char *err, size_t errl
     return c;
 }
 
-static void tables(void)
+void bw_taint_tables_free(struct bw_taint_tables *t)
 {
-    char e[200];
-    tables_ok = true;
+    if (!t)
+        return;
     for (int l = 0; l < BW_LANG_COUNT; l++) {
-        const struct lang_tables *t = &LANGS[l == BW_LANG_TS ? BW_LANG_JS : l];
-        if (!t->sources)
-            continue;
-        /* sources and cleaners anchored at the expression's start; a cleaner must be the whole callee */
-        char *clean = malloc(strlen(t->clean) + 16);
-        if (!clean) {
-            tables_ok = false;
-            return;
-        }
-        sprintf(clean, "(?:%s)\\z", t->clean);
-        re_src[l] = compile(t->sources, PCRE2_ANCHORED, e, sizeof e);
-        re_route[l] = compile(t->route, 0, e, sizeof e);
-        re_clean[l] = compile(clean, PCRE2_ANCHORED, e, sizeof e);
-        free(clean);
-        /* a source or a route anywhere: the gate before a file is parsed for taint */
-        size_t gl = strlen(t->sources) + strlen(t->route) + 16;
-        char *gate = malloc(gl);
-        if (gate) {
-            snprintf(gate, gl, "(?:%s)|(?:%s)", t->sources, t->route);
-            re_gate[l] = compile(gate, 0, e, sizeof e);
-            free(gate);
-        }
-        tables_ok &= re_src[l] && re_route[l] && re_clean[l] && re_gate[l];
+        pcre2_code_free(t->lang[l].src);
+        pcre2_code_free(t->lang[l].route);
+        pcre2_code_free(t->lang[l].clean);
+        pcre2_code_free(t->lang[l].gate);
     }
+    free(t);
+}
+
+/* The 1-based line where element idx of the top-level member key's array starts in the JSON
+ * text s[0..n) (which jansson accepted, so strings and brackets balance); 1 when not found. */
+static unsigned elem_line(const char *s, size_t n, const char *key, size_t idx)
+{
+    size_t kl = strlen(key), count = 0;
+    const char *last = NULL; /* the last string read at depth 1: a member's key before its value */
+    size_t lastlen = 0;
+    int depth = 0;
+    bool in_wanted = false, expect = false;
+    unsigned line = 1;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '\n') {
+            line++;
+            continue;
+        }
+        if (c == ' ' || c == '\t' || c == '\r')
+            continue;
+        if (expect && c != ']') {
+            if (count++ == idx)
+                return line;
+            expect = false;
+        }
+        if (c == '"') {
+            size_t a = ++i;
+            while (i < n && s[i] != '"')
+                i += s[i] == '\\' ? 2 : 1;
+            if (depth == 1 && i <= n)
+                last = s + a, lastlen = i - a;
+        } else if (c == '{' || c == '[') {
+            depth++;
+            if (c == '[' && depth == 2 && last && lastlen == kl && memcmp(last, key, kl) == 0)
+                in_wanted = expect = true;
+        } else if (c == '}' || c == ']') {
+            if (depth == 2)
+                in_wanted = expect = false;
+            depth--;
+        } else if (c == ',' && depth == 2 && in_wanted) {
+            expect = true;
+        }
+    }
+    return 1;
+}
+
+/* Whether re matches s (anchoring is the regex's own). */
+static bool re_matches(const pcre2_code *re, const char *s, pcre2_match_data *md, pcre2_match_context *mc)
+{
+    return pcre2_match(re, (PCRE2_SPTR)s, strlen(s), 0, 0, md, mc) >= 0;
+}
+
+/* A string array of at most BW_TAINT_TABLE_MAX_EXAMPLES strings of 1..BW_TAINT_TABLE_MAX_EXAMPLE bytes,
+ * at least one. */
+static bool examples_ok(json_t *a)
+{
+    if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > BW_TAINT_TABLE_MAX_EXAMPLES)
+        return false;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v) {
+        size_t n = json_string_length(v);
+        if (!json_is_string(v) || n == 0 || n > BW_TAINT_TABLE_MAX_EXAMPLE)
+            return false;
+    }
+    return true;
+}
+
+/* Checks entry e (kind k) and adds its pattern to the alternation b. 0, or -1 with why. */
+static int load_entry(json_t *e, enum kind k, struct bw_sb *b, pcre2_match_data *md, pcre2_match_context *mc,
+                      char *why, size_t whylen)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(e, key, v) {
+        if (strcmp(key, "id") != 0 && strcmp(key, "what") != 0 && strcmp(key, "pattern") != 0 &&
+            strcmp(key, "examples") != 0) {
+            snprintf(why, whylen, "unknown member \"%s\" (id, what, pattern, examples)", key);
+            return -1;
+        }
+    }
+    const char *pat = json_string_value(json_object_get(e, "pattern"));
+    json_t *ex = json_object_get(e, "examples");
+    json_t *pos = json_object_get(ex, "positive"), *neg = json_object_get(ex, "negative");
+    size_t pl = json_string_length(json_object_get(e, "pattern"));
+    if (!json_is_string(json_object_get(e, "what")) || !pat || pl == 0 || pl > BW_TAINT_TABLE_MAX_PATTERN ||
+        strlen(pat) != pl) {
+        snprintf(why, whylen, "needs what and a pattern of 1 to %d bytes", BW_TAINT_TABLE_MAX_PATTERN);
+        return -1;
+    }
+    if (!json_is_object(ex) || json_object_size(ex) != 2 || !examples_ok(pos) || !examples_ok(neg)) {
+        snprintf(why, whylen, "examples must be {\"positive\": [...], \"negative\": [...]}, 1 to %d strings each of "
+                 "1 to %d bytes", BW_TAINT_TABLE_MAX_EXAMPLES, BW_TAINT_TABLE_MAX_EXAMPLE);
+        return -1;
+    }
+    /* the entry alone, matched as the engine matches its kind */
+    struct bw_sb p = {0};
+    bw_sb_printf(&p, k == K_SANITIZERS ? "(?:%s)\\z" : "(?:%s)", pat);
+    char e2[200];
+    pcre2_code *re = p.oom ? NULL : compile(bw_sb_str(&p), k == K_ROUTES ? 0 : PCRE2_ANCHORED, e2, sizeof e2);
+    free(p.p);
+    if (!re) {
+        snprintf(why, whylen, "pattern: %s", e2);
+        return -1;
+    }
+    int rc = 0;
+    for (int pass = 0; pass < 2 && rc == 0; pass++) {
+        json_t *list = pass == 0 ? pos : neg;
+        size_t i;
+        json_t *x;
+        json_array_foreach(list, i, x) {
+            const char *t = json_string_value(x);
+            if (strlen(t) != json_string_length(x) || re_matches(re, t, md, mc) != (pass == 0)) {
+                snprintf(why, whylen, "%s example %zu (\"%.80s\") %s", pass == 0 ? "positive" : "negative", i + 1, t,
+                         pass == 0 ? "does not match the pattern" : "matches the pattern");
+                rc = -1;
+                break;
+            }
+        }
+    }
+    pcre2_code_free(re);
+    if (rc == 0)
+        bw_sb_printf(b, "%s(?:%s)", b->len ? "|" : "", pat);
+    return rc;
+}
+
+/* Loads one document (name: for messages) into t. 0, or -1 with "name:line: ..." in err. */
+static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc, size_t len, char *err,
+                    size_t errlen)
+{
+    if (len > BW_TAINT_TABLE_MAX_BYTES) {
+        snprintf(err, errlen, "%s:1: larger than %d bytes", name, BW_TAINT_TABLE_MAX_BYTES);
+        return -1;
+    }
+    json_error_t je;
+    json_t *o = json_loadb(doc, len, JSON_REJECT_DUPLICATES, &je);
+    if (!o || !json_is_object(o)) {
+        snprintf(err, errlen, "%s:%d: %s", name, o || je.line < 1 ? 1 : je.line, o ? "not a JSON object" : je.text);
+        json_decref(o);
+        return -1;
+    }
+    int rc = -1;
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    pcre2_match_context *mc = pcre2_match_context_create(NULL);
+    struct bw_sb alt[NKINDS] = {{0}};
+    if (!md || !mc) {
+        snprintf(err, errlen, "out of memory");
+        goto out;
+    }
+    pcre2_set_match_limit(mc, BW_SCAN_MATCH_LIMIT);
+    pcre2_set_depth_limit(mc, BW_SCAN_DEPTH_LIMIT);
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v) {
+        bool known = strcmp(key, "languages") == 0 || strcmp(key, "about") == 0;
+        for (int k = 0; k < NKINDS; k++)
+            known |= strcmp(key, KIND_KEY[k]) == 0;
+        if (!known) {
+            snprintf(err, errlen, "%s:1: unknown member \"%s\" (languages, about, sources, routes, sanitizers)", name,
+                     key);
+            goto out;
+        }
+    }
+    unsigned langs = 0;
+    json_t *la = json_object_get(o, "languages");
+    size_t i;
+    json_array_foreach(la, i, v) {
+        int l = bw_lang_parse(json_string_value(v));
+        if (l < 0 || (langs & (1u << l))) {
+            snprintf(err, errlen, "%s:%u: languages: \"%s\" is no language or is named twice", name,
+                     elem_line(doc, len, "languages", i), json_string_value(v) ? json_string_value(v) : "?");
+            goto out;
+        }
+        if (t->lang[l].src) {
+            snprintf(err, errlen, "%s:%u: languages: %s has tables in another file", name,
+                     elem_line(doc, len, "languages", i), bw_lang_name((enum bw_lang)l));
+            goto out;
+        }
+        langs |= 1u << l;
+    }
+    if (!langs) {
+        snprintf(err, errlen, "%s:1: languages must name at least one language", name);
+        goto out;
+    }
+    for (int k = 0; k < NKINDS; k++) {
+        json_t *a = json_object_get(o, KIND_KEY[k]);
+        if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > BW_TAINT_TABLE_MAX_ENTRIES) {
+            snprintf(err, errlen, "%s:1: %s must be an array of 1 to %d entries", name, KIND_KEY[k],
+                     BW_TAINT_TABLE_MAX_ENTRIES);
+            goto out;
+        }
+        json_t *e;
+        json_array_foreach(a, i, e) {
+            char why[300];
+            const char *id = json_string_value(json_object_get(e, "id"));
+            bool id_ok = id && *id && strlen(id) <= 64;
+            for (size_t j = 0; id_ok && j < i; j++)
+                id_ok = strcmp(id, json_string_value(json_object_get(json_array_get(a, j), "id"))) != 0;
+            if (!json_is_object(e) || !id_ok)
+                snprintf(why, sizeof why, "needs an id of 1 to 64 bytes, unique among the %s", KIND_KEY[k]);
+            if (!json_is_object(e) || !id_ok ||
+                load_entry(e, (enum kind)k, &alt[k], md, mc, why, sizeof why) != 0) {
+                snprintf(err, errlen, "%s:%u: %s %s: %s", name, elem_line(doc, len, KIND_KEY[k], i), KIND_ONE[k],
+                         id ? id : "(no id)", why);
+                goto out;
+            }
+        }
+        if (alt[k].oom) {
+            snprintf(err, errlen, "out of memory");
+            goto out;
+        }
+    }
+    /* one alternation per kind, compiled once per language it serves */
+    struct bw_sb clean = {0}, gate = {0};
+    bw_sb_printf(&clean, "(?:%s)\\z", bw_sb_str(&alt[K_SANITIZERS]));
+    bw_sb_printf(&gate, "(?:%s)|(?:%s)", bw_sb_str(&alt[K_SOURCES]), bw_sb_str(&alt[K_ROUTES]));
+    char e[200] = "out of memory";
+    rc = clean.oom || gate.oom ? -1 : 0;
+    for (int l = 0; l < BW_LANG_COUNT && rc == 0; l++) {
+        if (!(langs & (1u << l)))
+            continue;
+        struct lang_tab *lt = &t->lang[l];
+        if (!(lt->src = compile(bw_sb_str(&alt[K_SOURCES]), PCRE2_ANCHORED, e, sizeof e)) ||
+            !(lt->route = compile(bw_sb_str(&alt[K_ROUTES]), 0, e, sizeof e)) ||
+            !(lt->clean = compile(bw_sb_str(&clean), PCRE2_ANCHORED, e, sizeof e)) ||
+            !(lt->gate = compile(bw_sb_str(&gate), 0, e, sizeof e)))
+            rc = -1;
+    }
+    if (rc != 0)
+        snprintf(err, errlen, "%s:1: the tables together: %s", name, e);
+    free(clean.p);
+    free(gate.p);
+out:
+    for (int k = 0; k < NKINDS; k++)
+        free(alt[k].p);
+    pcre2_match_data_free(md);
+    pcre2_match_context_free(mc);
+    json_decref(o);
+    return rc;
+}
+
+struct bw_taint_tables *bw_taint_tables_new(const char *const *names, const char *const *docs, const size_t *lens,
+                                            size_t ndocs, char *err, size_t errlen)
+{
+    struct bw_taint_tables *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (size_t d = 0; d < ndocs; d++)
+        if (load_doc(t, names[d], docs[d], lens[d], err, errlen) != 0) {
+            bw_taint_tables_free(t);
+            return NULL;
+        }
+    return t;
+}
+
+struct bw_taint_tables *bw_taint_tables_embedded(char *err, size_t errlen)
+{
+    const char *names[BW_LANG_COUNT], *docs[BW_LANG_COUNT];
+    size_t lens[BW_LANG_COUNT], n = 0;
+    for (size_t i = 0; i < bw_embedded_count; i++) {
+        const char *name = bw_embedded_files[i].name;
+        size_t nl = strlen(name);
+        if (strncmp(name, "data/taint/", 11) != 0 || nl < 5 || strcmp(name + nl - 5, ".json") != 0)
+            continue;
+        if (n == BW_LANG_COUNT) {
+            snprintf(err, errlen, "%s:1: more taint tables than languages", name);
+            return NULL;
+        }
+        names[n] = name;
+        docs[n] = (const char *)bw_embedded_files[i].data;
+        lens[n++] = bw_embedded_files[i].len;
+    }
+    return bw_taint_tables_new(names, docs, lens, n, err, errlen);
 }
 
 struct sink {
@@ -139,6 +338,7 @@ struct sink {
 
 struct bw_taint_spec {
     enum bw_lang lang;
+    const struct lang_tab *tab; /* the language's tables (borrowed from the tables it was made with) */
     struct sink *sinks;
     size_t nsinks;
     pcre2_code *sanitizer; /* the rule's own cleaners (anchored, whole callee), or NULL */
@@ -160,13 +360,13 @@ void bw_taint_spec_free(struct bw_taint_spec *s)
     free(s);
 }
 
-struct bw_taint_spec *bw_taint_spec_new(enum bw_lang l, const char *const *callees, const int *args,
-                                        const char *const *whens, const char *const *unlesses, size_t nsinks,
-                                        const char *sanitizers, const char *guard, char *err, size_t errlen)
+struct bw_taint_spec *bw_taint_spec_new(const struct bw_taint_tables *tab, enum bw_lang l, const char *const *callees,
+                                        const int *args, const char *const *whens, const char *const *unlesses,
+                                        size_t nsinks, const char *sanitizers, const char *guard, char *err,
+                                        size_t errlen)
 {
-    pthread_once(&tables_once, tables);
-    if (!tables_ok || (unsigned)l >= BW_LANG_COUNT || !re_src[l]) {
-        snprintf(err, errlen, "no taint tables for this language");
+    if (!tab || (unsigned)l >= BW_LANG_COUNT || !tab->lang[l].src) {
+        snprintf(err, errlen, "no taint tables for %s (data/taint)", (unsigned)l < BW_LANG_COUNT ? bw_lang_name(l) : "?");
         return NULL;
     }
     struct bw_taint_spec *s = calloc(1, sizeof *s);
@@ -176,6 +376,7 @@ struct bw_taint_spec *bw_taint_spec_new(enum bw_lang l, const char *const *calle
         return NULL;
     }
     s->lang = l;
+    s->tab = &tab->lang[l];
     char e[200];
     for (size_t i = 0; i < nsinks; i++, s->nsinks++) {
         size_t n = strlen(callees[i]);
@@ -238,7 +439,7 @@ struct bw_taint {
     /* this run */
     const struct bw_syn_tree *t;
     const struct bw_taint_spec *spec;
-    enum bw_lang lang;
+    const struct lang_tab *tab; /* the spec's language's tables */
     struct var tmp; /* a value's taint while it is judged */
     char callee[BW_TAINT_MAX_CALLEE + 1];
 };
@@ -430,7 +631,7 @@ static bool arg_of(TSNode args, int n, TSNode *out)
 static bool cleaned(struct bw_taint *x, const char *callee)
 {
     size_t n = strlen(callee);
-    return n && (re_at(x, re_clean[x->lang], callee, n) || re_at(x, x->spec->sanitizer, callee, n));
+    return n && (re_at(x, x->tab->clean, callee, n) || re_at(x, x->spec->sanitizer, callee, n));
 }
 
 /* Whether value node n holds tainted data; its taint (origin and steps) in x->tmp. */
@@ -451,7 +652,7 @@ static bool tainted(struct bw_taint *x, TSNode n, int depth)
         if (cleaned(x, callee_of(x, n, &args)))
             return false;
     }
-    if (re_at(x, re_src[x->lang], s, len)) {
+    if (re_at(x, x->tab->src, s, len)) {
         memset(&x->tmp, 0, sizeof x->tmp);
         x->tmp.origin = BW_TAINT_SOURCE;
         add_step(&x->tmp, n, BW_STEP_SOURCE);
@@ -612,7 +813,7 @@ static bool route_context(struct bw_taint *x, TSNode f)
         a--;
     if (b > x->t->len || b < a)
         return false;
-    return re_at(x, re_route[x->lang], x->t->src + a, b - a);
+    return re_at(x, x->tab->route, x->t->src + a, b - a);
 }
 
 /* A call that writes its arguments' taint into its receiver (list.append(v), sb.append(v),
@@ -639,7 +840,7 @@ static void call_effects(struct bw_taint *x, TSNode c, int depth)
         adds = strcmp(m, *p) == 0;
     size_t ctl;
     const char *ctx_text = text(x, c, &ctl);
-    if (re_at(x, re_src[x->lang], ctx_text, ctl)) { /* c.ShouldBindJSON(&body): body is request data */
+    if (re_at(x, x->tab->src, ctx_text, ctl)) { /* c.ShouldBindJSON(&body): body is request data */
         uint32_t nc = ts_node_named_child_count(args);
         for (uint32_t i = 0; i < nc; i++) {
             TSNode a = ts_node_named_child(args, i);
@@ -900,12 +1101,11 @@ static int visit_calls(struct run *r, TSNode n, int depth)
     return 0;
 }
 
-bool bw_taint_gate(struct bw_taint *x, enum bw_lang l, const char *s, size_t len)
+bool bw_taint_gate(struct bw_taint *x, const struct bw_taint_tables *tab, enum bw_lang l, const char *s, size_t len)
 {
-    pthread_once(&tables_once, tables);
-    if ((unsigned)l >= BW_LANG_COUNT || !re_gate[l])
+    if (!tab || (unsigned)l >= BW_LANG_COUNT || !tab->lang[l].gate)
         return true; /* no tables: let the run decide */
-    int rc = pcre2_match(re_gate[l], (PCRE2_SPTR)s, len, 0, 0, x->md, x->mctx);
+    int rc = pcre2_match(tab->lang[l].gate, (PCRE2_SPTR)s, len, 0, 0, x->md, x->mctx);
     return rc >= 0 || rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT;
 }
 
@@ -916,7 +1116,7 @@ int bw_taint_run(struct bw_taint *x, const struct bw_taint_spec *spec, const str
         return -1;
     x->t = t;
     x->spec = spec;
-    x->lang = spec->lang;
+    x->tab = spec->tab;
     struct run r = {x, fn, ctx, from, to ? to : UINT32_MAX, 0};
     return visit_calls(&r, ts_tree_root_node(t->tree), 0);
 }

@@ -7,7 +7,8 @@
  *  - scope: the outermost function around the sink (its nested lambdas and callbacks included),
  *    or, in a fragment with no function, the text parsed;
  *  - sources: per language, expressions that read a request (request.args, req.query, $_GET,
- *    params, r.URL.Query(), Request.Query, ...), matched at the start of an expression's text;
+ *    params, r.URL.Query(), Request.Query, ...), matched at the start of an expression's text
+ *    (catalog data: data/taint/LANG.json, with the route heads and the cleaners below);
  *    and the function's parameters: from a route handler (a route decorator, annotation,
  *    attribute, a request/context type, an extractor in its head) they are request data, else
  *    data of unknown origin (the rule's severity then drops to MEDIUM at most);
@@ -31,7 +32,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One rule's taint form for one language, compiled (bw_taint_spec_new). Immutable, shared. */
+/* The per-language tables: sources, route heads and cleaners (data/taint/LANG.json: each entry a
+ * regex with positive and negative examples). Immutable once loaded, shared by every thread. */
+struct bw_taint_tables;
+
+/* Loads ndocs table documents (names[i] is docs[i]'s file name, for messages). Every entry is
+ * checked: its pattern compiles, matches each positive example and no negative one (a source
+ * anchored at the example's start, a sanitizer as the whole example, a route anywhere in it);
+ * the document's members and sizes are within limits.h's BW_TAINT_TABLE_*; a language has one
+ * document at most. NULL with "FILE:LINE: what" in err (the line of the entry at fault). */
+struct bw_taint_tables *bw_taint_tables_new(const char *const *names, const char *const *docs, const size_t *lens,
+                                            size_t ndocs, char *err, size_t errlen);
+/* The tables embedded at build time (every data/taint/LANG.json). */
+struct bw_taint_tables *bw_taint_tables_embedded(char *err, size_t errlen);
+void bw_taint_tables_free(struct bw_taint_tables *t);
+
+/* One rule's taint form for one language, compiled (bw_taint_spec_new). Immutable, shared; it
+ * borrows the tables it was made with, which must outlive it. */
 struct bw_taint_spec;
 
 /* nsinks sinks: callees[i], a regex the end of a call's callee text must match; args[i], the
@@ -41,9 +58,10 @@ struct bw_taint_spec;
  * (sendFile(name, {root: dir})). sanitizers: a regex for whole callees whose result is clean, or
  * NULL; guard: a regex that a condition's text must match to validate the names it mentions,
  * or NULL. NULL with a message on error. */
-struct bw_taint_spec *bw_taint_spec_new(enum bw_lang l, const char *const *callees, const int *args,
-                                        const char *const *whens, const char *const *unlesses, size_t nsinks,
-                                        const char *sanitizers, const char *guard, char *err, size_t errlen);
+struct bw_taint_spec *bw_taint_spec_new(const struct bw_taint_tables *tab, enum bw_lang l, const char *const *callees,
+                                        const int *args, const char *const *whens, const char *const *unlesses,
+                                        size_t nsinks, const char *sanitizers, const char *guard, char *err,
+                                        size_t errlen);
 void bw_taint_spec_free(struct bw_taint_spec *s);
 
 enum bw_taint_origin {
@@ -76,7 +94,7 @@ void bw_taint_free(struct bw_taint *x);
 /* Whether text s of language l can hold a flow: it reads a request (a source) or has a route
  * (whose parameters are sources). Parsing is what costs; a file with sinks but neither is not
  * parsed for taint (a parameter of a plain function, of unknown origin, is then not followed). */
-bool bw_taint_gate(struct bw_taint *x, enum bw_lang l, const char *s, size_t len);
+bool bw_taint_gate(struct bw_taint *x, const struct bw_taint_tables *tab, enum bw_lang l, const char *s, size_t len);
 
 /* Checks every call of t that starts in bytes [from, to) and matches one of spec's sinks.
  * 0, fn's nonzero value, or -1 on an internal error. */

@@ -276,6 +276,50 @@ static void time_budget(void **state)
     bw_syn_tree_free(&t);
 }
 
+/* The prefilter derived from one pattern's predicates, or NULL. */
+static char *prefilter_of(const char *preds)
+{
+    char src[512];
+    snprintf(src, sizeof src, "((call function: (identifier) @f arguments: (argument_list (identifier) @a)) @finding %s)",
+             preds);
+    struct bw_syn_query *q = query(BW_GRAMMAR_PY, src);
+    char *p = bw_syn_query_prefilter(q, 0);
+    bw_syn_query_free(q);
+    return p;
+}
+
+static void expect_prefilter(const char *preds, const char *want)
+{
+    char *got = prefilter_of(preds);
+    if (want == NULL ? got != NULL : got == NULL || strcmp(got, want) != 0)
+        fail_msg("%s: got %s, want %s", preds, got ? got : "(none)", want ? want : "(none)");
+    free(got);
+}
+
+/* A #match? regex counts by the literal every match of it must contain, never by its own length:
+ * `^[a-z_]+$` requires nothing, so #eq? "os" is the prefilter (the old scoring took the regex,
+ * which fires on every identifier); a regex without a usable literal gives none. */
+static void prefilter_from_required_literals(void **state)
+{
+    (void)state;
+    expect_prefilter("(#eq? @f \"os\") (#match? @a \"^[a-z_]+$\")", "(?:\\bos\\b)");
+    expect_prefilter("(#match? @a \"^[a-z_]+$\")", NULL);
+    expect_prefilter("(#match? @f \"^(?:get|post)_json$\")", "(?:_json)");
+    expect_prefilter("(#match? @f \"^(exec|eval)$\")", "(?:exec|eval)");
+    expect_prefilter("(#match? @f \"^\\\\w*Request\\\\.getParameter$\")", "(?:Request\\.getParameter)");
+    expect_prefilter("(#match? @f \"^(?:ab?c|xyz)$\")", NULL);        /* a, c: too short */
+    expect_prefilter("(#match? @f \"(?i)system\")", NULL);            /* an option: trust nothing */
+    expect_prefilter("(#match? @f \"^(?:pickle)?loads$\")", "(?:loads)"); /* the optional group is not required */
+    expect_prefilter("(#match? @f \"^(?:yaml|pickle)\\\\.(?:load|loads)$\")", "(?:yaml|pickle)");
+    expect_prefilter("(#eq? @f \"eval\") (#match? @a \"^user_input_[0-9]+$\")", "(?:user_input_)");
+    expect_prefilter("(#any-of? @f \"exec\" \"system\") (#match? @a \"[0-9]\")", "(?:\\bexec\\b|\\bsystem\\b)");
+    /* what it derives matches the text wherever the pattern can match */
+    char *p = prefilter_of("(#match? @f \"^sub(?:process)+_run$\")");
+    assert_non_null(p);
+    assert_string_equal(p, "(?:process)");
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -287,6 +331,7 @@ int main(void)
         cmocka_unit_test(query_depth_is_bounded),
         cmocka_unit_test(windows_keep_offsets),
         cmocka_unit_test(time_budget),
+        cmocka_unit_test(prefilter_from_required_literals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

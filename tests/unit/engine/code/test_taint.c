@@ -9,19 +9,28 @@
 
 #include "engine/code/taint.h"
 
+#include "common/embedded.h"
+
+#include <jansson.h>
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static struct bw_syntax *sx;
 static struct bw_taint *tx;
+static struct bw_taint_tables *tt;
 
 static int setup(void **state)
 {
     (void)state;
+    char err[300];
     sx = bw_syntax_new();
     tx = bw_taint_new();
-    return sx && tx ? 0 : -1;
+    tt = bw_taint_tables_embedded(err, sizeof err);
+    if (!tt)
+        fprintf(stderr, "taint tables: %s\n", err);
+    return sx && tx && tt ? 0 : -1;
 }
 
 static int teardown(void **state)
@@ -29,6 +38,7 @@ static int teardown(void **state)
     (void)state;
     bw_syntax_free(sx);
     bw_taint_free(tx);
+    bw_taint_tables_free(tt);
     return 0;
 }
 
@@ -54,7 +64,7 @@ static struct got run(enum bw_lang l, const char *sink, int arg, const char *san
 {
     char err[256];
     const char *whens[1] = {NULL}, *unless[1] = {NULL};
-    struct bw_taint_spec *sp = bw_taint_spec_new(l, &sink, &arg, whens, unless, 1, sanitizers, guard, err, sizeof err);
+    struct bw_taint_spec *sp = bw_taint_spec_new(tt, l, &sink, &arg, whens, unless, 1, sanitizers, guard, err, sizeof err);
     if (!sp)
         fail_msg("spec: %s", err);
     struct bw_syn_tree t;
@@ -222,12 +232,179 @@ static void gate(void **state)
     static const char plain[] = "def load(p):\n    with open(p) as f:\n        return f.read()\n";
     static const char flask[] = "name = request.args['n']\nopen(name)\n";
     static const char route[] = "@app.get('/f')\ndef f(name):\n    open(name)\n";
-    assert_false(bw_taint_gate(tx, BW_LANG_PY, plain, strlen(plain)));
-    assert_true(bw_taint_gate(tx, BW_LANG_PY, flask, strlen(flask)));
-    assert_true(bw_taint_gate(tx, BW_LANG_PY, route, strlen(route)));
+    assert_false(bw_taint_gate(tx, tt, BW_LANG_PY, plain, strlen(plain)));
+    assert_true(bw_taint_gate(tx, tt, BW_LANG_PY, flask, strlen(flask)));
+    assert_true(bw_taint_gate(tx, tt, BW_LANG_PY, route, strlen(route)));
     static const char go[] = "func h(w http.ResponseWriter, r *http.Request) {\n\tos.Open(x)\n}\n";
-    assert_true(bw_taint_gate(tx, BW_LANG_GO, go, strlen(go)));
-    assert_false(bw_taint_gate(tx, BW_LANG_GO, "os.Open(x)\n", 11));
+    assert_true(bw_taint_gate(tx, tt, BW_LANG_GO, go, strlen(go)));
+    assert_false(bw_taint_gate(tx, tt, BW_LANG_GO, "os.Open(x)\n", 11));
+}
+
+/* Loads one document named t.json; NULL with the message in err. */
+static struct bw_taint_tables *load1(const char *doc, char *err, size_t errlen)
+{
+    const char *names[1] = {"t.json"}, *docs[1] = {doc};
+    size_t lens[1] = {strlen(doc)};
+    return bw_taint_tables_new(names, docs, lens, 1, err, errlen);
+}
+
+/* The embedded tables, entry by entry: each one alone loads (its pattern matches every positive
+ * example and no negative one), and with its first positive example swapped into its negatives
+ * it is refused, so the check runs for every entry. Every language has tables. */
+static void tables_catalog(void **state)
+{
+    (void)state;
+    size_t docs = 0, entries = 0;
+    for (size_t i = 0; i < bw_embedded_count; i++) {
+        const char *name = bw_embedded_files[i].name;
+        if (strncmp(name, "data/taint/", 11) != 0)
+            continue;
+        docs++;
+        json_error_t je;
+        json_t *o = json_loadb((const char *)bw_embedded_files[i].data, bw_embedded_files[i].len, 0, &je);
+        assert_non_null(o);
+        static const char *const KINDS[] = {"sources", "routes", "sanitizers"};
+        for (int k = 0; k < 3; k++) {
+            size_t n = json_array_size(json_object_get(o, KINDS[k]));
+            assert_true(n > 0);
+            for (size_t e = 0; e < n; e++) {
+                json_t *one = json_deep_copy(o);
+                for (int k2 = 0; k2 < 3; k2++) { /* the entry alone, the other kinds kept */
+                    if (k2 != k)
+                        continue;
+                    json_t *only = json_array();
+                    json_array_append_new(only, json_deep_copy(json_array_get(json_object_get(o, KINDS[k]), e)));
+                    json_object_set_new(one, KINDS[k], only);
+                }
+                char *txt = json_dumps(one, 0), err[400];
+                struct bw_taint_tables *t = load1(txt, err, sizeof err);
+                if (!t)
+                    fail_msg("%s %s[%zu]: %s", name, KINDS[k], e, err);
+                bw_taint_tables_free(t);
+                free(txt);
+                /* the first positive example as a negative: refused */
+                json_t *ex = json_object_get(json_array_get(json_object_get(one, KINDS[k]), 0), "examples");
+                json_array_append(json_object_get(ex, "negative"), json_array_get(json_object_get(ex, "positive"), 0));
+                txt = json_dumps(one, 0);
+                t = load1(txt, err, sizeof err);
+                assert_null(t);
+                assert_non_null(strstr(err, "matches the pattern"));
+                free(txt);
+                json_decref(one);
+                entries++;
+            }
+        }
+        json_decref(o);
+    }
+    assert_true(docs >= 8);
+    assert_true(entries >= 60);
+    for (int l = 0; l < BW_LANG_COUNT; l++) {
+        char err[300];
+        const char *sink = "\\bsink";
+        int arg = 0;
+        const char *none[1] = {NULL};
+        struct bw_taint_spec *sp = bw_taint_spec_new(tt, (enum bw_lang)l, &sink, &arg, none, none, 1, NULL, NULL, err,
+                                                     sizeof err);
+        if (!sp)
+            fail_msg("%s: %s", bw_lang_name((enum bw_lang)l), err);
+        bw_taint_spec_free(sp);
+    }
+}
+
+#define DOC_HEAD "{\n  \"languages\": [\"py\"],\n  \"sources\": [\n"
+#define DOC_SRC_OK "    {\"id\": \"a\", \"what\": \"w\", \"pattern\": \"req\\\\.x\", " \
+                   "\"examples\": {\"positive\": [\"req.x\"], \"negative\": [\"y.req.x\"]}}"
+#define DOC_TAIL "\n  ],\n  \"routes\": [{\"id\": \"r\", \"what\": \"w\", \"pattern\": \"@r\", " \
+                 "\"examples\": {\"positive\": [\"@r\\ndef f(x):\"], \"negative\": [\"def f(x):\"]}}],\n" \
+                 "  \"sanitizers\": [{\"id\": \"s\", \"what\": \"w\", \"pattern\": \"int\", " \
+                 "\"examples\": {\"positive\": [\"int\"], \"negative\": [\"intern\"]}}]\n}\n"
+
+/* A bad entry is refused with its file, line and what is wrong; limits hold. */
+static void tables_refuse_bad_entries(void **state)
+{
+    (void)state;
+    char err[400];
+    struct bw_taint_tables *t = load1(DOC_HEAD DOC_SRC_OK DOC_TAIL, err, sizeof err);
+    if (!t)
+        fail_msg("%s", err);
+    bw_taint_tables_free(t);
+    static const struct {
+        const char *entry, *want;
+    } BAD[] = {
+        {"    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"req\\\\.y\", "
+         "\"examples\": {\"positive\": [\"req.x\"], \"negative\": [\"q\"]}}",
+         "t.json:5: source b: positive example 1 (\"req.x\") does not match the pattern"},
+        {"    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"req\", "
+         "\"examples\": {\"positive\": [\"req.y\"], \"negative\": [\"q\", \"req.z\"]}}",
+         "t.json:5: source b: negative example 2 (\"req.z\") matches the pattern"},
+        {"    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"req(\", "
+         "\"examples\": {\"positive\": [\"req.y\"], \"negative\": [\"q\"]}}",
+         "t.json:5: source b: pattern: "},
+        {"    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"req\", \"examples\": {\"positive\": [\"req\"]}}",
+         "t.json:5: source b: examples must be"},
+        {"    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"req\", \"sink\": 1, "
+         "\"examples\": {\"positive\": [\"req\"], \"negative\": [\"q\"]}}",
+         "t.json:5: source b: unknown member \"sink\""},
+        {"    {\"id\": \"a\", \"what\": \"w\", \"pattern\": \"req\", "
+         "\"examples\": {\"positive\": [\"req\"], \"negative\": [\"q\"]}}",
+         "t.json:5: source a: needs an id"},
+        {"    \"req\"", "t.json:5: source (no id): needs an id"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        char doc[2048];
+        snprintf(doc, sizeof doc, "%s%s,\n%s%s", DOC_HEAD, DOC_SRC_OK, BAD[i].entry, DOC_TAIL);
+        t = load1(doc, err, sizeof err);
+        if (t || strncmp(err, BAD[i].want, strlen(BAD[i].want)) != 0)
+            fail_msg("case %zu: got \"%s\", want \"%s\"", i, t ? "(loaded)" : err, BAD[i].want);
+    }
+    /* a document: not JSON (its line), an unknown member, no language, a language twice */
+    t = load1("{\n\"languages\": [\"py\"],\n oops\n}", err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "t.json:3: "));
+    t = load1("{\"languages\": [\"py\"], \"sinks\": []}", err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "unknown member \"sinks\""));
+    t = load1("{\"languages\": [\"xx\"], \"sources\": []}", err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "no language"));
+    const char *names[2] = {"a.json", "b.json"}, *docs[2] = {DOC_HEAD DOC_SRC_OK DOC_TAIL, DOC_HEAD DOC_SRC_OK DOC_TAIL};
+    size_t lens[2] = {strlen(docs[0]), strlen(docs[1])};
+    t = bw_taint_tables_new(names, docs, lens, 2, err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "b.json:2: languages: py has tables in another file"));
+    /* limits: too many examples, an example too long, too many entries, a document too large */
+    char *big = malloc(BW_TAINT_TABLE_MAX_BYTES + 64);
+    assert_non_null(big);
+    int w = snprintf(big, 512, "%s    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"x\", \"examples\": {\"negative\": [\"q\"], "
+                     "\"positive\": [", DOC_HEAD);
+    for (int i = 0; i <= BW_TAINT_TABLE_MAX_EXAMPLES; i++)
+        w += snprintf(big + w, 16, "%s\"x\"", i ? ", " : "");
+    w += snprintf(big + w, 512, "]}}%s", DOC_TAIL);
+    t = load1(big, err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "examples must be"));
+    w = snprintf(big, 512, "%s    {\"id\": \"b\", \"what\": \"w\", \"pattern\": \"x\", \"examples\": {\"negative\": [\"q\"], "
+                 "\"positive\": [\"", DOC_HEAD);
+    memset(big + w, 'x', BW_TAINT_TABLE_MAX_EXAMPLE + 1);
+    w += BW_TAINT_TABLE_MAX_EXAMPLE + 1;
+    w += snprintf(big + w, 512, "\"]}}%s", DOC_TAIL);
+    t = load1(big, err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "examples must be"));
+    w = snprintf(big, 512, "%s", DOC_HEAD);
+    for (int i = 0; i <= BW_TAINT_TABLE_MAX_ENTRIES; i++)
+        w += snprintf(big + w, 256, "%s    {\"id\": \"e%d\", \"what\": \"w\", \"pattern\": \"x\", "
+                      "\"examples\": {\"positive\": [\"x\"], \"negative\": [\"q\"]}}", i ? ",\n" : "", i);
+    w += snprintf(big + w, 512, "%s", DOC_TAIL);
+    t = load1(big, err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "sources must be an array of 1 to"));
+    memset(big, ' ', BW_TAINT_TABLE_MAX_BYTES + 1);
+    big[BW_TAINT_TABLE_MAX_BYTES + 1] = '\0';
+    t = load1(big, err, sizeof err);
+    assert_null(t);
+    assert_non_null(strstr(err, "larger than"));
+    free(big);
 }
 
 int main(void)
@@ -240,6 +417,8 @@ int main(void)
         cmocka_unit_test(php_ruby_rust),
         cmocka_unit_test(fragments),
         cmocka_unit_test(gate),
+        cmocka_unit_test(tables_catalog),
+        cmocka_unit_test(tables_refuse_bad_entries),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

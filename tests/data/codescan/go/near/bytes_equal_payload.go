@@ -1,0 +1,4 @@
+	if bytes.Equal(body, cached.Body) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}

@@ -1,0 +1,5 @@
+	expectedMAC := mac.Sum(nil)
+	if !hmac.Equal(expectedMAC, providedMAC) {
+		http.Error(w, "bad signature", http.StatusUnauthorized)
+		return
+	}

@@ -1,0 +1,5 @@
+byte[] computed = mac.doFinal(body);
+if (!MessageDigest.isEqual(computed, Base64.getDecoder().decode(providedSignature))) {
+    response.sendError(401);
+    return;
+}

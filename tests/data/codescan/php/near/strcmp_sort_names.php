@@ -1,0 +1,4 @@
+<?php
+usort($users, function ($a, $b) {
+    return strcmp($a['name'], $b['name']);
+});
