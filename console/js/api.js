@@ -35,8 +35,12 @@ export async function api(method, path, body) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const e = data && data.error ? data.error : {};
-    throw new ApiError(res.status, e.code || `HTTP_${res.status}`, e.message || `HTTP ${res.status}`,
+    const err = new ApiError(res.status, e.code || `HTTP_${res.status}`, e.message || `HTTP ${res.status}`,
       e.request_id || requestId);
+    // 403 TIER_REQUIRED names the plan the endpoint needs and the caller's (shown by errorBox)
+    err.requiredTier = e.required_tier || null;
+    err.currentTier = e.current_tier || null;
+    throw err;
   }
   return data;
 }

@@ -18,6 +18,9 @@ export function h(tag, attrs = {}, ...children) {
 // An error from the API as an alert: its message and the request id to quote to an operator.
 export function errorBox(err) {
   const box = h('div', { class: 'alert error', role: 'alert' }, h('span', {}, err.message || 'Something went wrong.'));
+  if (err.requiredTier) {
+    box.append(h('span', { class: 'tier' }, `Needs the ${err.requiredTier} plan; this account is on ${err.currentTier || 'another plan'}.`));
+  }
   if (err.requestId) box.append(h('span', { class: 'rid' }, `request id: ${err.requestId}`));
   return box;
 }
