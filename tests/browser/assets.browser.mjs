@@ -7,7 +7,7 @@
 // light and dark, screenshots at 1280 and 390 px).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, checkPage, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, checkPage, fitsPhone, signIn, skip } from './lib/harness.mjs';
 import { startLlmApi } from '../api/lib/llmapis.mjs';
 
 const h = useBrowser({ env: { BULWARK_EGRESS_ALLOW: 'loopback' } });
@@ -30,6 +30,7 @@ test('register a model with a connection, scan it, see score and findings, delet
   await page.waitForFunction(() => /No assets yet/.test(document.body.textContent));
   assert.equal(await page.title(), 'AI assets · bulwark console');
   await checkPage(page, 'assets-empty');
+  await fitsPhone(page, 'assets-empty');
 
   await page.type('#asset-name', 'support bot');
   await page.select('#asset-type', 'model');
@@ -69,6 +70,7 @@ test('register a model with a connection, scan it, see score and findings, delet
   await page.waitForSelector('#scans-table tbody tr');
   assert.ok(!(await page.content()).includes(SECRET));
   await checkPage(page, 'asset-scanned');
+  await fitsPhone(page, 'asset-scanned');
 
   // a second scan: the history has two points and draws the chart
   await page.click('#run-scan');

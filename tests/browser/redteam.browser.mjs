@@ -7,7 +7,7 @@
 // screenshots at 1280 and 390 px).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, checkPage, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, checkPage, fitsPhone, signIn, skip } from './lib/harness.mjs';
 import { startLlmApi, connectionFor } from '../api/lib/llmapis.mjs';
 import { roleplayLeaker, LEAKER_PROMPT, LEAK_KEY } from '../api/lib/failmodes.mjs';
 
@@ -86,6 +86,7 @@ test('start an engagement, watch it complete, read its critical finding, transcr
   assert.ok(!(await page.content()).includes(LEAK_KEY), 'the leaked key is masked in the page as in the report');
   await page.waitForSelector('#engagements-table tbody tr');
   await checkPage(page, 'redteam-report');
+  await fitsPhone(page, 'redteam-report');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
   await checkPage(page, 'redteam-report-dark');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);

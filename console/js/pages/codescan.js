@@ -102,7 +102,7 @@ export async function render(main) {
       const r = await api('POST', '/api/vibe-code/scan', body);
       lastBody = body;
       sarif.disabled = false;
-      results.replaceChildren(
+      results.replaceChildren(h('div', {},
         h('h2', {}, 'Result'),
         facts([
           ['Grade', h('strong', { id: 'risk-grade' }, r.risk_grade)], ['Risk score', `${r.risk_score} / 100`],
@@ -112,7 +112,7 @@ export async function render(main) {
         ], { id: 'code-summary' }),
         gatedNote(r),
         r.findings.length ? null : h('p', { class: 'muted' }, 'No findings.'),
-        codeView(body.code, r.findings));
+        codeView(body.code, r.findings)));
     } catch (e) {
       if (e.status === 401) throw e;
       status.replaceChildren(errorBox(e));
