@@ -60,3 +60,11 @@ export function scoreChart(points) {
   for (const [x, y] of xy) svg.append(el('circle', { cx: x, cy: y, r: 4, class: 'dot' }));
   return svg;
 }
+
+// In an event handler (a page's own render lets app.js see it), an ended session (401) goes back
+// to the sign-in; true when it did.
+export function signedOut(e) {
+  if (!e || e.status !== 401) return false;
+  location.hash = '#/signin';
+  return true;
+}

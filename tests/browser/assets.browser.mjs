@@ -91,9 +91,12 @@ test('register a model with a connection, scan it, see score and findings, delet
   assert.equal((await h.srv.req('GET', `/api/ai-security/assets/${id}`, { token: key })).status, 404);
   assert.deepEqual(problems, []);
 
-  // FREE: the API's 403 with the plan it needs and the account's own
-  await page.click('#signout');
+  // the session ends elsewhere (the cookie is gone): the next request leads back to the sign-in
+  await page.deleteCookie({ name: 'bulwark_console' });
+  await page.click('#register-asset');
   await page.waitForSelector('#email');
+
+  // FREE: the API's 403 with the plan it needs and the account's own
   const free = h.srv.addUser('FREE');
   await signIn(page, free);
   await page.click('a[href="#/assets"]');

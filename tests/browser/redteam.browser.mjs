@@ -116,5 +116,14 @@ test('start an engagement, watch it complete, read its critical finding, transcr
   await page.click('#cancel-engagement');
   await page.waitForSelector('#report[data-status="cancelled"]');
   assert.deepEqual(problems, []);
+
+  // STARTER: the API's 403, with the plan it needs and the account's own
+  await page.click('#signout');
+  await page.waitForSelector('#email');
+  await signIn(page, h.srv.addUser('STARTER'));
+  await page.click('a[href="#/redteam"]');
+  await page.waitForSelector('.paged .alert.error .tier');
+  assert.match(await page.$eval('.paged .alert.error', (e) => e.textContent), /Needs the PRO plan; this account is on STARTER\.request id: req_/);
+  await checkPage(page, 'redteam-starter');
   await page.close();
 });

@@ -6,7 +6,7 @@
 import { api } from '../api.js';
 import { h, errorBox, okBox, when } from '../dom.js';
 import { pager } from '../pager.js';
-import { sevBadge, facts, scanFindingsTable, scoreChart } from '../findings.js';
+import { sevBadge, facts, scanFindingsTable, scoreChart, signedOut } from '../findings.js';
 
 const TYPES = ['model', 'agent', 'rag', 'api', 'pipeline'];
 const FLAVOURS = ['openai', 'openai_responses', 'anthropic', 'ollama', 'azure_openai', 'gemini', 'prompt', 'template'];
@@ -108,7 +108,7 @@ function registerForm(onCreated) {
           connectionFacts(a.connection)));
       await onCreated(a);
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
       if (e.status === 400) status.append(h('p', { class: 'muted' }, 'Check the fields named above.'));
     } finally {
@@ -139,7 +139,7 @@ async function assetView(root, id, ctxList, note) {
   try {
     a = await api('GET', `/api/ai-security/assets/${encodeURIComponent(id)}`);
   } catch (e) {
-    if (e.status === 401) throw e;
+    if (signedOut(e)) return;
     root.replaceChildren(errorBox(e));
     return;
   }
@@ -177,7 +177,7 @@ async function assetView(root, id, ctxList, note) {
       await assetView(root, id, ctxList, okBox(`Scan finished: score ${s.score}, ${s.findings.length} finding(s).`));
       return;
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
     } finally {
       scanBtn.disabled = false;
@@ -190,7 +190,7 @@ async function assetView(root, id, ctxList, note) {
       root.replaceChildren(okBox(`Asset “${a.name}” deleted.`));
       await ctxList.reload();
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
     }
   });
@@ -217,7 +217,7 @@ async function assetView(root, id, ctxList, note) {
     try {
       latest.replaceChildren(scanView(await api('GET', `/api/ai-security/assets/${encodeURIComponent(id)}/scans/${encodeURIComponent(a.last_scan_id)}`)));
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       latest.replaceChildren(errorBox(e));
     }
   } else {

@@ -5,7 +5,7 @@
 // get the API's gated view (the top 3 findings) and are told how many are hidden and why.
 import { api } from '../api.js';
 import { h, errorBox } from '../dom.js';
-import { sevBadge, facts } from '../findings.js';
+import { sevBadge, facts, signedOut } from '../findings.js';
 
 const LANGS = [['py', 'Python'], ['js', 'JavaScript'], ['ts', 'TypeScript'], ['go', 'Go'], ['java', 'Java'],
   ['php', 'PHP'], ['rb', 'Ruby'], ['cs', 'C#'], ['rs', 'Rust']];
@@ -114,7 +114,7 @@ export async function render(main) {
         r.findings.length ? null : h('p', { class: 'muted' }, 'No findings.'),
         codeView(body.code, r.findings)));
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
     } finally {
       submit.disabled = false;
@@ -136,7 +136,7 @@ export async function render(main) {
       a.remove();
       saved.textContent = `SARIF saved (${log.runs[0].results.length} results).`;
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
     } finally {
       sarif.disabled = false;

@@ -7,7 +7,7 @@
 import { api } from '../api.js';
 import { h, errorBox, okBox, when } from '../dom.js';
 import { pager } from '../pager.js';
-import { sevBadge, facts } from '../findings.js';
+import { sevBadge, facts, signedOut } from '../findings.js';
 
 const POLL_MS = 1500;
 const CATEGORIES = ['prompt_injection', 'jailbreak', 'rag_poisoning', 'system_prompt_leakage', 'data_exfiltration',
@@ -116,7 +116,7 @@ export async function render(main) {
         show(r);
         await list.reload();
       } catch (e) {
-        if (e.status === 401) throw e;
+        if (signedOut(e)) return;
         note.replaceChildren(errorBox(e));
       }
     });
@@ -137,7 +137,7 @@ export async function render(main) {
         if (RUNNING.has(r.status)) timer = setTimeout(poll, POLL_MS);
         else await list.reload();
       } catch (e) {
-        if (e.status === 401) { location.hash = '#/signin'; return; }
+        if (signedOut(e)) return;
         note.replaceChildren(errorBox(e));
       }
     }
@@ -174,7 +174,7 @@ export async function render(main) {
       await list.load();
       await open(e.engagement_id);
     } catch (e) {
-      if (e.status === 401) throw e;
+      if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
     } finally {
       submit.disabled = false;
