@@ -40,6 +40,7 @@ export async function api(method, path, body) {
     // 403 TIER_REQUIRED names the plan the endpoint needs and the caller's (shown by errorBox)
     err.requiredTier = e.required_tier || null;
     err.currentTier = e.current_tier || null;
+    err.fields = Array.isArray(e.errors) ? e.errors : []; // 400 VALIDATION_ERROR: {field, message} each
     throw err;
   }
   return data;

@@ -32,7 +32,15 @@ test('register a model with a connection, scan it, see score and findings, delet
   await checkPage(page, 'assets-empty');
   await fitsPhone(page, 'assets-empty');
 
+  // the API's validation errors are shown field by field
   await page.type('#asset-name', 'support bot');
+  await page.type('#asset-endpoint', 'ftp://nowhere');
+  await page.click('#register-asset');
+  await page.waitForSelector('#register-errors li');
+  assert.match(await page.$eval('#register-errors', (e) => e.textContent), /endpoint/);
+  await checkPage(page, 'assets-invalid');
+  await page.$eval('#asset-endpoint', (e) => { e.value = ''; });
+
   await page.select('#asset-type', 'model');
   await page.type('#asset-endpoint', model.base);
   await page.type('#asset-provider', 'anthropic');

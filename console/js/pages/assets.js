@@ -110,7 +110,9 @@ function registerForm(onCreated) {
     } catch (e) {
       if (signedOut(e)) return;
       status.replaceChildren(errorBox(e));
-      if (e.status === 400) status.append(h('p', { class: 'muted' }, 'Check the fields named above.'));
+      if (e.fields && e.fields.length) {
+        status.append(h('ul', { class: 'field-errors', id: 'register-errors' }, e.fields.map((x) => h('li', {}, h('code', {}, x.field), ` ${x.message}`))));
+      }
     } finally {
       submit.disabled = false;
     }
