@@ -4,11 +4,12 @@
 let csrf = null;
 
 export class ApiError extends Error {
-  constructor(status, code, message, requestId) {
+  constructor(status, code, message, requestId, detail = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.requestId = requestId;
+    this.detail = detail; // the whole error object: required_tier, current_tier, job_id, errors...
   }
 }
 
@@ -35,13 +36,8 @@ export async function api(method, path, body) {
   try { data = await res.json(); } catch { data = null; }
   if (!res.ok) {
     const e = data && data.error ? data.error : {};
-    const err = new ApiError(res.status, e.code || `HTTP_${res.status}`, e.message || `HTTP ${res.status}`,
-      e.request_id || requestId);
-    // 403 TIER_REQUIRED names the plan the endpoint needs and the caller's (shown by errorBox)
-    err.requiredTier = e.required_tier || null;
-    err.currentTier = e.current_tier || null;
-    err.fields = Array.isArray(e.errors) ? e.errors : []; // 400 VALIDATION_ERROR: {field, message} each
-    throw err;
+    throw new ApiError(res.status, e.code || `HTTP_${res.status}`, e.message || `HTTP ${res.status}`,
+      e.request_id || requestId, e);
   }
   return data;
 }

@@ -49,7 +49,7 @@ export function scoreChart(points) {
     return e;
   };
   const W = 320, H = 120, P = 12;
-  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': `Score history: ${points.map((p) => p.score).join(', ')}` });
+  const svg = el('svg', { viewBox: `0 0 ${W} ${H}`, class: 'score-chart', role: 'img', 'aria-label': `Score history: ${points.map((p) => p.score).join(', ')}` });
   for (const y of [0, 50, 100]) {
     const yy = H - P - (y / 100) * (H - 2 * P);
     svg.append(el('line', { x1: P, x2: W - P, y1: yy, y2: yy, class: 'grid-line' }));

@@ -3,11 +3,12 @@
 // and leaks) through the form, with its x-api-key credential; the read-back says a credential is
 // kept and never shows it; a live scan from the asset's view shows the score, a score history
 // and the findings with severity, OWASP id and evidence; the asset is deleted. A FREE account
-// sees the API's 403 with the plan it needs and its own. checkPage on each state (CSP, axe in
-// light and dark, screenshots at 1280 and 390 px).
+// sees the API's 403 with the tier it needs and its own. layout.mjs check on each state (CSP, axe
+// in light and dark, screenshots at 1280 and 390 px, nothing wider than 390 px).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, checkPage, fitsPhone, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, signIn, skip } from './lib/harness.mjs';
+import { check } from './lib/layout.mjs';
 import { startLlmApi } from '../api/lib/llmapis.mjs';
 
 const h = useBrowser({ env: { BULWARK_EGRESS_ALLOW: 'loopback' } });
@@ -29,16 +30,15 @@ test('register a model with a connection, scan it, see score and findings, delet
   await page.waitForSelector('#register-asset');
   await page.waitForFunction(() => /No assets yet/.test(document.body.textContent));
   assert.equal(await page.title(), 'AI assets · bulwark console');
-  await checkPage(page, 'assets-empty');
-  await fitsPhone(page, 'assets-empty');
+  await check(page, 'assets-empty');
 
   // the API's validation errors are shown field by field
   await page.type('#asset-name', 'support bot');
   await page.type('#asset-endpoint', 'ftp://nowhere');
   await page.click('#register-asset');
-  await page.waitForSelector('#register-errors li');
-  assert.match(await page.$eval('#register-errors', (e) => e.textContent), /endpoint/);
-  await checkPage(page, 'assets-invalid');
+  await page.waitForSelector('#register-status .alert.error ul.fields li');
+  assert.match(await page.$eval('#register-status .alert.error', (e) => e.textContent), /endpoint: .*request id: req_/);
+  await check(page, 'assets-invalid');
   await page.$eval('#asset-endpoint', (e) => { e.value = ''; });
 
   await page.select('#asset-type', 'model');
@@ -77,15 +77,14 @@ test('register a model with a connection, scan it, see score and findings, delet
   assert.match(await page.$eval('#latest-scan', (e) => e.textContent), new RegExp(`Score${stored.json.scans[0].score}`));
   await page.waitForSelector('#scans-table tbody tr');
   assert.ok(!(await page.content()).includes(SECRET));
-  await checkPage(page, 'asset-scanned');
-  await fitsPhone(page, 'asset-scanned');
+  await check(page, 'asset-scanned');
 
   // a second scan: the history has two points and draws the chart
   await page.click('#run-scan');
   await page.waitForFunction(() => document.querySelectorAll('#scans-table tbody tr').length === 2, { timeout: 60000 });
-  await page.waitForSelector('#score-history svg.chart');
+  await page.waitForSelector('#score-history svg.score-chart');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-  await checkPage(page, 'asset-scanned-dark');
+  await check(page, 'asset-scanned-dark');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
 
   // keyboard: the asset's name in the list is a button reached by Tab and opened with Enter
@@ -108,10 +107,10 @@ test('register a model with a connection, scan it, see score and findings, delet
   const free = h.srv.addUser('FREE');
   await signIn(page, free);
   await page.click('a[href="#/assets"]');
-  await page.waitForSelector('.alert.error .tier');
-  const err = await page.$eval('.paged .alert.error', (e) => e.textContent);
-  assert.match(err, /Needs the STARTER plan; this account is on FREE/);
+  await page.waitForSelector('.paged .alert.gate');
+  const err = await page.$eval('.paged .alert.gate', (e) => e.textContent);
+  assert.match(err, /Needs the STARTER tier; this account is FREE\./);
   assert.match(err, /request id: req_/);
-  await checkPage(page, 'assets-free');
+  await check(page, 'assets-free');
   await page.close();
 });

@@ -4,14 +4,16 @@
 // the sink, the trace's lines marked too), then downloads the SARIF (saved by the browser from a
 // blob: URL; the file parses as SARIF 2.1.0 against the schema, with a run and the result). Code
 // pasted by a FREE account shows the API's gated view: the top 3 and how many are hidden.
-// checkPage on each state (CSP, axe in light and dark, screenshots at 1280 and 390 px).
+// layout.mjs check on each state (CSP, axe in light and dark, screenshots at 1280 and 390 px,
+// nothing wider than a 390 px phone).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { useBrowser, newPage, checkPage, fitsPhone, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, signIn, skip } from './lib/harness.mjs';
+import { check } from './lib/layout.mjs';
 
 const require = createRequire(import.meta.url);
 const h = useBrowser();
@@ -56,8 +58,7 @@ test('open a file with an SSRF, see it marked on its line with the trace, downlo
   await page.click('a[href="#/code"]');
   await page.waitForSelector('#code-input');
   assert.equal(await page.title(), 'Code scan · bulwark console');
-  await checkPage(page, 'code-empty');
-  await fitsPhone(page, 'code-empty');
+  await check(page, 'code-empty');
 
   // a file, read in the page: the textarea takes its text, the extension the language
   const file = join(dir, 'proxy.py');
@@ -84,10 +85,9 @@ test('open a file with an SSRF, see it marked on its line with the trace, downlo
   assert.equal(await page.$eval('#code-view .code-line[data-line="9"] code', (e) => e.textContent), '    resp = requests.get(url, timeout=5)');
   assert.equal(await page.$('#gated-note'), null, 'STARTER sees every finding');
   assert.doesNotMatch(await page.$eval('#code-results', (e) => e.textContent), /null|undefined/);
-  await checkPage(page, 'code-findings');
-  await fitsPhone(page, 'code-findings');
+  await check(page, 'code-findings');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-  await checkPage(page, 'code-findings-dark');
+  await check(page, 'code-findings-dark');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
 
   // SARIF: saved by the browser from the blob: URL, as a user would get it
@@ -113,7 +113,7 @@ test('open a file with an SSRF, see it marked on its line with the trace, downlo
   assert.equal(res.locations[0].physicalLocation.region.startLine, 9);
   assert.equal(res.codeFlows[0].threadFlows[0].locations.length, 3);
   assert.equal(sarif.runs[0].properties.gated, false);
-  await checkPage(page, 'code-sarif');
+  await check(page, 'code-sarif');
   assert.deepEqual(problems, []);
 
   // FREE: pasted code, the gated view
@@ -137,7 +137,6 @@ test('open a file with an SSRF, see it marked on its line with the trace, downlo
   assert.match(gated, new RegExp(`top 3 of ${api.json.total_findings} findings`));
   assert.match(gated, new RegExp(`${api.json.locked_count} more are hidden on the FREE plan`));
   assert.equal(await page.$$eval('#code-view .finding-note', (n) => n.length), 3);
-  await checkPage(page, 'code-free');
-  await fitsPhone(page, 'code-free');
+  await check(page, 'code-free');
   await page.close();
 });

@@ -3,11 +3,12 @@
 // role-play (tests/api/lib/failmodes.mjs roleplayLeaker), watches the progress while it runs, and
 // reads the report: overall risk, a critical finding with its transcript and detectors, the
 // escalation path of the attacks refused as written, the remediation plan — each as the API's
-// report says. Leaving the page stops the polling. checkPage (CSP, axe in light and dark,
-// screenshots at 1280 and 390 px).
+// report says. Leaving the page stops the polling; STARTER sees the 403 with the tiers. layout.mjs
+// check (CSP, axe in light and dark, screenshots at 1280 and 390 px, nothing wider than 390 px).
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, checkPage, fitsPhone, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, signIn, skip } from './lib/harness.mjs';
+import { check } from './lib/layout.mjs';
 import { startLlmApi, connectionFor } from '../api/lib/llmapis.mjs';
 import { roleplayLeaker, LEAKER_PROMPT, LEAK_KEY } from '../api/lib/failmodes.mjs';
 
@@ -43,7 +44,7 @@ test('start an engagement, watch it complete, read its critical finding, transcr
   await page.waitForSelector('#start-engagement');
   await page.waitForFunction(() => /No engagements yet/.test(document.body.textContent));
   assert.equal(await page.title(), 'Red team · bulwark console');
-  await checkPage(page, 'redteam-empty');
+  await check(page, 'redteam-empty');
 
   await page.select('#rt-target', assetId);
   await page.select('#rt-intensity', 'light');
@@ -85,10 +86,9 @@ test('start an engagement, watch it complete, read its critical finding, transcr
   assert.equal((await page.$$('#remediation li')).length, rep.remediation_plan.actions.length);
   assert.ok(!(await page.content()).includes(LEAK_KEY), 'the leaked key is masked in the page as in the report');
   await page.waitForSelector('#engagements-table tbody tr');
-  await checkPage(page, 'redteam-report');
-  await fitsPhone(page, 'redteam-report');
+  await check(page, 'redteam-report');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-  await checkPage(page, 'redteam-report-dark');
+  await check(page, 'redteam-report-dark');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
 
   // leaving the page while one runs stops the polling
@@ -117,13 +117,14 @@ test('start an engagement, watch it complete, read its critical finding, transcr
   await page.waitForSelector('#report[data-status="cancelled"]');
   assert.deepEqual(problems, []);
 
-  // STARTER: the API's 403, with the plan it needs and the account's own
+  // STARTER: the API's 403, with the tier it needs and the account's own
   await page.click('#signout');
   await page.waitForSelector('#email');
   await signIn(page, h.srv.addUser('STARTER'));
   await page.click('a[href="#/redteam"]');
-  await page.waitForSelector('.paged .alert.error .tier');
-  assert.match(await page.$eval('.paged .alert.error', (e) => e.textContent), /Needs the PRO plan; this account is on STARTER\.request id: req_/);
-  await checkPage(page, 'redteam-starter');
+  await page.waitForSelector('.paged .alert.gate');
+  assert.match(await page.$eval('.paged .alert.gate', (e) => e.textContent), /Needs the PRO tier; this account is STARTER\.request id: req_/);
+  assert.equal(await page.$eval('#start-engagement', (e) => e.disabled), true);
+  await check(page, 'redteam-starter');
   await page.close();
 });

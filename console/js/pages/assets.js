@@ -4,7 +4,8 @@
 // (POST .../{id}/scan), the score history and each scan's findings (GET .../{id}/scans, paged),
 // and delete (DELETE .../{id}).
 import { api } from '../api.js';
-import { h, errorBox, okBox, when } from '../dom.js';
+import { h, okBox, when } from '../dom.js';
+import { gateBox } from '../gate.js';
 import { pager } from '../pager.js';
 import { sevBadge, facts, scanFindingsTable, scoreChart, signedOut } from '../findings.js';
 
@@ -109,10 +110,7 @@ function registerForm(onCreated) {
       await onCreated(a);
     } catch (e) {
       if (signedOut(e)) return;
-      status.replaceChildren(errorBox(e));
-      if (e.fields && e.fields.length) {
-        status.append(h('ul', { class: 'field-errors', id: 'register-errors' }, e.fields.map((x) => h('li', {}, h('code', {}, x.field), ` ${x.message}`))));
-      }
+      status.replaceChildren(gateBox(e, 'Registration')); // a 400 lists the fields at fault
     } finally {
       submit.disabled = false;
     }
@@ -142,7 +140,7 @@ async function assetView(root, id, ctxList, note) {
     a = await api('GET', `/api/ai-security/assets/${encodeURIComponent(id)}`);
   } catch (e) {
     if (signedOut(e)) return;
-    root.replaceChildren(errorBox(e));
+    root.replaceChildren(gateBox(e));
     return;
   }
   const status = h('div', { id: 'asset-status' });
@@ -180,7 +178,7 @@ async function assetView(root, id, ctxList, note) {
       return;
     } catch (e) {
       if (signedOut(e)) return;
-      status.replaceChildren(errorBox(e));
+      status.replaceChildren(gateBox(e, 'Live scan'));
     } finally {
       scanBtn.disabled = false;
     }
@@ -193,7 +191,7 @@ async function assetView(root, id, ctxList, note) {
       await ctxList.reload();
     } catch (e) {
       if (signedOut(e)) return;
-      status.replaceChildren(errorBox(e));
+      status.replaceChildren(gateBox(e));
     }
   });
 
@@ -206,7 +204,7 @@ async function assetView(root, id, ctxList, note) {
       ['Risk', sevBadge(a.risk_level)], ['Registered', when(a.created_at)], ['Last scanned', when(a.last_scanned_at)],
     ]),
     h('h3', {}, 'Connection'), connectionFacts(a.connection),
-    h('div', { class: 'actions-row' }, scanBtn, delBtn), status,
+    h('div', { class: 'btn-row' }, scanBtn, delBtn), status,
     h('h3', {}, 'Latest scan'), latest,
     h('h3', {}, 'Score history'), history, scans.node));
   if (note) {
@@ -220,7 +218,7 @@ async function assetView(root, id, ctxList, note) {
       latest.replaceChildren(scanView(await api('GET', `/api/ai-security/assets/${encodeURIComponent(id)}/scans/${encodeURIComponent(a.last_scan_id)}`)));
     } catch (e) {
       if (signedOut(e)) return;
-      latest.replaceChildren(errorBox(e));
+      latest.replaceChildren(gateBox(e));
     }
   } else {
     latest.replaceChildren(h('p', { class: 'muted' }, 'Not scanned yet: the score is the registration estimate.'));
@@ -250,5 +248,13 @@ export async function render(main) {
     registerForm(async (a) => { await list.load(); await assetView(detail, a.asset_id, list); }),
     detail,
     h('h2', {}, 'Assets'), list.node);
+  // below STARTER the list is a 403: the API's reason with the tiers instead of the table
+  try {
+    await api('GET', '/api/ai-security/assets?limit=1');
+  } catch (e) {
+    if (e.status === 401) throw e;
+    list.node.replaceChildren(gateBox(e, 'AI assets'));
+    return;
+  }
   await list.load();
 }

@@ -5,6 +5,7 @@
 // get the API's gated view (the top 3 findings) and are told how many are hidden and why.
 import { api } from '../api.js';
 import { h, errorBox } from '../dom.js';
+import { gateBox } from '../gate.js';
 import { sevBadge, facts, signedOut } from '../findings.js';
 
 const LANGS = [['py', 'Python'], ['js', 'JavaScript'], ['ts', 'TypeScript'], ['go', 'Go'], ['java', 'Java'],
@@ -49,7 +50,7 @@ function codeView(code, findings) {
 function gatedNote(r) {
   if (!r.gated) return null;
   const up = r.upgrade || {};
-  return h('div', { class: 'alert tier', role: 'note', id: 'gated-note' },
+  return h('div', { class: 'alert gate', role: 'note', id: 'gated-note' },
     h('strong', {}, `Showing the top ${r.findings.length} of ${r.total_findings} findings.`),
     ` ${r.locked_count} more are hidden on the FREE plan; the ${up.tier || 'STARTER'} plan${up.price ? ` (${up.price})` : ''} shows every finding.`,
     up.url ? h('a', { href: up.url, rel: 'noopener' }, ' Upgrade') : null);
@@ -89,7 +90,7 @@ export async function render(main) {
       h('label', { for: 'code-file' }, 'Or open a file', file),
       h('label', { for: 'code-context' }, 'Context (optional)', context)),
     h('label', { for: 'code-input' }, 'Code', code),
-    h('div', { class: 'actions-row' }, submit, sarif, saved));
+    h('div', { class: 'btn-row' }, submit, sarif, saved));
 
   form.addEventListener('submit', async (ev) => {
     ev.preventDefault();
@@ -115,7 +116,7 @@ export async function render(main) {
         codeView(body.code, r.findings)));
     } catch (e) {
       if (signedOut(e)) return;
-      status.replaceChildren(errorBox(e));
+      status.replaceChildren(gateBox(e));
     } finally {
       submit.disabled = false;
     }
@@ -137,7 +138,7 @@ export async function render(main) {
       saved.textContent = `SARIF saved (${log.runs[0].results.length} results).`;
     } catch (e) {
       if (signedOut(e)) return;
-      status.replaceChildren(errorBox(e));
+      status.replaceChildren(gateBox(e));
     } finally {
       sarif.disabled = false;
     }

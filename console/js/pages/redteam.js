@@ -5,7 +5,8 @@
 // .../{id}/cancel). The report shows what the API scored: overall risk, the critical findings with
 // their transcripts and detectors, the escalation of each attack and the remediation plan.
 import { api } from '../api.js';
-import { h, errorBox, okBox, when } from '../dom.js';
+import { h, okBox, when } from '../dom.js';
+import { gateBox } from '../gate.js';
 import { pager } from '../pager.js';
 import { sevBadge, facts, signedOut } from '../findings.js';
 
@@ -79,13 +80,14 @@ function reportView(r) {
       h('strong', {}, `${label(a.category)} (${a.owasp_llm})`), ': ', a.action))) : h('p', { class: 'muted' }, 'Nothing to remediate.'));
 }
 
-export async function render(main) {
+export async function render(main, ctx) {
   const detail = h('div', { id: 'engagement-detail' });
   const status = h('div', { id: 'engage-status' });
   let timer = null, viewing = null;
   const stop = () => { if (timer) clearTimeout(timer); timer = null; };
   // leaving the page (another fragment) stops the polling at once
   window.addEventListener('hashchange', stop, { once: true });
+  if (ctx && ctx.onLeave) ctx.onLeave(stop);
 
   const list = pager({
     path: '/api/ai-security/redteam/engagements', key: 'engagements', label: 'Engagements', limit: 10,
@@ -117,7 +119,7 @@ export async function render(main) {
         await list.reload();
       } catch (e) {
         if (signedOut(e)) return;
-        note.replaceChildren(errorBox(e));
+        note.replaceChildren(gateBox(e));
       }
     });
     detail.replaceChildren(h('section', { class: 'card', id: 'engagement-view', 'aria-labelledby': 'engagement-title' },
@@ -138,7 +140,7 @@ export async function render(main) {
         else await list.reload();
       } catch (e) {
         if (signedOut(e)) return;
-        note.replaceChildren(errorBox(e));
+        note.replaceChildren(gateBox(e));
       }
     }
     await poll();
@@ -175,7 +177,7 @@ export async function render(main) {
       await open(e.engagement_id);
     } catch (e) {
       if (signedOut(e)) return;
-      status.replaceChildren(errorBox(e));
+      status.replaceChildren(gateBox(e, 'Engagement'));
     } finally {
       submit.disabled = false;
     }
@@ -195,7 +197,16 @@ export async function render(main) {
     }
   } catch (e) {
     if (e.status === 401) throw e;
-    status.replaceChildren(errorBox(e));
+    status.replaceChildren(gateBox(e, 'Target assets'));
+  }
+  // below PRO the engagements are a 403: the API's reason with the tiers instead of the table
+  try {
+    await api('GET', '/api/ai-security/redteam/engagements?limit=1');
+  } catch (e) {
+    if (e.status === 401) throw e;
+    list.node.replaceChildren(gateBox(e, 'Red-team engagements'));
+    submit.disabled = true;
+    return;
   }
   await list.load();
 }

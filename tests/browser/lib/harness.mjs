@@ -99,12 +99,3 @@ export async function signIn(page, user) {
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Overview');
 }
-
-// Whether the page fits a phone (390 px) without scrolling sideways (wide content scrolls in its
-// own box, not the page).
-export async function fitsPhone(page, name) {
-  await page.setViewport({ width: 390, height: 844 });
-  const w = await page.evaluate(() => document.documentElement.scrollWidth);
-  await page.setViewport({ width: 1280, height: 800 });
-  assert.ok(w <= 390, `${name}: the page is ${w} px wide at 390`);
-}
