@@ -5,9 +5,14 @@ import { errorBox } from './dom.js';
 import * as signin from './pages/signin.js';
 import * as keys from './pages/keys.js';
 import * as overview from './pages/overview.js';
+import * as assets from './pages/assets.js';
+import * as redteam from './pages/redteam.js';
+import * as codescan from './pages/codescan.js';
 
 const pages = { '/signin': signin, '/keys': keys, '/overview': overview };
 const titles = { '/signin': 'Sign in', '/keys': 'API keys', '/overview': 'Overview' };
+Object.assign(pages, { '/assets': assets, '/redteam': redteam, '/code': codescan });
+Object.assign(titles, { '/assets': 'AI assets', '/redteam': 'Red team', '/code': 'Code scan' });
 const ctx = { session: null, go, refreshSession };
 
 function route() {

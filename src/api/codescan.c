@@ -1,4 +1,5 @@
-/* The code scanner API: POST /api/vibe-code/scan and GET /api/vibe-code/patterns.
+/* The code scanner API: POST /api/vibe-code/scan (?format=sarif: the same findings as a SARIF
+ * 2.1.0 log) and GET /api/vibe-code/patterns.
  * FREE and anonymous callers get the gated view (gated:true, the top 3 findings, locked_count,
  * upgrade) whatever the number of findings; STARTER and above see all (gated:false, tier).
  * Score and grade always come from all findings, so both views agree on them. */
@@ -7,6 +8,7 @@
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/timeutil.h"
+#include "engine/code/sarif.h"
 #include "engine/code/scanner.h"
 
 #include <stdio.h>
@@ -58,7 +60,27 @@ static void run_scan(struct bw_req *r)
     for (size_t i = 0; i < f.n; i++)
         counts[f.v[i].severity]++;
     bool full = full_view(&r->principal);
+    const char *tier = r->principal.kind == BW_AUTH_ADMINKEY ? "ENTERPRISE" : bw_tier_name(r->principal.tier);
+    const char *format = bw_query(r, "format");
+    bool sarif = format && strcmp(format, "sarif") == 0;
     size_t shown = full ? f.n : (f.n < BW_FREE_VISIBLE_FINDINGS ? f.n : BW_FREE_VISIBLE_FINDINGS);
+    if (sarif) { /* the same findings as SARIF 2.1.0, the view (gated or not) in run.properties */
+        char uri[16];
+        snprintf(uri, sizeof uri, "input.%s", bw_lang_name((enum bw_lang)lang));
+        json_t *props = full ? json_pack("{s:b,s:s,s:i}", "gated", 0, "tier", tier, "total_findings", (json_int_t)f.n)
+                             : json_pack("{s:b,s:i,s:i}", "gated", 1, "locked_count", (json_int_t)(f.n - shown),
+                                         "total_findings", (json_int_t)f.n);
+        json_t *log = bw_sarif_log_one(f.v, shown, uri, props);
+        bw_findings_free(&f);
+        char *body = log ? json_dumps(log, JSON_COMPACT) : NULL;
+        json_decref(log);
+        if (!body) {
+            bw_reply_internal(r, "the SARIF log cannot be built");
+            return;
+        }
+        bw_reply_text(r, 200, "application/sarif+json", body, strlen(body));
+        return;
+    }
     json_t *items = json_array();
     for (size_t i = 0; i < shown; i++) /* findings are sorted worst first: the top N are the worst */
         json_array_append_new(items, finding_json(&f.v[i]));
@@ -70,7 +92,6 @@ static void run_scan(struct bw_req *r)
     json_t *out = json_pack("{s:b,s:s,s:i,s:o,s:b}", "ok", 1, "risk_grade", grade, "risk_score",
                             (json_int_t)bw_scan_score(&f), "findings", items, "gated", (int)!full);
     if (full) {
-        const char *tier = r->principal.kind == BW_AUTH_ADMINKEY ? "ENTERPRISE" : bw_tier_name(r->principal.tier);
         json_object_set_new(out, "tier", json_string(tier));
     } else {
         json_object_set_new(out, "locked_count", json_integer((json_int_t)(f.n - shown)));
@@ -108,6 +129,9 @@ void api_vibe_scan(struct bw_req *r)
         bw_verr_add(&v, "language", "is required");
     if (r->json)
         bw_body_string(r, &v, "context", false, BW_CONTEXT_MAX, &context);
+    const char *format = bw_query(r, "format");
+    if (format && strcmp(format, "json") != 0 && strcmp(format, "sarif") != 0)
+        bw_verr_add(&v, "format", "must be json or sarif");
     if (bw_verr_reply(r, &v))
         return;
     long max_code = api_ctx(r)->cfg->max_code;

@@ -196,7 +196,5 @@ json_t *bw_report_gitlab(const struct bw_scan_report *r);
 /* JUnit XML, malloc'd. */
 char *bw_report_junit(const struct bw_scan_report *r);
 void bw_report_text(FILE *out, const struct bw_scan_report *r);
-/* The docs/rules page of a rule (docs/rules/CATEGORY.md#id). */
-void bw_rule_help_uri(const struct bw_rule *rule, char *out, size_t outlen);
 
 #endif

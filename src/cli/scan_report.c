@@ -2,32 +2,13 @@
  * root, rules with helpUri and help.markdown, baselineState, invocations), GitLab's SAST report
  * format (15.x) and JUnit XML. Rendering only: what is in the report was decided in scan.c. */
 #include "cli/scan.h"
+#include "engine/code/sarif.h"
 #include "common/utf8.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define DOCS_BASE "https://github.com/bulwark-security/bulwark/blob/main/docs/rules/"
-
-void bw_rule_help_uri(const struct bw_rule *rule, char *out, size_t outlen)
-{
-    char anchor[64];
-    size_t i = 0;
-    for (; rule->id[i] && i + 1 < sizeof anchor; i++)
-        anchor[i] = (char)tolower((unsigned char)rule->id[i]);
-    anchor[i] = '\0';
-    snprintf(out, outlen, DOCS_BASE "%s.md#%s", rule->category, anchor);
-}
-
-static double security_severity(int s)
-{
-    static const double v[] = {0, 3.0, 5.5, 8.0, 9.5};
-    return v[s];
-}
-
-static const char *sarif_level(int s) { return s >= BW_SEV_HIGH ? "error" : s == BW_SEV_MEDIUM ? "warning" : "note"; }
 
 /* path percent-encoded as RFC 3986 wants in a URI path: unreserved characters and '/' stay. */
 static json_t *uri_json(const char *prefix, const char *path)
@@ -62,55 +43,17 @@ static json_t *artifact_location(const char *rel)
     return json_pack("{s:o,s:s}", "uri", uri_json("", rel), "uriBaseId", "%SRCROOT%");
 }
 
-static json_t *help_markdown(const struct bw_rule *r)
-{
-    char uri[256];
-    bw_rule_help_uri(r, uri, sizeof uri);
-    return json_sprintf("**%s** (%s, [%s](https://cwe.mitre.org/data/definitions/%s.html))\n\n%s\n\n**Fix:** %s\n\n"
-                        "[Rule documentation](%s)",
-                        r->title, r->id, r->cwe, r->cwe + 4, r->description, r->remediation, uri);
-}
-
-static json_t *sarif_rule(const struct bw_rule *r)
-{
-    char cwe_tag[48], sev[16], uri[256];
-    snprintf(cwe_tag, sizeof cwe_tag, "external/cwe/cwe-%s", r->cwe + 4);
-    snprintf(sev, sizeof sev, "%.1f", security_severity(r->severity));
-    bw_rule_help_uri(r, uri, sizeof uri);
-    json_t *tags = json_pack("[s,s,s]", "security", r->category, cwe_tag);
-    if (tags && r->owasp_llm)
-        json_array_append_new(tags, json_sprintf("owasp-llm-2025/%s", r->owasp_llm));
-    return json_pack("{s:s,s:s,s:{s:s},s:{s:s},s:s,s:{s:s,s:o},s:{s:s},s:{s:o,s:s,s:s}}", "id", r->id, "name", r->id,
-                     "shortDescription", "text", r->title, "fullDescription", "text", r->description, "helpUri", uri,
-                     "help", "text", r->remediation, "markdown", help_markdown(r), "defaultConfiguration", "level",
-                     sarif_level(r->severity), "properties", "tags", tags, "security-severity", sev, "precision",
-                     "high");
-}
-
 /* A taint finding's trace as SARIF codeFlows: one thread flow from the source to the sink, each
  * step a location in the finding's file with what happened there. NULL without a trace, and for
  * notebook cells (the trace's lines are the cell's, not the file's). */
 static json_t *code_flows(const struct bw_scan_item *it)
 {
-    const struct bw_finding *x = it->x;
-    if (!x->ntrace || it->cell)
+    if (!it->x->ntrace || it->cell)
         return NULL;
-    static const char *const what[] = {"", "untrusted data enters here", "it flows on here",
-                                       "and reaches the sink here"};
-    json_t *locs = json_array();
-    for (uint8_t i = 0; locs && i < x->ntrace; i++) {
-        const struct bw_trace_step *st = &x->trace[i];
-        json_t *l = json_pack("{s:{s:{s:o,s:{s:i,s:i,s:i}},s:{s:s}},s:[s]}", "location", "physicalLocation",
-                              "artifactLocation", artifact_location(it->rel), "region", "startLine",
-                              (json_int_t)st->line, "startColumn", (json_int_t)st->column, "endLine",
-                              (json_int_t)st->end_line, "message", "text", what[st->kind <= 3 ? st->kind : 2],
-                              "kinds", bw_trace_kind_name(st->kind));
-        if (json_array_append_new(locs, l) != 0) {
-            json_decref(locs);
-            return NULL;
-        }
-    }
-    return locs ? json_pack("[{s:[{s:o}]}]", "threadFlows", "locations", locs) : NULL;
+    json_t *artifact = artifact_location(it->rel);
+    json_t *flows = artifact ? bw_sarif_code_flows(it->x, artifact) : NULL;
+    json_decref(artifact);
+    return flows;
 }
 
 json_t *bw_report_sarif(const struct bw_scan_report *r)
@@ -119,7 +62,7 @@ json_t *bw_report_sarif(const struct bw_scan_report *r)
     size_t nr = bw_scanner_rule_count(r->sc);
     for (size_t i = 0; i <= nr; i++) {
         const struct bw_rule *rule = i < nr ? bw_scanner_rule(r->sc, i) : bw_scan_shell_rule();
-        json_t *j = sarif_rule(rule);
+        json_t *j = bw_sarif_rule(rule);
         if (!j || json_array_append_new(rules, j) != 0) { /* ruleIndex would point at the wrong rule */
             fprintf(stderr, "bulwark scan: rule %s: the SARIF rule cannot be built\n", rule->id);
             goto fail;
@@ -136,7 +79,7 @@ json_t *bw_report_sarif(const struct bw_scan_report *r)
         json_t *msg = it->cell ? json_sprintf("%s (cell %u line %u)", it->x->rule->title, it->cell, it->cell_line)
                                : json_string(it->x->rule->title);
         json_t *res = json_pack("{s:s,s:i,s:s,s:{s:o},s:[{s:{s:o,s:o}}],s:{s:s,s:s}}", "ruleId", it->x->rule->id,
-                                "ruleIndex", (json_int_t)ri, "level", sarif_level(it->severity), "message", "text", msg,
+                                "ruleIndex", (json_int_t)ri, "level", bw_sarif_level(it->severity), "message", "text", msg,
                                 "locations", "physicalLocation", "artifactLocation", artifact_location(it->rel),
                                 "region", region, "partialFingerprints", "bulwark/v1", it->fp,
                                 "primaryLocationLineHash", it->fp);

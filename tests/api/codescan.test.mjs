@@ -193,3 +193,47 @@ test('one very long line with thousands of matches: one finding per rule, the le
   }
   assert.equal(r.json.truncated, false);
 });
+
+test('format=sarif: the same view as SARIF 2.1.0 (valid), gated for FREE, codeFlows for a trace; another format is 400', async () => {
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const Ajv4 = require('ajv-draft-04');
+  const addFormats = require('ajv-formats');
+  const ajv = new Ajv4({ allErrors: true, strict: false });
+  addFormats(ajv);
+  const validate = ajv.compile(JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url))));
+  const { code } = pythonWithFindings(6);
+  const taint = 'from flask import request\nimport requests\n\nurl = request.args.get("url")\nresp = requests.get(url, timeout=5)\n';
+  const starter = await srv.session('STARTER', { key: true });
+  for (const [body, creds, gated] of [[{ code, language: 'py' }, { key: starter.key }, false], [{ code, language: 'py' }, {}, true],
+    [{ code: taint, language: 'py' }, { key: starter.key }, false]]) {
+    const json = await srv.req('POST', '/api/vibe-code/scan', { ...creds, body });
+    const r = await srv.req('POST', '/api/vibe-code/scan?format=sarif', { ...creds, body });
+    assert.equal(r.status, 200, r.text);
+    assert.match(r.headers.get('content-type'), /^application\/sarif\+json/);
+    assert.ok(validate(r.json), JSON.stringify(validate.errors, null, 1));
+    assert.equal(r.json.version, '2.1.0');
+    const run = r.json.runs[0];
+    assert.equal(run.tool.driver.name, 'bulwark');
+    assert.equal(run.properties.gated, gated);
+    assert.equal(run.properties.total_findings, json.json.total_findings);
+    if (gated) assert.equal(run.properties.locked_count, json.json.locked_count);
+    else assert.equal(run.properties.tier, 'STARTER');
+    // result for result what the JSON view shows, each pointing at its rule
+    assert.deepEqual(run.results.map((x) => [x.ruleId, x.locations[0].physicalLocation.region.startLine]),
+      json.json.findings.map((f) => [f.rule_id, f.line]));
+    for (const x of run.results) {
+      assert.equal(run.tool.driver.rules[x.ruleIndex].id, x.ruleId);
+      assert.equal(x.locations[0].physicalLocation.artifactLocation.uri, 'input.py');
+    }
+    const traced = json.json.findings.findIndex((f) => f.trace);
+    if (traced >= 0) {
+      const flow = run.results[traced].codeFlows[0].threadFlows[0].locations;
+      assert.deepEqual(flow.map((l) => [l.kinds[0], l.location.physicalLocation.region.startLine]),
+        json.json.findings[traced].trace.map((s) => [s.kind, s.line]));
+    }
+  }
+  const bad = await srv.req('POST', '/api/vibe-code/scan?format=xml', { body: { code: 'x = 1\n', language: 'py' } });
+  assertError(assert, bad, 400, 'VALIDATION_ERROR');
+  assert.ok(bad.json.error.errors.some((e) => e.field === 'format'));
+});
