@@ -4,11 +4,12 @@
 let csrf = null;
 
 export class ApiError extends Error {
-  constructor(status, code, message, requestId) {
+  constructor(status, code, message, requestId, detail = {}) {
     super(message);
     this.status = status;
     this.code = code;
     this.requestId = requestId;
+    this.detail = detail; // the whole error object: required_tier, current_tier, job_id, errors...
   }
 }
 
@@ -36,7 +37,7 @@ export async function api(method, path, body) {
   if (!res.ok) {
     const e = data && data.error ? data.error : {};
     throw new ApiError(res.status, e.code || `HTTP_${res.status}`, e.message || `HTTP ${res.status}`,
-      e.request_id || requestId);
+      e.request_id || requestId, e);
   }
   return data;
 }

@@ -5,14 +5,27 @@ import { errorBox } from './dom.js';
 import * as signin from './pages/signin.js';
 import * as keys from './pages/keys.js';
 import * as overview from './pages/overview.js';
+import * as feed from './pages/feed.js';
+import * as governance from './pages/governance.js';
+import * as orchestrator from './pages/orchestrator.js';
+import * as account from './pages/account.js';
 
 const pages = { '/signin': signin, '/keys': keys, '/overview': overview };
 const titles = { '/signin': 'Sign in', '/keys': 'API keys', '/overview': 'Overview' };
-const ctx = { session: null, go, refreshSession };
+Object.assign(pages, { '/feed': feed, '/governance': governance, '/orchestrator': orchestrator, '/account': account });
+Object.assign(titles, { '/feed': 'Threat feed', '/governance': 'Governance', '/orchestrator': 'Orchestrator', '/account': 'Account' });
+// onLeave(fn): fn runs when the page is left (a poll stops); flash: a message for the next page
+const ctx = { session: null, go, refreshSession, onLeave: (fn) => leaving.push(fn), flash: null };
+let leaving = [];
+
+// "#/feed/CVE-2025-1" is the page "/feed" with the item "CVE-2025-1" (ctx.item)
+function base(r) {
+  return r.replace(/^(\/[^/]+)\/.+$/, '$1');
+}
 
 function route() {
   const r = location.hash.replace(/^#/, '') || '/overview';
-  return pages[r] ? r : '/overview';
+  return pages[base(r)] ? r : '/overview';
 }
 
 function go(path) {
@@ -35,22 +48,25 @@ function shell() {
   document.getElementById('who-email').textContent = signedIn ? (ctx.session.user.email || ctx.session.user.id) : '';
   const cur = route();
   for (const a of nav.querySelectorAll('a')) {
-    if (a.getAttribute('href') === `#${cur}`) a.setAttribute('aria-current', 'page');
+    if (a.getAttribute('href') === `#${base(cur)}`) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
 }
 
 async function render() {
+  for (const fn of leaving.splice(0)) fn();
   let r = route();
   if (!ctx.session && r !== '/signin') r = '/signin';
   if (ctx.session && r === '/signin') r = '/overview';
   if (location.hash !== `#${r}`) history.replaceState(null, '', `#${r}`);
   shell();
-  document.title = `${titles[r]} · bulwark console`;
+  const b = base(r);
+  ctx.item = r === b ? null : decodeURIComponent(r.slice(b.length + 1));
+  document.title = `${titles[b]} · bulwark console`;
   const main = document.getElementById('main');
   main.replaceChildren();
   try {
-    await pages[r].render(main, ctx);
+    await pages[b].render(main, ctx);
   } catch (e) {
     if (e instanceof ApiError && e.status === 401 && r !== '/signin') {
       ctx.session = null; // the session ended (signed out elsewhere, password changed, expired)
