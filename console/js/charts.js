@@ -26,14 +26,14 @@ function dataTable(caption, head, rows) {
 export function barChart({ id, title, desc, rows, max, unit = '' }) {
   const n = ++seq;
   const top = Math.max(max ?? 0, ...rows.map((r) => r.value), 1);
-  const rowH = 30, labelW = 210, barW = 330, W = labelW + barW + 70;
+  const rowH = 30, labelW = 240, barW = 300, W = labelW + barW + 70;
   const H = Math.max(rows.length, 1) * rowH + 8;
   const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `ct${n} cd${n}`, class: 'chart' },
     s('title', { id: `ct${n}` }, title), s('desc', { id: `cd${n}` }, desc));
   rows.forEach((r, i) => {
     const y = 4 + i * rowH;
     const w = Math.round((Math.max(r.value, 0) / top) * barW);
-    const label = r.label.length > 28 ? `${r.label.slice(0, 27)}…` : r.label;
+    const label = r.label.length > 26 ? `${r.label.slice(0, 25)}…` : r.label; // whole in the data table
     svg.append(
       s('text', { x: labelW - 8, y: y + 19, 'text-anchor': 'end', class: 'chart-label' }, label),
       s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 10, class: 'chart-track', rx: 3 }),

@@ -18,6 +18,8 @@ export function h(tag, attrs = {}, ...children) {
 // An error from the API as an alert: its message and the request id to quote to an operator.
 export function errorBox(err) {
   const box = h('div', { class: 'alert error', role: 'alert' }, h('span', {}, err.message || 'Something went wrong.'));
+  const fields = err.detail && Array.isArray(err.detail.errors) ? err.detail.errors : []; // VALIDATION_ERROR's list
+  if (fields.length) box.append(h('ul', { class: 'fields' }, fields.map((f) => h('li', {}, `${f.field}: ${f.message}`))));
   if (err.requestId) box.append(h('span', { class: 'rid' }, `request id: ${err.requestId}`));
   return box;
 }
