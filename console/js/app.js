@@ -63,19 +63,23 @@ async function render() {
   const b = base(r);
   ctx.item = r === b ? null : decodeURIComponent(r.slice(b.length + 1));
   document.title = `${titles[b]} · bulwark console`;
+  // each render draws into its own view: a page still loading when the user moved on (its
+  // requests pending) then fills a view no longer shown, never the next page
   const main = document.getElementById('main');
-  main.replaceChildren();
+  const view = document.createElement('div');
+  main.replaceChildren(view);
   try {
-    await pages[b].render(main, ctx);
+    await pages[b].render(view, ctx);
   } catch (e) {
+    if (!view.isConnected) return;
     if (e instanceof ApiError && e.status === 401 && r !== '/signin') {
       ctx.session = null; // the session ended (signed out elsewhere, password changed, expired)
       go('/signin');
       return;
     }
-    main.replaceChildren(errorBox(e));
+    view.replaceChildren(errorBox(e));
   }
-  main.focus();
+  if (view.isConnected) main.focus();
 }
 
 document.getElementById('signout').addEventListener('click', async () => {

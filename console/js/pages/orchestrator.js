@@ -56,7 +56,7 @@ export async function render(main, ctx) {
       run = await api('GET', `/api/orchestrator/god-mode/run/${encodeURIComponent(jobId)}`);
     } catch (e) {
       if (left) return;
-      if (e.status === 401) { ctx.go('/signin'); return; }
+      if (e.status === 401) { ctx.session = null; ctx.go('/signin'); return; }
       live.replaceChildren(errorBox(e));
       return;
     }
@@ -88,7 +88,7 @@ export async function render(main, ctx) {
       status.replaceChildren(okBox(`Run ${r.job_id} accepted (${r.phases_total} phases).`));
       follow(r.job_id);
     } catch (e) {
-      if (e.status === 401) { ctx.go('/signin'); return; }
+      if (e.status === 401) { ctx.session = null; ctx.go('/signin'); return; }
       start.disabled = false;
       status.replaceChildren(gateBox(e, 'Orchestrator run'));
       if (e.code === 'CONFLICT' && e.detail.job_id) follow(e.detail.job_id); // the run already going
