@@ -22,23 +22,24 @@ function dataTable(caption, head, rows) {
 }
 
 // Horizontal bars: rows [{label, value}], max (the scale's end; default the largest value).
-// id: the figure's id; desc: one sentence saying what the bars are.
+// id: the figure's id; desc: one sentence saying what the bars are. Each label sits above its bar;
+// widths are percentages (no viewBox), so text keeps its size from a phone to a wide screen.
 export function barChart({ id, title, desc, rows, max, unit = '' }) {
   const n = ++seq;
   const top = Math.max(max ?? 0, ...rows.map((r) => r.value), 1);
-  const rowH = 30, labelW = 240, barW = 300, W = labelW + barW + 70;
-  const H = Math.max(rows.length, 1) * rowH + 8;
-  const svg = s('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `ct${n} cd${n}`, class: 'chart' },
+  const rowH = 42, span = 82; // the track's share of the width, in %; the value goes after it
+  const H = Math.max(rows.length, 1) * rowH + 4;
+  const svg = s('svg', { width: '100%', height: H, role: 'img', 'aria-labelledby': `ct${n} cd${n}`, class: 'chart' },
     s('title', { id: `ct${n}` }, title), s('desc', { id: `cd${n}` }, desc));
   rows.forEach((r, i) => {
-    const y = 4 + i * rowH;
-    const w = Math.round((Math.max(r.value, 0) / top) * barW);
-    const label = r.label.length > 26 ? `${r.label.slice(0, 25)}…` : r.label; // whole in the data table
+    const y = i * rowH;
+    const w = (Math.max(r.value, 0) / top) * span;
+    const label = r.label.length > 48 ? `${r.label.slice(0, 47)}…` : r.label; // whole in the data table
     svg.append(
-      s('text', { x: labelW - 8, y: y + 19, 'text-anchor': 'end', class: 'chart-label' }, label),
-      s('rect', { x: labelW, y: y + 4, width: barW, height: rowH - 10, class: 'chart-track', rx: 3 }),
-      s('rect', { x: labelW, y: y + 4, width: Math.max(w, r.value > 0 ? 2 : 0), height: rowH - 10, class: `chart-bar ${r.cls || ''}`, rx: 3 }),
-      s('text', { x: labelW + barW + 8, y: y + 19, class: 'chart-value' }, `${r.value}${unit}`));
+      s('text', { x: 0, y: y + 15, class: 'chart-label' }, label),
+      s('rect', { x: 0, y: y + 21, width: `${span}%`, height: 14, class: 'chart-track', rx: 3 }),
+      s('rect', { x: 0, y: y + 21, width: `${w > 0 ? Math.max(w, 0.5).toFixed(2) : 0}%`, height: 14, class: `chart-bar ${r.cls || ''}`, rx: 3 }),
+      s('text', { x: `${span + 2}%`, y: y + 33, class: 'chart-value' }, `${r.value}${unit}`));
   });
   return h('figure', { class: 'chart-fig', id },
     h('figcaption', {}, title), svg,
