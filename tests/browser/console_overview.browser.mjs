@@ -7,7 +7,8 @@
 // axe finding, screenshots at 1280 and 390 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, checkPage, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, signIn, skip } from './lib/harness.mjs';
+import { check } from './lib/layout.mjs';
 
 const h = useBrowser();
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
@@ -33,9 +34,9 @@ test('ENTERPRISE: the posture grade, its deductions and charts, KEV exposure and
   assert.deepEqual(rows.find((r) => r[0] === 'Scan coverage'), ['Scan coverage', String(ciso.posture.components.coverage.deduction)]);
   assert.match(await text(page, '#kev'), new RegExp(`${ciso.kev_entries_matched} of ${ciso.kev_entries_total} known-exploited`));
   assert.match(await text(page, '#last-run'), /none/);
-  await checkPage(page, 'overview-enterprise');
+  await check(page, 'overview-enterprise');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-  await checkPage(page, 'overview-enterprise-dark');
+  await check(page, 'overview-enterprise-dark');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   assert.deepEqual(problems, []);
   await page.close();
@@ -56,7 +57,7 @@ test('FREE: a summary of its own data and why there is no grade (the API\'s tier
   // assets are STARTER+: the API's 403 with its tiers, in place of the count
   assert.match(await text(page, 'main'), /this endpoint needs the STARTER plan or above/);
   assert.match(await text(page, 'main'), /Needs the STARTER tier; this account is FREE/);
-  await checkPage(page, 'overview-free');
+  await check(page, 'overview-free');
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -72,7 +73,7 @@ test('threat feed: filter, page by cursor, open a record and its playbook with p
   const total = (await h.srv.req('GET', '/api/ai-security/threat-feed?limit=1')).json.total;
   assert.match(await text(page, '#feed-total'), new RegExp(`^${total} records match`));
   assert.equal((await page.$$('#feed-table tbody tr')).length, 10);
-  await checkPage(page, 'feed');
+  await check(page, 'feed');
 
   // filter: CRITICAL, highest risk first (keyboard: the select and Enter on Apply)
   await page.select('#f-severity', 'CRITICAL');
@@ -118,7 +119,7 @@ test('threat feed: filter, page by cursor, open a record and its playbook with p
   assert.equal(queries[0], pb.playbook.threat_hunting_guide.suggested_query, 'the KQL is the API\'s, as text');
   assert.match(queries[0], /\n\| where /);
   assert.equal((await page.$$('#soc-stages li')).length, pb.playbook.soc_playbook.length);
-  await checkPage(page, 'feed-record');
+  await check(page, 'feed-record');
 
   // a new generation (POST, signed in)
   await page.click('#regenerate');
@@ -127,7 +128,7 @@ test('threat feed: filter, page by cursor, open a record and its playbook with p
   assert.ok(hist.history.length >= 2, 'the GET saved one generation and the button another');
   assert.match(await text(page, '#playbook-status'), new RegExp(hist.history[0].playbook_id));
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
-  await checkPage(page, 'feed-record-dark');
+  await check(page, 'feed-record-dark');
   await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
   assert.deepEqual(problems, []);
   await page.close();

@@ -6,7 +6,8 @@
 // 1280 and 390 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, checkPage, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, newPage, signIn, skip } from './lib/harness.mjs';
+import { check } from './lib/layout.mjs';
 
 const h = useBrowser();
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
@@ -24,7 +25,7 @@ test('governance: create an assessment, see its controls, gaps and basis, and fi
   await page.click('a[href="#/governance"]');
   await page.waitForSelector('#assess-form');
   assert.match(await text(page, '.paged'), /No assessments yet/);
-  await checkPage(page, 'governance');
+  await check(page, 'governance');
   await page.select('#g-framework', 'eu-ai-act');
   await page.type('#g-uses', 'customer support chatbot using a third-party LLM\nCV screening for hiring');
   await page.type('#g-org', 'We keep logs of every model call.');
@@ -41,7 +42,7 @@ test('governance: create an assessment, see its controls, gaps and basis, and fi
   assert.ok(gaps[0].startsWith(a.gaps[0].control_id));
   const basis = await page.$eval('#gaps-table tbody tr td.basis', (td) => td.textContent);
   assert.ok(basis.length > 0, 'each gap says why it applies');
-  await checkPage(page, 'governance-result');
+  await check(page, 'governance-result');
   await page.click('a[href="#/governance"]');
   await page.waitForSelector('#assessments-table tbody tr');
   assert.match(await text(page, '#assessments-table tbody'), new RegExp(id));
@@ -55,7 +56,7 @@ test('orchestrator: start a run and watch its 16 phases complete, then what each
   await signIn(page, u);
   await page.click('a[href="#/orchestrator"]');
   await page.waitForSelector('#no-run');
-  await checkPage(page, 'orchestrator');
+  await check(page, 'orchestrator');
   // every state the page shows while it polls
   await page.evaluate(() => {
     window.__seen = new Set();
@@ -83,7 +84,7 @@ test('orchestrator: start a run and watch its 16 phases complete, then what each
   assert.equal(st.last_run.status, 'completed');
   assert.match(await text(page, '#run-title'), new RegExp(st.last_run.job_id));
   assert.equal(await page.$('#posture'), null, 'the overview still loading at sign-in did not draw into this page');
-  await checkPage(page, 'orchestrator-run');
+  await check(page, 'orchestrator-run');
   // leaving the page stops the polling: no request for the run after it
   await page.click('a[href="#/account"]');
   await page.waitForSelector('#profile');
@@ -101,7 +102,7 @@ test('account: a password change ends the session, shows why and signs in again 
   assert.equal(await text(page, '#p-email'), u.email);
   assert.equal(await text(page, '#p-role'), 'user');
   assert.equal(await page.$('#managed'), null, 'no managed accounts for role user');
-  await checkPage(page, 'account');
+  await check(page, 'account');
   // a wrong current password: the API's message and request id
   await page.type('#pw-current', 'wrong-password');
   await page.type('#pw-new', 'a-new-password-1');
@@ -116,7 +117,7 @@ test('account: a password change ends the session, shows why and signs in again 
   assert.match(await text(page, '#signin-flash'), /password was changed/);
   assert.equal(await page.$eval('#signout', (e) => e.checkVisibility()), false);
   assert.equal(await page.evaluate(async () => (await fetch('/api/console/session')).status), 401, 'the console session ended');
-  await checkPage(page, 'account-password-changed');
+  await check(page, 'account-password-changed');
   assert.equal((await h.srv.req('POST', '/api/auth/login', { body: { email: u.email, password: u.password } })).status, 400);
   await page.type('#email', u.email);
   await page.type('#password', 'a-new-password-1');
@@ -136,7 +137,7 @@ test('mssp: the account page lists the accounts it manages', { skip }, async () 
   await page.waitForSelector('#managed-list');
   assert.equal(await text(page, '#p-role'), 'mssp');
   assert.deepEqual(await page.$$eval('#managed-list li', (ls) => ls.map((l) => l.textContent)), [sub.id]);
-  await checkPage(page, 'account-mssp');
+  await check(page, 'account-mssp');
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -31,7 +31,7 @@ function result(a) {
     a.classification ? h('details', {}, h('summary', {}, 'Why this classification'), h('p', {}, basisText(a.classification.basis ?? a.classification)),
       (a.classification.categories || []).length ? h('ul', {}, a.classification.categories.map((c) => h('li', {}, `${c.title} (${c.ref}): “${(c.words || []).join('”, “')}” in ${c.source}`))) : null) : null,
     h('h2', {}, `Gaps (${gaps.length})`),
-    gaps.length ? h('div', { class: 'table-wrap' }, h('table', { id: 'gaps-table' }, h('caption', { class: 'muted' }, 'Applicable controls not met, worst first'),
+    gaps.length ? h('div', { class: 'table-wrap' }, h('table', { id: 'gaps-table', class: 'stack-sm' }, h('caption', { class: 'muted' }, 'Applicable controls not met, worst first'),
       h('thead', {}, h('tr', {}, ['Control', 'Severity', 'Why it applies', 'Recommendation'].map((t) => h('th', { scope: 'col' }, t)))),
       h('tbody', {}, gaps.map((g) => h('tr', {},
         h('td', {}, h('strong', {}, g.control_id), ' ', g.title),
