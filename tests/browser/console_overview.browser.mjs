@@ -58,6 +58,14 @@ test('FREE: a summary of its own data and why there is no grade (the API\'s tier
   assert.match(await text(page, 'main'), /this endpoint needs the STARTER plan or above/);
   assert.match(await text(page, 'main'), /Needs the STARTER tier; this account is FREE/);
   await check(page, 'overview-free');
+  // the pages FREE cannot use say so with the API's tiers: governance (STARTER+), the orchestrator
+  await page.click('a[href="#/governance"]');
+  await page.waitForSelector('.alert.gate[data-required-tier="STARTER"]');
+  assert.match(await text(page, '.alert.gate'), /Governance assessments: .*Needs the STARTER tier; this account is FREE/);
+  await check(page, 'governance-free');
+  await page.click('a[href="#/orchestrator"]');
+  await page.waitForSelector('#orch-status .alert.gate[data-required-tier="ENTERPRISE"]');
+  assert.match(await text(page, '#orch-status'), /request id: req_/);
   assert.deepEqual(problems, []);
   await page.close();
 });
