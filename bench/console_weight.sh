@@ -33,7 +33,7 @@ trap 'exit 130' INT TERM
 . "$here/lib.sh"
 export BULWARK_DATA_DIR="$tmp/data" BULWARK_LISTEN=127.0.0.1:0 BULWARK_LOG_LEVEL=warn
 unset BULWARK_DATABASE_URL BULWARK_TRUSTED_PROXIES
-mkdir -p -m 0700 "$BULWARK_DATA_DIR"
+mkdir -m 0700 "$BULWARK_DATA_DIR"
 log="$tmp/bulwark.log"
 BULWARK_LOG_LEVEL=info "$build/bulwark" serve >>"$log" 2>&1 &
 srv_pid=$!
