@@ -14,7 +14,8 @@
 #               and PostgreSQL: the threat feed, playbooks and key creation (writes/s), as ratios
 #               to the bare server measured in the same run; precision and recall of the agent
 #               scan's issues and of governance applicability on labelled sets
-#               (bench/posture.sh), and of the MCP poisoning and pin judgments (tests/data/mcp).
+#               (bench/posture.sh), and of the MCP poisoning and pin judgments (tests/data/mcp);
+#               the web console's first-load bytes sent (gzip) against its 200 KB budget.
 #               Never part of make test.
 # One folder per configuration, so the targets work in any order on a fresh clone and none
 # inherits another's cache (make test's -Werror, make bench's Release, the fuzzers' clang).
@@ -65,6 +66,7 @@ bench:
 		test_agent_prompts test_governance_golden test_rt_labels bench_mcplabels
 	@bench/posture.sh $(BENCH_BUILD)
 	@bench/run.sh $(BENCH_BUILD)
+	@bench/console_weight.sh $(BENCH_BUILD)
 	@$(BENCH_BUILD)/bench_limiter 2
 	@bench/scanner.sh $(BENCH_BUILD)
 	@bench/scan_repo.sh $(BENCH_BUILD)

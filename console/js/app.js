@@ -8,16 +8,29 @@ import * as overview from './pages/overview.js';
 import * as assets from './pages/assets.js';
 import * as redteam from './pages/redteam.js';
 import * as codescan from './pages/codescan.js';
+import * as feed from './pages/feed.js';
+import * as governance from './pages/governance.js';
+import * as orchestrator from './pages/orchestrator.js';
+import * as account from './pages/account.js';
 
 const pages = { '/signin': signin, '/keys': keys, '/overview': overview };
 const titles = { '/signin': 'Sign in', '/keys': 'API keys', '/overview': 'Overview' };
 Object.assign(pages, { '/assets': assets, '/redteam': redteam, '/code': codescan });
 Object.assign(titles, { '/assets': 'AI assets', '/redteam': 'Red team', '/code': 'Code scan' });
-const ctx = { session: null, go, refreshSession };
+Object.assign(pages, { '/feed': feed, '/governance': governance, '/orchestrator': orchestrator, '/account': account });
+Object.assign(titles, { '/feed': 'Threat feed', '/governance': 'Governance', '/orchestrator': 'Orchestrator', '/account': 'Account' });
+// onLeave(fn): fn runs when the page is left (a poll stops); flash: a message for the next page
+const ctx = { session: null, go, refreshSession, onLeave: (fn) => leaving.push(fn), flash: null };
+let leaving = [];
+
+// "#/feed/CVE-2025-1" is the page "/feed" with the item "CVE-2025-1" (ctx.item)
+function base(r) {
+  return r.replace(/^(\/[^/]+)\/.+$/, '$1');
+}
 
 function route() {
   const r = location.hash.replace(/^#/, '') || '/overview';
-  return pages[r] ? r : '/overview';
+  return pages[base(r)] ? r : '/overview';
 }
 
 function go(path) {
@@ -40,31 +53,38 @@ function shell() {
   document.getElementById('who-email').textContent = signedIn ? (ctx.session.user.email || ctx.session.user.id) : '';
   const cur = route();
   for (const a of nav.querySelectorAll('a')) {
-    if (a.getAttribute('href') === `#${cur}`) a.setAttribute('aria-current', 'page');
+    if (a.getAttribute('href') === `#${base(cur)}`) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
 }
 
 async function render() {
+  for (const fn of leaving.splice(0)) fn();
   let r = route();
   if (!ctx.session && r !== '/signin') r = '/signin';
   if (ctx.session && r === '/signin') r = '/overview';
   if (location.hash !== `#${r}`) history.replaceState(null, '', `#${r}`);
   shell();
-  document.title = `${titles[r]} · bulwark console`;
+  const b = base(r);
+  ctx.item = r === b ? null : decodeURIComponent(r.slice(b.length + 1));
+  document.title = `${titles[b]} · bulwark console`;
+  // each render draws into its own view: a page still loading when the user moved on (its
+  // requests pending) then fills a view no longer shown, never the next page
   const main = document.getElementById('main');
-  main.replaceChildren();
+  const view = document.createElement('div');
+  main.replaceChildren(view);
   try {
-    await pages[r].render(main, ctx);
+    await pages[b].render(view, ctx);
   } catch (e) {
+    if (!view.isConnected) return;
     if (e instanceof ApiError && e.status === 401 && r !== '/signin') {
       ctx.session = null; // the session ended (signed out elsewhere, password changed, expired)
       go('/signin');
       return;
     }
-    main.replaceChildren(errorBox(e));
+    view.replaceChildren(errorBox(e));
   }
-  main.focus();
+  if (view.isConnected) main.focus();
 }
 
 document.getElementById('signout').addEventListener('click', async () => {

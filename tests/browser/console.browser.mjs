@@ -88,6 +88,7 @@ test('sign in, create and revoke a key, sign out: no CSP violation, no serious a
   assert.equal((await page.cookies()).some((x) => x.name === 'bulwark_console'), false);
   const after = await page.evaluate(async () => (await fetch('/api/developer/keys')).status);
   assert.equal(after, 401);
-  assert.deepEqual(problems.filter((p) => !/status of 401/.test(p)), []);
+  // 401 after sign-out; 403: the overview shows a PRO account the CISO pack's TIER_REQUIRED (why no grade)
+  assert.deepEqual(problems.filter((p) => !/status of 40[13]/.test(p)), []);
   await page.close();
 });

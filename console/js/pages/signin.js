@@ -4,6 +4,7 @@ import { h, errorBox } from '../dom.js';
 
 export async function render(main, ctx) {
   const status = h('div', { id: 'signin-status' });
+  if (ctx.flash) { status.append(h('div', { class: 'alert ok', role: 'status', id: 'signin-flash' }, ctx.flash)); ctx.flash = null; }
   const email = h('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'username', required: true });
   const password = h('input', { id: 'password', name: 'password', type: 'password', autocomplete: 'current-password', required: true });
   const submit = h('button', { type: 'submit' }, 'Sign in');
