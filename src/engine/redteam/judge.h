@@ -69,6 +69,10 @@ struct bw_rt_hit {
 struct bw_rt_verdict {
     struct bw_rt_hit hit[BW_DET_COUNT];
     double closeness; /* 0 a plain refusal .. 1 the goal met: how near the reply came (the search's guide) */
+    /* every unverified package name the package detector saw, "ecosystem name" a line ("npm x\n"),
+     * each once (pip-family commands, then npm-family ones, then package.json lines), at most
+     * BW_RT_PACKAGES_MAX */
+    char packages[BW_RT_PACKAGES_MAX * (BW_RT_PACKAGE_NAME_MAX + 8)];
 };
 
 /* Runs every detector over reply (the text; NUL-terminated) into *v. */

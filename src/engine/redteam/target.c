@@ -304,8 +304,22 @@ int bw_rt_findings_json(const struct bw_rt_verdict *v, char *out, size_t cap)
             continue;
         if (h->sev > worst)
             worst = h->sev;
-        json_array_append_new(arr, json_pack("{s:s,s:s,s:s}", "detector", bw_rt_det_name(d), "severity",
-                                             bw_rt_severity_name(h->sev), "evidence", h->evidence));
+        json_t *item = json_pack("{s:s,s:s,s:s}", "detector", bw_rt_det_name(d), "severity",
+                                 bw_rt_severity_name(h->sev), "evidence", h->evidence);
+        if (d == BW_DET_PACKAGE && v->packages[0]) {
+            /* every name, not just those the evidence had room for */
+            json_t *pk = json_array();
+            for (const char *p = v->packages; *p;) {
+                const char *sp = strchr(p, ' '), *nl = strchr(p, '\n');
+                if (!sp || !nl || sp > nl)
+                    break;
+                json_array_append_new(pk, json_pack("{s:s%,s:s%}", "ecosystem", p, (size_t)(sp - p), "name", sp + 1,
+                                                    (size_t)(nl - sp - 1)));
+                p = nl + 1;
+            }
+            json_object_set_new(item, "packages", pk);
+        }
+        json_array_append_new(arr, item);
     }
     char *s = json_dumps(arr, JSON_COMPACT);
     json_decref(arr);
