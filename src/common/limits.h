@@ -421,6 +421,11 @@
 #define BW_RT_QUOTE_SPAN_MIN 20 /* bytes a quotation around the canary exceeds it by to be a restated request */
 /* adaptive attacks (src/engine/redteam/escalate.h): the escalation budget of an engagement, every
  * request of it counted (the attacks as written included), by intensity; BULWARK_RT_BUDGET_* */
+#define BW_RT_TURNS_RETENTION_DAYS 30 /* default BULWARK_RT_TURNS_RETENTION_DAYS: an ended engagement's stored requests are kept this long */
+#define BW_RT_TURNS_RETENTION_DAYS_MAX 3650
+#define BW_RT_TURNS_SWEEP_MS (3600LL * 1000) /* the retention sweep's period (each process's scheduler) */
+#define BW_RT_TURNS_SWEEP_NOW_MS 1000 /* ... when the retention is 0: requests go about a second after the end */
+#define BW_RT_TURNS_PURGE_BATCH 50    /* engagements whose requests one DELETE removes */
 #define BW_RT_BUDGET_REQ_LIGHT 60
 #define BW_RT_BUDGET_S_LIGHT 120
 #define BW_RT_BUDGET_REQ_STANDARD 400
