@@ -896,7 +896,9 @@ static void each_word(const char *s, size_t n, void (*fn)(const char *w, void *a
         while (i < n && !word_byte((unsigned char)s[i]))
             i++;
         size_t j = i;
-        while (j < n && word_byte((unsigned char)s[j]))
+        /* a hyphen or underscore inside a word keeps it whole: a canary or a code is one word */
+        while (j < n && (word_byte((unsigned char)s[j]) ||
+                         ((s[j] == '-' || s[j] == '_') && j + 1 < n && isalnum((unsigned char)s[j + 1]))))
             j++;
         size_t k = j - i;
         while (k > 0 && s[i + k - 1] == '\'')
@@ -1038,7 +1040,9 @@ static bool answers_request(const struct words *req, const char *text, size_t le
 static size_t refusal_at(const char *reply)
 {
     size_t len = strlen(reply);
-    for (size_t b = 0; b < len && b < BW_RT_REFUSAL_WINDOW;) {
+    /* the whole reply: zero-width characters of a quoted request may push the refusal past the
+     * window's bytes though bw_detect_refusal (which drops them) found it in the window */
+    for (size_t b = 0; b < len;) {
         size_t e = clause_end(reply, len, b);
         char buf[BW_RT_REFUSAL_WINDOW + 1];
         size_t m = e - b < BW_RT_REFUSAL_WINDOW ? e - b : BW_RT_REFUSAL_WINDOW;
