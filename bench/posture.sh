@@ -7,7 +7,8 @@
 #                   TYPE@tool), whether the issues the scanner reports are the ones a practitioner
 #                   expects present and absent.
 #   red team        tests/data/redteam/replies.jsonl (440 replies): every reply through every
-#                   detector, precision and recall per detector (test_rt_labels).
+#                   detector, precision and recall per detector (test_rt_labels); and holdout.jsonl
+#                   (101, written later and never tuned on), measured the same way, without a bar.
 #   governance      tests/data/governance/golden.jsonl (38 assessments over the four frameworks)
 #                   and holdout.jsonl (15): applicability (controls that must be top gaps, and
 #                   controls that must not be gaps), the use-case classification (categories and

@@ -18,6 +18,7 @@
 #include "common/timeutil.h"
 #include "http/http.h"
 #include "jobs/jobs.h"
+#include "jobs/redteam_job.h"
 #include "net/egress.h"
 #include "services/intel_sync.h"
 #include "store/store.h"
@@ -105,7 +106,8 @@ static int cmd_serve(struct bw_config *cfg, int nargs, char **args)
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = app.egress_allow, .seal = &app.seal,
                                   .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000,
-                                  .webhook_backoff_scale = cfg->webhook_backoff_scale};
+                                  .webhook_backoff_scale = cfg->webhook_backoff_scale,
+                                  .rt_turns_retention_ms = bw_rt_turns_retention_ms(cfg->rt_turns_retention_days)};
         struct bw_jobs *jobs = bw_jobs_start(app.db, &jo);
         if ((jobs || cfg->workers == 0) && bw_http_serve(&app.http, &l) == 0)
             rc = 0;
@@ -154,7 +156,8 @@ static int cmd_worker(struct bw_config *cfg, int nargs, char **args)
         struct bw_jobs_opts jo = {.workers = (int)cfg->workers, .lease_ms = cfg->job_lease_ms,
                                   .poll_ms = cfg->job_poll_ms, .egress_allow = allow, .seal = &seal,
                                   .intel_sync = &so, .intel_sync_interval_ms = cfg->intel_sync_interval_s * 1000,
-                                  .webhook_backoff_scale = cfg->webhook_backoff_scale};
+                                  .webhook_backoff_scale = cfg->webhook_backoff_scale,
+                                  .rt_turns_retention_ms = bw_rt_turns_retention_ms(cfg->rt_turns_retention_days)};
         struct bw_jobs *jobs = bw_jobs_start(db, &jo);
         if (jobs) {
             int sig = 0;

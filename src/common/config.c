@@ -76,6 +76,7 @@ static const struct opt opts[] = {
     {"RT_BUDGET_LIGHT_SECONDS", K_LONG, OFF(rt_budget_seconds[0]), 1, BW_RT_BUDGET_S_CEILING},
     {"RT_BUDGET_STANDARD_SECONDS", K_LONG, OFF(rt_budget_seconds[1]), 1, BW_RT_BUDGET_S_CEILING},
     {"RT_BUDGET_FULL_SECONDS", K_LONG, OFF(rt_budget_seconds[2]), 1, BW_RT_BUDGET_S_CEILING},
+    {"RT_TURNS_RETENTION_DAYS", K_LONG, OFF(rt_turns_retention_days), 0, BW_RT_TURNS_RETENTION_DAYS_MAX},
     {"THREADS", K_LONG, OFF(threads), 1, BW_THREADS_MAX},
     {"CONN_TIMEOUT_S", K_LONG, OFF(conn_timeout_s), 1, BW_CONFIG_SECONDS_MAX},
     {"SHUTDOWN_GRACE_S", K_LONG, OFF(shutdown_grace_s), 0, BW_CONFIG_SECONDS_MAX},
@@ -229,6 +230,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->rt_budget_seconds[0] = BW_RT_BUDGET_S_LIGHT;
     cfg->rt_budget_seconds[1] = BW_RT_BUDGET_S_STANDARD;
     cfg->rt_budget_seconds[2] = BW_RT_BUDGET_S_FULL;
+    cfg->rt_turns_retention_days = BW_RT_TURNS_RETENTION_DAYS;
     cfg->threads = cores;
     cfg->conn_timeout_s = BW_CONNECTION_TIMEOUT_S;
     cfg->shutdown_grace_s = BW_SHUTDOWN_GRACE_S;

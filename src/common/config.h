@@ -33,6 +33,7 @@ struct bw_config {
     long redteam_max[BW_TIER__COUNT]; /* queued+running engagements per account (PRO, ENTERPRISE) */
     long rt_budget_requests[3]; /* an engagement's default budget by intensity (light, standard, full) */
     long rt_budget_seconds[3];
+    long rt_turns_retention_days; /* an ended engagement's stored requests are deleted after this; 0: at once */
     long threads;        /* HTTP threads */
     long conn_timeout_s; /* idle connections, and the time a request has to arrive in full */
     long shutdown_grace_s; /* how long SIGTERM waits for requests in flight */

@@ -403,8 +403,13 @@
 #define BW_RT_CATEGORY_ITEMS_MAX 16 /* items of attack_categories (repeats allowed) */
 #define BW_RT_CONNECT_TIMEOUT_MS 3000 /* an attack exchange's connect phase */
 #define BW_RT_MAX_TOKENS 512   /* max_tokens asked of the target per attack */
+#define BW_RT_REQUEST_WORDS 48  /* content words of an attack's request the refusal detector compares */
+#define BW_RT_DEFLECT_MAX 600   /* bytes of a reply that may be a deflection (longer ones answer something) */
 #define BW_RT_REFUSAL_WINDOW 400 /* leading bytes of a reply searched for a refusal (verbose ones restate the request first) */
-#define BW_RT_FINDINGS_MAX 2400 /* bytes of an attack row's findings (JSON: one hit per detector) */
+#define BW_RT_FINDINGS_MAX 4096 /* bytes of an attack row's findings (JSON: one hit per detector, package names listed) */
+#define BW_RT_PACKAGES_MAX 8    /* unverified package names listed per reply (the LLM09 finding) */
+#define BW_RT_PACKAGE_NAME_MAX 100 /* bytes of a package name read from a reply (longer: not a name) */
+#define BW_RT_REPORT_PACKAGES_MAX 100 /* distinct unverified package names a report lists */
 #define BW_RT_PATH_MAX 400      /* bytes of an attack row's escalation path */
 #define BW_RT_EVIDENCE_MAX 200  /* bytes of a detector's quoted evidence */
 #define BW_RT_B64_MIN 24        /* characters of a base64 run in a reply that is decoded and judged too */
@@ -416,6 +421,11 @@
 #define BW_RT_QUOTE_SPAN_MIN 20 /* bytes a quotation around the canary exceeds it by to be a restated request */
 /* adaptive attacks (src/engine/redteam/escalate.h): the escalation budget of an engagement, every
  * request of it counted (the attacks as written included), by intensity; BULWARK_RT_BUDGET_* */
+#define BW_RT_TURNS_RETENTION_DAYS 30 /* default BULWARK_RT_TURNS_RETENTION_DAYS: an ended engagement's stored requests are kept this long */
+#define BW_RT_TURNS_RETENTION_DAYS_MAX 3650
+#define BW_RT_TURNS_SWEEP_MS (3600LL * 1000) /* the retention sweep's period (each process's scheduler) */
+#define BW_RT_TURNS_SWEEP_NOW_MS 1000 /* ... when the retention is 0: requests go about a second after the end */
+#define BW_RT_TURNS_PURGE_BATCH 50    /* engagements whose requests one DELETE removes */
 #define BW_RT_BUDGET_REQ_LIGHT 60
 #define BW_RT_BUDGET_S_LIGHT 120
 #define BW_RT_BUDGET_REQ_STANDARD 400

@@ -91,6 +91,9 @@ struct bw_jobs_opts {
     const struct bw_sync_opts *intel_sync; /* borrowed likewise: the intel sources; NULL: none */
     int64_t intel_sync_interval_ms;       /* the scheduled intel sync (BULWARK_INTEL_SYNC_INTERVAL); 0: off */
     long webhook_backoff_scale; /* BULWARK_WEBHOOK_BACKOFF_SCALE; 0 = BW_WEBHOOK_BACKOFF_SCALE */
+    /* BULWARK_RT_TURNS_RETENTION_DAYS in ms: an ended engagement's stored requests are deleted this
+     * long after its end; 0 = BW_RT_TURNS_RETENTION_DAYS, negative = at once */
+    int64_t rt_turns_retention_ms;
 };
 struct bw_jobs;
 /* Starts the workers. NULL when workers is 0 or on failure (logged). */

@@ -463,4 +463,28 @@ static void rt_failed(struct db *db, const struct store_job *job, const char *er
     free(e);
 }
 
-const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed};
+int64_t bw_rt_turns_retention_ms(long days) { return days > 0 ? (int64_t)days * 86400 * 1000 : -1; }
+
+/* Retention of the stored requests (engagement_turns): they serve resuming a running engagement
+ * and nothing after its end, and hold what the target leaked. Each process's scheduler deletes
+ * those of engagements that ended longer ago than the retention, hourly (every second when it is
+ * 0); concurrent sweeps of several instances delete the same rows once. */
+static int64_t rt_tick(struct db *db, int64_t now_ms, const struct bw_jobs_opts *o)
+{
+    int64_t keep = o->rt_turns_retention_ms == 0 ? (int64_t)BW_RT_TURNS_RETENTION_DAYS * 86400 * 1000
+                                                 : o->rt_turns_retention_ms;
+    if (keep < 0)
+        keep = 0;
+    char before[21];
+    bw_iso8601((now_ms - keep) / 1000, before);
+    int64_t n = 0;
+    if (store_engagement_turns_purge(db, before, BW_RT_TURNS_PURGE_BATCH, &n) != ST_OK)
+        bw_logf(BW_LOG_WARN, NULL, "red-team turns retention: the database did not answer");
+    else if (n > 0)
+        bw_log_json(BW_LOG_INFO, NULL, "red-team turns retention",
+                    json_pack("{s:I,s:s}", "deleted", (json_int_t)n, "ended_before", before));
+    return now_ms + (keep == 0 ? BW_RT_TURNS_SWEEP_NOW_MS : BW_RT_TURNS_SWEEP_MS);
+}
+
+const struct bw_job_kind bw_redteam_job_kind = {.kind = "redteam", .run = rt_run, .failed = rt_failed,
+                                                .tick = rt_tick};

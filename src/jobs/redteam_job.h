@@ -13,4 +13,7 @@ extern const struct bw_job_kind bw_redteam_job_kind;
  * shorter (target detection, two exchanges, must end before the lease it runs under). */
 long bw_redteam_attack_timeout(int64_t lease_ms);
 
+/* bw_jobs_opts.rt_turns_retention_ms of BULWARK_RT_TURNS_RETENTION_DAYS (0 days: at once). */
+int64_t bw_rt_turns_retention_ms(long days);
+
 #endif

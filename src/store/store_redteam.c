@@ -380,6 +380,29 @@ int store_engagement_turns(struct db *db, const char *id, const char *attack_id,
     return rc;
 }
 
+int store_engagement_turns_purge(struct db *db, const char *finished_before, int batch, int64_t *deleted)
+{
+    if (deleted)
+        *deleted = 0;
+    for (;;) {
+        struct db_param p[] = {DBP_TEXT(finished_before), DBP_INT(batch)};
+        int64_t n = 0;
+        /* a batch of ended engagements that still have turns, then theirs (portable: LIMIT in the
+         * subquery, not on DELETE) */
+        if (store_exec(db,
+                       "DELETE FROM engagement_turns WHERE engagement_id IN (SELECT e.id FROM engagements e"
+                       " WHERE e.status IN ('completed', 'failed', 'cancelled') AND e.finished_at IS NOT NULL"
+                       " AND e.finished_at <> '' AND e.finished_at <= ? AND EXISTS (SELECT 1 FROM engagement_turns t"
+                       " WHERE t.engagement_id = e.id) LIMIT ?)",
+                       p, 2, &n) != ST_OK)
+            return ST_ERROR;
+        if (deleted)
+            *deleted += n;
+        if (n == 0)
+            return ST_OK;
+    }
+}
+
 struct usage {
     long *requests, *ms;
 };

@@ -89,6 +89,11 @@ int store_engagement_turn_save(struct db *db, const char *id, const char *attack
 /* attack_id's stored requests by step (*out malloc'ed; store_turns_free). */
 int store_engagement_turns(struct db *db, const char *id, const char *attack_id, struct store_turn **out, size_t *n);
 void store_turns_free(struct store_turn *t, size_t n);
+/* Retention: deletes the stored requests of engagements that ended (completed, failed, cancelled)
+ * at or before finished_before (ISO 8601, as finished_at is written), at most batch engagements'
+ * worth a statement until none is left; *deleted (may be NULL) gets the rows deleted. Nothing
+ * else reads them after the end: the report is kept in the engagement and its attack rows. */
+int store_engagement_turns_purge(struct db *db, const char *finished_before, int batch, int64_t *deleted);
 /* The engagement's stored requests of every attack but attack_id: how many, and their target time. */
 int store_engagement_turn_usage(struct db *db, const char *id, const char *attack_id, long *requests, long *ms);
 /* Every attack row, in selection order; *out malloc'ed. */

@@ -154,6 +154,21 @@ test('package inventor: the invented package is reported by name as unverified',
   assert.equal(rep.attacks_succeeded, rep.attacks_total, JSON.stringify(rep).slice(0, 1500));
   assert.deepEqual(rep.remediation_plan.actions.map((a) => a.owasp_llm), ['LLM09']);
   assert.ok(t.api.requests.length >= rep.attacks_total);
+  // the names themselves, with their ecosystems: in the report and in the finding's evidence
+  const names = rep.unverified_packages.map((p) => `${p.ecosystem} ${p.name}`).sort();
+  assert.deepEqual(names, [`npm ${INVENTED.npm}`, `pypi ${INVENTED.pypi}`], JSON.stringify(rep.unverified_packages));
+  for (const p of rep.unverified_packages) {
+    assert.ok(p.attack_ids.length >= 1 && p.attack_ids.every((a) => a.startsWith('mi-pkg-')), JSON.stringify(p));
+  }
+  const high = rep.critical_findings.filter((f) => f.owasp_llm === 'LLM09');
+  const ran = new Set(rep.unverified_packages.flatMap((p) => p.attack_ids));
+  // the one HIGH package attack is itemised (MEDIUM ones are not) when the selection has it
+  assert.equal(high.length, ran.has('mi-pkg-llm-sanitize') ? 1 : 0, JSON.stringify([...ran]));
+  for (const f of high) {
+    const d = f.detectors.find((x) => x.detector === 'package');
+    assert.ok(d.evidence.includes(INVENTED.npm), d.evidence);
+    assert.deepEqual(d.packages, [{ ecosystem: 'npm', name: INVENTED.npm }]);
+  }
 });
 
 test('hardened model: 0 successes though every refused attack was escalated; a small budget ends the search and says so', async () => {

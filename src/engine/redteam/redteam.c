@@ -569,6 +569,52 @@ static json_t *escalation_json(const struct bw_rt_outcome *o, size_t n)
     return json_pack("{s:I,s:b,s:o}", "requests", (json_int_t)total, "budget_ended", budget, "attacks", list);
 }
 
+/* Every unverified package name any reply offered (the package detector's findings, whatever the
+ * attack's goal): [{ecosystem, name, attack_ids[]}] in order of first appearance. */
+static json_t *packages_json(const struct bw_rt_outcome *o, size_t n)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < n; i++) {
+        json_t *dets = o[i].findings && *o[i].findings ? json_loads(o[i].findings, 0, NULL) : NULL;
+        size_t k;
+        json_t *d;
+        json_array_foreach(dets, k, d) {
+            const char *det = json_string_value(json_object_get(d, "detector"));
+            if (!det || strcmp(det, "package") != 0)
+                continue;
+            size_t j;
+            json_t *pk;
+            json_array_foreach(json_object_get(d, "packages"), j, pk) {
+                const char *eco = json_string_value(json_object_get(pk, "ecosystem"));
+                const char *name = json_string_value(json_object_get(pk, "name"));
+                if (!eco || !name)
+                    continue;
+                json_t *hit = NULL, *x;
+                size_t q;
+                json_array_foreach(list, q, x) {
+                    if (strcmp(json_string_value(json_object_get(x, "ecosystem")), eco) == 0 &&
+                        strcmp(json_string_value(json_object_get(x, "name")), name) == 0) {
+                        hit = x;
+                        break;
+                    }
+                }
+                if (!hit) {
+                    if (json_array_size(list) >= BW_RT_REPORT_PACKAGES_MAX)
+                        continue;
+                    hit = json_pack("{s:s,s:s,s:[]}", "ecosystem", eco, "name", name, "attack_ids");
+                    json_array_append_new(list, hit);
+                }
+                json_t *ids = json_object_get(hit, "attack_ids");
+                json_t *lastid = json_array_get(ids, json_array_size(ids) - 1);
+                if (!lastid || strcmp(json_string_value(lastid), o[i].attack_id) != 0)
+                    json_array_append_new(ids, json_string(o[i].attack_id));
+            }
+        }
+        json_decref(dets);
+    }
+    return list;
+}
+
 json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome *o, size_t n)
 {
     struct cat_hits hits[BW_RT_CATEGORIES];
@@ -630,8 +676,8 @@ json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome
     free(refs);
     double rate = 0;
     bw_rt_overall_risk(lib, o, n, &rate);
-    return json_pack("{s:i,s:i,s:o,s:o,s:f,s:o}", "attacks_succeeded", succeeded, "attacks_errored", errored,
+    return json_pack("{s:i,s:i,s:o,s:o,s:f,s:o,s:o}", "attacks_succeeded", succeeded, "attacks_errored", errored,
                      "critical_findings", findings, "remediation_plan", plan_json(lib, hits, ncat, succeeded, evaluated),
                      "weighted_success_rate", (double)((long)(rate * 1000 + 0.5)) / 1000.0, "escalation",
-                     escalation_json(o, n));
+                     escalation_json(o, n), "unverified_packages", packages_json(o, n));
 }

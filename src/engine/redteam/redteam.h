@@ -253,7 +253,10 @@ const char *bw_rt_overall_risk(const struct bw_rt_library *lib, const struct bw_
  * first (worst severity, then most successes), priority 1..n; escalation: {requests (every
  * request made), budget_ended (the budget ended some attack's search), attacks: [{attack_id,
  * succeeded, path, turns, transformations[], requests, search_ended: found|exhausted|budget|error}]
- * for each attack that was escalated, in selection order}. */
+ * for each attack that was escalated, in selection order}; unverified_packages: every package name
+ * on no list of existing packages that any reply offered as real (the package detector's
+ * findings, whatever the attack's goal), [{ecosystem: npm|pypi, name, attack_ids[]}], in order of
+ * first appearance, at most BW_RT_REPORT_PACKAGES_MAX. */
 json_t *bw_rt_report(const struct bw_rt_library *lib, const struct bw_rt_outcome *o, size_t n);
 
 #endif
