@@ -98,4 +98,6 @@ export async function signIn(page, user) {
   await page.type('#password', user.password);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Overview');
+  // the overview's own requests done: a test's next click is not raced by its loading
+  await page.waitForNetworkIdle({ idleTime: 250, timeout: 60000 });
 }
