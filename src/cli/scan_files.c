@@ -159,12 +159,15 @@ static int nb_push_line(struct nb_build *b, const char *s, size_t n, uint32_t ce
 static uint32_t find_line(const char *text, size_t len, size_t *pos, uint32_t *line_at_pos, const char *js)
 {
     size_t n = strlen(js);
+    uint32_t line = *line_at_pos; /* committed only when found: a miss leaves *pos, so its newlines
+                                   * must not be counted again by the next search */
     for (size_t i = *pos; i + n <= len; i++) {
         if (text[i] == '\n')
-            (*line_at_pos)++;
+            line++;
         if (memcmp(text + i, js, n) == 0) {
             *pos = i + n;
-            return *line_at_pos;
+            *line_at_pos = line;
+            return line;
         }
     }
     return 0;
