@@ -19,6 +19,7 @@
 struct bw_audit;
 struct bw_inflight;
 struct bw_bcache;
+struct store_intel_gen;
 struct bw_limiter;
 struct bw_orch_cache;
 struct bw_mcp_checks;
@@ -43,6 +44,7 @@ struct api_ctx {
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
     struct bw_bcache *playbooks;      /* anonymous playbook envelopes by record id + version */
     struct bw_bcache *feed_pages;     /* feed pages by intel generation + query */
+    struct store_intel_gen *intel_gen; /* that generation, watched (PostgreSQL: notified) */
     struct bw_scanner *scanner;     /* the code scanner, compiled once at start */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* */
     const struct bw_seal *seal;     /* seals and opens assets' connection secrets */

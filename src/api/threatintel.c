@@ -135,12 +135,13 @@ void api_threat_feed(struct bw_req *r)
         return;
     long limit = pg.page.limit;
     /* A page is a function of the query and the intel generation (every intel write raises it in
-     * its transaction, on every instance and from the CLI too): one point read, and a page already
-     * built for both is answered from memory with its tag. Read before the page, so a page built
+     * its transaction, on every instance and from the CLI too), and a page already built for both
+     * is answered from memory with its tag. The generation is watched (store_intel_gen_get: on
+     * PostgreSQL no round trip unless a write was notified). Read before the page, so a page built
      * after a write that raced it is at worst newer than its key, never older. */
     struct api_ctx *ctx = api_ctx(r);
     int64_t gen = 0;
-    if (store_intel_generation(ctx->db, &gen) != ST_OK) {
+    if (store_intel_gen_get(ctx->intel_gen, &gen) != ST_OK) {
         api_reply_storage(r);
         return;
     }

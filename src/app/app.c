@@ -20,6 +20,7 @@
 #include "common/timeutil.h"
 #include "services/intel_ingest.h"
 #include "store/store.h"
+#include "store/store_intel.h"
 
 #include <sodium.h>
 #include <arpa/inet.h>
@@ -240,6 +241,7 @@ static void api_fill(struct bw_app *app)
     c->orch_cache = app->orch_cache;
     c->playbooks = app->playbooks;
     c->feed_pages = app->feed_pages;
+    c->intel_gen = app->intel_gen;
     c->audit = app->audit;
     c->scanner = app->scanner;
     c->egress_allow = app->egress_allow;
@@ -308,9 +310,10 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
     app->playbooks = bw_bcache_new(BW_PLAYBOOK_CACHE_ENTRIES, BW_PLAYBOOK_CACHE_BYTES);
     app->feed_pages = bw_bcache_new(BW_FEED_CACHE_ENTRIES, BW_FEED_CACHE_BYTES);
+    app->intel_gen = store_intel_gen_new(app->db);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
         !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache || !app->playbooks ||
-        !app->feed_pages)
+        !app->feed_pages || !app->intel_gen)
         return -1;
     if (rate_limits_shared(app)) { /* every instance on this database spends one budget */
         bw_limiter_share(app->rate, app->db, "rate");
@@ -413,6 +416,7 @@ void bw_app_free(struct bw_app *app)
     bw_orch_cache_free(app->orch_cache);
     bw_bcache_free(app->playbooks);
     bw_bcache_free(app->feed_pages);
+    store_intel_gen_free(app->intel_gen);
     bw_audit_stop(app->audit); /* writes what is pending, so before the database closes */
     bw_pool_free(app->blocking);
     bw_pool_free(app->probes);

@@ -19,6 +19,7 @@
 #include "services/orch_cache.h"
 
 struct bw_bcache;
+struct store_intel_gen;
 #include "store/db.h"
 
 #include <stdint.h>
@@ -40,6 +41,7 @@ struct bw_app {
     struct bw_orch_cache *orch_cache; /* on-demand packs, computed once per scope and shared */
     struct bw_bcache *playbooks;      /* generated playbook envelopes by record id + version */
     struct bw_bcache *feed_pages;     /* feed pages by intel generation + query */
+    struct store_intel_gen *intel_gen; /* that generation, watched (PostgreSQL: notified) */
     struct bw_audit *audit;         /* audit events, the HTTP layer's response hook (src/audit/audit.h) */
     unsigned egress_allow;          /* BW_EGRESS_ALLOW_* from BULWARK_EGRESS_ALLOW */
     struct bw_seal seal;            /* the key of the secrets sealed at rest (common/seal.h) */

@@ -31,6 +31,11 @@ static const char *short_key(const char *key, char buf[BW_LIMITER_KEY_MAX + 1])
 struct entry {
     uint64_t h; /* 0 = empty slot */
     int64_t tat; /* theoretical arrival time, microseconds */
+    /* Shared limiters: requests taken from the database ahead, answered here (see lease_take). */
+    int64_t lease_tat;  /* the shared tat (wall clock) after the lease was taken */
+    int64_t lease_mono; /* when it was taken (monotonic) */
+    int32_t lease_left; /* requests of it not answered yet */
+    int32_t lease_n;    /* its size */
     char key[BW_LIMITER_KEY_MAX + 1];
 };
 
@@ -246,9 +251,10 @@ static void maybe_sweep(struct bw_limiter *l, int64_t now)
     (void)store_rl_sweep(l->db, now, NULL);
 }
 
-/* The shared step; false when the database could not answer (the caller uses its own table). */
-static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_t tau, bool strict,
-                        struct bw_limit_result *out)
+/* The shared strict step; false when the database could not answer (the caller uses its own
+ * table). */
+static bool shared_take_strict(struct bw_limiter *l, const char *key, int64_t T, int64_t tau,
+                               struct bw_limit_result *out)
 {
     char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
     shared_key(l, key, k, sizeof k);
@@ -256,10 +262,81 @@ static bool shared_take(struct bw_limiter *l, const char *key, int64_t T, int64_
     maybe_sweep(l, now);
     bool allowed = false;
     int64_t tat = 0;
-    int rc = strict ? store_rl_take_strict(l->db, k, now, T, tau, &allowed, &tat)
-                    : store_rl_take(l->db, k, now, T, tau, &allowed, &tat);
-    if (rc != ST_OK)
+    if (store_rl_take_strict(l->db, k, now, T, tau, &allowed, &tat) != ST_OK)
         return false;
+    fill(out, allowed, tat, now, T, tau);
+    return true;
+}
+
+/* A shared limiter would make every request a write to the database. A key that is busy takes
+ * several requests at once instead (a lease: n intervals of its tat, granted only when all n fit
+ * in its budget, so the instances together never pass the limit) and answers the next n - 1 from
+ * memory. The size starts at 1 and doubles while each lease is used up within BW_LIMITER_LEASE_US,
+ * up to a 1/BW_LIMITER_LEASE_DIV of the limit and BW_LIMITER_LEASE_MAX: a key with small limits
+ * (FREE, anonymous, strict login throttles, which never lease) or sparse requests is counted in
+ * the database request by request, exactly as before. A lease not used up in BW_LIMITER_LEASE_US
+ * gives its rest back to the database before the key's next take. RateLimit-Remaining from a lease
+ * counts the requests it still holds as unspent. True when this answered (out filled). */
+static bool lease_take(struct bw_limiter *l, const char *key, long limit, int64_t mono, struct bw_limit_result *out)
+{
+    int64_t T = l->window_us / limit, tau = T * (limit - 1);
+    uint64_t h = hash_key(key);
+    struct shard *s = &l->shards[h & (SHARDS - 1)];
+    long cap = limit / BW_LIMITER_LEASE_DIV;
+    cap = cap > BW_LIMITER_LEASE_MAX ? BW_LIMITER_LEASE_MAX : cap < 1 ? 1 : cap;
+    int32_t n = 1, give_back = 0;
+    pthread_mutex_lock(&s->mu);
+    struct entry *e = find(s, h, key);
+    if (e) {
+        bool fresh = mono - e->lease_mono < BW_LIMITER_LEASE_US;
+        if (fresh && e->lease_left > 0) {
+            e->lease_left--;
+            int64_t tat = e->lease_tat - (int64_t)e->lease_left * T, now = bw_now_us();
+            pthread_mutex_unlock(&s->mu);
+            /* a tat the clock has passed is a full budget less this request */
+            fill(out, true, tat < now + T ? now + T : tat, now, T, tau);
+            return true;
+        }
+        if (fresh && e->lease_n > 0) /* the last one was used up in time: a bigger one */
+            n = e->lease_n * 2 > cap ? (int32_t)cap : e->lease_n * 2;
+        give_back = e->lease_left;
+        e->lease_left = 0;
+    }
+    pthread_mutex_unlock(&s->mu);
+
+    char k[BW_LIMITER_KEY_MAX + BW_LIMITER_NAME_MAX + 2];
+    shared_key(l, key, k, sizeof k);
+    if (give_back > 0)
+        (void)store_rl_refund(l->db, k, (int64_t)give_back * T); /* a failure leaves them spent */
+    int64_t now = bw_now_us();
+    maybe_sweep(l, now);
+    bool allowed = false;
+    int64_t tat = 0;
+    /* n intervals at once: allowed when the last of them fits (tat + (n - 1)T - now <= tau) */
+    if (store_rl_take(l->db, k, now, n * T, tau - (int64_t)(n - 1) * T, &allowed, &tat) != ST_OK)
+        return false;
+    if (!allowed && n > 1) {
+        n = 1;
+        if (store_rl_take(l->db, k, now, T, tau, &allowed, &tat) != ST_OK)
+            return false;
+    }
+    pthread_mutex_lock(&s->mu);
+    if (!allowed) { /* refused: the next try asks for one, not for a bigger lease */
+        if ((e = find(s, h, key)))
+            e->lease_n = 0;
+    } else if ((e = find_or_add(l, s, h, key, mono))) {
+        /* added to, not replacing, what another thread's lease of the same moment left here */
+        e->lease_left += n - 1;
+        e->lease_tat = tat > e->lease_tat ? tat : e->lease_tat;
+        e->lease_mono = mono;
+        e->lease_n = n;
+        int64_t local = mono + (tat - now); /* kept (and a fallback's start) while the lease lives */
+        if (e->tat < local)
+            e->tat = local;
+    }
+    pthread_mutex_unlock(&s->mu);
+    if (allowed)
+        tat -= (int64_t)(n - 1) * T;
     fill(out, allowed, tat, now, T, tau);
     return true;
 }
@@ -274,7 +351,7 @@ static void take_step(struct bw_limiter *l, const char *key, long limit, int64_t
     int64_t T = l->window_us / limit;          /* emission interval */
     int64_t tau = T * (limit - 1);             /* burst tolerance: the whole budget at once */
     out->limit = limit;
-    if (l->db && shared_take(l, key, T, tau, strict, out))
+    if (l->db && (strict ? shared_take_strict(l, key, T, tau, out) : lease_take(l, key, limit, now, out)))
         return;
     uint64_t h = hash_key(key);
     struct shard *s = &l->shards[h & (SHARDS - 1)];
@@ -382,8 +459,10 @@ void bw_limiter_reset(struct bw_limiter *l, const char *key)
     struct shard *s = &l->shards[h & (SHARDS - 1)];
     pthread_mutex_lock(&s->mu);
     struct entry *e = find(s, h, key);
-    if (e)
+    if (e) {
         e->tat = 0; /* expired: dropped at the next rebuild, same as absent meanwhile */
+        e->lease_left = e->lease_n = 0; /* the budget is whole again: nothing held here */
+    }
     pthread_mutex_unlock(&s->mu);
 }
 

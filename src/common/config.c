@@ -231,7 +231,12 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->rt_budget_seconds[1] = BW_RT_BUDGET_S_STANDARD;
     cfg->rt_budget_seconds[2] = BW_RT_BUDGET_S_FULL;
     cfg->rt_turns_retention_days = BW_RT_TURNS_RETENTION_DAYS;
-    cfg->threads = cores;
+    /* A request thread waits on the database (the SQLite writer's group commit, a PostgreSQL
+     * round trip) as much as it computes: more threads than cores keep the cores busy meanwhile,
+     * and more writers waiting at once share one COMMIT. Past BW_THREADS_DEFAULT_CAP the cores
+     * alone are enough. */
+    long th = cores * BW_THREADS_PER_CORE;
+    cfg->threads = th > BW_THREADS_DEFAULT_CAP ? (cores > BW_THREADS_DEFAULT_CAP ? cores : BW_THREADS_DEFAULT_CAP) : th;
     cfg->conn_timeout_s = BW_CONNECTION_TIMEOUT_S;
     cfg->shutdown_grace_s = BW_SHUTDOWN_GRACE_S;
     cfg->max_connections = BW_MAX_CONNECTIONS;

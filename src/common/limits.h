@@ -6,6 +6,7 @@
 #define BW_MAX_BODY_CEILING      (64u * 1024u * 1024u)
 #define BW_MAX_BODY_MIN          1024  /* BULWARK_MAX_BODY and BULWARK_MAX_CODE at least */
 #define BW_JSON_MAX_DEPTH        32    /* nesting of arrays/objects in a request body */
+#define BW_JSON_DUMP_MAX_DEPTH   2048  /* nesting bw_json_write follows (jansson's own limit for dumps) */
 #define BW_MAX_PATH              2048  /* request path bytes */
 #define BW_MAX_PATH_PARAMS       2     /* {id}-style captures per route */
 #define BW_MAX_PATH_PARAM_LEN    128
@@ -19,6 +20,8 @@
                                           then its body) have to arrive (BULWARK_CONN_TIMEOUT_S) */
 #define BW_CONFIG_SECONDS_MAX    3600  /* BULWARK_CONN_TIMEOUT_S and BULWARK_SHUTDOWN_GRACE_S at most */
 #define BW_THREADS_MAX           256   /* BULWARK_THREADS (HTTP) and BULWARK_WORKERS (jobs) at most */
+#define BW_THREADS_PER_CORE      4     /* BULWARK_THREADS unset: this many per core ... */
+#define BW_THREADS_DEFAULT_CAP   16    /* ... up to this many, or one per core past it */
 #define BW_TLS_FILE_MAX          (1u * 1024u * 1024u) /* bytes of a PEM file (BULWARK_TLS_CERT/KEY) */
 #define BW_SHUTDOWN_GRACE_S      30    /* default of BULWARK_SHUTDOWN_GRACE_S: how long SIGTERM waits for in-flight requests */
 #define BW_DRAIN_POLL_MS         5     /* ... checking this often whether they are done */
@@ -97,6 +100,9 @@
 #define BW_LIMITER_KEY_MAX       63    /* bytes of a limiter key; longer keys (long emails) are replaced by a digest */
 #define BW_LIMITER_NAME_MAX      15    /* bytes of a limit's name, part of the shared table's key */
 #define BW_LIMITER_SWEEP_US      60000000 /* shared table: rows whose budget is whole are deleted this often */
+#define BW_LIMITER_LEASE_US      1000000 /* shared limiter: a lease of requests is answered from memory this long */
+#define BW_LIMITER_LEASE_DIV     256   /* ... and holds at most limit / this requests */
+#define BW_LIMITER_LEASE_MAX     64    /* ... and never more than this */
 
 #define BW_AUTH_CACHE_MS_DEFAULT 2000 /* both backends; other instances are notified at once */
 #define BW_AUTH_CACHE_MS_MAX     60000 /* BULWARK_AUTH_CACHE_MS at most */
@@ -488,6 +494,8 @@
 #define BW_PLAYBOOK_CACHE_BYTES    (48L * 1024 * 1024) /* ... and their bytes (about 20 KB each) */
 /* feed pages (GET /api/ai-security/threat-feed) kept in memory by query and intel generation: a
  * page of 20 is about 18 KB, of 100 about 90 KB */
+#define BW_INTEL_CHANNEL           "bulwark_intel" /* PostgreSQL NOTIFY: an intel write committed */
+#define BW_INTEL_GEN_TTL_MS        1000  /* a watched intel generation is re-read at least this often */
 #define BW_FEED_CACHE_ENTRIES      1024
 #define BW_FEED_CACHE_BYTES        (32L * 1024 * 1024)
 #define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */

@@ -1,5 +1,6 @@
 /* The one path for replies: every answer, success or error, is built here. */
 #include "common/jsoncheck.h"
+#include "common/jsonx.h"
 #include "common/log.h"
 #include "http/http.h"
 
@@ -54,13 +55,14 @@ static void set_body(struct bw_req *r, unsigned status, char *body, size_t len, 
 
 void bw_reply_json(struct bw_req *r, unsigned status, json_t *body)
 {
-    char *s = body ? json_dumps(body, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    size_t len = 0;
+    char *s = body ? bw_json_dump(body, 0, &len) : NULL;
     json_decref(body);
     if (!s) {
         bw_reply_internal(r, "response serialisation failed");
         return;
     }
-    set_body(r, status, s, strlen(s), false);
+    set_body(r, status, s, len, false);
 }
 
 void bw_reply_static(struct bw_req *r, unsigned status, const char *body, size_t len)

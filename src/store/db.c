@@ -151,6 +151,17 @@ int db_write(struct db *db, db_tx_fn body, void *arg, int fail)
 
 int db_exec_script(struct db_conn *c, const char *sql) { return counted(c, BE(c)->script(c, sql)); }
 
+int db_conn_notify(struct db_conn *c, const char *channel, const char *payload)
+{
+    if (!db_of(c)->be->listen)
+        return DB_OK;
+    struct db_param p[] = {DBP_TEXT(channel), DBP_TEXT(payload)};
+    struct db_rows *r = NULL;
+    int rc = db_query(c, "SELECT pg_notify(?, ?)", p, 2, &r);
+    db_rows_free(r);
+    return rc;
+}
+
 int db_notify(struct db *db, const char *channel, const char *payload)
 {
     if (!db->be->listen)
@@ -158,10 +169,7 @@ int db_notify(struct db *db, const char *channel, const char *payload)
     struct db_conn *c = db_acquire(db);
     if (!c)
         return DB_ERROR;
-    struct db_param p[] = {DBP_TEXT(channel), DBP_TEXT(payload)};
-    struct db_rows *r = NULL;
-    int rc = db_query(c, "SELECT pg_notify(?, ?)", p, 2, &r);
-    db_rows_free(r);
+    int rc = db_conn_notify(c, channel, payload);
     db_release(c);
     return rc;
 }

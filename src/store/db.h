@@ -117,10 +117,13 @@ bool db_ping(struct db *db);
  * notification on channel, from that thread; fn(arg, NULL) means notifications may have been
  * missed (the first connection, and every reconnection after the connection was lost, which is
  * retried each second). NULL on SQLite or when the thread cannot start. db_listen_stop joins the
- * thread (within a fraction of a second) and frees the listener; NULL is a no-op. */
+ * thread (within a fraction of a second) and frees the listener; NULL is a no-op.
+ * db_conn_notify sends it on a connection: inside a transaction, at its commit and not at all if it
+ * rolls back. */
 typedef void (*db_notify_fn)(void *arg, const char *payload);
 struct db_listener;
 int db_notify(struct db *db, const char *channel, const char *payload);
+int db_conn_notify(struct db_conn *c, const char *channel, const char *payload);
 struct db_listener *db_listen(struct db *db, const char *channel, db_notify_fn fn, void *arg);
 void db_listen_stop(struct db_listener *l);
 

@@ -2,14 +2,107 @@
 #include "store/store_intel.h"
 
 #include "common/limits.h"
+#include "common/timeutil.h"
 #include "store/store_internal.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define TXT(dst, src) snprintf((dst), sizeof(dst), "%s", (src) ? (src) : "")
+
+/* ---- the generation ------------------------------------------------------------------------------ */
+
+/* This process's intel writes that committed: a watcher re-reads the generation after one without
+ * waiting for its own notification to come back. */
+static atomic_uint_fast64_t local_writes;
+
+/* The writers' lock row first (a second writer waits here until the first commits), and the
+ * other instances told at the commit (PostgreSQL; nothing on SQLite). */
+static int bump_generation(struct db_conn *c)
+{
+    if (store_conn_exec(c, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, 0, NULL) != ST_OK)
+        return ST_ERROR;
+    return db_conn_notify(c, BW_INTEL_CHANNEL, "") == DB_OK ? ST_OK : ST_ERROR;
+}
+
+static int committed(int rc)
+{
+    if (rc == ST_OK)
+        atomic_fetch_add(&local_writes, 1);
+    return rc;
+}
+
+struct store_intel_gen {
+    struct db *db;
+    struct db_listener *listener; /* NULL on SQLite: every call reads */
+    atomic_uint_fast64_t notified;
+    pthread_mutex_t mu;
+    bool valid;
+    int64_t gen, checked_us;
+    uint64_t epoch; /* notified + local_writes when gen was read */
+};
+
+static void on_intel_notify(void *arg, const char *payload)
+{
+    (void)payload; /* NULL (notifications may have been lost) or a write: either way, re-read */
+    struct store_intel_gen *g = arg;
+    atomic_fetch_add(&g->notified, 1);
+}
+
+struct store_intel_gen *store_intel_gen_new(struct db *db)
+{
+    struct store_intel_gen *g = calloc(1, sizeof *g);
+    if (!g)
+        return NULL;
+    g->db = db;
+    pthread_mutex_init(&g->mu, NULL);
+    g->listener = db_listen(db, BW_INTEL_CHANNEL, on_intel_notify, g);
+    return g;
+}
+
+void store_intel_gen_free(struct store_intel_gen *g)
+{
+    if (!g)
+        return;
+    db_listen_stop(g->listener); /* first: its callback uses g */
+    pthread_mutex_destroy(&g->mu);
+    free(g);
+}
+
+int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen)
+{
+    if (!g->listener)
+        return store_intel_generation(g->db, gen);
+    /* the epoch is taken before the read: a notification that arrives during it forces the next
+     * call to read again rather than being lost */
+    uint64_t epoch = atomic_load(&g->notified) + atomic_load(&local_writes);
+    int64_t now = bw_mono_us();
+    pthread_mutex_lock(&g->mu);
+    if (g->valid && g->epoch == epoch && now - g->checked_us < (int64_t)BW_INTEL_GEN_TTL_MS * 1000) {
+        *gen = g->gen;
+        pthread_mutex_unlock(&g->mu);
+        return ST_OK;
+    }
+    pthread_mutex_unlock(&g->mu);
+    int64_t v = 0;
+    int rc = store_intel_generation(g->db, &v);
+    if (rc != ST_OK)
+        return rc;
+    pthread_mutex_lock(&g->mu);
+    /* concurrent readers: the newest read wins, an older one never replaces it */
+    if (!g->valid || v > g->gen || (v == g->gen && epoch >= g->epoch)) {
+        g->valid = true;
+        g->gen = v;
+        g->epoch = epoch;
+        g->checked_us = now;
+    }
+    pthread_mutex_unlock(&g->mu);
+    *gen = v;
+    return ST_OK;
+}
 
 /* ---- writing ----------------------------------------------------------------------------------- */
 
@@ -165,8 +258,7 @@ static int flush(struct store_intel_tx *tx)
 static int intel_write_tx(struct db_conn *c, void *arg)
 {
     const struct intel_write *w = arg;
-    /* the lock row first: a second writer waits here until the first commits */
-    if (store_conn_exec(c, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, 0, NULL) != ST_OK)
+    if (bump_generation(c) != ST_OK)
         return ST_ERROR;
     struct store_intel_tx *tx = calloc(1, sizeof *tx);
     if (!tx)
@@ -191,7 +283,7 @@ static int intel_write_tx(struct db_conn *c, void *arg)
 
 int store_intel_write(struct db *db, store_intel_fn body, void *arg)
 {
-    return store_tx(db, intel_write_tx, &(struct intel_write){body, arg});
+    return committed(store_tx(db, intel_write_tx, &(struct intel_write){body, arg}));
 }
 
 int store_intel_tx_get(struct store_intel_tx *tx, const char *id, char **doc)
@@ -572,7 +664,7 @@ static int sync_put_tx(struct db_conn *c, void *arg)
                            DBP_TEXT(s->last_modified), DBP_TEXT(s->checked_at), DBP_TEXT(s->imported_at),
                            DBP_TEXT(s->status),     DBP_TEXT(s->error)};
     /* the feed shows the sync state: a new generation, as for any intel write */
-    if (store_conn_exec(c, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, 0, NULL) != ST_OK)
+    if (bump_generation(c) != ST_OK)
         return ST_ERROR;
     return store_conn_exec(c,
                            "INSERT INTO intel_sync_state (source, url, etag, last_modified, checked_at, imported_at, "
@@ -585,7 +677,7 @@ static int sync_put_tx(struct db_conn *c, void *arg)
 
 int store_intel_sync_put(struct db *db, const struct store_sync_state *s)
 {
-    return store_tx(db, sync_put_tx, (void *)s);
+    return committed(store_tx(db, sync_put_tx, (void *)s));
 }
 
 /* ---- in change order (STIX, TAXII) ------------------------------------------------------------ */

@@ -66,6 +66,17 @@ int store_intel_version(struct db *db, const char *id, int64_t *version);
  * own transaction (the writers' lock row), so two reads that see the same generation see the same
  * feed. One point read. */
 int store_intel_generation(struct db *db, int64_t *gen);
+/* The generation without a round trip per call where that is safe: on PostgreSQL every intel
+ * write notifies BW_INTEL_CHANNEL at its commit, so a watcher reads the generation again only
+ * after a notification, after one of this process's own writes, after its listener (re)connects,
+ * and at least every BW_INTEL_GEN_TTL_MS (a notification lost while the listener was
+ * disconnected). Another instance's write is seen within moments, this process's at once. On
+ * SQLite (the CLI writes the file from another process, unannounced) every call is a point read
+ * of the same process's database. */
+struct store_intel_gen;
+struct store_intel_gen *store_intel_gen_new(struct db *db);
+int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen);
+void store_intel_gen_free(struct store_intel_gen *g);
 
 /* The feed's orders, newest / riskiest / most likely exploited first, each then by id. */
 enum store_feed_sort { STORE_FEED_PUBLISHED = 0, STORE_FEED_RISK = 1, STORE_FEED_EPSS = 2 };

@@ -2294,5 +2294,5 @@ json_t *bw_playbook_build(const json_t *record)
 
 char *bw_playbook_dump(const json_t *pb)
 {
-    return pb ? json_dumps(pb, JSON_COMPACT | JSON_REAL_PRECISION(15)) : NULL;
+    return pb ? bw_json_dump(pb, 15, NULL) : NULL;
 }

@@ -517,6 +517,54 @@ static void test_shared_sweep(void **state)
     assert_int_equal(tat, now + 3600 * S);
 }
 
+/* A busy key takes leases (1, 2, 4 ... requests at once) and still spends exactly one budget
+ * across instances; a lease left unused gives its rest back. Window 10 h over 2,560: an interval
+ * is 14 s, so the real clock the shared table runs on refills nothing during the test. */
+static void test_shared_lease(void **state)
+{
+    struct db *db = ((struct db_fixture *)*state)->db;
+    struct bw_limiter *a = bw_limiter_new(36000, 1024), *b = bw_limiter_new(36000, 1024);
+    bw_limiter_share(a, db, "rate");
+    bw_limiter_share(b, db, "rate");
+    const long limit = 2560; /* leases up to 2560 / BW_LIMITER_LEASE_DIV = 10 */
+    const int64_t T = 36000 * S / limit;
+    /* one instance, 7 requests in a burst: leases of 1, 2 and 4, all spent */
+    long last = limit;
+    for (int i = 0; i < 7; i++) {
+        struct bw_limit_result r = take(a, "u:busy", limit, T0 + i);
+        assert_true(r.allowed);
+        assert_true(r.remaining < last); /* remaining falls by one per request, lease or not */
+        assert_int_equal(r.remaining, limit - 1 - i);
+        last = r.remaining;
+    }
+    int64_t tat = 0, now = bw_now_us();
+    assert_int_equal(store_rl_get(db, "rate|u:busy", &tat), ST_OK);
+    assert_in_range((tat - now + T / 2) / T, 7, 7); /* the database holds exactly the 7 */
+    /* two more: a lease of 8, of which 6 wait here; the database counts all 8 */
+    assert_true(take(a, "u:busy", limit, T0 + 8).allowed);
+    assert_true(take(a, "u:busy", limit, T0 + 9).allowed);
+    assert_int_equal(store_rl_get(db, "rate|u:busy", &tat), ST_OK);
+    assert_in_range((tat - bw_now_us() + T / 2) / T, 15, 15);
+    /* two seconds later the lease has lapsed: its 6 go back before the next take */
+    assert_true(take(a, "u:busy", limit, T0 + 2 * S).allowed);
+    assert_int_equal(store_rl_get(db, "rate|u:busy", &tat), ST_OK);
+    assert_in_range((tat - bw_now_us() + T / 2) / T, 10, 10);
+    /* both instances until both refuse: exactly the budget passes, whatever the leases held */
+    long allowed = 10;
+    for (int i = 0; i < 2 * (int)limit; i++)
+        allowed += take(i % 2 ? b : a, "u:busy", limit, T0 + 2 * S + i).allowed;
+    assert_int_equal(allowed, limit);
+    assert_false(take(a, "u:busy", limit, T0 + 3 * S).allowed);
+    assert_false(take(b, "u:busy", limit, T0 + 3 * S).allowed);
+    /* a small limit never leases: every request is the database's */
+    for (int i = 0; i < 5; i++)
+        assert_true(take(a, "u:small", 100, T0 + i).allowed);
+    assert_int_equal(store_rl_get(db, "rate|u:small", &tat), ST_OK);
+    assert_in_range((tat - bw_now_us() + 180 * S) / (360 * S), 5, 5);
+    bw_limiter_free(a);
+    bw_limiter_free(b);
+}
+
 /* Without its table the shared limiter still limits, on this instance's own state. */
 static void test_shared_falls_back(void **state)
 {
@@ -545,6 +593,7 @@ PG_TEST(test_shared_concurrent_exact)
 PG_TEST(test_shared_sweep)
 PG_TEST(test_shared_strict_and_refund)
 PG_TEST(test_shared_falls_back)
+PG_TEST(test_shared_lease)
 
 int main(void)
 {
@@ -571,6 +620,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared_sweep, sqlite_setup, sqlite_teardown),
         cmocka_unit_test_setup_teardown(test_shared_strict_and_refund, sqlite_setup, sqlite_teardown),
         cmocka_unit_test_setup_teardown(test_shared_falls_back, sqlite_setup, sqlite_teardown),
+        cmocka_unit_test_setup_teardown(test_shared_lease, sqlite_setup, sqlite_teardown),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test_setup_teardown(pg_test_shared_one_budget, pg_setup, pg_teardown),
@@ -579,6 +629,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(pg_test_shared_sweep, pg_setup, pg_teardown),
         cmocka_unit_test_setup_teardown(pg_test_shared_strict_and_refund, pg_setup, pg_teardown),
         cmocka_unit_test_setup_teardown(pg_test_shared_falls_back, pg_setup, pg_teardown),
+        cmocka_unit_test_setup_teardown(pg_test_shared_lease, pg_setup, pg_teardown),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     failed += cmocka_run_group_tests_name("shared_sqlite", sqlite, NULL, NULL);

@@ -205,12 +205,91 @@ static void test_parse_rejects(void **state)
     assert_non_null(strstr(why, "UTF-8"));
 }
 
+/* bw_json_write against jansson's own json_dumps, on the same documents. */
+static void same_as_jansson(const json_t *v, int precision)
+{
+    size_t flags = JSON_COMPACT | JSON_ENCODE_ANY | (precision ? JSON_REAL_PRECISION(precision) : 0);
+    char *want = json_dumps(v, flags);
+    size_t len = 0;
+    char *got = bw_json_dump(v, precision, &len);
+    assert_non_null(want);
+    assert_non_null(got);
+    assert_string_equal(got, want);
+    assert_int_equal(len, strlen(want));
+    free(want);
+    free(got);
+}
+
+static void test_write_matches_jansson(void **state)
+{
+    (void)state;
+    const char *docs[] = {
+        "{}", "[]", "{\"a\":[]}", "[{},[[]],null,true,false]", "\"\"", "0", "-9223372036854775808",
+        "9223372036854775807", "{\"z\":1,\"a\":2,\"m\":{\"y\":[1,2,3],\"b\":null}}",
+        "\"quote \\\" back \\\\ slash / tab \\t nl \\n cr \\r bs \\b ff \\f\"",
+        "\"\\u0000\\u0001\\u001f\\u007f x\"", "\"caf\u00e9 \u2028 \u2029 \\ud83d\\ude00 \u00ff\"",
+        "[0.1,1.0,-0.0,1e300,1e-300,123456789.123,0.5,2.5e-7,1e21,3.141592653589793,100.0,1e+20]",
+        "{\"k\\u0001ey\":\"v\",\"\\\"\":\"q\"}",
+    };
+    for (size_t i = 0; i < sizeof docs / sizeof *docs; i++) {
+        json_error_t err;
+        json_t *v = json_loads(docs[i], JSON_DECODE_ANY | JSON_ALLOW_NUL, &err);
+        if (!v)
+            fail_msg("doc %zu: %s", i, err.text);
+        same_as_jansson(v, 0);
+        same_as_jansson(v, 15);
+        same_as_jansson(v, 3);
+        json_decref(v);
+    }
+    /* a built document with members added and removed (insertion order after deletion) */
+    json_t *o = json_object();
+    for (int i = 0; i < 50; i++) {
+        char k[16];
+        snprintf(k, sizeof k, "k%d", (i * 37) % 50);
+        json_object_set_new(o, k, json_real(i / 7.0));
+    }
+    json_object_del(o, "k3");
+    json_object_set_new(o, "k3", json_string("back"));
+    same_as_jansson(o, 15);
+    /* every byte value below 0x80 in a string */
+    char all[128];
+    for (int c = 1; c < 128; c++)
+        all[c - 1] = (char)c;
+    json_object_set_new(o, "all", json_stringn(all, 127));
+    same_as_jansson(o, 0);
+    json_decref(o);
+    /* each byte that needs an escape at each position of a 40-byte run, and UTF-8 around it */
+    const char special[] = {'"', '\\', '\n', 0x1f, 0x01};
+    for (size_t k = 0; k < sizeof special; k++)
+        for (int pos = 0; pos < 40; pos++) {
+            if (pos % 11 == 5 || pos % 11 == 6)
+                continue; /* inside a two-byte character: not UTF-8, which jansson refuses to write */
+            char str[41];
+            for (int i = 0; i < 40; i++)
+                str[i] = i % 11 == 5 ? (char)0xc3 : i % 11 == 6 ? (char)0xa9 : 'a';
+            str[pos] = special[k];
+            json_t *j = json_stringn_nocheck(str, 40);
+            same_as_jansson(j, 0);
+            json_decref(j);
+        }
+    /* what it refuses: nesting past the bound; NULL */
+    json_t *deep = json_array(), *cur = deep;
+    for (int i = 0; i < BW_JSON_DUMP_MAX_DEPTH + 1; i++) {
+        json_t *n = json_array();
+        json_array_append_new(cur, n);
+        cur = n;
+    }
+    assert_null(bw_json_dump(deep, 0, NULL));
+    json_decref(deep);
+    assert_null(bw_json_dump(NULL, 0, NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_depth_counting), cmocka_unit_test(test_depth_ignores_strings),
         cmocka_unit_test(test_parse_ok),       cmocka_unit_test(test_parse_depth_limit),
-        cmocka_unit_test(test_parse_rejects),
+        cmocka_unit_test(test_parse_rejects),   cmocka_unit_test(test_write_matches_jansson),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
