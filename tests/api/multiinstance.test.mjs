@@ -6,6 +6,9 @@
 // either run exactly once across the workers of both. PostgreSQL only: SQLite is one instance's
 // file.
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { BACKEND, Server, assertError } from './lib/server.mjs';
@@ -140,6 +143,32 @@ test('a password change, disable or deletion on one instance ends sessions and k
   }
   assert.ok(await within(3000, async () => !(await ok(c, { token: t3 }, SESSION)) && !(await ok(c, { key: k3.json.key }))),
     'the caching instance still accepts a deleted account');
+});
+
+test('an intel write shows on every instance\'s cached feed page within moments (notified, not re-read per request)', { skip }, async () => {
+  const u = await a.session('PRO', { key: true });
+  const path = '/api/ai-security/threat-feed?limit=5&sort=published';
+  const before = {};
+  for (const s of [a, b, c]) { // each builds and caches the page of the current generation
+    const r = await s.req('GET', path, { key: u.key });
+    assert.equal(r.status, 200, r.text);
+    before[s.port] = r.json.total;
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-multifeed-'));
+  try {
+    const file = join(dir, 'kev.json');
+    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 1, vulnerabilities: [{
+      cveID: 'CVE-2099-77101', vendorProject: 'Ollama', product: 'Ollama', vulnerabilityName: 'Ollama path traversal',
+      dateAdded: '2099-02-03', shortDescription: 'A remote attacker can read files.', requiredAction: 'Apply updates.',
+      dueDate: '2099-02-24', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-22'] }] }));
+    a.cli(['intel', 'import', '--format', 'kev', file]);
+  } finally { rmSync(dir, { recursive: true, force: true }); }
+  for (const s of [a, b, c]) {
+    let last;
+    assert.ok(await within(NOTIFIED_MS, async () => (last = await s.req('GET', path, { key: u.key })).json?.total === before[s.port] + 1),
+      `instance ${s.port} still shows ${last?.json?.total} records`);
+    assert.ok(last.json.feed.some((x) => x.id === 'CVE-2099-77101'));
+  }
 });
 
 test('a tier change by the operator reaches both instances within moments', { skip }, async () => {
