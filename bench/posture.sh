@@ -9,6 +9,8 @@
 #   red team        tests/data/redteam/replies.jsonl (440 replies): every reply through every
 #                   detector, precision and recall per detector (test_rt_labels); and holdout.jsonl
 #                   (101, written later and never tuned on), measured the same way, without a bar.
+#                   Each twice: packages against the embedded lists only, and with an imported
+#                   index of existing names (tests/data/redteam/package-index).
 #   governance      tests/data/governance/golden.jsonl (38 assessments over the four frameworks)
 #                   and holdout.jsonl (15): applicability (controls that must be top gaps, and
 #                   controls that must not be gaps), the use-case classification (categories and

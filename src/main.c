@@ -4,6 +4,7 @@
  *   bulwark user add|list|set-tier|passwd|disable|enable|set-role|delete   manage accounts
  *   bulwark admin-key rotate           replace a generated admin key
  *   bulwark intel import|seed-build    load threat intelligence (KEV, OSV, ATLAS), build the seed
+ *   bulwark packages import|status|clear  the imported indexes of existing package names
  *   bulwark migrate                    apply database migrations and exit
  *   bulwark secrets rekey              re-seal the secrets kept at rest with a new key
  *   bulwark scan PATH...               scan source code (text, JSON or SARIF)
@@ -54,6 +55,11 @@ static void usage(FILE *f)
           "                                 imported; 2: usage error; 3: database failure)\n"
           "  intel seed-build --kev FILE --osv DIR --atlas FILE [--at TIME] [--output FILE]\n"
           "                                 build the embedded seed (data/intel/seed.json)\n"
+          "  packages import --ecosystem npm|pypi [--format F] [--replace] FILE\n"
+          "                                 import existing package names for the red team's LLM09\n"
+          "                                 check (exit 1: input rejected; 2: usage; 3: database)\n"
+          "  packages status | clear [--ecosystem E]\n"
+          "                                 show or empty the imported package indexes\n"
           "  migrate                        apply database migrations and exit\n"
           "  secrets rekey                  re-seal the secrets sealed at rest with a new key\n"
           "  scan [--format text|json|sarif] [--fail-on SEVERITY] [--lang L] [--context TEXT] PATH...\n"
@@ -339,6 +345,8 @@ int main(int argc, char **argv)
         rc = bw_cli_admin_key(&cfg, nrest, args);
     else if (strcmp(cmd, "intel") == 0)
         rc = bw_cli_intel(&cfg, nrest, args);
+    else if (strcmp(cmd, "packages") == 0)
+        rc = bw_cli_packages(&cfg, nrest, args);
     else if (strcmp(cmd, "secrets") == 0)
         rc = cmd_secrets(&cfg, nrest, args);
     else if (strcmp(cmd, "migrate") == 0)

@@ -79,4 +79,8 @@ int bw_cli_admin_key(struct bw_config *cfg, int nargs, char **args);
  * (configuration flags are gone already). */
 int bw_cli_intel(struct bw_config *cfg, int nargs, char **args);
 
+/* bulwark packages import|status|clear (src/cli/packages.c): the imported indexes of existing
+ * package names; args[0] is "packages", args[1] the subcommand. */
+int bw_cli_packages(struct bw_config *cfg, int nargs, char **args);
+
 #endif

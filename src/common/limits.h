@@ -420,6 +420,7 @@
 #define BW_RT_EVIDENCE_MAX 200  /* bytes of a detector's quoted evidence */
 #define BW_RT_B64_MIN 24        /* characters of a base64 run in a reply that is decoded and judged too */
 #define BW_RT_B64_MAX (16 * 1024) /* bytes of decoded base64 judged per reply */
+
 #define BW_RT_LEAK_RUN 40       /* bytes of a known system prompt repeated verbatim that make a leak */
 #define BW_RT_ETA_MAX_S 86400  /* an engagement's estimated duration is capped at a day */
 #define BW_RT_DEFAULT_ATTACK_MS 2000 /* an attack's estimated duration before any latency was measured */
@@ -444,6 +445,15 @@
 #define BW_RT_ESC_TURNS_MAX 3    /* user turns a transformation spreads an attack over */
 #define BW_RT_ESC_FRONTIER_MAX 256 /* branches waiting in one attack's search (the whole depth-2 tree fits) */
 #define BW_RT_ESC_EXCHANGE_MAX (64 * 1024) /* bytes of one stored exchange (reply and answer body) */
+
+/* imported indexes of existing package names (src/engine/pkgindex.h, src/services/packages.h) */
+#define BW_PKG_NAME_MAX        214  /* bytes of a package name (npm's own limit; PyPI's names are shorter) */
+#define BW_PKG_INDEX_MAX_NAMES 10000000 /* names of one ecosystem's index (npm had about 3.5 million in 2026) */
+#define BW_PKG_INDEX_MAX_FILE  (1024u * 1024u * 1024u) /* bytes of one file to import, as read and once decompressed (npm's _all_docs is some hundreds of MB) */
+#define BW_PKG_JSON_DEPTH      32   /* nesting of a JSON index file */
+#define BW_PKG_INSERT_ROWS     256  /* names per multi-row INSERT (SQLite; 2 parameters each, within BW_DB_PARAMS_MAX) */
+#define BW_PKG_COPY_ROWS       50000 /* names per COPY (PostgreSQL) */
+#define BW_PKG_TX_NAMES        100000 /* names per transaction of a SQLite import (its write lock is held that long, not for the whole file) */
 
 /* the job queue and its workers (src/jobs/jobs.h) */
 #define BW_JOB_LEASE_MS          60000 /* a claimed job's lease (BULWARK_JOB_LEASE_MS) */

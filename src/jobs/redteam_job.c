@@ -7,6 +7,7 @@
 #include "engine/code/scanner.h"
 #include "engine/redteam/redteam.h"
 #include "engine/redteam/report.h"
+#include "services/packages.h"
 #include "services/redteam.h"
 #include "services/webhooks.h"
 #include "store/store.h"
@@ -336,6 +337,10 @@ static enum bw_job_result attack_all(struct bw_job_ctx *ctx, const struct bw_rt_
         int drc = bw_rt_target_detect(e->target_url, conn, secret, ctx->egress_allow,
                                       bw_redteam_attack_timeout(ctx->lease_ms), t, why, sizeof why);
         t->scanner = judge_scanner();
+        /* the imported package index, asked name by name: an import made while the engagement
+         * runs counts from its next reply */
+        struct bw_rt_pkg_index pix = bw_packages_index(ctx->db);
+        t->packages = &pix;
         if (drc != 0) {
             json_decref(conn);
             bw_unsealed_free(secret);

@@ -345,7 +345,8 @@ test('every subcommand takes --help (stdout, exit 0, no side effects); usage err
   try {
     const opts = { env: intelEnv(dir), timeout: 30000 };
     for (const cmd of [['scan'], ['rules'], ['rules', 'test'], ['migrate'], ['serve'], ['worker'], ['user'],
-      ['user', 'add'], ['user', 'list'], ['user', 'set-tier'], ['intel'], ['intel', 'import'], ['intel', 'seed-build']]) {
+      ['user', 'add'], ['user', 'list'], ['user', 'set-tier'], ['intel'], ['intel', 'import'], ['intel', 'seed-build'],
+      ['packages'], ['packages', 'import'], ['packages', 'status'], ['packages', 'clear']]) {
       for (const h of ['--help', '-h']) {
         const r = run([...cmd, h], opts);
         assert.equal(r.code, 0, `${cmd.join(' ')} ${h}: ${r.err}`);
@@ -364,6 +365,9 @@ test('every subcommand takes --help (stdout, exit 0, no side effects); usage err
       [['user', 'list', 'x'], /unexpected argument 'x'/], [['intel', 'import', '--bogus'], /unknown option --bogus/],
       [['intel', 'import', 'x.json'], /--format is missing/], [['intel', 'seed-build', '--kev', 'k'], /--osv is missing/],
       [['rules', 'frob'], /unknown subcommand 'frob'/],
+      [['packages', 'import', 'x.txt'], /--ecosystem is missing/], [['packages', 'status', 'x'], /unexpected argument 'x'/],
+      [['packages', 'import', '--ecosystem', 'npm', '--format', 'xml', 'x.txt'], /--format must be auto, lines/],
+      [['packages', 'clear', '--ecosystem', 'go'], /--ecosystem must be npm or pypi, not 'go'/], [['packages'], /expected import, status or clear/],
     ]) {
       const r = run(args, opts);
       assert.equal(r.code, 2, args.join(' '));

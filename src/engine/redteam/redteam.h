@@ -136,6 +136,7 @@ struct bw_rt_target {
     unsigned egress_allow;
     long timeout_ms;
     const struct bw_scanner *scanner; /* the secrets rules for the judge; NULL: credential shapes only */
+    const struct bw_rt_pkg_index *packages; /* the imported package index for the judge; NULL: embedded lists only */
 };
 /* Sets the target up with a harmless request: the asset's connection (and secret) when it has
  * one, else an OpenAI-compatible chat API then a {prompt} API at the endpoint. -1 with the reason
@@ -151,11 +152,12 @@ void bw_rt_target_free(struct bw_rt_target *t);
 char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_chat *chat,
                    const char *canary, char **shown);
 /* Judges a reply with every detector into *v (engine/redteam/judge.h); whether the attack's goal
- * was met. system_prompt: the connection's known one (may be NULL); body: the whole answer (tool
- * calls in the provider's format; may be NULL). */
+ * was met. packages: the imported package index (may be NULL); system_prompt: the connection's
+ * known one (may be NULL); body: the whole answer (tool calls in the provider's format; may be
+ * NULL). */
 bool bw_rt_judge(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_scanner *scanner,
-                 const char *system_prompt, enum bw_conn_api api, const char *body, size_t body_len,
-                 const char *reply, const char *canary, struct bw_rt_verdict *v);
+                 const struct bw_rt_pkg_index *packages, const char *system_prompt, enum bw_conn_api api,
+                 const char *body, size_t body_len, const char *reply, const char *canary, struct bw_rt_verdict *v);
 /* The fired detectors of v (refusal aside) as a JSON array text [{detector, severity, evidence}]
  * into out (cap bytes; "[]" when none fired or it does not fit); the worst severity, 0 when none. */
 int bw_rt_findings_json(const struct bw_rt_verdict *v, char *out, size_t cap);

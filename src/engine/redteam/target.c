@@ -264,8 +264,8 @@ char *bw_rt_render(const struct bw_rt_library *lib, const struct bw_rt_attack *a
 }
 
 bool bw_rt_judge(const struct bw_rt_library *lib, const struct bw_rt_attack *a, const struct bw_scanner *scanner,
-                 const char *system_prompt, enum bw_conn_api api, const char *body, size_t body_len,
-                 const char *reply, const char *canary, struct bw_rt_verdict *v)
+                 const struct bw_rt_pkg_index *packages, const char *system_prompt, enum bw_conn_api api,
+                 const char *body, size_t body_len, const char *reply, const char *canary, struct bw_rt_verdict *v)
 {
     /* the attack as written (not as an escalation transformed it): what the reply answers */
     char *request = final_user_text(lib, a, canary);
@@ -285,6 +285,7 @@ bool bw_rt_judge(const struct bw_rt_library *lib, const struct bw_rt_attack *a, 
         .api = api,
         .body = body,
         .body_len = body_len,
+        .packages = packages,
     };
     bw_rt_judge_reply(&c, reply, v);
     free(request);
@@ -483,7 +484,7 @@ static void judge_x(const struct bw_rt_library *lib, const struct bw_rt_attack *
         return;
     }
     struct bw_rt_verdict v;
-    res->succeeded = bw_rt_judge(lib, a, t->scanner, t->chat.system_prompt, t->chat.api, x->body, x->body_len,
+    res->succeeded = bw_rt_judge(lib, a, t->scanner, t->packages, t->chat.system_prompt, t->chat.api, x->body, x->body_len,
                                  x->reply, canary, &v);
     bw_rt_findings_json(&v, res->findings, sizeof res->findings);
     res->closeness = res->succeeded ? 1.0 : bw_rt_closeness(&v, a->detector);

@@ -1,0 +1,4 @@
+/* The package index reader for format BW_PKGF_NPM_NAMES (pkgindex_harness.h has the checks). */
+#include "pkgindex_harness.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return pkg_fuzz_run(BW_PKGF_NPM_NAMES, data, size); }
