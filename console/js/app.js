@@ -12,6 +12,7 @@ import * as feed from './pages/feed.js';
 import * as governance from './pages/governance.js';
 import * as orchestrator from './pages/orchestrator.js';
 import * as account from './pages/account.js';
+import * as accounts from './pages/accounts.js';
 
 const pages = { '/signin': signin, '/keys': keys, '/overview': overview };
 const titles = { '/signin': 'Sign in', '/keys': 'API keys', '/overview': 'Overview' };
@@ -19,6 +20,8 @@ Object.assign(pages, { '/assets': assets, '/redteam': redteam, '/code': codescan
 Object.assign(titles, { '/assets': 'AI assets', '/redteam': 'Red team', '/code': 'Code scan' });
 Object.assign(pages, { '/feed': feed, '/governance': governance, '/orchestrator': orchestrator, '/account': account });
 Object.assign(titles, { '/feed': 'Threat feed', '/governance': 'Governance', '/orchestrator': 'Orchestrator', '/account': 'Account' });
+Object.assign(pages, { '/accounts': accounts });
+Object.assign(titles, { '/accounts': 'Managed accounts' });
 // onLeave(fn): fn runs when the page is left (a poll stops); flash: a message for the next page
 const ctx = { session: null, go, refreshSession, onLeave: (fn) => leaving.push(fn), flash: null };
 let leaving = [];
@@ -51,6 +54,9 @@ function shell() {
   nav.hidden = !signedIn;
   who.hidden = !signedIn;
   document.getElementById('who-email').textContent = signedIn ? (ctx.session.user.email || ctx.session.user.id) : '';
+  // managed accounts are for mssp and admin roles (the API's rule: others get its 403)
+  const role = signedIn ? ctx.session.user.role : null;
+  document.getElementById('nav-accounts').hidden = !(role === 'mssp' || role === 'admin');
   const cur = route();
   for (const a of nav.querySelectorAll('a')) {
     if (a.getAttribute('href') === `#${base(cur)}`) a.setAttribute('aria-current', 'page');
