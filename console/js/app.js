@@ -64,7 +64,12 @@ function shell() {
   }
 }
 
+// Renders are numbered: one that finishes after a later one began (the user moved on while it
+// loaded) leaves the page, the URL and the focus alone.
+let renders = 0;
+
 async function render() {
+  const mine = ++renders;
   for (const fn of leaving.splice(0)) fn();
   let r = route();
   if (!ctx.session && r !== '/signin') r = '/signin';
@@ -79,10 +84,11 @@ async function render() {
   const main = document.getElementById('main');
   const view = document.createElement('div');
   main.replaceChildren(view);
+  window.scrollTo(0, 0); // a new page starts at its top, now (the user just chose it), not when it has loaded
   try {
     await pages[b].render(view, ctx);
   } catch (e) {
-    if (!view.isConnected) return;
+    if (mine !== renders || !view.isConnected) return;
     if (e instanceof ApiError && e.status === 401 && r !== '/signin') {
       ctx.session = null; // the session ended (signed out elsewhere, password changed, expired)
       go('/signin');
@@ -90,7 +96,10 @@ async function render() {
     }
     view.replaceChildren(errorBox(e));
   }
-  if (view.isConnected) main.focus();
+  // focus to the new page (keyboard and screen readers start there) without scrolling: a page that
+  // finished loading taller than the window scrolled the header away from under a pointer already
+  // aimed at the navigation, and the click landed on the page (tests/browser/console_nav.browser.mjs)
+  if (mine === renders && view.isConnected) main.focus({ preventScroll: true });
 }
 
 document.getElementById('signout').addEventListener('click', async () => {
