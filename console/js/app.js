@@ -12,6 +12,7 @@ import * as feed from './pages/feed.js';
 import * as governance from './pages/governance.js';
 import * as orchestrator from './pages/orchestrator.js';
 import * as account from './pages/account.js';
+import * as accounts from './pages/accounts.js';
 
 const pages = { '/signin': signin, '/keys': keys, '/overview': overview };
 const titles = { '/signin': 'Sign in', '/keys': 'API keys', '/overview': 'Overview' };
@@ -19,6 +20,8 @@ Object.assign(pages, { '/assets': assets, '/redteam': redteam, '/code': codescan
 Object.assign(titles, { '/assets': 'AI assets', '/redteam': 'Red team', '/code': 'Code scan' });
 Object.assign(pages, { '/feed': feed, '/governance': governance, '/orchestrator': orchestrator, '/account': account });
 Object.assign(titles, { '/feed': 'Threat feed', '/governance': 'Governance', '/orchestrator': 'Orchestrator', '/account': 'Account' });
+Object.assign(pages, { '/accounts': accounts });
+Object.assign(titles, { '/accounts': 'Managed accounts' });
 // onLeave(fn): fn runs when the page is left (a poll stops); flash: a message for the next page
 const ctx = { session: null, go, refreshSession, onLeave: (fn) => leaving.push(fn), flash: null };
 let leaving = [];
@@ -51,6 +54,9 @@ function shell() {
   nav.hidden = !signedIn;
   who.hidden = !signedIn;
   document.getElementById('who-email').textContent = signedIn ? (ctx.session.user.email || ctx.session.user.id) : '';
+  // managed accounts are for mssp and admin roles (the API's rule: others get its 403)
+  const role = signedIn ? ctx.session.user.role : null;
+  document.getElementById('nav-accounts').hidden = !(role === 'mssp' || role === 'admin');
   const cur = route();
   for (const a of nav.querySelectorAll('a')) {
     if (a.getAttribute('href') === `#${base(cur)}`) a.setAttribute('aria-current', 'page');
@@ -58,7 +64,12 @@ function shell() {
   }
 }
 
+// Renders are numbered: one that finishes after a later one began (the user moved on while it
+// loaded) leaves the page, the URL and the focus alone.
+let renders = 0;
+
 async function render() {
+  const mine = ++renders;
   for (const fn of leaving.splice(0)) fn();
   let r = route();
   if (!ctx.session && r !== '/signin') r = '/signin';
@@ -73,10 +84,11 @@ async function render() {
   const main = document.getElementById('main');
   const view = document.createElement('div');
   main.replaceChildren(view);
+  window.scrollTo(0, 0); // a new page starts at its top, now (the user just chose it), not when it has loaded
   try {
     await pages[b].render(view, ctx);
   } catch (e) {
-    if (!view.isConnected) return;
+    if (mine !== renders || !view.isConnected) return;
     if (e instanceof ApiError && e.status === 401 && r !== '/signin') {
       ctx.session = null; // the session ended (signed out elsewhere, password changed, expired)
       go('/signin');
@@ -84,7 +96,10 @@ async function render() {
     }
     view.replaceChildren(errorBox(e));
   }
-  if (view.isConnected) main.focus();
+  // focus to the new page (keyboard and screen readers start there) without scrolling: a page that
+  // finished loading taller than the window scrolled the header away from under a pointer already
+  // aimed at the navigation, and the click landed on the page (tests/browser/console_nav.browser.mjs)
+  if (mine === renders && view.isConnected) main.focus({ preventScroll: true });
 }
 
 document.getElementById('signout').addEventListener('click', async () => {

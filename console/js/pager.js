@@ -1,14 +1,19 @@
 // A paged list read from the API the way a client pages it: `limit` plus the `next_cursor` the
 // previous page answered (keyset, so a deep page costs what the first one does). "Previous"
 // replays the cursors already seen; nothing is computed in the browser that the API did not say.
+// A 403 TIER_REQUIRED is the API's gate: shown with gateBox (its message, the tier it needs, the
+// account's, the request id) in place of the table, and told to the page (onGate), so a page needs
+// no request of its own to learn whether its list is open to the account.
 //
 //   const p = pager({ path: '/api/ai-security/assets', params: { sort: 'created_at' },
-//                     key: 'assets', render: (items, data) => tableNode, label: 'Assets' });
+//                     key: 'assets', render: (items, data) => tableNode, label: 'Assets',
+//                     gate: 'AI assets', onGate: (err) => form.disable() });
 //   main.append(p.node); await p.load();
 import { api } from './api.js';
 import { h, errorBox } from './dom.js';
+import { gateBox, isTierRequired } from './gate.js';
 
-export function pager({ path, params = {}, key, render, label = 'List', limit = 20 }) {
+export function pager({ path, params = {}, key, render, label = 'List', limit = 20, gate = label, onGate }) {
   const body = h('div', { class: 'table-wrap' });
   const status = h('span', { class: 'muted', role: 'status' });
   const prev = h('button', { type: 'button', class: 'secondary', disabled: true }, 'Previous');
@@ -28,9 +33,16 @@ export function pager({ path, params = {}, key, render, label = 'List', limit = 
       data = await api('GET', `${path}?${q}`);
     } catch (e) {
       if (e.status === 401) throw e;
-      body.replaceChildren(errorBox(e));
+      if (isTierRequired(e)) {
+        body.replaceChildren(gateBox(e, gate));
+        nav.hidden = true; // no pages behind a gate
+        if (onGate) onGate(e);
+      } else {
+        body.replaceChildren(errorBox(e));
+      }
       return null;
     }
+    nav.hidden = false;
     page = i;
     cursors[i + 1] = data.next_cursor || null;
     cursors.length = i + 2;

@@ -92,6 +92,10 @@ void api_keys_create(struct bw_req *r);
 void api_keys_list(struct bw_req *r);
 void api_keys_revoke(struct bw_req *r);
 void api_keys_rotate(struct bw_req *r);
+void api_accounts_list(struct bw_req *r); /* src/api/accounts.c */
+void api_accounts_create(struct bw_req *r);
+void api_accounts_disable(struct bw_req *r);
+void api_accounts_enable(struct bw_req *r);
 void api_governance_frameworks(struct bw_req *r);
 void api_governance_framework_get(struct bw_req *r);
 void api_governance_assess(struct bw_req *r);

@@ -20,6 +20,12 @@ const struct bw_route bw_routes[] = {
     {BW_DELETE, "/api/developer/keys/{id}", BW_ACCESS_SESSION, api_keys_revoke, 0, NULL},
     {BW_POST, "/api/developer/keys/{id}/rotate", BW_ACCESS_SESSION, api_keys_rotate, 0, NULL},
 
+    /* managed accounts (a session of an mssp or admin account) */
+    {BW_GET, "/api/accounts", BW_ACCESS_MANAGER, api_accounts_list, 0, NULL},
+    {BW_POST, "/api/accounts", BW_ACCESS_MANAGER, api_accounts_create, BW_ROUTE_BODY, NULL},
+    {BW_POST, "/api/accounts/{id}/disable", BW_ACCESS_MANAGER, api_accounts_disable, 0, NULL},
+    {BW_POST, "/api/accounts/{id}/enable", BW_ACCESS_MANAGER, api_accounts_enable, 0, NULL},
+
     /* code scanner */
     {BW_POST, "/api/vibe-code/scan", BW_ACCESS_PUBLIC, api_vibe_scan, BW_ROUTE_BODY, NULL},
     {BW_GET, "/api/vibe-code/patterns", BW_ACCESS_PUBLIC, api_vibe_patterns, 0, NULL},

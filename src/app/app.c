@@ -2,6 +2,7 @@
  * the contexts of the HTTP layer and of the handlers. */
 #include "app/app.h"
 #include "audit/audit.h"
+#include "services/accounts.h"
 #include "net/egress.h"
 #include "engine/agentscan.h"
 #include "engine/redteam/redteam.h"
@@ -123,18 +124,13 @@ static int bootstrap_admin(struct bw_app *app)
         snprintf(pw, sizeof pw, "%s", "");
     const char *password = generated ? pw : app->cfg->bootstrap_password;
     struct store_user u;
-    memset(&u, 0, sizeof u);
-    bw_id_new("usr_", u.id);
-    snprintf(u.email, sizeof u.email, "admin@localhost");
-    u.tier = BW_TIER_ENTERPRISE;
-    u.role = BW_ROLE_ADMIN;
-    bw_iso8601(bw_now_s(), u.created_at);
-    if (bw_password_hash(password, u.password_hash) != 0)
-        return -1;
-    int rc = store_user_insert(app->db, &u);
+    bool hash_failed;
+    int rc = bw_account_create(app->db, "admin@localhost", password, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN, NULL, &u,
+                               &hash_failed);
+    sodium_memzero(u.password_hash, sizeof u.password_hash);
     if (rc == ST_CONFLICT) /* another instance bootstrapped first */
         return 0;
-    if (rc != ST_OK)
+    if (rc != ST_OK || hash_failed)
         return -1;
     json_t *f = json_pack("{s:s,s:s,s:s,s:s}", "email", u.email, "id", u.id, "tier", "ENTERPRISE", "role", "admin");
     if (generated)

@@ -26,7 +26,7 @@
 _Static_assert(SHARD_CAP > 0 && SHARD_CAP < 32768, "shard indexes are int16_t");
 _Static_assert((SHARD_HEADS & (SHARD_HEADS - 1)) == 0, "SHARD_HEADS is a power of two");
 
-static const char *const KIND_NAME[] = {"auth_failure", "rate_limited", "privileged_denied", "key_use"};
+static const char *const KIND_NAME[] = {"auth_failure", "rate_limited", "privileged_denied", "key_use", "account_change"};
 static const char *const PTYPE_NAME[] = {"ip", "api_key", "account"};
 #define NKINDS (sizeof KIND_NAME / sizeof KIND_NAME[0])
 
@@ -107,7 +107,7 @@ bool bw_audit_record_event(struct bw_audit *a, enum bw_audit_kind kind, const ch
         return false;
     char pr[BW_AUDIT_PRINCIPAL_MAX], sub[BW_AUDIT_PRINCIPAL_MAX] = "";
     copy_ascii(pr, sizeof pr, principal);
-    if (kind == BW_AUDIT_KEY_USE)
+    if (kind == BW_AUDIT_KEY_USE || kind == BW_AUDIT_ACCOUNT_CHANGE) /* each change a row of its own */
         copy_ascii(sub, sizeof sub, detail);
     int64_t bucket = minute_of(now_ms);
     uint8_t k = (uint8_t)kind;
@@ -246,7 +246,8 @@ void bw_audit_record(struct bw_audit *a, const struct bw_req *r, unsigned status
     if (status == 429)
         bw_audit_record_event(a, BW_AUDIT_RATE_LIMITED, who, wt, account, route, now);
     if ((status == 401 || status == 403) && r->route &&
-        (r->route->access == BW_ACCESS_PRIVILEGED || r->route->access == BW_ACCESS_ADMIN) &&
+        (r->route->access == BW_ACCESS_PRIVILEGED || r->route->access == BW_ACCESS_ADMIN ||
+         r->route->access == BW_ACCESS_MANAGER) &&
         bw_policy_check(r->route->access, p).err != BW_OK)
         bw_audit_record_event(a, BW_AUDIT_PRIVILEGED_DENIED, who, wt, account, route, now);
     if (by_key && status != 401)

@@ -14,8 +14,11 @@
  *   auth_failure       every 401; the client IP; the key prefix when a well-formed svc_ key
  *                      prefix was presented in X-API-Key, else the route
  *   rate_limited       every 429; the caller (see below); the route
- *   privileged_denied  401/403 on a route of access level privileged or admin, by a caller the
- *                      policy does not let in; the caller; the route
+ *   privileged_denied  401/403 on a route of access level privileged, admin or manager, by a
+ *                      caller the policy does not let in; the caller; the route
+ *   account_change     an account created, disabled or enabled through /api/accounts (recorded by
+ *                      its handlers); the acting account; "create|disable|enable usr_..." (also
+ *                      the row's sub, so each change in a minute keeps a row of its own)
  *   key_use            a non-401 request authenticated by an API key; the key prefix; the client
  *                      IP (also the row's sub). Counted once per (key, IP, minute) per process.
  * "The caller" is the key prefix (api_key) for a key, the account id (account) for a session, else
@@ -54,7 +57,13 @@ struct bw_audit;
 struct bw_http_ctx;
 struct bw_req;
 
-enum bw_audit_kind { BW_AUDIT_AUTH_FAILURE, BW_AUDIT_RATE_LIMITED, BW_AUDIT_PRIVILEGED_DENIED, BW_AUDIT_KEY_USE };
+enum bw_audit_kind {
+    BW_AUDIT_AUTH_FAILURE,
+    BW_AUDIT_RATE_LIMITED,
+    BW_AUDIT_PRIVILEGED_DENIED,
+    BW_AUDIT_KEY_USE,
+    BW_AUDIT_ACCOUNT_CHANGE,
+};
 enum bw_audit_ptype { BW_AUDIT_P_IP, BW_AUDIT_P_API_KEY, BW_AUDIT_P_ACCOUNT };
 
 struct bw_audit *bw_audit_start(struct db *db); /* NULL on failure (logged) */
@@ -69,7 +78,7 @@ void bw_audit_register(struct bw_audit *a, struct bw_http_ctx *h);
 
 /* Records one event at now_ms (what bw_audit_record does per event; tests call it directly).
  * principal is taken as given (cut to BW_AUDIT_PRINCIPAL_MAX - 1 bytes); account_id and detail
- * may be NULL. For BW_AUDIT_KEY_USE, detail is the client IP and part of the key. Bytes outside
+ * may be NULL. For BW_AUDIT_KEY_USE and BW_AUDIT_ACCOUNT_CHANGE, detail is also part of the row's key. Bytes outside
  * printable ASCII are stored as '?'. Returns false when the event was dropped (no room). */
 bool bw_audit_record_event(struct bw_audit *a, enum bw_audit_kind kind, const char *principal,
                            enum bw_audit_ptype ptype, const char *account_id, const char *detail, int64_t now_ms);

@@ -72,6 +72,20 @@ struct bw_decision bw_policy_check(enum bw_access a, const struct bw_principal *
         if (p->kind == BW_AUTH_ANON)
             return deny(BW_E_AUTH_REQUIRED, BW_TIER_FREE, "authentication required");
         return deny(BW_E_FORBIDDEN, BW_TIER_FREE, "this endpoint needs the admin key or the admin role");
+    case BW_ACCESS_MANAGER:
+        /* creating and disabling accounts: a session only, as key management (a leaked API key must
+         * not mint accounts), and only accounts that manage others */
+        if (p->kind == BW_AUTH_ADMINKEY)
+            return deny(BW_E_FORBIDDEN, BW_TIER_FREE,
+                        "the admin key cannot be used here: managed accounts need the session of an mssp or "
+                        "admin account (Authorization: Bearer, from POST /api/auth/login); on the host, use "
+                        "bulwark user");
+        if (p->kind != BW_AUTH_JWT)
+            return deny(BW_E_AUTH_REQUIRED, BW_TIER_FREE,
+                        "log in first: managed accounts need a session token (Authorization: Bearer)");
+        if (p->role == BW_ROLE_MSSP || p->role == BW_ROLE_ADMIN)
+            return allow();
+        return deny(BW_E_FORBIDDEN, BW_TIER_FREE, "managed accounts need the mssp or admin role");
     }
     return deny(BW_E_FORBIDDEN, BW_TIER_FREE, "not allowed");
 }
@@ -88,6 +102,7 @@ const char *bw_access_name(enum bw_access a)
     case BW_ACCESS_PRO: return "pro";
     case BW_ACCESS_PRIVILEGED: return "privileged";
     case BW_ACCESS_ADMIN: return "admin";
+    case BW_ACCESS_MANAGER: return "manager";
     }
     return "?";
 }

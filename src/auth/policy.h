@@ -14,6 +14,7 @@ enum bw_access {
     BW_ACCESS_PRO,        /* account at PRO or above */
     BW_ACCESS_PRIVILEGED, /* ENTERPRISE, role mssp/admin, or the admin key */
     BW_ACCESS_ADMIN,      /* the admin key or role admin */
+    BW_ACCESS_MANAGER,    /* a session (JWT or console) of role mssp or admin: managed accounts */
 };
 
 struct bw_decision {

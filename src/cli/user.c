@@ -21,9 +21,9 @@
 #include "common/ids.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
+#include "services/accounts.h"
 #include "store/store.h"
 
-#include <ctype.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,34 +42,6 @@ struct db *bw_cli_open_db(struct bw_config *cfg, const char *cmd)
         return NULL;
     }
     return db;
-}
-
-static json_t *user_json(const struct store_user *u)
-{
-    return json_pack("{s:s,s:s,s:s,s:s,s:s?,s:s,s:b}", "id", u->id, "email", u->email, "tier",
-                     bw_tier_name(u->tier), "role", bw_role_name(u->role), "managed_by",
-                     u->managed_by[0] ? u->managed_by : NULL, "created_at", u->created_at, "disabled", u->disabled);
-}
-
-static bool email_ok(const char *e)
-{
-    size_t n = strlen(e);
-    const char *at = strchr(e, '@');
-    if (n < 3 || n > BW_EMAIL_MAX || !at || at == e || !at[1] || strchr(at + 1, '@'))
-        return false;
-    for (const char *c = e; *c; c++)
-        if ((unsigned char)*c <= ' ' || *c == 0x7f)
-            return false;
-    return true;
-}
-
-/* Emails are stored lowercased. */
-static void lower(const char *in, char out[BW_EMAIL_MAX + 1])
-{
-    size_t i = 0;
-    for (; in[i] && i < BW_EMAIL_MAX; i++)
-        out[i] = (char)tolower((unsigned char)in[i]);
-    out[i] = '\0';
 }
 
 /* The running servers forget what they cached of the account (PostgreSQL; a no-op on SQLite). */
@@ -115,9 +87,8 @@ static const char *take_password(const char *cmd, const char *password, bool fro
         bw_cli_usage_error(cmd, "a password (--password or --password-stdin) is missing");
         return NULL;
     }
-    size_t pl = strlen(password);
-    if (pl < BW_PASSWORD_MIN || pl > BW_PASSWORD_MAX) {
-        fprintf(stderr, "bulwark %s: the password must be %d to %d bytes\n", cmd, BW_PASSWORD_MIN, BW_PASSWORD_MAX);
+    if (!bw_account_password_ok(password)) {
+        fprintf(stderr, "bulwark %s: the password " BW_ACCOUNT_PASSWORD_WORDS "\n", cmd);
         return NULL;
     }
     return password;
@@ -146,41 +117,37 @@ static int user_add(struct bw_config *cfg, int nargs, char **args)
     if (!(password = take_password("user add", password, from_stdin, pwbuf, sizeof pwbuf)))
         goto out;
     if (t < 0) {
-        fprintf(stderr, "bulwark user add: --tier must be FREE, STARTER, PRO or ENTERPRISE\n");
+        fprintf(stderr, "bulwark user add: --tier " BW_ACCOUNT_TIER_WORDS "\n");
         goto out;
     }
     if (ro < 0) {
-        fprintf(stderr, "bulwark user add: --role must be user, mssp or admin\n");
+        fprintf(stderr, "bulwark user add: --role " BW_ACCOUNT_ROLE_WORDS "\n");
         goto out;
     }
-    if (!email_ok(email)) {
-        fprintf(stderr, "bulwark user add: '%s' is not an email address\n", email);
+    if (!bw_account_email_ok(email)) {
+        fprintf(stderr, "bulwark user add: '%s' " BW_ACCOUNT_EMAIL_WORDS "\n", email);
         goto out;
     }
     rc = EXIT_FAILED;
     if (!(db = bw_cli_open_db(cfg, "user add")))
         goto out;
     struct store_user u, m;
-    memset(&u, 0, sizeof u);
-    lower(email, u.email);
+    const char *manager = NULL;
     if (managed) {
         char lm[BW_EMAIL_MAX + 1];
-        lower(managed, lm);
+        bw_account_email_lower(managed, lm);
         if (store_user_by_email(db, lm, &m) != ST_OK) {
             fprintf(stderr, "bulwark user add: --managed-by %s: no such account\n", managed);
             goto out;
         }
-        snprintf(u.managed_by, sizeof u.managed_by, "%s", m.id);
+        manager = m.id;
     }
-    bw_id_new("usr_", u.id);
-    u.tier = (enum bw_tier)t;
-    u.role = (enum bw_role)ro;
-    bw_iso8601(bw_now_s(), u.created_at);
-    if (bw_password_hash(password, u.password_hash) != 0) {
+    bool hash_failed;
+    int st = bw_account_create(db, email, password, (enum bw_tier)t, (enum bw_role)ro, manager, &u, &hash_failed);
+    if (hash_failed) {
         fprintf(stderr, "bulwark user add: password hashing failed\n");
         goto out;
     }
-    int st = store_user_insert(db, &u);
     if (st == ST_CONFLICT) {
         fprintf(stderr, "bulwark user add: an account with email %s exists\n", u.email);
         goto out;
@@ -189,7 +156,7 @@ static int user_add(struct bw_config *cfg, int nargs, char **args)
         fprintf(stderr, "bulwark user add: the database refused the account\n");
         goto out;
     }
-    bw_cli_print_json(user_json(&u));
+    bw_cli_print_json(bw_account_json(&u));
     rc = EXIT_OK;
 out:
     sodium_memzero(pwbuf, sizeof pwbuf);
@@ -211,7 +178,7 @@ static int user_list(struct bw_config *cfg, int nargs, char **args)
     if (rc == EXIT_OK) {
         json_t *arr = json_array();
         for (size_t i = 0; i < n; i++)
-            json_array_append_new(arr, user_json(&users[i]));
+            json_array_append_new(arr, bw_account_json(&users[i]));
         bw_cli_print_json(json_pack("{s:o,s:i}", "users", arr, "count", (json_int_t)n));
     }
     free(users);
@@ -256,14 +223,14 @@ static int user_set_tier(struct bw_config *cfg, int nargs, char **args)
     if (!db)
         return EXIT_FAILED;
     char email[BW_EMAIL_MAX + 1];
-    lower(pos[0], email);
+    bw_account_email_lower(pos[0], email);
     struct store_user u;
     int st = store_user_set_tier(db, email, (enum bw_tier)t);
     if (st == ST_OK)
         st = store_user_by_email(db, email, &u);
     if (st == ST_OK) {
         tell_servers(db, u.id); /* the account's cached tier is dropped */
-        bw_cli_print_json(user_json(&u));
+        bw_cli_print_json(bw_account_json(&u));
     }
     db_close(db);
     return store_exit("user set-tier", st, email);
@@ -291,7 +258,7 @@ static int user_passwd(struct bw_config *cfg, int nargs, char **args)
     if (!(db = bw_cli_open_db(cfg, "user passwd")))
         goto out;
     char le[BW_EMAIL_MAX + 1];
-    lower(email, le);
+    bw_account_email_lower(email, le);
     struct store_user u;
     int st = store_user_by_email(db, le, &u);
     if (st == ST_OK && bw_password_hash(password, hash) != 0) {
@@ -304,7 +271,7 @@ static int user_passwd(struct bw_config *cfg, int nargs, char **args)
     if (st == ST_OK) {
         u.token_gen = gen;
         tell_servers(db, u.id);
-        bw_cli_print_json(user_json(&u));
+        bw_cli_print_json(bw_account_json(&u));
     }
     rc = store_exit("user passwd", st, le);
 out:
@@ -334,7 +301,7 @@ static int user_change(struct bw_config *cfg, enum change what, const char *cmd,
     if (!db)
         return EXIT_FAILED;
     char email[BW_EMAIL_MAX + 1];
-    lower(pos[0], email);
+    bw_account_email_lower(pos[0], email);
     struct store_user u;
     int st = what == CHANGE_DISABLE    ? store_user_disable(db, email, &u)
              : what == CHANGE_ENABLE   ? store_user_enable(db, email, &u)
@@ -345,7 +312,7 @@ static int user_change(struct bw_config *cfg, enum change what, const char *cmd,
         if (what == CHANGE_DELETE)
             bw_cli_print_json(json_pack("{s:b,s:s,s:s}", "deleted", 1, "id", u.id, "email", u.email));
         else
-            bw_cli_print_json(user_json(&u));
+            bw_cli_print_json(bw_account_json(&u));
     }
     db_close(db);
     return store_exit(cmd, st, email);

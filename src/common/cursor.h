@@ -40,6 +40,7 @@ enum bw_cursor_list {
     BW_CURSOR_STIX = 7,        /* GET /api/ai-security/threat-feed/stix */
     BW_CURSOR_TAXII = 8,       /* TAXII `next` (sort: collection and endpoint) */
     BW_CURSOR_WEBHOOK_DELIVERIES = 9, /* GET /api/webhooks/{id}/deliveries */
+    BW_CURSOR_ACCOUNTS = 10,          /* GET /api/accounts (filters: the caller's scope) */
 };
 
 struct bw_cursor {

@@ -41,6 +41,7 @@
 #define BW_PASSWORD_MIN          8
 #define BW_PASSWORD_MAX          256
 #define BW_LABEL_MAX             64
+#define BW_ACCOUNT_WORD_MAX      16    /* characters of a tier or role in POST /api/accounts */
 #define BW_MAX_CODE_DEFAULT      (1u * 1024u * 1024u) /* bytes of `code` to scan (BULWARK_MAX_CODE) */
 #define BW_CONTEXT_MAX           4096 /* characters of a scan's `context` */
 #define BW_SCAN_INLINE_BYTES     (64u * 1024u) /* larger scans run on the blocking pool */
@@ -203,7 +204,7 @@
 #define BW_AUDIT_MAX_ANOMALIES       100   /* anomalies returned, worst first */
 
 /* metrics (src/common/metrics.h, src/http/metrics.c) */
-#define BW_METRICS_ROUTES_MAX    64    /* route table entries with series of their own (checked at start) */
+#define BW_METRICS_ROUTES_MAX    96    /* route table entries with series of their own (checked at start) */
 #define BW_METRICS_SLOTS         16    /* per-thread counter slots; more threads share slots (atomically) */
 #define BW_METRICS_JOB_KINDS_MAX 16    /* job kinds shown in the queue gauges of one scrape */
 #define BW_PROM_MAX_LABELS       4     /* label pairs of one sample */

@@ -73,6 +73,37 @@ int store_user_list(struct db *db, struct store_user **out, size_t *n)
     return rc;
 }
 
+/* The accounts' pages: ranges of users_page (created_at, id) or users_managed_page (managed_by,
+ * created_at, id), read backwards, the count as a scalar subquery in every row. */
+#define U_ORDER " ORDER BY created_at DESC, id DESC"
+#define U_COUNT_ALL "SELECT COUNT(*) FROM users"
+#define U_COUNT_M "SELECT COUNT(*) FROM users WHERE managed_by = ?"
+#define U_SELECT(count) "SELECT " USER_COLS ", (" count ") FROM users"
+
+int store_user_page(struct db *db, const char *managed_by, struct store_page *pg, struct store_user **out, size_t *n,
+                    int64_t *total)
+{
+    static const struct store_page_cols cols = {.key = 6, .id = 0, .total = 9, .text_key = true};
+    static const char *const sql[2][2] = {
+        {U_SELECT(U_COUNT_ALL) U_ORDER " LIMIT ? OFFSET ?",
+         U_SELECT(U_COUNT_ALL) " WHERE " STORE_AFTER("created_at", "id") U_ORDER " LIMIT ?"},
+        {U_SELECT(U_COUNT_M) " WHERE managed_by = ?" U_ORDER " LIMIT ? OFFSET ?",
+         U_SELECT(U_COUNT_M) " WHERE managed_by = ? AND " STORE_AFTER("created_at", "id") U_ORDER " LIMIT ?"}};
+    struct db_param p[6];
+    int nf = 0;
+    if (managed_by) {
+        p[0] = DBP_TEXT(managed_by);
+        p[1] = DBP_TEXT(managed_by);
+        nf = 1;
+    }
+    int np = store_page_params(pg, true, p, 2 * nf);
+    void *items = NULL;
+    int rc = store_query_page_list(db, sql[managed_by ? 1 : 0][pg->after_id ? 1 : 0], p, np, pg, &cols,
+                                   managed_by ? U_COUNT_M : U_COUNT_ALL, nf, total, sizeof **out, read_user, &items, n);
+    *out = items;
+    return rc;
+}
+
 int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier)
 {
     struct db_param p[] = {DBP_TEXT(bw_tier_name(tier)), DBP_TEXT(email)};

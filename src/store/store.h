@@ -70,6 +70,12 @@ int store_user_count(struct db *db, int64_t *n);
 /* All users, oldest first; *out is malloc'ed (free it), *n its length. */
 int store_user_list(struct db *db, struct store_user **out, size_t *n);
 int store_user_set_tier(struct db *db, const char *email, enum bw_tier tier);
+/* One page of accounts, newest first (created_at, then id; keyset key: created_at, text): every
+ * account when managed_by is NULL, else those whose manager is managed_by (migration 0037 indexes
+ * both). *out malloc'ed (free it; the rows carry their password hashes: never show them); *total
+ * counts every match. */
+int store_user_page(struct db *db, const char *managed_by, struct store_page *pg, struct store_user **out, size_t *n,
+                    int64_t *total);
 
 /* Sets the account's password hash and adds one to its token generation (every session token
  * issued before ends), when its generation is still expect_gen (< 0: whatever it is). ST_OK with

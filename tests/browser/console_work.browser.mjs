@@ -6,17 +6,11 @@
 // 1280 and 390 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useBrowser, newPage, signIn, skip } from './lib/harness.mjs';
+import { useBrowser, freshPage as fresh, signIn, skip } from './lib/harness.mjs';
 import { check } from './lib/layout.mjs';
 
 const h = useBrowser();
 const text = (page, sel) => page.$eval(sel, (e) => e.textContent);
-
-async function fresh(allow) {
-  const p = await newPage(allow);
-  await p.page.deleteCookie(...(await p.page.cookies(h.srv.base)));
-  return p;
-}
 
 test('governance: create an assessment, see its controls, gaps and basis, and find it in the list', { skip }, async () => {
   const u = h.srv.addUser('STARTER');

@@ -1,4 +1,5 @@
-/* The request pipeline for the login and the key routes (session only): see api_harness.h. */
+/* The request pipeline for the login, the key routes (session only) and managed accounts (an mssp
+ * or admin session): see api_harness.h. */
 #include <stddef.h>
 
 static const char *const FUZZ_API_ROUTES[] = {
@@ -7,6 +8,10 @@ static const char *const FUZZ_API_ROUTES[] = {
     "GET /api/developer/keys",
     "DELETE /api/developer/keys/{id}",
     "POST /api/developer/keys/{id}/rotate",
+    "GET /api/accounts",
+    "POST /api/accounts",
+    "POST /api/accounts/{id}/disable",
+    "POST /api/accounts/{id}/enable",
     NULL,
 };
 #define FUZZ_API_UNMATCHED 0

@@ -1,7 +1,8 @@
 // Account: the signed-in user (GET /api/console/session: id, email, tier, role), a password change
 // (POST /api/auth/password; it ends every session of the account, this one included, so the
 // console goes back to sign-in and says why), and for mssp and admin roles the accounts in their
-// scope as the API reports it (GET /api/orchestrator/god-mode/status: scope.accounts).
+// scope as the API reports it (GET /api/orchestrator/god-mode/status: scope.accounts), with a link to
+// the managed accounts page (#/accounts), where they are created, disabled and enabled.
 import { api, setCsrf } from '../api.js';
 import { h, errorBox, when } from '../dom.js';
 import { gateBox } from '../gate.js';
@@ -57,7 +58,8 @@ function passwordForm(ctx) {
 async function managed(ctx) {
   const u = ctx.session.user;
   const sec = h('section', { class: 'card', 'aria-labelledby': 'managed-title', id: 'managed' },
-    h('h2', { id: 'managed-title' }, u.role === 'admin' ? 'Accounts (admin scope)' : 'Managed accounts'));
+    h('h2', { id: 'managed-title' }, u.role === 'admin' ? 'Accounts (admin scope)' : 'Managed accounts'),
+    h('p', {}, h('a', { href: '#/accounts', id: 'managed-link' }, 'Create, disable and enable accounts on the Managed accounts page'), '.'));
   try {
     const st = await api('GET', '/api/orchestrator/god-mode/status');
     const scope = st.scope;
@@ -73,7 +75,6 @@ async function managed(ctx) {
     if (e.status === 401) throw e;
     sec.append(gateBox(e, 'Managed accounts'));
   }
-  sec.append(h('p', { class: 'muted' }, 'Accounts are created, disabled and assigned by the operator (bulwark user add EMAIL --managed-by EMAIL; bulwark user disable EMAIL).'));
   return sec;
 }
 

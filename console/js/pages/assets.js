@@ -229,7 +229,7 @@ async function assetView(root, id, ctxList, note) {
 export async function render(main) {
   const detail = h('div', { id: 'asset-detail' });
   const list = pager({
-    path: '/api/ai-security/assets', key: 'assets', label: 'Assets',
+    path: '/api/ai-security/assets', key: 'assets', label: 'Assets', gate: 'AI assets', // below STARTER: the API's 403
     render(items) {
       if (!items.length) return h('p', { class: 'muted' }, 'No assets yet.');
       return h('table', { id: 'assets-table' }, h('caption', { class: 'muted' }, 'Your AI assets, newest first'),
@@ -248,13 +248,5 @@ export async function render(main) {
     registerForm(async (a) => { await list.load(); await assetView(detail, a.asset_id, list); }),
     detail,
     h('h2', {}, 'Assets'), list.node);
-  // below STARTER the list is a 403: the API's reason with the tiers instead of the table
-  try {
-    await api('GET', '/api/ai-security/assets?limit=1');
-  } catch (e) {
-    if (e.status === 401) throw e;
-    list.node.replaceChildren(gateBox(e, 'AI assets'));
-    return;
-  }
   await list.load();
 }

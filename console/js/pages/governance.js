@@ -75,6 +75,7 @@ async function list(main, ctx) {
     submit);
   const p = pager({
     path: '/api/ai-security/governance/assessments', key: 'assessments', label: 'Assessments', limit: 10,
+    gate: 'Governance assessments', // below STARTER: the API's 403 instead of the table
     render: (items) => items.length ? h('table', { id: 'assessments-table' }, h('caption', { class: 'muted' }, 'Your assessments, newest first'),
       h('thead', {}, h('tr', {}, ['Assessment', 'Framework', 'Score', 'Gaps', 'Risk'].map((t) => h('th', { scope: 'col' }, t)), h('th', { scope: 'col', class: 'opt' }, 'Created'))),
       h('tbody', {}, items.map((a) => h('tr', {},
@@ -100,14 +101,6 @@ async function list(main, ctx) {
   });
   main.append(status, h('section', { class: 'card', 'aria-labelledby': 'new-assessment' }, h('h2', { id: 'new-assessment' }, 'New assessment'), form),
     h('h2', {}, 'Assessments'), p.node);
-  // the list's 403 for a tier below STARTER: the API's message instead of the table
-  try {
-    await api('GET', '/api/ai-security/governance/assessments?limit=1');
-  } catch (e) {
-    if (e.status === 401) throw e;
-    p.node.replaceChildren(gateBox(e, 'Governance assessments'));
-    return;
-  }
   await p.load();
 }
 

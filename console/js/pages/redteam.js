@@ -91,6 +91,8 @@ export async function render(main, ctx) {
 
   const list = pager({
     path: '/api/ai-security/redteam/engagements', key: 'engagements', label: 'Engagements', limit: 10,
+    // below PRO the engagements are a 403: the API's reason with the tiers instead of the table
+    gate: 'Red-team engagements', onGate: () => { submit.disabled = true; },
     render(items) {
       if (!items.length) return h('p', { class: 'muted' }, 'No engagements yet.');
       return h('table', { id: 'engagements-table' }, h('caption', { class: 'muted' }, 'Your engagements, newest first'),
@@ -198,15 +200,6 @@ export async function render(main, ctx) {
   } catch (e) {
     if (e.status === 401) throw e;
     status.replaceChildren(gateBox(e, 'Target assets'));
-  }
-  // below PRO the engagements are a 403: the API's reason with the tiers instead of the table
-  try {
-    await api('GET', '/api/ai-security/redteam/engagements?limit=1');
-  } catch (e) {
-    if (e.status === 401) throw e;
-    list.node.replaceChildren(gateBox(e, 'Red-team engagements'));
-    submit.disabled = true;
-    return;
   }
   await list.load();
 }

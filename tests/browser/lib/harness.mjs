@@ -90,14 +90,22 @@ export async function checkPage(page, name) {
   await page.setViewport({ width: 1280, height: 800 });
 }
 
-// Sign in through the form (keyboard: Enter submits) and wait for the overview.
-export async function signIn(page, user) {
+// newPage without the cookies an earlier page of this browser left (a signed-out start).
+export async function freshPage(allow) {
+  const p = await newPage(allow);
+  await p.page.deleteCookie(...(await p.page.cookies(h.srv.base)));
+  return p;
+}
+
+// Sign in through the form (keyboard: Enter submits) and wait for the overview; with idle false,
+// only until the overview has begun (its heading), not until its requests are done.
+export async function signIn(page, user, { idle = true } = {}) {
   await page.goto(`${h.srv.base}/`, { waitUntil: 'networkidle0' });
   await page.waitForSelector('#email');
   await page.type('#email', user.email);
   await page.type('#password', user.password);
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Overview');
-  // the overview's own requests done: a test's next click is not raced by its loading
-  await page.waitForNetworkIdle({ idleTime: 250, timeout: 60000 });
+  // the overview's own requests done: a test's next step sees a page that is not loading any more
+  if (idle) await page.waitForNetworkIdle({ idleTime: 250, timeout: 60000 });
 }

@@ -91,8 +91,8 @@ static void undocumented_route_is_caught(void **state)
 {
     (void)state;
     json_t *doc = load_doc();
-    struct bw_route more[64];
-    assert_true(bw_routes_count < 64);
+    struct bw_route more[BW_ROUTES_MAX];
+    assert_true(bw_routes_count < BW_ROUTES_MAX);
     memcpy(more, bw_routes, bw_routes_count * sizeof more[0]);
     more[bw_routes_count] = (struct bw_route){BW_GET, "/api/not-documented", BW_ACCESS_PUBLIC, NULL, 0, NULL};
     char why[256];

@@ -103,11 +103,25 @@ static void test_admin(void **state)
     assert_int_equal(check(BW_ACCESS_ADMIN, who(BW_AUTH_ANON, BW_TIER_FREE, BW_ROLE_USER)), BW_E_AUTH_REQUIRED);
 }
 
+/* managed accounts: a session of role mssp or admin, whatever the tier; nothing else */
+static void test_manager(void **state)
+{
+    (void)state;
+    assert_int_equal(check(BW_ACCESS_MANAGER, who(BW_AUTH_JWT, BW_TIER_FREE, BW_ROLE_MSSP)), BW_OK);
+    assert_int_equal(check(BW_ACCESS_MANAGER, who(BW_AUTH_JWT, BW_TIER_FREE, BW_ROLE_ADMIN)), BW_OK);
+    assert_int_equal(check(BW_ACCESS_MANAGER, who(BW_AUTH_JWT, BW_TIER_ENTERPRISE, BW_ROLE_USER)), BW_E_FORBIDDEN);
+    assert_int_equal(check(BW_ACCESS_MANAGER, who(BW_AUTH_APIKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_AUTH_REQUIRED);
+    assert_int_equal(check(BW_ACCESS_MANAGER, who(BW_AUTH_ADMINKEY, BW_TIER_ENTERPRISE, BW_ROLE_ADMIN)), BW_E_FORBIDDEN);
+    assert_int_equal(check(BW_ACCESS_MANAGER, who(BW_AUTH_ANON, BW_TIER_FREE, BW_ROLE_USER)), BW_E_AUTH_REQUIRED);
+    assert_string_equal(bw_access_name(BW_ACCESS_MANAGER), "manager");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_public_levels_admit_everyone),
         cmocka_unit_test(test_session_needs_a_jwt),
+        cmocka_unit_test(test_manager),
         cmocka_unit_test(test_signed_in_takes_tokens_and_keys),
         cmocka_unit_test(test_tier_order),
         cmocka_unit_test(test_privileged),
