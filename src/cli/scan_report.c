@@ -147,8 +147,8 @@ json_t *bw_report_json(const struct bw_scan_report *r)
                               "category", x->rule->category, "cwe", x->rule->cwe, "line", (json_int_t)it->line,
                               "column", (json_int_t)x->column, "end_line", (json_int_t)it->end_line, "snippet",
                               bw_utf8_json(x->snippet), "remediation", x->rule->remediation, "fingerprint", it->fp);
-        if (o && x->rule->owasp_llm)
-            json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
+        if (o && x->owasp_llm)
+            json_object_set_new(o, "owasp_llm", json_string(x->owasp_llm));
         if (o && it->cell) {
             json_object_set_new(o, "cell", json_integer(it->cell));
             json_object_set_new(o, "cell_line", json_integer(it->cell_line));

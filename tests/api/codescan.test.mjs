@@ -92,10 +92,25 @@ test('a taint finding carries its trace: source, the assignment, the sink', asyn
   assert.equal(f.line, 5);
   assert.deepEqual(f.trace.map(s => [s.kind, s.line]), [['source', 4], ['step', 4], ['sink', 5]]);
   for (const s of f.trace) assert.ok(s.column >= 1 && s.end_line >= s.line);
+  assert.equal(f.owasp_llm, undefined, 'the SSRF rule maps to no OWASP LLM risk');
   // a finding without a flow has no trace
   const plain = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'eval(user_input)\n', language: 'py' } });
   assert.ok(plain.json.findings.length >= 1);
   for (const x of plain.json.findings) assert.equal(x.trace, undefined);
+});
+
+test('a language model\'s reply is a source: the finding stays HIGH and carries LLM05', async () => {
+  const code = 'from openai import OpenAI\nimport requests\n\nclient = OpenAI()\n' +
+    'reply = client.chat.completions.create(model="gpt-4o-mini", messages=msgs)\n' +
+    'link = reply.choices[0].message.content\nresp = requests.get(link, timeout=5)\n';
+  const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code, language: 'py' } });
+  assert.equal(r.status, 200, r.text);
+  const f = r.json.findings.find(x => x.rule_id === 'BW-SSRF-025');
+  assert.ok(f, JSON.stringify(r.json.findings));
+  assert.equal(f.severity, 'HIGH');
+  assert.equal(f.owasp_llm, 'LLM05');
+  // the reply's field is itself a model output: the trace starts where it is read
+  assert.deepEqual(f.trace.map(s => [s.kind, s.line]), [['source', 6], ['step', 6], ['sink', 7]]);
 });
 
 test('clean code: grade A, no findings; the FREE view is still the gated one', async () => {
