@@ -86,6 +86,14 @@ json_t *bw_report_sarif(const struct bw_scan_report *r)
         if (res && it->cell)
             json_object_set_new(res, "properties", json_pack("{s:i,s:i}", "cell", (json_int_t)it->cell, "cellLine",
                                                               (json_int_t)it->cell_line));
+        json_t *tags = res ? bw_sarif_finding_tags(it->x) : NULL;
+        if (tags) { /* a model's reply reached the sink: LLM05 on this result */
+            json_t *props = json_object_get(res, "properties");
+            if (!props && json_object_set_new(res, "properties", props = json_object()) != 0)
+                props = NULL;
+            if (!props || json_object_set_new(props, "tags", tags) != 0)
+                res = (json_decref(res), NULL);
+        }
         if (res && it->state)
             json_object_set_new(res, "baselineState", json_string(it->state));
         json_t *flows = res ? code_flows(it) : NULL;
