@@ -27,8 +27,8 @@ static json_t *finding_json(const struct bw_finding *x)
                           x->rule->title, "severity", bw_sev_name(x->severity), "category", x->rule->category, "cwe",
                           x->rule->cwe, "line", (json_int_t)x->line, "column", (json_int_t)x->column, "end_line",
                           (json_int_t)x->end_line, "snippet", x->snippet, "remediation", x->rule->remediation);
-    if (o && x->rule->owasp_llm)
-        json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
+    if (o && x->owasp_llm)
+        json_object_set_new(o, "owasp_llm", json_string(x->owasp_llm));
     json_t *trace = bw_finding_trace_json(x);
     if (o && trace)
         json_object_set_new(o, "trace", trace);

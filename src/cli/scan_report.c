@@ -86,6 +86,14 @@ json_t *bw_report_sarif(const struct bw_scan_report *r)
         if (res && it->cell)
             json_object_set_new(res, "properties", json_pack("{s:i,s:i}", "cell", (json_int_t)it->cell, "cellLine",
                                                               (json_int_t)it->cell_line));
+        json_t *tags = res ? bw_sarif_finding_tags(it->x) : NULL;
+        if (tags) { /* a model's reply reached the sink: LLM05 on this result */
+            json_t *props = json_object_get(res, "properties");
+            if (!props && json_object_set_new(res, "properties", props = json_object()) != 0)
+                props = NULL;
+            if (!props || json_object_set_new(props, "tags", tags) != 0)
+                res = (json_decref(res), NULL);
+        }
         if (res && it->state)
             json_object_set_new(res, "baselineState", json_string(it->state));
         json_t *flows = res ? code_flows(it) : NULL;
@@ -147,8 +155,8 @@ json_t *bw_report_json(const struct bw_scan_report *r)
                               "category", x->rule->category, "cwe", x->rule->cwe, "line", (json_int_t)it->line,
                               "column", (json_int_t)x->column, "end_line", (json_int_t)it->end_line, "snippet",
                               bw_utf8_json(x->snippet), "remediation", x->rule->remediation, "fingerprint", it->fp);
-        if (o && x->rule->owasp_llm)
-            json_object_set_new(o, "owasp_llm", json_string(x->rule->owasp_llm));
+        if (o && x->owasp_llm)
+            json_object_set_new(o, "owasp_llm", json_string(x->owasp_llm));
         if (o && it->cell) {
             json_object_set_new(o, "cell", json_integer(it->cell));
             json_object_set_new(o, "cell_line", json_integer(it->cell_line));

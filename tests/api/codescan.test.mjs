@@ -92,10 +92,25 @@ test('a taint finding carries its trace: source, the assignment, the sink', asyn
   assert.equal(f.line, 5);
   assert.deepEqual(f.trace.map(s => [s.kind, s.line]), [['source', 4], ['step', 4], ['sink', 5]]);
   for (const s of f.trace) assert.ok(s.column >= 1 && s.end_line >= s.line);
+  assert.equal(f.owasp_llm, undefined, 'the SSRF rule maps to no OWASP LLM risk');
   // a finding without a flow has no trace
   const plain = await srv.req('POST', '/api/vibe-code/scan', { body: { code: 'eval(user_input)\n', language: 'py' } });
   assert.ok(plain.json.findings.length >= 1);
   for (const x of plain.json.findings) assert.equal(x.trace, undefined);
+});
+
+test('a language model\'s reply is a source: the finding stays HIGH and carries LLM05', async () => {
+  const code = 'from openai import OpenAI\nimport requests\n\nclient = OpenAI()\n' +
+    'reply = client.chat.completions.create(model="gpt-4o-mini", messages=msgs)\n' +
+    'link = reply.choices[0].message.content\nresp = requests.get(link, timeout=5)\n';
+  const r = await srv.req('POST', '/api/vibe-code/scan', { body: { code, language: 'py' } });
+  assert.equal(r.status, 200, r.text);
+  const f = r.json.findings.find(x => x.rule_id === 'BW-SSRF-025');
+  assert.ok(f, JSON.stringify(r.json.findings));
+  assert.equal(f.severity, 'HIGH');
+  assert.equal(f.owasp_llm, 'LLM05');
+  // the reply's field is itself a model output: the trace starts where it is read
+  assert.deepEqual(f.trace.map(s => [s.kind, s.line]), [['source', 6], ['step', 6], ['sink', 7]]);
 });
 
 test('clean code: grade A, no findings; the FREE view is still the gated one', async () => {
@@ -204,9 +219,11 @@ test('format=sarif: the same view as SARIF 2.1.0 (valid), gated for FREE, codeFl
   const validate = ajv.compile(JSON.parse(readFileSync(new URL('../schemas/sarif-schema-2.1.0.json', import.meta.url))));
   const { code } = pythonWithFindings(6);
   const taint = 'from flask import request\nimport requests\n\nurl = request.args.get("url")\nresp = requests.get(url, timeout=5)\n';
+  const model = 'reply = client.chat.completions.create(model="gpt-4o-mini", messages=msgs)\n' +
+    'resp = requests.get(reply.choices[0].message.content, timeout=5)\n';
   const starter = await srv.session('STARTER', { key: true });
   for (const [body, creds, gated] of [[{ code, language: 'py' }, { key: starter.key }, false], [{ code, language: 'py' }, {}, true],
-    [{ code: taint, language: 'py' }, { key: starter.key }, false]]) {
+    [{ code: taint, language: 'py' }, { key: starter.key }, false], [{ code: model, language: 'py' }, { key: starter.key }, false]]) {
     const json = await srv.req('POST', '/api/vibe-code/scan', { ...creds, body });
     const r = await srv.req('POST', '/api/vibe-code/scan?format=sarif', { ...creds, body });
     assert.equal(r.status, 200, r.text);
@@ -222,10 +239,18 @@ test('format=sarif: the same view as SARIF 2.1.0 (valid), gated for FREE, codeFl
     // result for result what the JSON view shows, each pointing at its rule
     assert.deepEqual(run.results.map((x) => [x.ruleId, x.locations[0].physicalLocation.region.startLine]),
       json.json.findings.map((f) => [f.rule_id, f.line]));
-    for (const x of run.results) {
+    for (const [i, x] of run.results.entries()) {
       assert.equal(run.tool.driver.rules[x.ruleIndex].id, x.ruleId);
       assert.equal(x.locations[0].physicalLocation.artifactLocation.uri, 'input.py');
+      // LLM05 of a model's reply into a rule mapped to no OWASP LLM risk: on the result itself
+      const own = json.json.findings[i].owasp_llm;
+      const ruleTags = run.tool.driver.rules[x.ruleIndex].properties.tags;
+      if (own && !ruleTags.includes(`owasp-llm-2025/${own}`)) assert.deepEqual(x.properties.tags, [`owasp-llm-2025/${own}`]);
+      else assert.equal(x.properties?.tags, undefined);
     }
+    if (body.code === model)
+      assert.ok(run.results.some((x) => x.ruleId === 'BW-SSRF-025' && x.properties?.tags?.[0] === 'owasp-llm-2025/LLM05'),
+        JSON.stringify(run.results));
     const traced = json.json.findings.findIndex((f) => f.trace);
     if (traced >= 0) {
       const flow = run.results[traced].codeFlows[0].threadFlows[0].locations;

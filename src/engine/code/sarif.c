@@ -52,6 +52,13 @@ json_t *bw_sarif_rule(const struct bw_rule *r)
                      "high");
 }
 
+json_t *bw_sarif_finding_tags(const struct bw_finding *x)
+{
+    if (!x->owasp_llm || (x->rule->owasp_llm && strcmp(x->owasp_llm, x->rule->owasp_llm) == 0))
+        return NULL;
+    return json_pack("[o]", json_sprintf("owasp-llm-2025/%s", x->owasp_llm));
+}
+
 json_t *bw_sarif_code_flows(const struct bw_finding *x, const json_t *artifact)
 {
     if (!x->ntrace)
@@ -95,6 +102,9 @@ json_t *bw_sarif_log_one(const struct bw_finding *v, size_t n, const char *uri, 
                                 x->rule->title, "locations", "physicalLocation", "artifactLocation", artifact, "region",
                                 "startLine", (json_int_t)x->line, "startColumn", (json_int_t)x->column, "endLine",
                                 (json_int_t)x->end_line, "snippet", "text", bw_utf8_json(x->snippet));
+        json_t *tags = res ? bw_sarif_finding_tags(x) : NULL;
+        if (tags && json_object_set_new(res, "properties", json_pack("{s:o}", "tags", tags)) != 0)
+            res = (json_decref(res), NULL);
         json_t *flows = res ? bw_sarif_code_flows(x, artifact) : NULL;
         if (flows && json_object_set_new(res, "codeFlows", flows) != 0)
             res = (json_decref(res), NULL);

@@ -17,6 +17,10 @@ void bw_rule_help_uri(const struct bw_rule *rule, char *out, size_t outlen);
  * level, tags (security, category, CWE, OWASP LLM) and GitHub's security-severity. NULL when out
  * of memory. */
 json_t *bw_sarif_rule(const struct bw_rule *r);
+/* The finding's own tags where they differ from its rule's: ["owasp-llm-2025/LLM05"] when a
+ * language model's reply reached the sink of a rule mapped to no or another OWASP LLM risk
+ * (result.properties.tags); NULL otherwise. */
+json_t *bw_sarif_finding_tags(const struct bw_finding *x);
 /* A taint finding's trace as codeFlows (one thread flow, each step a location in artifact, a
  * {"uri",...} object copied into each); NULL without a trace. */
 json_t *bw_sarif_code_flows(const struct bw_finding *x, const json_t *artifact);

@@ -244,14 +244,18 @@ static int load_taint(struct bw_scanner *sc, json_t *o, struct bw_rule *r, char 
         int args[64];
         for (size_t i = 0; i < n; i++) {
             json_t *s = json_array_get(sinks, i);
-            callees[i] = json_is_string(s) ? json_string_value(s) : str(s, "callee");
+            /* {"assign": regex}: an assignment's target (el.innerHTML = v), the value checked */
+            const char *assign = json_is_string(s) ? NULL : str(s, "assign");
+            callees[i] = json_is_string(s) ? json_string_value(s) : assign ? assign : str(s, "callee");
             whens[i] = json_is_string(s) ? NULL : str(s, "when");
             unlesses[i] = json_is_string(s) ? NULL : str(s, "unless");
             json_t *a = json_object_get(s, "arg");
-            args[i] = a ? (int)json_integer_value(a) : 0;
-            if (!callees[i] || !*callees[i] || (a && (!json_is_integer(a) || args[i] < -2 || args[i] > 16))) {
-                snprintf(err, errlen, "rule %s: taint.%s sink %zu: a callee regex, or {callee, arg (-2..16), when, unless}", r->id,
-                         k, i);
+            args[i] = assign ? BW_TAINT_ARG_ASSIGN : a ? (int)json_integer_value(a) : 0;
+            bool mixed = assign && (a || str(s, "callee") || whens[i] || unlesses[i]);
+            if (!callees[i] || !*callees[i] || mixed || (a && (!json_is_integer(a) || args[i] < -2 || args[i] > 16))) {
+                snprintf(err, errlen,
+                         "rule %s: taint.%s sink %zu: a callee regex, {callee, arg (-2..16), when, unless} or {assign}",
+                         r->id, k, i);
                 return -1;
             }
         }
@@ -737,7 +741,7 @@ static char *syntax_prefilter(const struct bw_scanner *sc, uint32_t ri, enum bw_
         size_t i;
         json_t *s;
         json_array_foreach(sinks, i, s) {
-            const char *c = json_is_string(s) ? json_string_value(s) : str(s, "callee");
+            const char *c = json_is_string(s) ? json_string_value(s) : str(s, "assign") ? str(s, "assign") : str(s, "callee");
             bw_sb_puts(&b, i ? "|(?:" : "(?:");
             bw_sb_puts(&b, c);
             bw_sb_putc(&b, ')');
@@ -1486,7 +1490,7 @@ static int add_finding(const struct bw_scanner *sc, struct tstate *t, const char
         return 1;
     }
     struct bw_finding f = {.rule = r, .severity = sev, .line = (uint32_t)li + 1, .column = column_of(s, la, ms),
-                           .offset = ms};
+                           .offset = ms, .owasp_llm = r->owasp_llm};
     f.end_line = (uint32_t)line_of(t, me > ms ? me - 1 : ms) + 1;
     if (sec_a != (size_t)-1)
         f.secret_start = sec_a, f.secret_end = sec_b;
@@ -1701,7 +1705,8 @@ static int on_syntax_match(void *ctx, const struct bw_syn_match *m)
 }
 
 /* A tainted sink: a finding at the sink call, with its trace; a flow from a parameter of a
- * function with no route context is of unknown origin: MEDIUM at most. */
+ * function with no route context is of unknown origin: MEDIUM at most. A model's reply is as
+ * untrusted as a request (the finding keeps the rule's severity and carries LLM05). */
 static int on_taint(void *ctx, const struct bw_taint_flow *flow)
 {
     struct syn_ctx *c = ctx;
@@ -1722,6 +1727,8 @@ static int on_taint(void *ctx, const struct bw_taint_flow *flow)
     if (slot->gen != c->t->seen_gen)
         return 0; /* past the cap: counted, not kept */
     struct bw_finding *f = &c->out->v[slot->idx];
+    if (flow->origin == BW_TAINT_MODEL)
+        f->owasp_llm = "LLM05"; /* a model's reply reached the sink: improper output handling */
     f->ntrace = 0;
     for (uint32_t i = 0; i < flow->nsteps && i < BW_TAINT_MAX_STEPS; i++) {
         const struct bw_taint_step *st = &flow->steps[i];

@@ -84,6 +84,9 @@ struct bw_finding {
     size_t offset; /* byte offset of the match in the scanned text */
     size_t secret_start, secret_end; /* the secret's bytes [start, end) (secrets rules), else 0, 0 */
     char snippet[208];
+    /* the OWASP Top 10 for LLM Applications id: the rule's, or LLM05 (improper output handling)
+     * when a taint finding's data is a language model's reply; NULL for none */
+    const char *owasp_llm;
     uint8_t ntrace; /* taint findings: the flow from source to sink; 0 otherwise */
     struct bw_trace_step trace[BW_TAINT_MAX_STEPS];
 };

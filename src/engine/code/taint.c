@@ -12,18 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- per language: where request data comes from, what makes a route, what cleans any value ---
+/* ---- per language: where request data comes from, what makes a route, what cleans any value,
+ * and which expressions give a language model's reply ---------------------------------------------
  * The tables are catalog data (data/taint/LANG.json), loaded and checked here: each entry is a
  * regex with positive and negative examples, and an entry that misses a positive or matches a
  * negative is refused at load, so a build (tools/hsgen) or a start with a bad table fails and
  * names the file and line. At run time each kind is one alternation per language. */
 
-enum kind { K_SOURCES, K_ROUTES, K_SANITIZERS, NKINDS };
-static const char *const KIND_KEY[NKINDS] = {"sources", "routes", "sanitizers"};
-static const char *const KIND_ONE[NKINDS] = {"source", "route", "sanitizer"};
+enum kind { K_SOURCES, K_ROUTES, K_SANITIZERS, K_MODEL, NKINDS };
+static const char *const KIND_KEY[NKINDS] = {"sources", "routes", "sanitizers", "model_outputs"};
+static const char *const KIND_ONE[NKINDS] = {"source", "route", "sanitizer", "model output"};
 
 struct lang_tab {
-    pcre2_code *src;   /* anchored at the start of an expression's text */
+    pcre2_code *src;   /* anchored at the start of an expression's text: a source or a model output */
+    pcre2_code *model; /* ... a model output alone (the flow's origin is then BW_TAINT_MODEL) */
     pcre2_code *route; /* anywhere in a function's head */
     pcre2_code *clean; /* a whole callee */
     pcre2_code *gate;  /* a source or a route anywhere: the file is worth parsing for taint */
@@ -47,6 +49,7 @@ void bw_taint_tables_free(struct bw_taint_tables *t)
         return;
     for (int l = 0; l < BW_LANG_COUNT; l++) {
         pcre2_code_free(t->lang[l].src);
+        pcre2_code_free(t->lang[l].model);
         pcre2_code_free(t->lang[l].route);
         pcre2_code_free(t->lang[l].clean);
         pcre2_code_free(t->lang[l].gate);
@@ -120,18 +123,30 @@ static bool examples_ok(json_t *a)
     return true;
 }
 
-/* Checks entry e (kind k) and adds its pattern to the alternation b. 0, or -1 with why. */
-static int load_entry(json_t *e, enum kind k, struct bw_sb *b, pcre2_match_data *md, pcre2_match_context *mc,
-                      char *why, size_t whylen)
+/* Checks entry e (kind k) and adds its pattern to the alternation b; a model output also adds
+ * its gate (or its pattern) to gb. 0, or -1 with why. */
+static int load_entry(json_t *e, enum kind k, struct bw_sb *b, struct bw_sb *gb, pcre2_match_data *md,
+                      pcre2_match_context *mc, char *why, size_t whylen)
 {
     const char *key;
     json_t *v;
     json_object_foreach(e, key, v) {
         if (strcmp(key, "id") != 0 && strcmp(key, "what") != 0 && strcmp(key, "pattern") != 0 &&
-            strcmp(key, "examples") != 0) {
-            snprintf(why, whylen, "unknown member \"%s\" (id, what, pattern, examples)", key);
+            strcmp(key, "examples") != 0 && (k != K_MODEL || strcmp(key, "gate") != 0)) {
+            snprintf(why, whylen, "unknown member \"%s\" (id, what, pattern, examples%s)", key,
+                     k == K_MODEL ? ", gate" : "");
             return -1;
         }
+    }
+    /* gate: a regex found anywhere in a file that can hold the output, led by a literal: a
+     * pattern led by any dotted name (completion.choices[0]...) makes the file-wide gate search
+     * try every word; every positive example must match it */
+    json_t *gj = json_object_get(e, "gate");
+    const char *gate = json_string_value(gj);
+    if (gj && (!gate || json_string_length(gj) == 0 || json_string_length(gj) > BW_TAINT_TABLE_MAX_PATTERN ||
+               strlen(gate) != json_string_length(gj))) {
+        snprintf(why, whylen, "gate must be a regex of 1 to %d bytes", BW_TAINT_TABLE_MAX_PATTERN);
+        return -1;
     }
     const char *pat = json_string_value(json_object_get(e, "pattern"));
     json_t *ex = json_object_get(e, "examples");
@@ -173,8 +188,27 @@ static int load_entry(json_t *e, enum kind k, struct bw_sb *b, pcre2_match_data 
         }
     }
     pcre2_code_free(re);
+    if (rc == 0 && gate) {
+        pcre2_code *g = compile(gate, 0, e2, sizeof e2);
+        if (!g) {
+            snprintf(why, whylen, "gate: %s", e2);
+            return -1;
+        }
+        size_t i;
+        json_t *x;
+        json_array_foreach(pos, i, x) {
+            if (rc == 0 && !re_matches(g, json_string_value(x), md, mc)) {
+                snprintf(why, whylen, "positive example %zu (\"%.80s\") does not match the gate", i + 1,
+                         json_string_value(x));
+                rc = -1;
+            }
+        }
+        pcre2_code_free(g);
+    }
     if (rc == 0)
         bw_sb_printf(b, "%s(?:%s)", b->len ? "|" : "", pat);
+    if (rc == 0 && gb)
+        bw_sb_printf(gb, "%s(?:%s)", gb->len ? "|" : "", gate ? gate : pat);
     return rc;
 }
 
@@ -196,7 +230,7 @@ static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc
     int rc = -1;
     pcre2_match_data *md = pcre2_match_data_create(1, NULL);
     pcre2_match_context *mc = pcre2_match_context_create(NULL);
-    struct bw_sb alt[NKINDS] = {{0}};
+    struct bw_sb alt[NKINDS] = {{0}}, mgate = {0}; /* mgate: the model outputs' gates */
     if (!md || !mc) {
         snprintf(err, errlen, "out of memory");
         goto out;
@@ -210,8 +244,9 @@ static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc
         for (int k = 0; k < NKINDS; k++)
             known |= strcmp(key, KIND_KEY[k]) == 0;
         if (!known) {
-            snprintf(err, errlen, "%s:1: unknown member \"%s\" (languages, about, sources, routes, sanitizers)", name,
-                     key);
+            snprintf(err, errlen,
+                     "%s:1: unknown member \"%s\" (languages, about, sources, routes, sanitizers, model_outputs)",
+                     name, key);
             goto out;
         }
     }
@@ -238,6 +273,8 @@ static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc
     }
     for (int k = 0; k < NKINDS; k++) {
         json_t *a = json_object_get(o, KIND_KEY[k]);
+        if (k == K_MODEL && !a) /* optional: a language may have no model SDK worth naming */
+            continue;
         if (!json_is_array(a) || json_array_size(a) == 0 || json_array_size(a) > BW_TAINT_TABLE_MAX_ENTRIES) {
             snprintf(err, errlen, "%s:1: %s must be an array of 1 to %d entries", name, KIND_KEY[k],
                      BW_TAINT_TABLE_MAX_ENTRIES);
@@ -253,7 +290,7 @@ static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc
             if (!json_is_object(e) || !id_ok)
                 snprintf(why, sizeof why, "needs an id of 1 to 64 bytes, unique among the %s", KIND_KEY[k]);
             if (!json_is_object(e) || !id_ok ||
-                load_entry(e, (enum kind)k, &alt[k], md, mc, why, sizeof why) != 0) {
+                load_entry(e, (enum kind)k, &alt[k], k == K_MODEL ? &mgate : NULL, md, mc, why, sizeof why) != 0) {
                 snprintf(err, errlen, "%s:%u: %s %s: %s", name, elem_line(doc, len, KIND_KEY[k], i), KIND_ONE[k],
                          id ? id : "(no id)", why);
                 goto out;
@@ -265,16 +302,25 @@ static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc
         }
     }
     /* one alternation per kind, compiled once per language it serves */
-    struct bw_sb clean = {0}, gate = {0};
+    /* a model's reply is untrusted data like a request's: one alternation finds both, a second
+     * tells which (LLM05 on the finding) */
+    struct bw_sb clean = {0}, gate = {0}, src = {0};
+    bool model = alt[K_MODEL].len > 0;
     bw_sb_printf(&clean, "(?:%s)\\z", bw_sb_str(&alt[K_SANITIZERS]));
+    bw_sb_printf(&src, "(?:%s)", bw_sb_str(&alt[K_SOURCES]));
+    if (model)
+        bw_sb_printf(&src, "|(?:%s)", bw_sb_str(&alt[K_MODEL]));
     bw_sb_printf(&gate, "(?:%s)|(?:%s)", bw_sb_str(&alt[K_SOURCES]), bw_sb_str(&alt[K_ROUTES]));
+    if (model)
+        bw_sb_printf(&gate, "|(?:%s)", bw_sb_str(&mgate));
     char e[200] = "out of memory";
-    rc = clean.oom || gate.oom ? -1 : 0;
+    rc = clean.oom || gate.oom || src.oom || mgate.oom ? -1 : 0;
     for (int l = 0; l < BW_LANG_COUNT && rc == 0; l++) {
         if (!(langs & (1u << l)))
             continue;
         struct lang_tab *lt = &t->lang[l];
-        if (!(lt->src = compile(bw_sb_str(&alt[K_SOURCES]), PCRE2_ANCHORED, e, sizeof e)) ||
+        if (!(lt->src = compile(bw_sb_str(&src), PCRE2_ANCHORED, e, sizeof e)) ||
+            (model && !(lt->model = compile(bw_sb_str(&alt[K_MODEL]), PCRE2_ANCHORED, e, sizeof e))) ||
             !(lt->route = compile(bw_sb_str(&alt[K_ROUTES]), 0, e, sizeof e)) ||
             !(lt->clean = compile(bw_sb_str(&clean), PCRE2_ANCHORED, e, sizeof e)) ||
             !(lt->gate = compile(bw_sb_str(&gate), 0, e, sizeof e)))
@@ -284,9 +330,11 @@ static int load_doc(struct bw_taint_tables *t, const char *name, const char *doc
         snprintf(err, errlen, "%s:1: the tables together: %s", name, e);
     free(clean.p);
     free(gate.p);
+    free(src.p);
 out:
     for (int k = 0; k < NKINDS; k++)
         free(alt[k].p);
+    free(mgate.p);
     pcre2_match_data_free(md);
     pcre2_match_context_free(mc);
     json_decref(o);
@@ -497,7 +545,8 @@ static const char *const CALLS[] = {"call", "call_expression", "new_expression",
                                     "object_creation_expression", "invocation_expression",
                                     "function_call_expression", "member_call_expression", "scoped_call_expression",
                                     "nullsafe_member_call_expression", "include_expression",
-                                    "include_once_expression", "require_expression", "require_once_expression", NULL};
+                                    "include_once_expression", "require_expression", "require_once_expression",
+                                    "echo_statement", NULL};
 /* nodes whose text is not a value: a literal's text never names a variable nor reads a request */
 static const char *const LITERALS[] = {"string_content", "string_fragment", "string_literal_content",
                                        "interpreted_string_literal_content", "escape_sequence", "comment",
@@ -575,11 +624,11 @@ static const char *callee_of(struct bw_taint *x, TSNode c, TSNode *args)
     *args = ts_node_child_by_field_name(c, "arguments", 9);
     uint32_t a = ts_node_start_byte(c), b = ts_node_is_null(*args) ? a : ts_node_start_byte(*args);
     static const char *const KEYWORDS[] = {"include_expression", "include_once_expression", "require_expression",
-                                           "require_once_expression", NULL};
+                                           "require_once_expression", "echo_statement", NULL};
     if (ts_node_is_null(*args) && !type_is(c, KEYWORDS)) {
         b = ts_node_end_byte(c); /* params[:n].to_i: the whole call is its callee */
     } else if (ts_node_is_null(*args)) {
-        /* include "x" . $y: the operand is the argument; the keyword is the callee */
+        /* include "x" . $y, echo "<p>" . $y: the operand is the argument; the keyword is the callee */
         uint32_t nc = ts_node_named_child_count(c);
         if (nc) {
             *args = c; /* arguments are c's named children */
@@ -654,7 +703,7 @@ static bool tainted(struct bw_taint *x, TSNode n, int depth)
     }
     if (re_at(x, x->tab->src, s, len)) {
         memset(&x->tmp, 0, sizeof x->tmp);
-        x->tmp.origin = BW_TAINT_SOURCE;
+        x->tmp.origin = re_at(x, x->tab->model, s, len) ? BW_TAINT_MODEL : BW_TAINT_SOURCE;
         add_step(&x->tmp, n, BW_STEP_SOURCE);
         return true;
     }
@@ -984,14 +1033,16 @@ struct run {
     void *ctx;
     uint32_t from, to;
     int rc;
+    bool assigns; /* the spec has assignment sinks */
 };
 
-/* The sink of spec whose callee regex matches callee, or NULL. */
-static const struct sink *sink_for(struct bw_taint *x, const char *callee)
+/* The sink of spec whose callee regex matches callee (a call's, or an assignment target's when
+ * assign), or NULL. */
+static const struct sink *sink_for(struct bw_taint *x, const char *callee, bool assign)
 {
     size_t n = strlen(callee);
     for (size_t i = 0; n && i < x->spec->nsinks; i++)
-        if (re_at(x, x->spec->sinks[i].callee, callee, n))
+        if ((x->spec->sinks[i].arg == BW_TAINT_ARG_ASSIGN) == assign && re_at(x, x->spec->sinks[i].callee, callee, n))
             return &x->spec->sinks[i];
     return NULL;
 }
@@ -1023,8 +1074,9 @@ static int check_sink(struct run *r, TSNode c)
 {
     struct bw_taint *x = r->x;
     TSNode args;
-    const struct sink *hit = sink_for(x, callee_of(x, c, &args));
-    if (!hit || ts_node_is_null(args))
+    const struct sink *hit = sink_for(x, callee_of(x, c, &args), false);
+    /* "...".html_safe has no arguments: its receiver is what is checked */
+    if (!hit || (ts_node_is_null(args) && hit->arg != -2))
         return 0;
     size_t cl;
     const char *ct = text(x, c, &cl);
@@ -1038,67 +1090,134 @@ static int check_sink(struct run *r, TSNode c)
     return judge(r, c, ts_node_end_byte(c), arg);
 }
 
+/* Node n's text as x->callee, to be matched with the sinks; false when empty or too long. */
+static bool node_as_callee(struct bw_taint *x, TSNode n)
+{
+    size_t len;
+    const char *s = text(x, n, &len);
+    if (len == 0 || len > BW_TAINT_MAX_CALLEE)
+        return false;
+    memcpy(x->callee, s, len);
+    x->callee[len] = '\0';
+    return true;
+}
+
 /* A call whose parenthesis never closes is no call node: tree-sitter leaves its callee and
- * first argument side by side in an ERROR (requests.get(url at the end of a fragment). */
-static int check_error_calls(struct run *r, TSNode err)
+ * first argument side by side in an ERROR (requests.get(url at the end of a fragment). f and a
+ * are two consecutive named children of an ERROR. */
+static int check_error_pair(struct run *r, TSNode f, TSNode a)
 {
     struct bw_taint *x = r->x;
     static const char *const CALLEE[] = {"identifier", "attribute", "member_expression", "selector_expression",
                                          "field_access", "member_access_expression", "scoped_identifier",
                                          "name", "qualified_name", "scope_resolution", "call", NULL};
-    uint32_t nc = ts_node_named_child_count(err);
-    for (uint32_t i = 0; i + 1 < nc; i++) {
-        TSNode f = ts_node_named_child(err, i), a = ts_node_named_child(err, i + 1);
-        if (!type_is(f, CALLEE) || ts_node_start_byte(f) < r->from || ts_node_start_byte(f) >= r->to)
-            continue;
-        uint32_t fe = ts_node_end_byte(f), as = ts_node_start_byte(a);
-        bool paren = false, other = false;
-        for (uint32_t k = fe; k < as && k < x->t->len && !other; k++) {
-            char ch = x->t->src[k];
-            if (ch == '(' && !paren)
-                paren = true;
-            else if (!isspace((unsigned char)ch))
-                other = true;
-        }
-        if (!paren || other)
-            continue;
-        size_t fl;
-        const char *ft = text(x, f, &fl);
-        if (fl == 0 || fl > BW_TAINT_MAX_CALLEE)
-            continue;
-        memcpy(x->callee, ft, fl);
-        x->callee[fl] = '\0';
-        const struct sink *hit = sink_for(x, x->callee);
-        if (!hit || hit->arg > 0 || hit->arg == -2 || hit->when)
-            continue;
-        int rc = judge(r, f, ts_node_end_byte(a), a);
-        if (rc)
-            return rc;
+    if (!type_is(f, CALLEE) || ts_node_start_byte(f) < r->from || ts_node_start_byte(f) >= r->to)
+        return 0;
+    uint32_t fe = ts_node_end_byte(f), as = ts_node_start_byte(a);
+    bool paren = false, other = false;
+    for (uint32_t k = fe; k < as && k < x->t->len && !other; k++) {
+        char ch = x->t->src[k];
+        if (ch == '(' && !paren)
+            paren = true;
+        else if (!isspace((unsigned char)ch))
+            other = true;
     }
-    return 0;
+    if (!paren || other)
+        return 0;
+    if (!node_as_callee(x, f))
+        return 0;
+    const struct sink *hit = sink_for(x, x->callee, false);
+    if (!hit || hit->arg > 0 || hit->arg < -1 || hit->when)
+        return 0;
+    return judge(r, f, ts_node_end_byte(a), a);
 }
 
-static int visit_calls(struct run *r, TSNode n, int depth)
+/* Every pair of consecutive named children of an ERROR, read with a cursor: indexing them
+ * (ts_node_named_child) is quadratic in a long ERROR. */
+static int check_error_calls(struct run *r, TSNode err)
 {
-    if (depth > 400 || ts_node_end_byte(n) <= r->from || ts_node_start_byte(n) >= r->to)
+    TSTreeCursor cur = ts_tree_cursor_new(err);
+    TSNode prev = {0};
+    bool have = false;
+    int rc = 0;
+    for (bool more = ts_tree_cursor_goto_first_child(&cur); more && rc == 0;
+         more = ts_tree_cursor_goto_next_sibling(&cur)) {
+        TSNode n = ts_tree_cursor_current_node(&cur);
+        if (!ts_node_is_named(n))
+            continue;
+        if (have && ts_node_start_byte(prev) >= r->to)
+            break;
+        if (have)
+            rc = check_error_pair(r, prev, n);
+        prev = n;
+        have = true;
+    }
+    ts_tree_cursor_delete(&cur);
+    return rc;
+}
+
+/* An assignment to a sink (el.innerHTML = v, cmd.CommandText = v) or a JSX attribute naming one
+ * (dangerouslySetInnerHTML={{__html: v}}): the value assigned is checked. */
+static int check_assign(struct run *r, TSNode n)
+{
+    struct bw_taint *x = r->x;
+    TSNode lhs, rhs;
+    if (strcmp(ts_node_type(n), "jsx_attribute") == 0) {
+        if (ts_node_named_child_count(n) != 2)
+            return 0;
+        lhs = ts_node_named_child(n, 0);
+        rhs = ts_node_named_child(n, 1);
+    } else if (!assignment(n, &lhs, &rhs)) {
         return 0;
-    if (type_is(n, CALLS) && ts_node_start_byte(n) >= r->from) {
-        int rc = check_sink(r, n);
-        if (rc)
-            return rc;
     }
-    if (strcmp(ts_node_type(n), "ERROR") == 0) {
-        int rc = check_error_calls(r, n);
-        if (rc)
-            return rc;
+    if (!node_as_callee(x, lhs) || !sink_for(x, x->callee, true))
+        return 0;
+    return judge(r, n, ts_node_end_byte(n), rhs);
+}
+
+/* The checks at one node of the range. */
+static int visit_one(struct run *r, TSNode n)
+{
+    int rc = 0;
+    if (type_is(n, CALLS) && ts_node_start_byte(n) >= r->from)
+        rc = check_sink(r, n);
+    if (!rc && r->assigns && ts_node_start_byte(n) >= r->from)
+        rc = check_assign(r, n);
+    if (!rc && strcmp(ts_node_type(n), "ERROR") == 0)
+        rc = check_error_calls(r, n);
+    return rc;
+}
+
+/* Every named node that overlaps [from, to), in text order, with one cursor: indexing a node's
+ * children (ts_node_named_child) walks them from the first each time, which is quadratic in the
+ * statements of a long block (a library wrapped in one function), and a run starts at the root
+ * for each rule's range. */
+static int visit_calls(struct run *r, TSNode root)
+{
+    TSTreeCursor c = ts_tree_cursor_new(root);
+    int rc = 0;
+    for (;;) {
+        TSNode n = ts_tree_cursor_current_node(&c);
+        bool past = ts_node_start_byte(n) >= r->to; /* so are the siblings after it */
+        bool inside = !past && ts_node_end_byte(n) > r->from;
+        if (inside && ts_node_is_named(n) && (rc = visit_one(r, n)) != 0)
+            break;
+        if (inside && ts_tree_cursor_goto_first_child(&c))
+            continue;
+        bool moved = false;
+        while (!moved) {
+            if (!past && ts_tree_cursor_goto_next_sibling(&c)) {
+                moved = true;
+            } else if (!ts_tree_cursor_goto_parent(&c)) {
+                ts_tree_cursor_delete(&c);
+                return rc;
+            } else {
+                past = false; /* the parent's next sibling may still be in range */
+            }
+        }
     }
-    uint32_t nc = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < nc; i++) {
-        int rc = visit_calls(r, ts_node_named_child(n, i), depth + 1);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    ts_tree_cursor_delete(&c);
+    return rc;
 }
 
 bool bw_taint_gate(struct bw_taint *x, const struct bw_taint_tables *tab, enum bw_lang l, const char *s, size_t len)
@@ -1117,6 +1236,8 @@ int bw_taint_run(struct bw_taint *x, const struct bw_taint_spec *spec, const str
     x->t = t;
     x->spec = spec;
     x->tab = spec->tab;
-    struct run r = {x, fn, ctx, from, to ? to : UINT32_MAX, 0};
-    return visit_calls(&r, ts_tree_root_node(t->tree), 0);
+    struct run r = {x, fn, ctx, from, to ? to : UINT32_MAX, 0, false};
+    for (size_t i = 0; i < spec->nsinks; i++)
+        r.assigns |= spec->sinks[i].arg == BW_TAINT_ARG_ASSIGN;
+    return visit_calls(&r, ts_tree_root_node(t->tree));
 }

@@ -7,8 +7,10 @@
  *  - scope: the outermost function around the sink (its nested lambdas and callbacks included),
  *    or, in a fragment with no function, the text parsed;
  *  - sources: per language, expressions that read a request (request.args, req.query, $_GET,
- *    params, r.URL.Query(), Request.Query, ...), matched at the start of an expression's text
- *    (catalog data: data/taint/LANG.json, with the route heads and the cleaners below);
+ *    params, r.URL.Query(), Request.Query, ...) or return a language model's text
+ *    (client.chat.completions.create(...), completion.choices[0].message.content, ...), matched
+ *    at the start of an expression's text (catalog data: data/taint/LANG.json, with the route
+ *    heads and the cleaners below);
  *    and the function's parameters: from a route handler (a route decorator, annotation,
  *    attribute, a request/context type, an extractor in its head) they are request data, else
  *    data of unknown origin (the rule's severity then drops to MEDIUM at most);
@@ -21,7 +23,8 @@
  *    quoting and escaping, basename; per rule more); a condition that validates the variable
  *    (per rule: an allow-list, a prefix or host check) before the sink;
  *  - sinks: per rule and language, calls whose callee text (whitespace collapsed) ends with a
- *    regex, and the argument that must not be tainted.
+ *    regex, and the argument that must not be tainted; or assignments whose target ends with one
+ *    (el.innerHTML = v, cmd.CommandText = v), and the value assigned.
  * Cross-function flow is not followed. */
 #ifndef BW_ENGINE_CODE_TAINT_H
 #define BW_ENGINE_CODE_TAINT_H
@@ -37,8 +40,8 @@
 struct bw_taint_tables;
 
 /* Loads ndocs table documents (names[i] is docs[i]'s file name, for messages). Every entry is
- * checked: its pattern compiles, matches each positive example and no negative one (a source
- * anchored at the example's start, a sanitizer as the whole example, a route anywhere in it);
+ * checked: its pattern compiles, matches each positive example and no negative one (a source or
+ * a model output anchored at the example's start, a sanitizer as the whole example, a route anywhere in it);
  * the document's members and sizes are within limits.h's BW_TAINT_TABLE_*; a language has one
  * document at most. NULL with "FILE:LINE: what" in err (the line of the entry at fault). */
 struct bw_taint_tables *bw_taint_tables_new(const char *const *names, const char *const *docs, const size_t *lens,
@@ -51,9 +54,14 @@ void bw_taint_tables_free(struct bw_taint_tables *t);
  * borrows the tables it was made with, which must outlive it. */
 struct bw_taint_spec;
 
-/* nsinks sinks: callees[i], a regex the end of a call's callee text must match; args[i], the
- * argument that must not be tainted (0-based; -1: any; -2: the receiver, url in
- * url.openStream()); whens[i], NULL or a regex the whole call's text must match
+/* An args[i] value: the sink is an assignment's target, not a call (el.innerHTML = v,
+ * cmd.CommandText = v, a JSX attribute dangerouslySetInnerHTML={...}); the value assigned is
+ * what must not be tainted. */
+#define BW_TAINT_ARG_ASSIGN (-3)
+
+/* nsinks sinks: callees[i], a regex the end of a call's callee text must match (for an
+ * assignment sink, the end of its target's text); args[i], the argument that must not be tainted
+ * (0-based; -1: any; -2: the receiver, url in url.openStream(); BW_TAINT_ARG_ASSIGN); whens[i], NULL or a regex the whole call's text must match
  * (header("Location: ...")); unlesses[i], NULL or a regex it must not match
  * (sendFile(name, {root: dir})). sanitizers: a regex for whole callees whose result is clean, or
  * NULL; guard: a regex that a condition's text must match to validate the names it mentions,
@@ -67,6 +75,7 @@ void bw_taint_spec_free(struct bw_taint_spec *s);
 enum bw_taint_origin {
     BW_TAINT_SOURCE = 1,  /* a request read in the function (or a route handler's parameter) */
     BW_TAINT_PARAM = 2,   /* a parameter of a function with no route context: unknown origin */
+    BW_TAINT_MODEL = 3,   /* the text a language model returned (OWASP LLM05: improper output handling) */
 };
 
 enum bw_step_kind { BW_STEP_SOURCE = 1, BW_STEP_PROPAGATE, BW_STEP_SINK };

@@ -43,6 +43,25 @@ static void rule_descriptor(void **state)
     json_decref(r);
 }
 
+/* A finding's own OWASP LLM tag: only where it differs from its rule's (a model's reply reached
+ * the SSRF rule's sink); none for the rule's own mapping or a finding without one. */
+static void finding_tags(void **state)
+{
+    (void)state;
+    struct bw_finding x = {.rule = &SSRF, .severity = BW_SEV_HIGH, .line = 2, .column = 1, .end_line = 2,
+                           .owasp_llm = "LLM05"};
+    json_t *t = bw_sarif_finding_tags(&x);
+    assert_non_null(t);
+    assert_int_equal(json_array_size(t), 1);
+    assert_string_equal(json_string_value(json_array_get(t, 0)), "owasp-llm-2025/LLM05");
+    json_decref(t);
+    x.rule = &EVAL; /* the rule says LLM05 already */
+    assert_null(bw_sarif_finding_tags(&x));
+    x.rule = &SSRF;
+    x.owasp_llm = NULL;
+    assert_null(bw_sarif_finding_tags(&x));
+}
+
 static void one_text_log(void **state)
 {
     (void)state;
@@ -99,6 +118,7 @@ int main(void)
         cmocka_unit_test(levels),
         cmocka_unit_test(rule_descriptor),
         cmocka_unit_test(one_text_log),
+        cmocka_unit_test(finding_tags),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

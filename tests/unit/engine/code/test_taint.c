@@ -226,6 +226,70 @@ static void fragments(void **state)
 }
 
 /* The gate before parsing: a file with a sink but no source nor route is not parsed for taint. */
+/* A language model's reply is a source of its own origin (LLM05 on the finding): the SDK's call,
+ * or the reply's fields where the call is out of sight; it outranks a plain parameter. */
+static void model_outputs(void **state)
+{
+    (void)state;
+    struct got g = run(BW_LANG_PY, "\\.execute", 0, NULL, NULL,
+                       "c = client.chat.completions.create(model=m, messages=msgs)\n"
+                       "sql = c.choices[0].message.content\ncursor.execute(sql)\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_MODEL);
+    g = run(BW_LANG_PY, "\\.execute", 0, NULL, NULL, "def ask(q):\n    r = llm.invoke(q)\n    cursor.execute(r.content)\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_MODEL);
+    /* a request stays a request */
+    g = run(BW_LANG_PY, "\\.execute", 0, NULL, NULL, "q = request.args['q']\ncursor.execute(q)\n");
+    assert_int_equal(g.origin, BW_TAINT_SOURCE);
+    /* scikit-learn's predict is no language model; a bound parameter is clean */
+    assert_int_equal(run(BW_LANG_PY, "\\.execute", 0, NULL, NULL, "r = clf.predict(X)\ncursor.execute(r)\n").n, 0);
+    assert_int_equal(run(BW_LANG_PY, "\\.execute", 0, NULL, NULL,
+                         "r = ollama.chat(model=m, messages=msgs)\ncursor.execute('INSERT INTO a VALUES (?)', (r,))\n").n, 0);
+    g = run(BW_LANG_GO, "\\bexec\\.Command", 2, NULL, NULL,
+            "func f() {\n\tout, _ := exec.Command(\"sh\", \"-c\", resp.Choices[0].Message.Content).Output()\n}\n");
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.origin, BW_TAINT_MODEL);
+    g = run(BW_LANG_CS, "\\.QueryAsync", 0, NULL, NULL,
+            "var sql = (await _kernel.InvokePromptAsync(p)).ToString();\nvar rows = await _db.QueryAsync(sql);\n");
+    assert_int_equal(g.origin, BW_TAINT_MODEL);
+    assert_true(bw_taint_gate(tx, tt, BW_LANG_PY, "r = ollama.chat(model=m)\n", 25));
+}
+
+/* Assignment sinks (el.innerHTML = v, cmd.CommandText = v, a JSX attribute): the value is judged;
+ * a call sink never matches an assignment nor the other way round. Keyword sinks: PHP's echo,
+ * Ruby's "...".html_safe (its receiver). */
+static void assignments_and_keywords(void **state)
+{
+    (void)state;
+    const char *js = "const q = location.search;\nel.innerHTML = 'Results for ' + q;\n";
+    struct got g = run(BW_LANG_JS, "\\.innerHTML", BW_TAINT_ARG_ASSIGN, NULL, NULL, js);
+    assert_int_equal(g.n, 1);
+    assert_int_equal(g.last.steps[g.last.nsteps - 1].kind, BW_STEP_SINK);
+    assert_int_equal(g.last.steps[g.last.nsteps - 1].start, strstr(js, "el.innerHTML") - js);
+    assert_int_equal(run(BW_LANG_JS, "\\.innerHTML", 0, NULL, NULL, js).n, 0);
+    assert_int_equal(run(BW_LANG_JS, "\\.innerHTML", BW_TAINT_ARG_ASSIGN, NULL, NULL,
+                         "const q = location.search;\nel.innerHTML = '<b>fixed</b>';\nel.textContent = q;\n").n, 0);
+    assert_int_equal(run(BW_LANG_JS, "\\.innerHTML", BW_TAINT_ARG_ASSIGN, NULL, NULL,
+                         "const q = location.search;\nel.innerHTML(q);\n").n, 0);
+    assert_int_equal(run(BW_LANG_JS, "\\.innerHTML", BW_TAINT_ARG_ASSIGN, "DOMPurify\\.sanitize", NULL,
+                         "const q = location.search;\nel.innerHTML = DOMPurify.sanitize(q);\n").n, 0);
+    assert_int_equal(run(BW_LANG_JS, "\\bdangerouslySetInnerHTML", BW_TAINT_ARG_ASSIGN, NULL, NULL,
+                         "const q = location.hash;\nconst a = <div dangerouslySetInnerHTML={{ __html: q }} />;\n").n, 1);
+    assert_int_equal(run(BW_LANG_JS, "\\bdangerouslySetInnerHTML", BW_TAINT_ARG_ASSIGN, NULL, NULL,
+                         "const q = location.hash;\nconst a = <div dangerouslySetInnerHTML={{ __html: T }} />;\n").n, 0);
+    assert_int_equal(run(BW_LANG_CS, "\\bCommandText", BW_TAINT_ARG_ASSIGN, NULL, NULL,
+                         "var t = Request.Query[\"t\"];\ncmd.CommandText = $\"SELECT * FROM a WHERE b = '{t}'\";\n").n, 1);
+    assert_int_equal(run(BW_LANG_CS, "\\bCommandText", BW_TAINT_ARG_ASSIGN, NULL, NULL,
+                         "var t = Request.Query[\"t\"];\ncmd.CommandText = \"SELECT * FROM a WHERE b = @t\";\n").n, 0);
+    assert_int_equal(run(BW_LANG_PHP, "\\becho", -1, NULL, NULL, "<?php\n$n = $_GET['n'];\necho \"<p>\" . $n;\n").n, 1);
+    assert_int_equal(run(BW_LANG_PHP, "\\becho", -1, NULL, NULL,
+                         "<?php\n$n = $_GET['n'];\necho \"<p>\" . htmlspecialchars($n);\n").n, 0);
+    assert_int_equal(run(BW_LANG_RB, "\\.html_safe", -2, NULL, NULL,
+                         "def s\n  x = \"<b>#{params[:n]}</b>\".html_safe\nend\n").n, 1);
+    assert_int_equal(run(BW_LANG_RB, "\\.html_safe", -2, NULL, NULL, "def s\n  x = \"<b>fixed</b>\".html_safe\nend\n").n, 0);
+}
+
 static void gate(void **state)
 {
     (void)state;
@@ -263,13 +327,13 @@ static void tables_catalog(void **state)
         json_error_t je;
         json_t *o = json_loadb((const char *)bw_embedded_files[i].data, bw_embedded_files[i].len, 0, &je);
         assert_non_null(o);
-        static const char *const KINDS[] = {"sources", "routes", "sanitizers"};
-        for (int k = 0; k < 3; k++) {
+        static const char *const KINDS[] = {"sources", "routes", "sanitizers", "model_outputs"};
+        for (int k = 0; k < 4; k++) {
             size_t n = json_array_size(json_object_get(o, KINDS[k]));
             assert_true(n > 0);
             for (size_t e = 0; e < n; e++) {
                 json_t *one = json_deep_copy(o);
-                for (int k2 = 0; k2 < 3; k2++) { /* the entry alone, the other kinds kept */
+                for (int k2 = 0; k2 < 4; k2++) { /* the entry alone, the other kinds kept */
                     if (k2 != k)
                         continue;
                     json_t *only = json_array();
@@ -357,6 +421,43 @@ static void tables_refuse_bad_entries(void **state)
         if (t || strncmp(err, BAD[i].want, strlen(BAD[i].want)) != 0)
             fail_msg("case %zu: got \"%s\", want \"%s\"", i, t ? "(loaded)" : err, BAD[i].want);
     }
+    /* model_outputs is optional (DOC_TAIL has none) and checked like the other kinds */
+    {
+        char doc[2048];
+        snprintf(doc, sizeof doc, "%s%s%s", DOC_HEAD, DOC_SRC_OK,
+                 "\n  ],\n  \"model_outputs\": [{\"id\": \"m\", \"what\": \"w\", \"pattern\": \"llm\\\\.ask\\\\(\", "
+                 "\"examples\": {\"positive\": [\"llm.ask(q)\"], \"negative\": [\"llm.askX\"]}}],"
+                 "\n  \"routes\": [{\"id\": \"r\", \"what\": \"w\", \"pattern\": \"@r\", "
+                 "\"examples\": {\"positive\": [\"@r\\ndef f(x):\"], \"negative\": [\"def f(x):\"]}}],\n"
+                 "  \"sanitizers\": [{\"id\": \"s\", \"what\": \"w\", \"pattern\": \"int\", "
+                 "\"examples\": {\"positive\": [\"int\"], \"negative\": [\"intern\"]}}]\n}\n");
+        t = load1(doc, err, sizeof err);
+        if (!t)
+            fail_msg("%s", err);
+        bw_taint_tables_free(t);
+        char *p = strstr(doc, "llm.askX");
+        assert_non_null(p);
+        p[7] = '('; /* the negative now matches */
+        t = load1(doc, err, sizeof err);
+        assert_null(t);
+        if (!strstr(err, "t.json:6: model output m: negative example 1"))
+            fail_msg("%s", err);
+        /* a gate (what the file-wide search looks for) must match every positive example */
+        p[7] = 'X';
+        char *q = strstr(doc, "\"examples\": {\"positive\": [\"llm.ask(q)\"]");
+        assert_non_null(q);
+        char doc2[2100];
+        snprintf(doc2, sizeof doc2, "%.*s\"gate\": \"\\\\.ask\\\\(\", %s", (int)(q - doc), doc, q);
+        t = load1(doc2, err, sizeof err);
+        if (!t)
+            fail_msg("%s", err);
+        bw_taint_tables_free(t);
+        snprintf(doc2, sizeof doc2, "%.*s\"gate\": \"zzz\", %s", (int)(q - doc), doc, q);
+        t = load1(doc2, err, sizeof err);
+        assert_null(t);
+        if (!strstr(err, "model output m: positive example 1 (\"llm.ask(q)\") does not match the gate"))
+            fail_msg("%s", err);
+    }
     /* a document: not JSON (its line), an unknown member, no language, a language twice */
     t = load1("{\n\"languages\": [\"py\"],\n oops\n}", err, sizeof err);
     assert_null(t);
@@ -416,6 +517,8 @@ int main(void)
         cmocka_unit_test(java_csharp_go),
         cmocka_unit_test(php_ruby_rust),
         cmocka_unit_test(fragments),
+        cmocka_unit_test(model_outputs),
+        cmocka_unit_test(assignments_and_keywords),
         cmocka_unit_test(gate),
         cmocka_unit_test(tables_catalog),
         cmocka_unit_test(tables_refuse_bad_entries),

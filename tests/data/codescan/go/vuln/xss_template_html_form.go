@@ -1,0 +1,5 @@
+func profile(w http.ResponseWriter, r *http.Request) {
+	bio := r.FormValue("bio")
+	data := map[string]any{"Bio": template.HTML(bio)}
+	tmpl.ExecuteTemplate(w, "profile.html", data)
+}

@@ -1,0 +1,3 @@
+const params = new URLSearchParams(window.location.search);
+const term = params.get('q') || '';
+document.querySelector('#results-title').textContent = 'Results for ' + term;

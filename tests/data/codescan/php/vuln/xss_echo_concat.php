@@ -1,0 +1,3 @@
+<?php
+$name = $_GET['name'] ?? 'guest';
+echo "<p class=\"greeting\">Hello " . $name . "</p>";

@@ -1,0 +1,4 @@
+  def preview
+    @signature = raw(params[:signature])
+    render :preview
+  end
