@@ -18,7 +18,8 @@ const addFormats = require('ajv-formats');
 
 // Lines the catalog reports (from its own positive examples, so the test follows the catalog)
 const EXEC = 'exec(llm_response)';                                  // BW-AI-001, CRITICAL
-const EVAL2 = 'eval(completion.choices[0].message.content)';         // BW-AI-001 too
+// BW-AI-001 too, and BW-INJ-091 (a model's reply traced into eval): two findings on its line
+const EVAL2 = 'eval(completion.choices[0].message.content)';
 const OPENAI = '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';
 
 function run(args, opts = {}) {
@@ -98,7 +99,7 @@ test('baseline round trip: only the new finding is reported; moved and reindente
     const validate = sarifValidator();
     assert.ok(validate(sarif), JSON.stringify(validate.errors, null, 1));
     const states = sarif.runs[0].results.map(x => `${x.locations[0].physicalLocation.artifactLocation.uri}:${x.baselineState}`).sort();
-    assert.deepEqual(states, ['app.py:unchanged', 'other.py:new']);
+    assert.deepEqual(states, ['app.py:unchanged', 'other.py:new', 'other.py:new']);
     // the fixed finding comes back as absent
     write(dir, 'app.py', 'def run(x):\n    return x\n');
     r = run(['scan', '--format', 'sarif', '--baseline', 'base.sarif', '--baseline-state', '.'], { cwd: dir });
@@ -146,7 +147,7 @@ test('--changed-since: findings on lines changed since the merge base, untracked
     const r = run(['scan', '--format', 'json', '--changed-since', 'main', '.'], { cwd: dir });
     assert.equal(r.code, 1, r.err);
     const got = json(r).findings.map(f => `${f.path}:${f.line}`).sort();
-    assert.deepEqual(got, ['lib.py:5', 'new.py:2']);
+    assert.deepEqual(got, ['lib.py:5', 'lib.py:5', 'new.py:2']);
     // nothing changed in the tree under a folder: nothing reported there
     const clean = run(['scan', '--changed-since', 'main', dir + '/scratch']);
     assert.equal(clean.code, 0, clean.out + clean.err);
@@ -238,7 +239,7 @@ test('.bulwark.yml: options, rule selection and overrides; errors name the key a
     assert.match(r.out, /deep\/x\.py:2:/);
     cfg('rules:\n  disable: [BW-AI-001]\n');
     r = run(['scan', '--format', 'json', '.'], { cwd: dir });
-    assert.deepEqual(json(r).findings.map(x => x.rule_id), ['BW-SEC-026']);
+    assert.deepEqual(json(r).findings.map(x => x.rule_id).sort(), ['BW-INJ-091', 'BW-SEC-026']);
     cfg('rules:\n  enable_only:\n    - BW-SEC-026\n');
     assert.deepEqual(json(run(['scan', '--format', 'json', '.'], { cwd: dir })).findings.map(x => x.rule_id), ['BW-SEC-026']);
     assert.equal(run(['scan', '--no-config', '--format', 'json', '.'], { cwd: dir }).code, 1);
