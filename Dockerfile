@@ -10,7 +10,7 @@ FROM debian:bookworm AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends build-essential cmake pkg-config ca-certificates \
       libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev libzip-dev \
-      libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev libtree-sitter-dev npm libgit2-dev \
+      libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev libtree-sitter-dev npm libgit2-dev libjemalloc-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
@@ -23,7 +23,7 @@ FROM debian:bookworm-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates \
       libmicrohttpd12 libjansson4 libsodium23 libsqlite3-0 libpq5 zlib1g libzip4 \
-      libhyperscan5 libpcre2-8-0 libcurl4 libyaml-0-2 libtree-sitter0 libgit2-1.5 \
+      libhyperscan5 libpcre2-8-0 libcurl4 libyaml-0-2 libtree-sitter0 libgit2-1.5 libjemalloc2 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --user-group --home-dir /var/lib/bulwark --shell /usr/sbin/nologin bulwark \
  && install -d -o bulwark -g bulwark -m 0700 /var/lib/bulwark

@@ -25,7 +25,7 @@ want curl curl
 want jq jq
 for p in libmicrohttpd-dev libjansson-dev libsodium-dev libsqlite3-dev libpq-dev zlib1g-dev libzip-dev \
          libhyperscan-dev libpcre2-dev libcurl4-openssl-dev libyaml-dev libtree-sitter-dev \
-         libgit2-dev; do want "$p"; done
+         libgit2-dev libjemalloc-dev; do want "$p"; done
 want npm npm             # fetches the tree-sitter grammars (scripts/grammars.sh)
 if [ "$what" = test ] || [ "$what" = bench ]; then
   want libcmocka-dev

@@ -25,6 +25,8 @@
 #define BW_TLS_FILE_MAX          (1u * 1024u * 1024u) /* bytes of a PEM file (BULWARK_TLS_CERT/KEY) */
 #define BW_SHUTDOWN_GRACE_S      30    /* default of BULWARK_SHUTDOWN_GRACE_S: how long SIGTERM waits for in-flight requests */
 #define BW_DRAIN_POLL_MS         5     /* ... checking this often whether they are done */
+#define BW_ACCEPT_BATCH          64    /* connections the accepting thread takes per wakeup before polling again */
+#define BW_ACCEPT_BACKOFF_MS     10    /* ... its pause after accept fails for want of descriptors or memory */
 #define BW_SIGNAL_TICK_MS        250   /* the main thread's wait for a signal between connection-guard sweeps */
 #define BW_REQUEST_ID_MAX        64
 #define BW_MAX_TRUSTED_PROXIES   8     /* addresses in BULWARK_TRUSTED_PROXIES */
@@ -131,6 +133,10 @@
 #define BW_DB_BUSY_TIMEOUT_MS    5000  /* SQLite: how long a statement waits for another connection's lock
                                           (with one writer thread: only another process's, e.g. the CLI) */
 #define BW_DB_PARAMS_MAX         512   /* parameters of one statement (a 32-row intel INSERT has 448) */
+#define BW_SQLITE_CHECKPOINT_PAGES 1000 /* SQLite: WAL pages that wake the checkpointer thread (SQLite's auto-checkpoint default) */
+#define BW_SQLITE_WAL_RESTART_PAGES 4000 /* ... past this many the writer checkpoints and restarts the WAL itself: it stays bounded */
+#define BW_SQLITE_RESTART_TRIES  200   /* ... waiting for the readers of older frames this many times at most ... */
+#define BW_SQLITE_RESTART_SLEEP_US 100 /* ... this long each (then the next 1,000 pages try again) */
 #define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
 #define BW_DB_STMT_CACHE_SQLITE  128   /* prepared statements kept per SQLite connection */
 #define BW_DB_COPY_CHUNK         65536 /* bytes of COPY rows sent to PostgreSQL at a time */

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "common/limits.h"
 #include "common/log.h"
 #include "store/db.h"
 #include "store/store.h"
@@ -16,9 +17,11 @@
 #include "db_fixture.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static struct db_fixture g_fx;
 
@@ -438,6 +441,83 @@ static void test_tx_concurrent(void **state)
         }
 }
 
+/* SQLite: the WAL stays bounded under writes that never pause, with readers always in it. The
+ * checkpointer thread's PASSIVE checkpoints alone never find the WAL copied in full while commits
+ * keep coming, so it would never start over and would grow with every write (measured: 80 MB and
+ * on); the writer restarts it past BW_SQLITE_WAL_RESTART_PAGES. Writes ~4x that many pages (each
+ * replaces an 8 KB row: overflow pages) from four threads, while two threads read. */
+struct walrun {
+    struct db *db;
+    int thread, writes;
+    atomic_bool *stop;
+};
+
+static int wal_body(struct db_conn *c, void *arg)
+{
+    const struct walrun *a = arg;
+    static char blob[8192];
+    memset(blob, 'a' + a->thread, sizeof blob - 1);
+    char k[32];
+    snprintf(k, sizeof k, "w%d", a->thread);
+    struct db_param p[] = {DBP_TEXT(k), DBP_INT(a->writes), DBP_TEXT(blob)};
+    return store_conn_exec(c, "INSERT OR REPLACE INTO helper_t (k, v, s) VALUES (?, ?, ?)", p, 3, NULL);
+}
+
+static void *wal_writer(void *arg)
+{
+    struct walrun *a = arg;
+    int n = 4 * BW_SQLITE_WAL_RESTART_PAGES / 3 / 4; /* >= 3 pages a write, four writers */
+    for (a->writes = 0; a->writes < n; a->writes++)
+        if (store_tx(a->db, wal_body, a) != ST_OK)
+            return (void *)1;
+    return NULL;
+}
+
+static void *wal_reader(void *arg)
+{
+    struct walrun *a = arg;
+    while (!atomic_load(a->stop)) {
+        int64_t n = 0;
+        if (store_query_int(a->db, "SELECT COUNT(*) FROM helper_t", NULL, 0, &n) != ST_OK)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+static void test_wal_bounded(void **state)
+{
+    struct db_fixture *fx = *state;
+    fill(fx->db);
+    atomic_bool stop = false;
+    pthread_t t[6];
+    struct walrun a[6];
+    for (int i = 0; i < 6; i++) {
+        a[i] = (struct walrun){fx->db, i, 0, &stop};
+        assert_int_equal(pthread_create(&t[i], NULL, i < 4 ? wal_writer : wal_reader, &a[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        void *res = NULL;
+        pthread_join(t[i], &res);
+        assert_null(res);
+    }
+    atomic_store(&stop, true);
+    for (int i = 4; i < 6; i++) {
+        void *res = NULL;
+        pthread_join(t[i], &res);
+        assert_null(res);
+    }
+    int64_t page = 0;
+    assert_int_equal(store_query_int(fx->db, "PRAGMA page_size", NULL, 0, &page), ST_OK);
+    char wal[400];
+    snprintf(wal, sizeof wal, "%.300s/bulwark.db-wal", fx->dir);
+    struct stat st;
+    assert_int_equal(stat(wal, &st), 0);
+    /* the restart is tried each BW_SQLITE_CHECKPOINT_PAGES past the bound; a reader may hold it off once */
+    int64_t bound = (int64_t)(BW_SQLITE_WAL_RESTART_PAGES + 3 * BW_SQLITE_CHECKPOINT_PAGES) * (page + 24);
+    if ((int64_t)st.st_size > bound)
+        fail_msg("the WAL grew to %lld bytes (bound %lld)", (long long)st.st_size, (long long)bound);
+}
+
 static void test_copy(void **state)
 {
     (void)state;
@@ -479,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_conn_in_transaction),
         cmocka_unit_test(test_tx),
         cmocka_unit_test(test_tx_concurrent),
+        cmocka_unit_test(test_wal_bounded),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_exec),
