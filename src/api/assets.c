@@ -5,6 +5,7 @@
 #include "api/api.h"
 #include "api/api_util.h"
 #include "common/ids.h"
+#include "common/jsonx.h"
 #include "common/limits.h"
 #include "common/timeutil.h"
 #include "common/seal.h"
@@ -388,7 +389,7 @@ static void scan_work(struct bw_req *r)
     json_object_set_new(res, "scanned_at", json_string(sc.created_at));
     json_object_set_new(res, "asset_score_changed", json_boolean(!sc.keeps_score));
     api_asset_free(a);
-    char *body = json_dumps(res, JSON_COMPACT);
+    char *body = bw_json_dump(res, 0, NULL);
     sc.body = body;
     rc = body ? bw_evidence_scan_save(api_ctx(r)->db, &sc, res) : ST_ERROR;
     free(body);

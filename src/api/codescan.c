@@ -5,6 +5,7 @@
  * Score and grade always come from all findings, so both views agree on them. */
 #include "api/api.h"
 
+#include "common/jsonx.h"
 #include "common/limits.h"
 #include "common/log.h"
 #include "common/timeutil.h"
@@ -72,13 +73,14 @@ static void run_scan(struct bw_req *r)
                                          "total_findings", (json_int_t)f.n);
         json_t *log = bw_sarif_log_one(f.v, shown, uri, props);
         bw_findings_free(&f);
-        char *body = log ? json_dumps(log, JSON_COMPACT) : NULL;
+        size_t blen = 0;
+        char *body = log ? bw_json_dump(log, 0, &blen) : NULL;
         json_decref(log);
         if (!body) {
             bw_reply_internal(r, "the SARIF log cannot be built");
             return;
         }
-        bw_reply_text(r, 200, "application/sarif+json", body, strlen(body));
+        bw_reply_text(r, 200, "application/sarif+json", body, blen);
         return;
     }
     json_t *items = json_array();

@@ -66,13 +66,14 @@ void api_stix_bundle(struct bw_req *r)
 
 static void taxii_reply(struct bw_req *r, unsigned status, json_t *doc)
 {
-    char *s = doc ? json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    size_t n = 0;
+    char *s = doc ? bw_json_dump(doc, 0, &n) : NULL; /* members in insertion order, as jansson keeps them */
     json_decref(doc);
     if (!s) {
         bw_reply_internal(r, "response serialisation failed");
         return;
     }
-    bw_reply_text(r, status, BW_TAXII_MEDIA_TYPE, s, strlen(s));
+    bw_reply_text(r, status, BW_TAXII_MEDIA_TYPE, s, n);
 }
 
 void api_taxii_error(struct bw_req *r, enum bw_err e, const char *msg, json_t *extra)

@@ -306,7 +306,7 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
     app->orch_cache = bw_orch_cache_new(app->db, app->audit, cfg->orch_pack_cache_s);
     app->playbooks = bw_bcache_new(BW_PLAYBOOK_CACHE_ENTRIES, BW_PLAYBOOK_CACHE_BYTES);
     app->feed_pages = bw_bcache_new(BW_FEED_CACHE_ENTRIES, BW_FEED_CACHE_BYTES);
-    app->intel_gen = store_intel_gen_new(app->db);
+    app->intel_gen = store_intel_gen_new(app->db, cfg->intel_cache_ms);
     if (!app->auth || !app->rate || !app->login_email || !app->login_ip || !app->blocking || !app->probes ||
         !app->hashing || !app->logins || !app->audit || !app->orch_pool || !app->orch_cache || !app->playbooks ||
         !app->feed_pages || !app->intel_gen)

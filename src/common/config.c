@@ -86,6 +86,7 @@ static const struct opt opts[] = {
     {"TLS_KEY", K_STR, OFF(tls_key), 0, 0},
     {"MAX_BODY", K_LONG, OFF(max_body), BW_MAX_BODY_MIN, BW_MAX_BODY_CEILING},
     {"AUTH_CACHE_MS", K_LONG, OFF(auth_cache_ms), 0, BW_AUTH_CACHE_MS_MAX},
+    {"INTEL_CACHE_MS", K_LONG, OFF(intel_cache_ms), 0, BW_INTEL_GEN_TTL_MS_MAX},
     {"METRICS_PUBLIC", K_BOOL, OFF(metrics_public), 0, 1},
     {"COOKIE_SECURE", K_BOOL, OFF(cookie_secure), 0, 1},
     {"LOG_LEVEL", K_LEVEL, OFF(log_level), 0, 0},
@@ -243,6 +244,7 @@ int bw_config_load(struct bw_config *cfg, int argc, char **argv, int from, int *
     cfg->max_conn_per_ip = BW_MAX_CONNECTIONS_PER_IP;
     cfg->max_body = BW_MAX_BODY_DEFAULT;
     cfg->auth_cache_ms = -1; /* unset: chosen by backend when the database is open (app.c) */
+    cfg->intel_cache_ms = BW_INTEL_GEN_TTL_MS;
     cfg->max_code = BW_MAX_CODE_DEFAULT;
     cfg->orch_pack_cache_s = BW_ORCH_PACK_CACHE_S_DEFAULT;
     cfg->log_level = BW_LOG_INFO;

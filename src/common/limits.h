@@ -512,7 +512,8 @@
 /* feed pages (GET /api/ai-security/threat-feed) kept in memory by query and intel generation: a
  * page of 20 is about 18 KB, of 100 about 90 KB */
 #define BW_INTEL_CHANNEL           "bulwark_intel" /* PostgreSQL NOTIFY: an intel write committed */
-#define BW_INTEL_GEN_TTL_MS        1000  /* a watched intel generation is re-read at least this often */
+#define BW_INTEL_GEN_TTL_MS        1000  /* a watched intel generation is re-read at least this often (BULWARK_INTEL_CACHE_MS) */
+#define BW_INTEL_GEN_TTL_MS_MAX    60000 /* ... BULWARK_INTEL_CACHE_MS at most */
 #define BW_FEED_CACHE_ENTRIES      1024
 #define BW_FEED_CACHE_BYTES        (32L * 1024 * 1024)
 #define BW_ORCH_PACK_CACHE_SCOPES  8    /* scopes whose computed packs are kept (about 2 MB of text each) */

@@ -106,11 +106,12 @@ void bw_reply_internal(struct bw_req *r, const char *what)
     static const char fallback[] = "{\"error\":{\"code\":\"INTERNAL_ERROR\",\"message\":\"internal error\"}}";
     json_t *err = json_pack("{s:{s:s,s:s,s:s}}", "error", "code", "INTERNAL_ERROR", "message",
                             "internal error", "request_id", r->request_id);
-    char *s = err ? json_dumps(err, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    size_t n = 0;
+    char *s = err ? bw_json_dump(err, 0, &n) : NULL;
     json_decref(err);
     r->err = BW_E_INTERNAL_ERROR;
     if (s)
-        set_body(r, 500, s, strlen(s), false);
+        set_body(r, 500, s, n, false);
     else
         set_body(r, 500, (char *)fallback, sizeof fallback - 1, true);
 }

@@ -42,6 +42,7 @@ struct store_intel_gen {
     pthread_mutex_t mu;
     bool valid;
     int64_t gen, checked_us;
+    int64_t ttl_us; /* reused without a notification this long at most */
     uint64_t epoch; /* notified + local_writes when gen was read */
 };
 
@@ -52,12 +53,13 @@ static void on_intel_notify(void *arg, const char *payload)
     atomic_fetch_add(&g->notified, 1);
 }
 
-struct store_intel_gen *store_intel_gen_new(struct db *db)
+struct store_intel_gen *store_intel_gen_new(struct db *db, long ttl_ms)
 {
     struct store_intel_gen *g = calloc(1, sizeof *g);
     if (!g)
         return NULL;
     g->db = db;
+    g->ttl_us = (int64_t)ttl_ms * 1000;
     pthread_mutex_init(&g->mu, NULL);
     g->listener = db_listen(db, BW_INTEL_CHANNEL, on_intel_notify, g);
     return g;
@@ -81,7 +83,7 @@ int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen)
     uint64_t epoch = atomic_load(&g->notified) + atomic_load(&local_writes);
     int64_t now = bw_mono_us();
     pthread_mutex_lock(&g->mu);
-    if (g->valid && g->epoch == epoch && now - g->checked_us < (int64_t)BW_INTEL_GEN_TTL_MS * 1000) {
+    if (g->valid && g->epoch == epoch && now - g->checked_us < g->ttl_us) {
         *gen = g->gen;
         pthread_mutex_unlock(&g->mu);
         return ST_OK;

@@ -69,12 +69,12 @@ int store_intel_generation(struct db *db, int64_t *gen);
 /* The generation without a round trip per call where that is safe: on PostgreSQL every intel
  * write notifies BW_INTEL_CHANNEL at its commit, so a watcher reads the generation again only
  * after a notification, after one of this process's own writes, after its listener (re)connects,
- * and at least every BW_INTEL_GEN_TTL_MS (a notification lost while the listener was
- * disconnected). Another instance's write is seen within moments, this process's at once. On
+ * and at least every ttl_ms (BULWARK_INTEL_CACHE_MS: a notification lost while the listener was
+ * disconnected; 0 reads on every call). Another instance's write is seen within moments, this process's at once. On
  * SQLite (the CLI writes the file from another process, unannounced) every call is a point read
  * of the same process's database. */
 struct store_intel_gen;
-struct store_intel_gen *store_intel_gen_new(struct db *db);
+struct store_intel_gen *store_intel_gen_new(struct db *db, long ttl_ms);
 int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen);
 void store_intel_gen_free(struct store_intel_gen *g);
 

@@ -5,10 +5,9 @@
 // account, a new generation or a record that moved on gives another tag.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { startServer } from './lib/server.mjs';
+import { importKev, kevEntry } from './lib/kev.mjs';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const SEED = JSON.parse(readFileSync(ROOT + 'data/intel/seed.json', 'utf8'));
@@ -130,15 +129,7 @@ test('feed pages come from the cache until an intel write, which the next page s
   assert.equal(m1.misses, m0.misses);
   await notModified(path, etag);
 
-  const dir = mkdtempSync(join(tmpdir(), 'bulwark-feedcache-'));
-  try {
-    const file = join(dir, 'kev.json');
-    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 1, vulnerabilities: [{
-      cveID: 'CVE-2099-77001', vendorProject: 'Langflow', product: 'Langflow', vulnerabilityName: 'Langflow RCE',
-      dateAdded: '2099-01-02', shortDescription: 'A remote attacker can run code.', requiredAction: 'Apply updates.',
-      dueDate: '2099-01-23', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-94'] }] }));
-    srv.cli(['intel', 'import', '--format', 'kev', file]);
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  importKev(srv, [kevEntry('CVE-2099-77001', 'Langflow')]);
   // the CLI is another process: SQLite's server reads the generation on every page; PostgreSQL's
   // is told by the import's NOTIFY at its commit, within moments (hits on the old page meanwhile)
   let b;

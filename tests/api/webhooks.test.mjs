@@ -12,13 +12,13 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { startServer, assertError, BACKEND, BIN, Server } from './lib/server.mjs';
 import { startTarget } from './lib/targets.mjs';
+import { importKev, kevEntry } from './lib/kev.mjs';
 
 const TOLERANCE_S = 300;
 
@@ -344,15 +344,11 @@ test('intel.kev_match: a KEV entry new to the store that names an asset\'s provi
   // another account with a matching asset but no webhook: nothing reaches this receiver for it
   const v = await srv.session('PRO', { key: true });
   await reg(v, 'theirs', 'Langflow');
-  const dir = mkdtempSync(join(tmpdir(), 'bulwark-kev-'));
-  try {
-    const entry = (id, vendor, product) => ({ cveID: id, vendorProject: vendor, product, vulnerabilityName: `${product} RCE`,
-      dateAdded: '2026-11-20', shortDescription: `A remote attacker can run code in ${product}.`, requiredAction: 'Apply updates.',
-      dueDate: '2026-12-11', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-94'] });
-    const file = join(dir, 'kev.json');
-    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 3, vulnerabilities: [
-      entry('CVE-2099-41001', 'Langflow', 'Langflow'), entry('CVE-2099-41002', 'Ollama', 'Ollama'), entry('CVE-2099-41003', 'Gradio', 'Gradio')] }));
-    srv.cli(['intel', 'import', '--format', 'kev', file]);
+  {
+    const entry = (id, vendor) => kevEntry(id, vendor, vendor, { dateAdded: '2026-11-20', dueDate: '2026-12-11',
+      shortDescription: `A remote attacker can run code in ${vendor}.` });
+    const entries = [entry('CVE-2099-41001', 'Langflow'), entry('CVE-2099-41002', 'Ollama'), entry('CVE-2099-41003', 'Gradio')];
+    importKev(srv, entries);
     await until('three kev events', () => route.got.length >= 3);
     await new Promise((r) => setTimeout(r, 500)); // nothing more comes
     const evs = route.got.map((g) => g.body).sort((a, b) => a.data.record_id.localeCompare(b.data.record_id));
@@ -369,11 +365,11 @@ test('intel.kev_match: a KEV entry new to the store that names an asset\'s provi
     assert.ok(vuln, 'the BOM lists CVE-2099-41003');
     assert.ok(vuln.affects.some((x) => x.ref.startsWith(byComp)), JSON.stringify(vuln.affects));
     // the same file again brings nothing new: no event
-    srv.cli(['intel', 'import', '--format', 'kev', file]);
+    importKev(srv, entries);
     await new Promise((r) => setTimeout(r, 800));
     assert.equal(route.got.length, 3);
     assert.deepEqual(route.refused, []);
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  }
 });
 
 test('a downgraded or disabled account gets no events until it is PRO and enabled again; its webhooks are kept', async () => {
@@ -383,15 +379,8 @@ test('a downgraded or disabled account gets no events until it is PRO and enable
   route.secret = w.secret;
   const r = await srv.req('POST', '/api/ai-security/assets/register', { key: u.key, body: { name: 'z', type: 'model', provider: 'ClearML', endpoint: target.url } });
   assert.equal(r.status, 201, r.text);
-  const dir = mkdtempSync(join(tmpdir(), 'bulwark-kev-'));
-  const kev = (id) => {
-    const file = join(dir, `${id}.json`);
-    writeFileSync(file, JSON.stringify({ title: 'KEV', catalogVersion: '1', count: 1, vulnerabilities: [{ cveID: id, vendorProject: 'ClearML', product: 'ClearML Server',
-      vulnerabilityName: 'ClearML Server RCE', dateAdded: '2026-11-20', shortDescription: 'A remote attacker can run code.', requiredAction: 'Apply updates.',
-      dueDate: '2026-12-11', knownRansomwareCampaignUse: 'Unknown', notes: '', cwes: ['CWE-94'] }] }));
-    srv.cli(['intel', 'import', '--format', 'kev', file]);
-  };
-  try {
+  const kev = (id) => importKev(srv, [kevEntry(id, 'ClearML', 'ClearML Server', { dateAdded: '2026-11-20', dueDate: '2026-12-11' })]);
+  {
     srv.cli(['user', 'set-tier', u.email, 'STARTER']);
     kev('CVE-2099-42001');
     srv.cli(['user', 'set-tier', u.email, 'PRO']);
@@ -409,7 +398,7 @@ test('a downgraded or disabled account gets no events until it is PRO and enable
     const list = await srv.req('GET', '/api/webhooks', { token });
     assert.equal(list.status, 200, list.text);
     assert.deepEqual(list.json.webhooks.map((x) => x.id), [w.id]);
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  }
 });
 
 test('a delivery queued before a downgrade is not sent after it: it ends failed, saying why', async () => {
