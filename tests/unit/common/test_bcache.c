@@ -78,6 +78,52 @@ static void test_bounds(void **state)
     bw_bcache_free(c);
 }
 
+/* A full cache: every key kept answers its own value (keys share shards and hash buckets), every
+ * replaced or evicted one is gone from its bucket, whatever its place in it. */
+static void test_full(void **state)
+{
+    (void)state;
+    enum { N = 4096 };
+    struct bw_bcache *c = bw_bcache_new(N, 64L * N);
+    char key[32], val[32], *v = NULL;
+    size_t n;
+    for (int i = 0; i < N; i++) {
+        snprintf(key, sizeof key, "SYN-%07d %d", i, i % 7);
+        int len = snprintf(val, sizeof val, "v%d", i);
+        bw_bcache_put(c, key, val, (size_t)len, NULL);
+    }
+    struct bw_bcache_stats st;
+    bw_bcache_stats(c, &st);
+    int kept = (int)st.entries;
+    assert_true(kept > N / 2); /* a shard holds a sixteenth: the uneven ones lost a few */
+    int hits = 0;
+    for (int i = 0; i < N; i++) { /* a third replaced: each then answers its new value */
+        snprintf(key, sizeof key, "SYN-%07d %d", i, i % 7);
+        if (!bw_bcache_get(c, key, &v, &n, NULL))
+            continue;
+        hits++;
+        snprintf(val, sizeof val, "v%d", i);
+        assert_string_equal(v, val);
+        free(v);
+        if (i % 3 == 0) {
+            int len = snprintf(val, sizeof val, "w%d", i);
+            bw_bcache_put(c, key, val, (size_t)len, NULL);
+        }
+    }
+    assert_int_equal(hits, kept);
+    for (int i = 0; i < 2 * N; i++) { /* twice as many new keys (every shard gets its share) */
+        snprintf(key, sizeof key, "new %d", i);
+        bw_bcache_put(c, key, "n", 1, NULL);
+    }
+    for (int i = 0; i < N; i++) { /* push every old one out, replaced or not */
+        snprintf(key, sizeof key, "SYN-%07d %d", i, i % 7);
+        assert_false(bw_bcache_get(c, key, &v, &n, NULL));
+    }
+    bw_bcache_stats(c, &st);
+    assert_true(st.entries <= N);
+    bw_bcache_free(c);
+}
+
 static void *hammer(void *arg)
 {
     struct bw_bcache *c = arg;
@@ -118,6 +164,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_get_put_replace),
         cmocka_unit_test(test_bounds),
+        cmocka_unit_test(test_full),
         cmocka_unit_test(test_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
