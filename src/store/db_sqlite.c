@@ -54,6 +54,7 @@ struct sq_db {
     struct sq_job *head, *tail;
     /* the checkpointer (started with the writer): woken under cmu by the writer's WAL hook */
     pthread_t ckpt;
+    sqlite3 *ckpt_h; /* its connection */
     bool ckpt_started, ckpt_due, ckpt_stop;
     int ckpt_mark; /* the writer's: the WAL's length at the last checkpoint it asked for */
     pthread_mutex_t cmu;
@@ -481,9 +482,7 @@ static void run_group(struct sq_conn *c, struct sq_job *group)
 static void *ckpt_main(void *arg)
 {
     struct sq_db *s = arg;
-    sqlite3 *h = NULL;
-    if (sq_open_handle(s->path, s->sync_full, &h) != 0)
-        bw_logf(BW_LOG_WARN, NULL, "sqlite checkpointer: cannot open the database; the writer checkpoints");
+    sqlite3 *h = s->ckpt_h;
     pthread_mutex_lock(&s->cmu);
     for (;;) {
         while (!s->ckpt_due && !s->ckpt_stop)
@@ -492,11 +491,9 @@ static void *ckpt_main(void *arg)
             break;
         s->ckpt_due = false;
         pthread_mutex_unlock(&s->cmu);
-        if (h) {
-            int rc = sqlite3_wal_checkpoint_v2(h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-            if (rc != SQLITE_OK && rc != SQLITE_BUSY) /* busy: another process checkpoints */
-                bw_logf(BW_LOG_WARN, NULL, "sqlite checkpoint failed: %s", sqlite3_errmsg(h));
-        }
+        int rc = sqlite3_wal_checkpoint_v2(h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        if (rc != SQLITE_OK && rc != SQLITE_BUSY) /* busy: another process checkpoints */
+            bw_logf(BW_LOG_WARN, NULL, "sqlite checkpoint failed: %s", sqlite3_errmsg(h));
         pthread_mutex_lock(&s->cmu);
     }
     pthread_mutex_unlock(&s->cmu);
@@ -625,10 +622,18 @@ static int sq_write(struct db *db, db_tx_fn body, void *arg, int fail)
     }
     /* started on the first write, so opening a database to read (the CLI, tests) starts no thread */
     if (!s->writer_started) {
-        /* the checkpointer first, so the writer's WAL hook sees whether it runs; without it the
-         * writer checkpoints itself (wal_hook) */
+        /* the checkpointer first, so the writer's WAL hook sees whether it runs; without it (no
+         * connection or no thread) the writer checkpoints itself (wal_hook) */
         pthread_mutex_lock(&s->cmu);
-        s->ckpt_started = pthread_create(&s->ckpt, NULL, ckpt_main, s) == 0;
+        if (sq_open_handle(s->path, s->sync_full, &s->ckpt_h) == 0) {
+            s->ckpt_started = pthread_create(&s->ckpt, NULL, ckpt_main, s) == 0;
+            if (!s->ckpt_started) {
+                sqlite3_close(s->ckpt_h);
+                s->ckpt_h = NULL;
+            }
+        }
+        if (!s->ckpt_started)
+            bw_logf(BW_LOG_WARN, NULL, "sqlite checkpointer did not start; the writer checkpoints");
         pthread_mutex_unlock(&s->cmu);
         if (pthread_create(&s->writer, NULL, writer_main, s) != 0) {
             pthread_mutex_unlock(&s->wmu);
