@@ -911,11 +911,13 @@ static void *accept_main(void *arg)
     struct pollfd p[2] = {{.fd = a->fd, .events = POLLIN}, {.fd = a->stop, .events = POLLIN}};
     int64_t last_warn = 0;
     for (;;) {
-        if (poll(p, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            bw_logf(BW_LOG_ERROR, NULL, "accept: poll failed: %s", strerror(errno));
-            break;
+        if (poll(p, 2, -1) < 0) { /* EINTR, or ENOMEM for a moment: never stop accepting */
+            if (errno != EINTR) {
+                bw_logf(BW_LOG_WARN, NULL, "accept: poll failed: %s", strerror(errno));
+                struct timespec ts = {0, BW_ACCEPT_BACKOFF_MS * 1000L * 1000};
+                nanosleep(&ts, NULL);
+            }
+            continue;
         }
         if (p[1].revents)
             break;
