@@ -92,7 +92,7 @@ static bool has_escape8(const char *p)
     return ((lt | zq | zb) & high) != 0;
 }
 
-static void put_string(struct bw_sb *b, const char *s, size_t n)
+void bw_json_put_string(struct bw_sb *b, const char *s, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
     bw_sb_putc(b, '"');
@@ -132,7 +132,7 @@ static void put_string(struct bw_sb *b, const char *s, size_t n)
 
 /* A real as jansson writes it: %.*g, a ".0" when that reads as an integer, the exponent without
  * its '+' and leading zeros. */
-static bool put_real(struct bw_sb *b, double v, int precision)
+bool bw_json_put_real(struct bw_sb *b, double v, int precision)
 {
     if (!isfinite(v))
         return false;
@@ -176,7 +176,7 @@ static bool put_value(struct bw_sb *b, const json_t *v, int precision, int depth
             if (!first)
                 bw_sb_putc(b, ',');
             first = false;
-            put_string(b, k, klen);
+            bw_json_put_string(b, k, klen);
             bw_sb_putc(b, ':');
             if (!put_value(b, m, precision, depth + 1))
                 return false;
@@ -197,7 +197,7 @@ static bool put_value(struct bw_sb *b, const json_t *v, int precision, int depth
         return true;
     }
     case JSON_STRING:
-        put_string(b, json_string_value(v), json_string_length(v));
+        bw_json_put_string(b, json_string_value(v), json_string_length(v));
         return true;
     case JSON_INTEGER: {
         char buf[24];
@@ -206,7 +206,7 @@ static bool put_value(struct bw_sb *b, const json_t *v, int precision, int depth
         return true;
     }
     case JSON_REAL:
-        return put_real(b, json_real_value(v), precision);
+        return bw_json_put_real(b, json_real_value(v), precision);
     case JSON_TRUE:
         bw_sb_putn(b, "true", 4);
         return true;

@@ -28,5 +28,10 @@ bool bw_json_depth_ok(const char *s, size_t n, int max_depth);
 struct bw_sb;
 bool bw_json_write(struct bw_sb *b, const json_t *v, int precision);
 char *bw_json_dump(const json_t *v, int precision, size_t *len);
+/* The pieces of bw_json_write, for writers of other trees (jtree.c): a string with JSON's escapes
+ * (the bytes are taken as they are, so they must be UTF-8), and a real as jansson writes it
+ * (false when it is not finite). */
+void bw_json_put_string(struct bw_sb *b, const char *s, size_t n);
+bool bw_json_put_real(struct bw_sb *b, double v, int precision);
 
 #endif

@@ -7,6 +7,7 @@
 #define BW_MAX_BODY_MIN          1024  /* BULWARK_MAX_BODY and BULWARK_MAX_CODE at least */
 #define BW_JSON_MAX_DEPTH        32    /* nesting of arrays/objects in a request body */
 #define BW_JSON_DUMP_MAX_DEPTH   2048  /* nesting bw_json_write follows (jansson's own limit for dumps) */
+#define BW_JT_CHUNK              (32u * 1024u) /* bytes of an output-tree arena chunk (jtree.h): a playbook takes about three */
 #define BW_MAX_PATH              2048  /* request path bytes */
 #define BW_MAX_PATH_PARAMS       2     /* {id}-style captures per route */
 #define BW_MAX_PATH_PARAM_LEN    128
@@ -491,6 +492,7 @@
 #define BW_PLAYBOOK_MAX_TOKENS     6  /* product/package names searched for in the queries */
 #define BW_PLAYBOOK_MAX_MITIGATIONS 64 /* ATT&CK, and ATLAS, mitigations gathered per architecture entry */
 #define BW_PLAYBOOK_EVIDENCE_ITEMS 64 /* items kept of any one array in the supporting evidence */
+#define BW_PLAYBOOK_TEXT_HINT      (24u * 1024u) /* bytes reserved for a playbook's text at once (most are 15-22 KB) */
 
 /* orchestrator (src/services/orch.h) */
 #define BW_ORCH_MAX_ITEMS          1000 /* max_items of a run */

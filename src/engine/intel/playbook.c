@@ -9,7 +9,9 @@
 #include "engine/intel/playbook.h"
 #include "common/jsonx.h"
 
+#include "common/jtree.h"
 #include "common/sbuf.h"
+#include "common/utf8.h"
 #include "common/timeutil.h"
 
 #include "engine/intel/attack.h"
@@ -519,9 +521,32 @@ static void facts_read(struct facts *f, const json_t *rec)
 struct ctx {
     const json_t *rec;
     struct facts f;
-    struct bw_sb s; /* scratch for one string at a time */
+    struct bw_sb s;       /* scratch for one string at a time */
+    struct bw_jt_arena a; /* the playbook's values (jtree.h) */
     bool oom;
 };
+
+/* Values in the playbook's arena (NULL when it cannot grow, which set/append record). */
+static struct bw_jt *jstr(struct ctx *c, const char *s) { return bw_jt_string(&c->a, s); }
+static struct bw_jt *jarr(struct ctx *c) { return bw_jt_array(&c->a); }
+static struct bw_jt *jobj(struct ctx *c) { return bw_jt_object(&c->a); }
+static struct bw_jt *jbool(struct ctx *c, bool v) { return bw_jt_bool(&c->a, v); }
+static struct bw_jt *jint(struct ctx *c, int64_t v) { return bw_jt_int(&c->a, v); }
+
+/* An object of string members: n pairs of key (a literal) and value. */
+static struct bw_jt *jstrs(struct ctx *c, int n, ...)
+{
+    struct bw_jt *o = jobj(c);
+    va_list ap;
+    va_start(ap, n);
+    for (int i = 0; i < n; i++) {
+        const char *k = va_arg(ap, const char *), *v = va_arg(ap, const char *);
+        if (!bw_jt_set(o, k, jstr(c, v)))
+            o = NULL; /* the arena is kept; the caller sees NULL */
+    }
+    va_end(ap);
+    return o;
+}
 
 /* Template placeholders: {product} {id} {tier} {sla} {lookback}. */
 static void expand(struct ctx *c, struct bw_sb *b, const char *tmpl)
@@ -560,37 +585,35 @@ static void expand(struct ctx *c, struct bw_sb *b, const char *tmpl)
     }
 }
 
-static void set(struct ctx *c, json_t *o, const char *k, json_t *v)
+static void set(struct ctx *c, struct bw_jt *o, const char *k, struct bw_jt *v)
 {
-    if (!v || json_object_set_new(o, k, v))
+    if (!bw_jt_set(o, k, v))
         c->oom = true;
 }
 
-static void append(struct ctx *c, json_t *a, json_t *v)
+static void append(struct ctx *c, struct bw_jt *a, struct bw_jt *v)
 {
-    if (!v || json_array_append_new(a, v))
+    if (!bw_jt_append(a, v))
         c->oom = true;
 }
 
-static bool contains_str(const json_t *a, const char *s)
+static bool contains_str(const struct bw_jt *a, const char *s)
 {
-    size_t i;
-    const json_t *v;
-    json_array_foreach(a, i, v)
-        if (eq(json_string_value(v), s))
+    for (const struct bw_jt *v = a ? a->u.kids.first : NULL; v; v = v->next)
+        if (bw_jt_str(v) && eq(bw_jt_str(v), s))
             return true;
     return false;
 }
 
 /* Appends the text unless the array already holds it. */
-static void push(struct ctx *c, json_t *a, const char *s)
+static void push(struct ctx *c, struct bw_jt *a, const char *s)
 {
     if (*s && !contains_str(a, s))
-        append(c, a, json_string(s));
+        append(c, a, jstr(c, s));
 }
 
 /* Appends an expanded template. */
-static void pusht(struct ctx *c, json_t *a, const char *tmpl)
+static void pusht(struct ctx *c, struct bw_jt *a, const char *tmpl)
 {
     bw_sb_reset(&c->s);
     expand(c, &c->s, tmpl);
@@ -789,16 +812,16 @@ static int amit_cmp(const void *a, const void *b)
     return strcmp((*(const struct bw_atlas_mitigation *const *)a)->id, (*(const struct bw_atlas_mitigation *const *)b)->id);
 }
 
-static json_t *ref_obj(const char *id, const char *name, const char *url)
+static struct bw_jt *ref_obj(struct ctx *c, const char *id, const char *name, const char *url)
 {
-    return json_pack("{s:s, s:s, s:s}", "id", id, "name", name, "url", url);
+    return jstrs(c, 3, "id", id, "name", name, "url", url);
 }
 
-static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *tac, const struct cands *cs,
+static struct bw_jt *architecture_entry(struct ctx *c, const struct bw_attack_tactic *tac, const struct cands *cs,
                                   const struct bw_atlas_technique *const *at, size_t na)
 {
-    json_t *e = json_object(), *basis = json_array(), *techs = json_array(), *atechs = json_array(),
-           *mits = json_array(), *amits = json_array();
+    struct bw_jt *e = jobj(c), *basis = jarr(c), *techs = jarr(c), *atechs = jarr(c),
+           *mits = jarr(c), *amits = jarr(c);
     const struct bw_attack_mitigation *m[BW_PLAYBOOK_MAX_MITIGATIONS];
     const struct bw_atlas_mitigation *am[BW_PLAYBOOK_MAX_MITIGATIONS];
     size_t nm = 0, nam = 0;
@@ -813,9 +836,9 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
             continue;
         from_record |= cs->v[i].src == SRC_RECORD;
         push(c, basis, cs->v[i].basis);
-        json_t *o = ref_obj(t->id, t->name, t->url);
+        struct bw_jt *o = ref_obj(c, t->id, t->name, t->url);
         if (o)
-            set(c, o, "source", json_string(SRC_NAME[cs->v[i].src]));
+            set(c, o, "source", jstr(c, SRC_NAME[cs->v[i].src]));
         append(c, techs, o);
         for (size_t k = 0; k < t->n_mitigations && nm < BW_PLAYBOOK_MAX_MITIGATIONS; k++)
             m[nm++] = t->mitigations[k];
@@ -832,7 +855,7 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
             continue;
         snprintf(buf, sizeof buf, "MITRE ATLAS places %s (%s) under %s, its counterpart of this tactic", at[i]->id, at[i]->name, via);
         push(c, basis, buf);
-        append(c, atechs, ref_obj(at[i]->id, at[i]->name, at[i]->url));
+        append(c, atechs, ref_obj(c, at[i]->id, at[i]->name, at[i]->url));
         for (size_t k = 0; k < at[i]->n_mitigations && nam < BW_PLAYBOOK_MAX_MITIGATIONS; k++)
             am[nam++] = at[i]->mitigations[k];
     }
@@ -842,10 +865,10 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
         qsort(am, nam, sizeof am[0], amit_cmp);
     for (size_t i = 0; i < nm; i++)
         if (i == 0 || m[i] != m[i - 1])
-            append(c, mits, ref_obj(m[i]->id, m[i]->name, m[i]->url));
+            append(c, mits, ref_obj(c, m[i]->id, m[i]->name, m[i]->url));
     for (size_t i = 0; i < nam; i++)
         if (i == 0 || am[i] != am[i - 1])
-            append(c, amits, ref_obj(am[i]->id, am[i]->name, am[i]->url));
+            append(c, amits, ref_obj(c, am[i]->id, am[i]->name, am[i]->url));
 
     /* guidance: the tactic's sentence, then the mitigations by name */
     bw_sb_reset(&c->s);
@@ -855,47 +878,46 @@ static json_t *architecture_entry(struct ctx *c, const struct bw_attack_tactic *
         expand(c, &c->s, g[col] ? g[col] : g[0]);
     }
     const char *lead = " ATT&CK mitigations to apply: ";
-    size_t shown = 0, k;
-    json_t *x;
-    json_array_foreach(mits, k, x) {
+    size_t shown = 0;
+    for (const struct bw_jt *x = mits ? mits->u.kids.first : NULL; x; x = x->next) {
         if (shown == 6)
             break;
         bw_sb_puts(&c->s, shown ? ", " : lead);
-        bw_sb_printf(&c->s, "%s (%s)", json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(x, "id")));
+        bw_sb_printf(&c->s, "%s (%s)", bw_jt_str(bw_jt_get(x, "name")), bw_jt_str(bw_jt_get(x, "id")));
         shown++;
     }
     if (shown)
-        bw_sb_puts(&c->s, json_array_size(mits) > shown ? ", and the others listed." : ".");
+        bw_sb_puts(&c->s, bw_jt_size(mits) > shown ? ", and the others listed." : ".");
     shown = 0;
-    json_array_foreach(amits, k, x) {
+    for (const struct bw_jt *x = amits ? amits->u.kids.first : NULL; x; x = x->next) {
         if (shown == 6)
             break;
         bw_sb_puts(&c->s, shown ? ", " : " ATLAS mitigations for the AI side: ");
-        bw_sb_printf(&c->s, "%s (%s)", json_string_value(json_object_get(x, "name")), json_string_value(json_object_get(x, "id")));
+        bw_sb_printf(&c->s, "%s (%s)", bw_jt_str(bw_jt_get(x, "name")), bw_jt_str(bw_jt_get(x, "id")));
         shown++;
     }
     if (shown)
-        bw_sb_puts(&c->s, json_array_size(amits) > shown ? ", and the others listed." : ".");
+        bw_sb_puts(&c->s, bw_jt_size(amits) > shown ? ", and the others listed." : ".");
     if (c->s.oom)
         c->oom = true;
 
-    set(c, e, "tactic_id", json_string(tac->id));
-    set(c, e, "tactic", json_string(tac->name));
-    set(c, e, "shortname", json_string(tac->shortname));
-    set(c, e, "url", json_string(tac->url));
-    set(c, e, "inferred", json_boolean(!from_record));
+    set(c, e, "tactic_id", jstr(c, tac->id));
+    set(c, e, "tactic", jstr(c, tac->name));
+    set(c, e, "shortname", jstr(c, tac->shortname));
+    set(c, e, "url", jstr(c, tac->url));
+    set(c, e, "inferred", jbool(c, !from_record));
     set(c, e, "basis", basis);
     set(c, e, "techniques", techs);
     set(c, e, "atlas_techniques", atechs);
     set(c, e, "mitigations", mits);
     set(c, e, "atlas_mitigations", amits);
-    set(c, e, "guidance", json_string(bw_sb_str(&c->s)));
+    set(c, e, "guidance", jstr(c, bw_sb_str(&c->s)));
     return e;
 }
 
-static json_t *architecture(struct ctx *c, const struct cands *cs)
+static struct bw_jt *architecture(struct ctx *c, const struct cands *cs)
 {
-    json_t *out = json_array();
+    struct bw_jt *out = jarr(c);
     const struct bw_atlas_technique *at[BW_PLAYBOOK_MAX_ITEMS];
     size_t na = atlas_of(&c->f, at, BW_PLAYBOOK_MAX_ITEMS);
     for (size_t i = 0; i < bw_attack_tactic_count(); i++) {
@@ -977,7 +999,7 @@ static const char *hint_for(const struct hint *h, size_t n, const char *id)
     return NULL;
 }
 
-static void attack_hint(struct ctx *c, json_t *a, const struct bw_attack_technique *t)
+static void attack_hint(struct ctx *c, struct bw_jt *a, const struct bw_attack_technique *t)
 {
     char buf[512];
     const char *h = hint_for(ATTACK_HINTS, sizeof ATTACK_HINTS / sizeof ATTACK_HINTS[0], t->id);
@@ -988,10 +1010,10 @@ static void attack_hint(struct ctx *c, json_t *a, const struct bw_attack_techniq
     pusht(c, a, h);
 }
 
-static json_t *detection(struct ctx *c, const struct cands *cs)
+static struct bw_jt *detection(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
-    json_t *a = json_array();
+    struct bw_jt *a = jarr(c);
     char buf[512];
     if (f->kev)
         pusht(c, a, "Raise every alert touching {product} to the {tier} queue: CISA has confirmed exploitation of {id} in the wild, so a hit is likely real.");
@@ -1025,7 +1047,7 @@ static json_t *detection(struct ctx *c, const struct cands *cs)
                  f->aff[f->pkg].name, f->aff[f->pkg].fixed);
         push(c, a, buf);
     }
-    if (json_array_size(a) == 0)
+    if (bw_jt_size(a) == 0)
         pusht(c, a, "Collect the logs of {product} centrally and alert on behaviour it does not show in normal operation: new child processes, new outbound destinations, new administrative users.");
     pusht(c, a, "Keep the hunting query of this playbook as a scheduled detection for at least {lookback} days after remediation, and tune it on its first results rather than disabling it.");
     return a;
@@ -1422,22 +1444,22 @@ static size_t queries_pick(const struct facts *f, const struct cands *cs, enum q
     return n;
 }
 
-static json_t *hunting(struct ctx *c, const struct cands *cs)
+static struct bw_jt *hunting(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
     enum query qs[Q_COUNT];
     size_t nq = queries_pick(f, cs, qs);
-    json_t *g = json_object(), *sources = json_array(), *more = json_array();
+    struct bw_jt *g = jobj(c), *sources = jarr(c), *more = jarr(c);
     struct bw_sb q = {0};
     query_text(&q, qs[0], f);
-    set(c, g, "suggested_query", json_string(bw_sb_str(&q)));
-    set(c, g, "query_language", json_string("KQL"));
+    set(c, g, "suggested_query", jstr(c, bw_sb_str(&q)));
+    set(c, g, "query_language", jstr(c, "KQL"));
     for (size_t i = 0; i < nq; i++)
         push(c, sources, QUERIES[qs[i]].source);
     set(c, g, "data_sources", sources);
     bw_sb_reset(&c->s);
     expand(c, &c->s, QUERIES[qs[0]].hypothesis);
-    set(c, g, "hypothesis", json_string(bw_sb_str(&c->s)));
+    set(c, g, "hypothesis", jstr(c, bw_sb_str(&c->s)));
 
     bw_sb_reset(&c->s);
     bw_sb_printf(&c->s, "The last %d days (ago(%dd) in the queries)", f->lookback, f->lookback);
@@ -1446,12 +1468,12 @@ static json_t *hunting(struct ctx *c, const struct cands *cs)
     if (f->kev && f->kev_added[0])
         bw_sb_printf(&c->s, "; CISA added it to the KEV catalog on %s, and exploitation usually starts before that", f->kev_added);
     bw_sb_puts(&c->s, ". Defender advanced hunting keeps 30 days of data: run longer windows in Microsoft Sentinel or your SIEM.");
-    set(c, g, "timeframe", json_string(bw_sb_str(&c->s)));
-    set(c, g, "lookback_days", json_integer(f->lookback));
+    set(c, g, "timeframe", jstr(c, bw_sb_str(&c->s)));
+    set(c, g, "lookback_days", jint(c, f->lookback));
     for (size_t i = 1; i < nq; i++) {
         bw_sb_reset(&q);
         query_text(&q, qs[i], f);
-        append(c, more, json_pack("{s:s, s:s, s:s}", "name", QUERIES[qs[i]].name, "data_source", QUERIES[qs[i]].source, "query", bw_sb_str(&q)));
+        append(c, more, jstrs(c, 3, "name", QUERIES[qs[i]].name, "data_source", QUERIES[qs[i]].source, "query", bw_sb_str(&q)));
     }
     set(c, g, "additional_queries", more);
     if (q.oom || c->s.oom)
@@ -1531,7 +1553,7 @@ static void upgrade_command(struct bw_sb *b, const struct affected *a)
         bw_sb_printf(b, " (cargo update -p %s --precise %s)", a->name, a->fixed);
 }
 
-static void push_upgrade(struct ctx *c, json_t *arr, const struct affected *a)
+static void push_upgrade(struct ctx *c, struct bw_jt *arr, const struct affected *a)
 {
     struct bw_sb *b = &c->s;
     bw_sb_reset(b);
@@ -1557,10 +1579,10 @@ static void push_upgrade(struct ctx *c, json_t *arr, const struct affected *a)
 
 /* ---- immediate actions ---------------------------------------------------------------------- */
 
-static json_t *immediate(struct ctx *c, const struct cands *cs)
+static struct bw_jt *immediate(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
-    json_t *a = json_array();
+    struct bw_jt *a = jarr(c);
     struct bw_sb *b = &c->s;
     if (f->kev) {
         bw_sb_reset(b);
@@ -1625,19 +1647,19 @@ static json_t *immediate(struct ctx *c, const struct cands *cs)
 
 /* ---- SOC playbook ---------------------------------------------------------------------------- */
 
-static void soc(struct ctx *c, json_t *a, const char *stage, const char *tmpl)
+static void soc(struct ctx *c, struct bw_jt *a, const char *stage, const char *tmpl)
 {
     bw_sb_reset(&c->s);
     expand(c, &c->s, tmpl);
     if (c->s.oom)
         c->oom = true;
-    append(c, a, json_pack("{s:s, s:s}", "stage", stage, "action", bw_sb_str(&c->s)));
+    append(c, a, jstrs(c, 2, "stage", stage, "action", bw_sb_str(&c->s)));
 }
 
-static json_t *soc_playbook(struct ctx *c, const struct cands *cs)
+static struct bw_jt *soc_playbook(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
-    json_t *a = json_array();
+    struct bw_jt *a = jarr(c);
     bool ai_app = !is_service(f);
     struct bw_sb t = {0};
 
@@ -1722,32 +1744,32 @@ static json_t *soc_playbook(struct ctx *c, const struct cands *cs)
 
 /* ---- incident response playbook (SP 800-61 Rev. 3 / CSF 2.0) ---------------------------------- */
 
-static json_t *ir_entry(struct ctx *c, const char *function, const char *csf, const char *phase, const char *related,
-                        const char *const *cats, size_t ncats, json_t *actions)
+static struct bw_jt *ir_entry(struct ctx *c, const char *function, const char *csf, const char *phase, const char *related,
+                        const char *const *cats, size_t ncats, struct bw_jt *actions)
 {
-    json_t *e = json_object(), *rel = json_array(), *categories = json_array();
+    struct bw_jt *e = jobj(c), *rel = jarr(c), *categories = jarr(c);
     if (related)
         push(c, rel, related);
     for (size_t i = 0; i < ncats; i++)
         push(c, categories, cats[i]);
-    set(c, e, "function", json_string(function));
-    set(c, e, "csf_id", json_string(csf));
-    set(c, e, "rev2_phase", json_string(phase));
+    set(c, e, "function", jstr(c, function));
+    set(c, e, "csf_id", jstr(c, csf));
+    set(c, e, "rev2_phase", jstr(c, phase));
     set(c, e, "rev2_related", rel);
     set(c, e, "categories", categories);
     set(c, e, "actions", actions);
     return e;
 }
 
-static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
+static struct bw_jt *ir_playbook(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
-    json_t *out = json_array(), *x;
+    struct bw_jt *out = jarr(c), *x;
     struct bw_sb *b = &c->s;
     bool ai_app = !is_service(f);
 
     static const char *const gv[] = {"GV.RR", "GV.PO", "GV.SC"};
-    x = json_array();
+    x = jarr(c);
     bw_sb_reset(b);
     bw_sb_printf(b, "Name an incident owner for %s and the executive who may accept residual risk; the remediation deadline is %s (%s)", f->id, f->sla, f->tier);
     if (f->kev && f->kev_due[0])
@@ -1763,7 +1785,7 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
     append(c, out, ir_entry(c, "Govern", "GV", "Preparation", NULL, gv, 3, x));
 
     static const char *const id[] = {"ID.AM", "ID.RA", "ID.IM"};
-    x = json_array();
+    x = jarr(c);
     if (ai_app)
         push(c, x, "Inventory LLM applications and agents: models, system prompts, tools, connectors and the data and credentials each can reach.");
     else
@@ -1779,7 +1801,7 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
     append(c, out, ir_entry(c, "Identify", "ID", "Preparation", "Post-Incident Activity", id, 3, x));
 
     static const char *const pr[] = {"PR.AA", "PR.PS", "PR.DS", "PR.IR"};
-    x = json_array();
+    x = jarr(c);
     for (size_t i = 0; i < f->naff && i < 2; i++)
         if (!ai_app || f->aff[i].fixed[0])
             push_upgrade(c, x, &f->aff[i]);
@@ -1802,7 +1824,7 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
     append(c, out, ir_entry(c, "Protect", "PR", "Preparation", NULL, pr, 4, x));
 
     static const char *const de[] = {"DE.CM", "DE.AE"};
-    x = json_array();
+    x = jarr(c);
     push(c, x, "Deploy the detection guidance of this playbook as alert rules on the data sources named in the hunting guide, and check that those sources are actually collected.");
     pusht(c, x, "Run the hunting queries over the last {lookback} days and correlate hits across endpoint, network and application logs.");
     if (ai_app)
@@ -1812,7 +1834,7 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
     append(c, out, ir_entry(c, "Detect", "DE", "Detection & Analysis", NULL, de, 2, x));
 
     static const char *const rs[] = {"RS.MA", "RS.AN", "RS.CO", "RS.MI"};
-    x = json_array();
+    x = jarr(c);
     bw_sb_reset(b);
     bw_sb_printf(b, "Triage and prioritise at %s (%s), and appoint an incident commander.", f->tier, f->priority);
     push(c, x, bw_sb_str(b));
@@ -1835,7 +1857,7 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
     append(c, out, ir_entry(c, "Respond", "RS", "Containment, Eradication & Recovery", "Detection & Analysis", rs, 4, x));
 
     static const char *const rc[] = {"RC.RP", "RC.CO"};
-    x = json_array();
+    x = jarr(c);
     if (ai_app)
         push(c, x, "Restore system prompts, retrieval indexes, agent memory and tool configuration from known-good versions, and re-enable features step by step.");
     else
@@ -1848,7 +1870,7 @@ static json_t *ir_playbook(struct ctx *c, const struct cands *cs)
 
 /* ---- executive advisory ---------------------------------------------------------------------- */
 
-static json_t *advisory(struct ctx *c)
+static struct bw_jt *advisory(struct ctx *c)
 {
     const struct facts *f = &c->f;
     struct bw_sb b = {0};
@@ -1921,7 +1943,7 @@ static json_t *advisory(struct ctx *c)
     bw_sb_printf(&b, " Recommended decision: %s within %s.", decision, f->sla);
     if (b.oom)
         c->oom = true;
-    json_t *s = json_string(bw_sb_str(&b));
+    struct bw_jt *s = jstr(c, bw_sb_str(&b));
     free(b.p);
     return s;
 }
@@ -1929,7 +1951,7 @@ static json_t *advisory(struct ctx *c)
 /* ---- operational checklist ---------------------------------------------------------------- */
 
 struct checklist {
-    json_t *arr;
+    struct bw_jt *arr;
     int n;
 };
 
@@ -1941,13 +1963,15 @@ static void check(struct ctx *c, struct checklist *cl, const char *item, const c
     expand(c, &c->s, item);
     if (c->s.oom)
         c->oom = true;
-    append(c, cl->arr, json_pack("{s:s, s:s, s:s, s:s, s:b}", "id", id, "item", bw_sb_str(&c->s), "owner", owner, "due", due, "done", 0));
+    struct bw_jt *o = jstrs(c, 4, "id", id, "item", bw_sb_str(&c->s), "owner", owner, "due", due);
+    set(c, o, "done", jbool(c, false));
+    append(c, cl->arr, o);
 }
 
-static json_t *checklist(struct ctx *c, const struct cands *cs)
+static struct bw_jt *checklist(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
-    struct checklist cl = {json_array(), 0};
+    struct checklist cl = {jarr(c), 0};
     bool ai_app = !is_service(f);
     char within[64], patch_due[128], buf[512];
     snprintf(within, sizeof within, "within %s", f->sla);
@@ -2023,22 +2047,20 @@ static bool url_same(const char *a, const char *b)
     return la == lb && memcmp(a, b, la) == 0;
 }
 
-static void ref_add(struct ctx *c, json_t *refs, const char *label, const char *url)
+static void ref_add(struct ctx *c, struct bw_jt *refs, const char *label, const char *url)
 {
     if (!url_ok(url))
         return;
-    size_t i;
-    const json_t *r;
-    json_array_foreach(refs, i, r)
-        if (url_same(json_string_value(json_object_get(r, "url")), url))
+    for (const struct bw_jt *r = refs ? refs->u.kids.first : NULL; r; r = r->next)
+        if (url_same(bw_jt_str(bw_jt_get(r, "url")), url))
             return;
-    append(c, refs, json_pack("{s:s, s:s}", "label", label, "url", url));
+    append(c, refs, jstrs(c, 2, "label", label, "url", url));
 }
 
-static json_t *references(struct ctx *c, const struct cands *cs)
+static struct bw_jt *references(struct ctx *c, const struct cands *cs)
 {
     const struct facts *f = &c->f;
-    json_t *refs = json_array();
+    struct bw_jt *refs = jarr(c);
     char label[320], url[256];
     size_t i;
     const json_t *v;
@@ -2165,17 +2187,17 @@ static int keyref_cmp(const void *a, const void *b)
     return r ? r : (x->len > y->len) - (x->len < y->len);
 }
 
-/* A copy whose objects have their keys inserted in sorted order (so the dump does not depend on
- * the input's member order) and whose arrays are capped. */
-static json_t *canon(const json_t *v)
+/* A copy in the arena whose objects have their keys in sorted order (so the text does not
+ * depend on the input's member order) and whose arrays are capped. */
+static struct bw_jt *canon(struct ctx *c, const json_t *v)
 {
-    if (json_is_object(v)) {
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: {
         size_t n = json_object_size(v), i = 0;
         struct keyref *keys = calloc(n ? n : 1, sizeof *keys);
-        json_t *o = json_object();
+        struct bw_jt *o = jobj(c);
         if (!keys || !o) {
             free(keys);
-            json_decref(o);
             return NULL;
         }
         for (void *it = json_object_iter((json_t *)v); it && i < n; it = json_object_iter_next((json_t *)v, it)) {
@@ -2185,38 +2207,37 @@ static json_t *canon(const json_t *v)
             i++;
         }
         qsort(keys, i, sizeof *keys, keyref_cmp);
-        for (size_t k = 0; k < i; k++) {
-            json_t *c = canon(keys[k].value);
-            if (!c || json_object_setn_new(o, keys[k].key, keys[k].len, c)) {
-                json_decref(o);
+        for (size_t k = 0; k < i && o; k++)
+            if (!bw_jt_setn_copy(&c->a, o, keys[k].key, keys[k].len, canon(c, keys[k].value)))
                 o = NULL;
-                break;
-            }
-        }
         free(keys);
         return o;
     }
-    if (json_is_array(v)) {
-        json_t *a = json_array();
+    case JSON_ARRAY: {
+        struct bw_jt *a = jarr(c);
         size_t i;
         const json_t *x;
         json_array_foreach(v, i, x) {
             if (!a || i >= BW_PLAYBOOK_EVIDENCE_ITEMS)
                 break;
-            json_t *c = canon(x);
-            if (!c || json_array_append_new(a, c)) {
-                json_decref(a);
+            if (!bw_jt_append(a, canon(c, x)))
                 a = NULL;
-            }
         }
         return a;
     }
-    return json_copy((json_t *)v);
+    case JSON_STRING: return bw_jt_stringn(&c->a, json_string_value(v), json_string_length(v));
+    case JSON_INTEGER: return jint(c, json_integer_value(v));
+    case JSON_REAL: return bw_jt_real(&c->a, json_real_value(v));
+    case JSON_TRUE: return jbool(c, true);
+    case JSON_FALSE: return jbool(c, false);
+    case JSON_NULL: return bw_jt_null(&c->a);
+    }
+    return NULL;
 }
 
 enum jkind { K_STRING, K_INT, K_NUMBER, K_BOOL, K_ARRAY, K_OBJECT };
 
-static json_t *evidence(struct ctx *c, const json_t *r)
+static struct bw_jt *evidence(struct ctx *c, const json_t *r)
 {
     static const struct {
         const char *key;
@@ -2228,7 +2249,7 @@ static json_t *evidence(struct ctx *c, const json_t *r)
         {"exploit_available", K_BOOL}, {"ai_impact", K_ARRAY}, {"risk_score", K_NUMBER}, {"risk_tier", K_STRING},
         {"published", K_STRING}, {"updated", K_STRING}, {"source", K_STRING}, {"sources", K_ARRAY},
     };
-    json_t *e = json_object();
+    struct bw_jt *e = jobj(c);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         const json_t *v = json_object_get(r, fields[i].key);
         bool ok = false;
@@ -2240,25 +2261,23 @@ static json_t *evidence(struct ctx *c, const json_t *r)
         case K_ARRAY: ok = json_is_array(v); break;
         case K_OBJECT: ok = json_is_object(v); break;
         }
-        set(c, e, fields[i].key, ok ? canon(v) : json_null());
+        set(c, e, fields[i].key, ok ? canon(c, v) : bw_jt_null(&c->a));
     }
     return e;
 }
 
 /* ---- entry points ---------------------------------------------------------------------------- */
 
-json_t *bw_playbook_build(const json_t *record)
+bool bw_playbook_write(struct bw_sb *out, const json_t *record, char tier[BW_PLAYBOOK_TIER_MAX])
 {
     if (!json_is_object(record))
-        return NULL;
+        return false;
     struct ctx *c = calloc(1, sizeof *c);
     struct cands *cs = calloc(1, sizeof *cs);
-    json_t *pb = json_object();
-    if (!c || !cs || !pb) {
+    if (!c || !cs) {
         free(c);
         free(cs);
-        json_decref(pb);
-        return NULL;
+        return false;
     }
     c->rec = record;
     facts_read(&c->f, record);
@@ -2269,7 +2288,8 @@ json_t *bw_playbook_build(const json_t *record)
         c->f.impacts |= BW_IMPACT_AGENTIC;
     techniques_collect(&c->f, cs);
 
-    set(c, pb, "risk_tier", json_string(c->f.tier));
+    struct bw_jt *pb = jobj(c);
+    set(c, pb, "risk_tier", jstr(c, c->f.tier));
     set(c, pb, "immediate_actions", immediate(c, cs));
     set(c, pb, "detection_guidance", detection(c, cs));
     set(c, pb, "threat_hunting_guide", hunting(c, cs));
@@ -2281,14 +2301,41 @@ json_t *bw_playbook_build(const json_t *record)
     set(c, pb, "references", references(c, cs));
     set(c, pb, "supporting_evidence", evidence(c, record));
 
-    bool failed = c->oom || c->s.oom;
+    size_t start = out->len;
+    bool ok = !c->oom && !c->s.oom && !c->a.oom && bw_sb_grow(out, BW_PLAYBOOK_TEXT_HINT) && bw_jt_write(out, pb, 15);
+    /* the generator's own text is UTF-8, and what it takes from the record is cut on character
+     * boundaries (clip); a slip there must fail here rather than reach a client, as jansson's
+     * check of each string did */
+    ok = ok && bw_utf8_valid(out->p + start, out->len - start);
+    if (ok && tier)
+        snprintf(tier, BW_PLAYBOOK_TIER_MAX, "%s", c->f.tier);
+    if (!ok && !out->oom)
+        out->len = start; /* nothing of a failed playbook stays */
+    bw_jt_arena_free(&c->a);
     free(c->s.p);
     free(c);
     free(cs);
-    if (failed) {
-        json_decref(pb);
+    return ok;
+}
+
+char *bw_playbook_text(const json_t *record, size_t *len, char tier[BW_PLAYBOOK_TIER_MAX])
+{
+    struct bw_sb b = {0};
+    if (!bw_playbook_write(&b, record, tier)) {
+        free(b.p);
         return NULL;
     }
+    if (len)
+        *len = b.len;
+    return bw_sb_take(&b);
+}
+
+json_t *bw_playbook_build(const json_t *record)
+{
+    size_t len = 0;
+    char *text = bw_playbook_text(record, &len, NULL);
+    json_t *pb = text ? json_loadb(text, len, JSON_ALLOW_NUL, NULL) : NULL; /* a record string may hold \u0000 */
+    free(text);
     return pb;
 }
 

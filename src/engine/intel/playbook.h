@@ -4,8 +4,9 @@
  * ATLAS tables (src/engine/intel/attack.h); no clock, no randomness, no locale, no environment. The
  * same record (same version) therefore gives the same playbook, byte for byte.
  *
- * Canonical bytes: bw_playbook_dump(), i.e. json_dumps(pb, JSON_COMPACT | JSON_REAL_PRECISION(15))
- * with members in the order they are built (not sorted). Every object is built in a fixed
+ * Canonical bytes: bw_playbook_text(), the same as bw_playbook_dump() of bw_playbook_build(), i.e.
+ * json_dumps(pb, JSON_COMPACT | JSON_REAL_PRECISION(15)) with members in the order they are built
+ * (not sorted). Every object is built in a fixed
  * member order, and the record values copied into supporting_evidence are re-inserted with their
  * keys sorted, so the bytes do not depend on the member order of the input record either. The
  * precision keeps a CVSS score as 9.8 instead of jansson's default 9.8000000000000007. Store and
@@ -68,13 +69,27 @@
 #include "common/limits.h"
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 #define BW_PLAYBOOK_FORMAT         1  /* bumped when the generator's output changes shape or wording */
 
-/* The playbook object of `record` (the stored record document). Returns a new reference (the
- * caller json_decref()s it), or NULL when record is not an object or memory ran out (or, which
- * jansson's parser never lets through, a string of the record is not valid UTF-8). Missing or
- * mistyped members are treated as absent. Thread-safe; the first call loads the ATT&CK tables. */
+#define BW_PLAYBOOK_TIER_MAX       16 /* bytes of the risk tier bw_playbook_text gives, with its NUL */
+
+/* The canonical text of the playbook of `record` (the stored record document), malloc'd (free()
+ * it), its length in *len and, when tier is not NULL, its risk_tier in tier. NULL when record is
+ * not an object or memory ran out (or, which jansson's parser never lets through, the text would
+ * not be valid UTF-8). Missing or mistyped members are treated as absent. Thread-safe; the first
+ * call loads the ATT&CK tables. The values are built in an arena (common/jtree.h) and written
+ * once: this is the path a server request takes. */
+char *bw_playbook_text(const json_t *record, size_t *len, char tier[BW_PLAYBOOK_TIER_MAX]);
+/* The same text appended to out (an envelope written around it costs no copy); false as above,
+ * with out as it was unless it ran out of memory (out->oom). */
+struct bw_sb;
+bool bw_playbook_write(struct bw_sb *out, const json_t *record, char tier[BW_PLAYBOOK_TIER_MAX]);
+
+/* The same playbook as a jansson object (a new reference, or NULL as above), for callers that
+ * read or embed it (STIX course-of-action, orchestration); it is parsed from the text. */
 json_t *bw_playbook_build(const json_t *record);
 
 /* The canonical text of a playbook (see above), malloc'd (free() it), or NULL. */

@@ -27,6 +27,26 @@ static void valid_is_as_strict_as_jansson(void **state)
     }
 }
 
+/* The eight-bytes-at-a-time ASCII path: a bad or a good sequence at every offset of a long ASCII
+ * run, and at its end, is judged as the byte-by-byte walk judges it (against jansson). */
+static void valid_after_ascii_runs(void **state)
+{
+    (void)state;
+    const char *seqs[] = {"\xE9", "\xC3\xA4", "\xE2\x82", "\xF0\x9F\x98\x80", "\xED\xA0\x80", "\x80", "\xC3"};
+    char buf[64];
+    for (size_t k = 0; k < sizeof seqs / sizeof *seqs; k++)
+        for (size_t at = 0; at < 24; at++)
+            for (size_t tail = 0; tail < 10; tail += 9) {
+                size_t sl = strlen(seqs[k]), n = at + sl + tail;
+                memset(buf, 'a', sizeof buf);
+                memcpy(buf + at, seqs[k], sl);
+                buf[n] = '\0';
+                json_t *j = json_string(buf);
+                assert_int_equal(bw_utf8_valid(buf, n), j != NULL);
+                json_decref(j);
+            }
+}
+
 /* The access log's escaper: a percent-decoded path may hold any bytes (C0 AE is the classic
  * overlong '.'); every line must stay valid UTF-8 JSON, and truncation never splits a character
  * or an escape. */
@@ -72,6 +92,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(valid_is_as_strict_as_jansson),
+        cmocka_unit_test(valid_after_ascii_runs),
         cmocka_unit_test(json_replaces_each_bad_byte),
         cmocka_unit_test(log_escape_is_utf8),
     };
