@@ -7,6 +7,9 @@
 #include "http/http.h"
 #include "store/store.h"
 
+#include <elf.h>
+#include <link.h>
+#include <pthread.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +145,45 @@ void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[3
     }
     crypto_generichash_final(&st, h, sizeof h);
     sodium_bin2base64(out, 32, h, sizeof h, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+static char build_id[2 * 64 + 1];
+static pthread_once_t build_id_once = PTHREAD_ONCE_INIT;
+
+/* The NT_GNU_BUILD_ID note among the PT_NOTE segments of the first object dl_iterate_phdr
+ * reports, which is the executable itself. */
+static int build_id_of(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    (void)data;
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_NOTE)
+            continue;
+        const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        while (p + sizeof(ElfW(Nhdr)) <= end) {
+            const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
+            size_t name = (nh->n_namesz + 3u) & ~3u, desc = (nh->n_descsz + 3u) & ~3u;
+            const unsigned char *d = p + sizeof *nh + name;
+            if (d + desc > end)
+                break;
+            if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 && memcmp(p + sizeof *nh, "GNU", 4) == 0 &&
+                nh->n_descsz > 0 && nh->n_descsz <= 64) {
+                sodium_bin2hex(build_id, sizeof build_id, d, nh->n_descsz);
+                return 1;
+            }
+            p = d + desc;
+        }
+    }
+    return 1; /* only the executable */
+}
+
+static void build_id_read(void) { dl_iterate_phdr(build_id_of, NULL); }
+
+const char *api_build_id(void)
+{
+    pthread_once(&build_id_once, build_id_read);
+    return build_id;
 }
 
 struct store_asset *api_asset_or_reply(struct bw_req *r, const char *id)

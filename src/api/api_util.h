@@ -29,6 +29,11 @@ void api_reply_scan(struct bw_req *r, json_t *result, json_t *errors, const char
 bool api_not_modified(struct bw_req *r, const char *etag);
 /* The tag of bytes: base64url of 16 bytes of BLAKE2b over the parts (NUL-separated), into out. */
 void api_etag_of(const char *const *parts, const size_t *lens, int n, char out[32]);
+/* The GNU build ID of the running executable as hex ("" when the linker wrote none): it changes
+ * with any change to the code or the data compiled in, and is the same for every process of one
+ * binary, so an answer computed by this binary from given inputs can be tagged by the build ID
+ * and the inputs instead of by its (larger) bytes. */
+const char *api_build_id(void);
 
 /* ---- list pages: `limit`, `offset`, `cursor` in; `next_cursor` out ----
  * A list handler reads its filters, then api_page_query, then calls its store function with the

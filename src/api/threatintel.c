@@ -253,14 +253,10 @@ static int load_record(struct bw_req *r, char **doc, int64_t *version)
 }
 
 /* The playbook text of a record document and its risk tier; NULL when generation failed. */
-static char *generate(const char *doc_text, char tier[16])
+static char *generate(const char *doc_text, char tier[BW_PLAYBOOK_TIER_MAX])
 {
     json_t *doc = json_loads(doc_text, 0, NULL);
-    json_t *pb = doc ? bw_playbook_build(doc) : NULL;
-    char *text = pb ? bw_playbook_dump(pb) : NULL;
-    const char *t = json_string_value(json_object_get(pb, "risk_tier"));
-    snprintf(tier, 16, "%s", t ? t : "MEDIUM");
-    json_decref(pb);
+    char *text = doc ? bw_playbook_text(doc, NULL, tier) : NULL;
     json_decref(doc);
     return text;
 }
@@ -279,18 +275,25 @@ static void anonymous_id(const char *threat, int64_t version, char out[BW_ID_MAX
     out[4 + BW_ID_RANDOM_LEN] = '\0';
 }
 
-/* The envelope around stored playbook bytes into b (false: out of memory). Ids and times are plain
- * ASCII (validated ids, base62, ISO 8601), so they are written without escaping. */
+/* The envelope's members before "playbook" into b (false: out of memory). Ids and times are
+ * plain ASCII (validated ids, base62, ISO 8601), so they are written without escaping. */
+static bool envelope_head(struct bw_sb *b, const char *pbk_id, const char *threat, bool persisted, bool stale,
+                          int64_t record_version, const char *generated_at)
+{
+    bw_sb_printf(b,
+                 "{\"success\":true,\"playbook_id\":\"%s\",\"threat_id\":\"%s\",\"persisted\":%s,\"stale\":%s,"
+                 "\"record_version\":%" PRId64 ",\"generated_at\":%s%s%s,\"playbook\":",
+                 pbk_id, threat, persisted ? "true" : "false", stale ? "true" : "false", record_version,
+                 generated_at ? "\"" : "", generated_at ? generated_at : "null", generated_at ? "\"" : "");
+    return !b->oom;
+}
+
+/* The envelope around stored playbook bytes into b (false: out of memory). */
 static bool envelope(struct bw_sb *b, const char *pbk_id, const char *threat, bool persisted, bool stale,
                      int64_t record_version, const char *generated_at, const char *text)
 {
-    char head[512];
-    snprintf(head, sizeof head,
-             "{\"success\":true,\"playbook_id\":\"%s\",\"threat_id\":\"%s\",\"persisted\":%s,\"stale\":%s,"
-             "\"record_version\":%" PRId64 ",\"generated_at\":%s%s%s,\"playbook\":",
-             pbk_id, threat, persisted ? "true" : "false", stale ? "true" : "false", record_version,
-             generated_at ? "\"" : "", generated_at ? generated_at : "null", generated_at ? "\"" : "");
-    return put(b, head) && put(b, text) && put(b, "}");
+    return envelope_head(b, pbk_id, threat, persisted, stale, record_version, generated_at) && put(b, text) &&
+           put(b, "}");
 }
 
 static void reply_playbook(struct bw_req *r, unsigned status, const char *pbk_id, const char *threat, bool persisted,
@@ -334,50 +337,56 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
 }
 
 /* The playbook computed for a record version, saved nowhere: the same bytes for every caller, so
- * the envelope is kept in the playbook cache under "id version" with its ETag, and a request
- * costs a point read of the record's version (the record itself only on a miss). A record's
- * version moves whenever its facts change (an import or sync that changes a fact, an EPSS score
- * included once EPSS is a fact of the record), so a changed record is never answered from an
- * older entry; an unchanged one keeps its entry, whatever else was imported. */
+ * the envelope is kept in the playbook cache under "id version" with its ETag. A request costs
+ * one point read of the record (its document and version together: a miss, the usual case over a
+ * large feed, then needs no second read, and a hit only copies a ~2 KB document it drops). A
+ * record's version moves whenever its facts change (an import or sync that changes a fact, an
+ * EPSS score included once EPSS is a fact of the record), so a changed record is never answered
+ * from an older entry; an unchanged one keeps its entry, whatever else was imported. */
 static void reply_on_demand(struct bw_req *r)
 {
     struct api_ctx *ctx = api_ctx(r);
     const char *threat = r->params[0];
+    char *doc = NULL;
     int64_t version = 0;
-    int rc = bw_intel_id_valid(threat) ? store_intel_version(ctx->db, threat, &version) : ST_NOTFOUND;
-    if (rc != ST_OK) {
-        if (rc == ST_NOTFOUND)
-            bw_reply_error(r, BW_E_NOT_FOUND, "no threat-intelligence record with this id", NULL);
-        else
-            api_reply_storage(r);
+    if (load_record(r, &doc, &version) != 0)
         return;
-    }
     char key[BW_INTEL_ID_MAX + 32], etag[BW_BCACHE_TAG_MAX];
     snprintf(key, sizeof key, "%.64s %" PRId64, threat, version); /* validated: at most 64 */
-    if (reply_cached(r, ctx->playbooks, key))
-        return;
-    struct bw_sb b = {0};
-    char *doc = NULL;
-    int64_t now_version = 0;
-    if (load_record(r, &doc, &now_version) != 0)
-        return;
-    char tier[16], id[BW_ID_MAX];
-    char *text = generate(doc, tier);
-    free(doc);
-    if (!text) {
-        bw_reply_internal(r, "playbook generation failed");
+    if (reply_cached(r, ctx->playbooks, key)) {
+        free(doc);
         return;
     }
-    anonymous_id(threat, now_version, id);
-    bool ok = envelope(&b, id, threat, false, false, now_version, NULL, text);
-    free(text);
+    /* generated straight into the envelope; its tag is of what the bytes are a function of (this
+     * binary, the id, the version and the record's document) rather than of the ~20 KB they make,
+     * unless the binary has no build ID */
+    struct bw_sb b = {0};
+    char id[BW_ID_MAX];
+    anonymous_id(threat, version, id);
+    json_t *rec = json_loads(doc, 0, NULL);
+    bool ok = rec && envelope_head(&b, id, threat, false, false, version, NULL) && bw_playbook_write(&b, rec, NULL) &&
+              put(&b, "}");
+    json_decref(rec);
+    if (ok) {
+        const char *bid = api_build_id();
+        char ver[24];
+        snprintf(ver, sizeof ver, "%" PRId64, version);
+        const char *parts[] = {"anonymous playbook", bid, threat, ver, doc};
+        size_t lens[] = {18, strlen(bid), strlen(threat), strlen(ver), strlen(doc)};
+        if (*bid)
+            api_etag_of(parts, lens, 5, etag);
+        else
+            api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
+    }
+    free(doc);
     if (!ok) {
         free(b.p);
-        bw_reply_internal(r, "out of memory");
+        if (rec && b.oom)
+            bw_reply_internal(r, "out of memory");
+        else
+            bw_reply_internal(r, "playbook generation failed");
         return;
     }
-    api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
-    snprintf(key, sizeof key, "%.64s %" PRId64, threat, now_version); /* the version the bytes are of */
     bw_bcache_put(ctx->playbooks, key, b.p, b.len, etag);
     if (api_not_modified(r, etag))
         free(b.p);
