@@ -105,8 +105,8 @@ struct ctx {
 
 static void err(struct ctx *c, const char *field, const char *msg)
 {
-    char f[96];
-    snprintf(f, sizeof f, "connection.%s", field);
+    char f[sizeof "connection." + sizeof "headers." + 128]; /* the longest field: a header name, cut at 128 */
+    snprintf(f, sizeof f, "connection.%.*s", (int)(sizeof f - sizeof "connection."), field);
     if (json_array_size(c->errors) < BW_MAX_ERRORS)
         json_array_append_new(c->errors, json_pack("{s:s,s:s}", "field", f, "message", msg));
     c->added++;
@@ -276,7 +276,7 @@ int bw_conn_parse(const json_t *conn, const char *endpoint, bool have_secret, co
             err(&c, "headers", m);
         } else {
             json_object_foreach(hdrs, k, v) {
-                char f[200];
+                char f[sizeof "headers." + 128];
                 snprintf(f, sizeof f, "headers.%.128s", k);
                 if (strlen(k) > BW_CONN_HEADER_NAME_MAX || !token(k))
                     err(&c, f, "is not a header name (letters, digits and !#$%&'*+-.^_`|~, at most 128)");

@@ -134,6 +134,15 @@ static void headers_and_templates(void **state)
     assert_string_equal(check("{\"model\":\"m\",\"headers\":{\"X-A\":\"a\\nb\"}}", ep, NULL, NULL), "connection.headers.X-A");
     assert_string_equal(check("{\"model\":\"m\",\"headers\":{\"X A\":\"v\"}}", ep, NULL, NULL), "connection.headers.X A");
     assert_string_equal(check("{\"model\":\"m\",\"headers\":{\"X-A\":1}}", ep, NULL, NULL), "connection.headers.X-A");
+    /* a header name of the longest allowed, with a bad value: its field is named whole */
+    {
+        char name[129], text[256], field[160];
+        memset(name, 'x', 128);
+        name[128] = '\0';
+        snprintf(text, sizeof text, "{\"model\":\"m\",\"headers\":{\"%s\":1}}", name);
+        snprintf(field, sizeof field, "connection.headers.%s", name);
+        assert_string_equal(check(text, ep, NULL, NULL), field);
+    }
     /* template */
     assert_string_equal(check("{\"api\":\"template\",\"request_template\":{\"q\":\"{{prompt}}\"},\"response_path\":\"a.0.b\"}",
                               ep, NULL, NULL),
