@@ -28,10 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *b = bw_playbook_dump(pb2);
     if (!a || !b || strcmp(a, b) != 0)
         abort();
-    char *t = bw_playbook_text(rec, NULL, NULL); /* the server's path: the same bytes */
-    if (!t || strcmp(t, a) != 0)
+    char *text = bw_playbook_text(rec, NULL, NULL); /* the server's path: the same bytes */
+    if (!text || strcmp(text, a) != 0)
         abort();
-    free(t);
+    free(text);
 
     static const char *const csf[] = {"GV", "ID", "PR", "DE", "RS", "RC"};
     const json_t *ir = json_object_get(pb, "incident_response_playbook");
