@@ -6,6 +6,7 @@
 #include "common/sbuf.h"
 
 #include <stdalign.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,10 @@ void bw_jt_arena_free(struct bw_jt_arena *a)
 static void *alloc(struct bw_jt_arena *a, size_t n)
 {
     const size_t align = alignof(max_align_t);
+    if (n > SIZE_MAX - sizeof(struct bw_jt_chunk) - align) {
+        a->oom = true; /* no such size fits in memory: refused before the sums below wrap */
+        return NULL;
+    }
     n = (n + align - 1) & ~(align - 1);
     if (n > a->left) {
         /* a new chunk; one larger than the usual size holds only this allocation, and the current
@@ -89,7 +94,7 @@ struct bw_jt *bw_jt_stringn(struct bw_jt_arena *a, const char *s, size_t n)
 {
     if (!s)
         return NULL;
-    struct bw_jt *v = node(a, BW_JT_STRING);
+    struct bw_jt *v = n < SIZE_MAX ? node(a, BW_JT_STRING) : NULL;
     char *copy = v ? alloc(a, n + 1) : NULL;
     if (!copy)
         return NULL;
@@ -127,7 +132,7 @@ bool bw_jt_set(struct bw_jt *o, const char *key, struct bw_jt *v)
 
 bool bw_jt_setn_copy(struct bw_jt_arena *a, struct bw_jt *o, const char *key, size_t klen, struct bw_jt *v)
 {
-    if (!o || !v || !key || o->kind != BW_JT_OBJECT)
+    if (!o || !v || !key || o->kind != BW_JT_OBJECT || klen == SIZE_MAX)
         return false;
     char *k = alloc(a, klen + 1);
     if (!k)

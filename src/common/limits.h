@@ -492,6 +492,7 @@
 #define BW_PLAYBOOK_MAX_TOKENS     6  /* product/package names searched for in the queries */
 #define BW_PLAYBOOK_MAX_MITIGATIONS 64 /* ATT&CK, and ATLAS, mitigations gathered per architecture entry */
 #define BW_PLAYBOOK_EVIDENCE_ITEMS 64 /* items kept of any one array in the supporting evidence */
+#define BW_PLAYBOOK_EVIDENCE_DEPTH 16 /* nesting kept of a record value in the supporting evidence (deeper: null) */
 #define BW_PLAYBOOK_TEXT_HINT      (24u * 1024u) /* bytes reserved for a playbook's text at once (most are 15-22 KB) */
 
 /* orchestrator (src/services/orch.h) */

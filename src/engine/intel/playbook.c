@@ -2188,9 +2188,13 @@ static int keyref_cmp(const void *a, const void *b)
 }
 
 /* A copy in the arena whose objects have their keys in sorted order (so the text does not
- * depend on the input's member order) and whose arrays are capped. */
-static struct bw_jt *canon(struct ctx *c, const json_t *v)
+ * depend on the input's member order), whose arrays are capped, and whose nesting stops at
+ * BW_PLAYBOOK_EVIDENCE_DEPTH (deeper values become null: a record jansson accepts at its own
+ * depth limit would otherwise give a playbook one level deeper than any parser takes back). */
+static struct bw_jt *canon(struct ctx *c, const json_t *v, int depth)
 {
+    if (depth > BW_PLAYBOOK_EVIDENCE_DEPTH)
+        return bw_jt_null(&c->a);
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
         size_t n = json_object_size(v), i = 0;
@@ -2208,7 +2212,7 @@ static struct bw_jt *canon(struct ctx *c, const json_t *v)
         }
         qsort(keys, i, sizeof *keys, keyref_cmp);
         for (size_t k = 0; k < i && o; k++)
-            if (!bw_jt_setn_copy(&c->a, o, keys[k].key, keys[k].len, canon(c, keys[k].value)))
+            if (!bw_jt_setn_copy(&c->a, o, keys[k].key, keys[k].len, canon(c, keys[k].value, depth + 1)))
                 o = NULL;
         free(keys);
         return o;
@@ -2220,7 +2224,7 @@ static struct bw_jt *canon(struct ctx *c, const json_t *v)
         json_array_foreach(v, i, x) {
             if (!a || i >= BW_PLAYBOOK_EVIDENCE_ITEMS)
                 break;
-            if (!bw_jt_append(a, canon(c, x)))
+            if (!bw_jt_append(a, canon(c, x, depth + 1)))
                 a = NULL;
         }
         return a;
@@ -2261,7 +2265,7 @@ static struct bw_jt *evidence(struct ctx *c, const json_t *r)
         case K_ARRAY: ok = json_is_array(v); break;
         case K_OBJECT: ok = json_is_object(v); break;
         }
-        set(c, e, fields[i].key, ok ? canon(c, v) : bw_jt_null(&c->a));
+        set(c, e, fields[i].key, ok ? canon(c, v, 1) : bw_jt_null(&c->a));
     }
     return e;
 }
@@ -2309,8 +2313,10 @@ bool bw_playbook_write(struct bw_sb *out, const json_t *record, char tier[BW_PLA
     ok = ok && bw_utf8_valid(out->p + start, out->len - start);
     if (ok && tier)
         snprintf(tier, BW_PLAYBOOK_TIER_MAX, "%s", c->f.tier);
-    if (!ok && !out->oom)
+    if (!ok && !out->oom && out->p) {
         out->len = start; /* nothing of a failed playbook stays */
+        out->p[start] = '\0';
+    }
     bw_jt_arena_free(&c->a);
     free(c->s.p);
     free(c);

@@ -719,6 +719,33 @@ static void odd_inputs(void **state)
         json_decref(pb);
     }
 
+    /* a value nested as deep as jansson parses: the evidence keeps BW_PLAYBOOK_EVIDENCE_DEPTH
+     * levels of it and the text parses back */
+    {
+        enum { D = 2040 };
+        char *text = malloc(2 * D + 64);
+        size_t n = (size_t)sprintf(text, "{\"id\":\"X\",\"sources\":");
+        for (int i = 0; i < D; i++)
+            text[n++] = '[';
+        for (int i = 0; i < D; i++)
+            text[n++] = ']';
+        memcpy(text + n, "}", 2);
+        json_t *deep = json_loads(text, 0, NULL);
+        assert_non_null(deep);
+        json_t *pb = build(deep);
+        const json_t *v = json_object_get(json_object_get(pb, "supporting_evidence"), "sources");
+        int levels = 0;
+        while (json_is_array(v) && json_array_size(v) == 1) {
+            v = json_array_get(v, 0);
+            levels++;
+        }
+        assert_true(json_is_null(v));
+        assert_int_equal(levels, BW_PLAYBOOK_EVIDENCE_DEPTH);
+        json_decref(pb);
+        json_decref(deep);
+        free(text);
+    }
+
     /* long names are clipped on a UTF-8 boundary, huge lists are capped */
     char name[4000];
     size_t n = 0;
