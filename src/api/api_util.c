@@ -161,9 +161,10 @@ static int build_id_of(struct dl_phdr_info *info, size_t size, void *data)
         if (ph->p_type != PT_NOTE)
             continue;
         const unsigned char *p = (const unsigned char *)(info->dlpi_addr + ph->p_vaddr), *end = p + ph->p_memsz;
+        size_t al = ph->p_align == 8 ? 8 : 4; /* names and descriptors are padded to the segment's alignment */
         while (p + sizeof(ElfW(Nhdr)) <= end) {
             const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)(const void *)p;
-            size_t name = (nh->n_namesz + 3u) & ~3u, desc = (nh->n_descsz + 3u) & ~3u;
+            size_t name = (nh->n_namesz + al - 1) & ~(al - 1), desc = (nh->n_descsz + al - 1) & ~(al - 1);
             const unsigned char *d = p + sizeof *nh + name;
             if (d + desc > end)
                 break;

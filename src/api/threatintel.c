@@ -17,6 +17,7 @@
 #include "common/timeutil.h"
 #include "engine/intel/epss.h"
 #include "engine/intel/intel.h"
+#include "engine/intel/attack.h"
 #include "engine/intel/playbook.h"
 #include "store/store_intel.h"
 
@@ -364,24 +365,30 @@ static void reply_on_demand(struct bw_req *r)
     char id[BW_ID_MAX];
     anonymous_id(threat, version, id);
     json_t *rec = json_loads(doc, 0, NULL);
-    bool ok = rec && envelope_head(&b, id, threat, false, false, version, NULL) && bw_playbook_write(&b, rec, NULL) &&
+    bool parsed = rec != NULL;
+    bool ok = parsed && envelope_head(&b, id, threat, false, false, version, NULL) && bw_playbook_write(&b, rec, NULL) &&
               put(&b, "}");
     json_decref(rec);
     if (ok) {
+        /* the ATT&CK/ATLAS tables are compiled in, but a process that failed to load them (out of
+         * memory at the first use) writes other bytes from the same inputs: their state is an
+         * input too */
         const char *bid = api_build_id();
-        char ver[24];
+        char ver[24], tables[64];
         snprintf(ver, sizeof ver, "%" PRId64, version);
-        const char *parts[] = {"anonymous playbook", bid, threat, ver, doc};
-        size_t lens[] = {18, strlen(bid), strlen(threat), strlen(ver), strlen(doc)};
+        snprintf(tables, sizeof tables, "%d %zu %zu", bw_attack_load(), bw_attack_technique_count(),
+                 bw_atlas_technique_count());
+        const char *parts[] = {"anonymous playbook", bid, tables, threat, ver, doc};
+        size_t lens[] = {18, strlen(bid), strlen(tables), strlen(threat), strlen(ver), strlen(doc)};
         if (*bid)
-            api_etag_of(parts, lens, 5, etag);
+            api_etag_of(parts, lens, 6, etag);
         else
             api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
     }
     free(doc);
     if (!ok) {
         free(b.p);
-        if (rec && b.oom)
+        if (parsed && b.oom)
             bw_reply_internal(r, "out of memory");
         else
             bw_reply_internal(r, "playbook generation failed");
