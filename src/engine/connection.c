@@ -2,6 +2,7 @@
 
 #include "common/jsoncheck.h"
 #include "common/limits.h"
+#include "common/utf8.h"
 #include <stdlib.h>
 
 #include <stdio.h>
@@ -108,7 +109,9 @@ static void err(struct ctx *c, const char *field, const char *msg)
     char f[sizeof "connection." + sizeof "headers." + 128]; /* the longest field: a header name, cut at 128 */
     snprintf(f, sizeof f, "connection.%.*s", (int)(sizeof f - sizeof "connection."), field);
     if (json_array_size(c->errors) < BW_MAX_ERRORS)
-        json_array_append_new(c->errors, json_pack("{s:s,s:s}", "field", f, "message", msg));
+        /* a cut name can end inside a UTF-8 character (or the name was never UTF-8): the field
+         * keeps the error, with U+FFFD for the bytes that are not */
+        json_array_append_new(c->errors, json_pack("{s:o,s:s}", "field", bw_utf8_json(f), "message", msg));
     c->added++;
 }
 

@@ -136,10 +136,17 @@ static void headers_and_templates(void **state)
     assert_string_equal(check("{\"model\":\"m\",\"headers\":{\"X-A\":1}}", ep, NULL, NULL), "connection.headers.X-A");
     /* a header name of the longest allowed, with a bad value: its field is named whole */
     {
-        char name[129], text[256], field[160];
+        char name[132], text[256], field[160];
         memset(name, 'x', 128);
         name[128] = '\0';
         snprintf(text, sizeof text, "{\"model\":\"m\",\"headers\":{\"%s\":1}}", name);
+        snprintf(field, sizeof field, "connection.headers.%s", name);
+        assert_string_equal(check(text, ep, NULL, NULL), field);
+        /* a name that is not a token, cut at 128 bytes inside a character: the error stays, with
+         * U+FFFD for the half character */
+        memcpy(name + 127, "\xC3\xA9", 3);
+        snprintf(text, sizeof text, "{\"model\":\"m\",\"headers\":{\"%s\":\"v\"}}", name);
+        memcpy(name + 127, "\xEF\xBF\xBD", 4);
         snprintf(field, sizeof field, "connection.headers.%s", name);
         assert_string_equal(check(text, ep, NULL, NULL), field);
     }
