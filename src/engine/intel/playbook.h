@@ -62,8 +62,10 @@
  * supporting_evidence leaves out enriched_at (it can move without the facts changing) and the
  * summary and references (used, but long; the references appear in references).
  *
- * Lists taken from the record are capped (BW_PLAYBOOK_MAX_*, common/limits.h) so that a hostile
- * or huge record gives a bounded playbook. */
+ * Lists taken from the record are capped (BW_PLAYBOOK_MAX_*, common/limits.h), and values copied
+ * into supporting_evidence keep BW_PLAYBOOK_EVIDENCE_ITEMS items per array and
+ * BW_PLAYBOOK_EVIDENCE_DEPTH levels (deeper: null), so that a hostile or huge record gives a
+ * bounded playbook. */
 #ifndef BW_ENGINE_INTEL_PLAYBOOK_H
 #define BW_ENGINE_INTEL_PLAYBOOK_H
 #include "common/limits.h"
