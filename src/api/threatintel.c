@@ -6,7 +6,7 @@
  * the record id and version, so the same record version always gives the same envelope. Accounts
  * get their latest saved generation, created on their first GET; it is stale once the record's
  * version moved past the one it was generated from. POST saves a new generation (201). The
- * playbook bytes are bw_playbook_dump's, stored and served as they are (spliced into the
+ * playbook bytes are bw_playbook_text's, stored and served as they are (spliced into the
  * envelope, never re-serialised). */
 #include "api/api.h"
 #include "api/api_util.h"

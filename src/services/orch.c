@@ -744,8 +744,10 @@ static int regenerate_playbook(struct run *r, const char *user_id, const char *t
         return -1;
     json_t *rec = json_loads(doc, 0, NULL);
     free(doc);
-    json_t *pb = rec ? bw_playbook_build(rec) : NULL;
-    char *text = pb ? bw_playbook_dump(pb) : NULL;
+    /* the text the API serves and stores (bw_playbook_build would parse it only to dump it again),
+     * with the playbook's own tier, as a GET or POST saves it */
+    char tier[BW_PLAYBOOK_TIER_MAX];
+    char *text = rec ? bw_playbook_text(rec, NULL, tier) : NULL;
     int rc = -1;
     if (text) {
         struct store_playbook p = {0};
@@ -753,13 +755,12 @@ static int regenerate_playbook(struct run *r, const char *user_id, const char *t
         snprintf(p.user_id, sizeof p.user_id, "%s", user_id);
         snprintf(p.threat_id, sizeof p.threat_id, "%s", threat_id);
         p.record_version = version;
-        snprintf(p.risk_tier, sizeof p.risk_tier, "%s", bw_json_str(rec, "risk_tier"));
+        snprintf(p.risk_tier, sizeof p.risk_tier, "%s", tier);
         p.generated_us = bw_now_us();
         bw_iso8601(p.generated_us / 1000000, p.generated_at);
         rc = store_playbook_insert(r->db, &p, text) == ST_OK ? 0 : -1;
     }
     free(text);
-    json_decref(pb);
     json_decref(rec);
     return rc;
 }
