@@ -415,12 +415,6 @@ int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version)
                            &(struct doc_out){doc, version});
 }
 
-int store_intel_version(struct db *db, const char *id, int64_t *version)
-{
-    struct db_param p[] = {DBP_TEXT(id)};
-    return store_query_one(db, "SELECT version FROM intel_records WHERE id = ?", p, 1, store_row_int, version);
-}
-
 int store_intel_generation(struct db *db, int64_t *gen)
 {
     return store_query_one(db, "SELECT seq FROM intel_lock WHERE id = 1", NULL, 0, store_row_int, gen);

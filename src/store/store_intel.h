@@ -60,8 +60,6 @@ int store_intel_tx_cves(struct store_intel_tx *tx, store_intel_id_fn fn, void *a
 /* The document and version of a record; ST_NOTFOUND. */
 int store_intel_get(struct db *db, const char *id, char **doc, int64_t *version);
 int store_intel_count(struct db *db, int64_t *n);
-/* The version of a record alone (a point read of the primary key); ST_NOTFOUND. */
-int store_intel_version(struct db *db, const char *id, int64_t *version);
 /* The intel generation: a number that every write of records, counts or sync state raises in its
  * own transaction (the writers' lock row), so two reads that see the same generation see the same
  * feed. One point read. */

@@ -518,7 +518,9 @@ static void pending_rows(struct db *db)
     assert_int_equal(store_intel_count(db, &after), ST_OK);
     assert_int_equal(after, a.before);
     int64_t version = 0;
-    assert_int_equal(store_intel_version(db, "SYN-P-0001", &version), ST_NOTFOUND);
+    char *doc = NULL;
+    assert_int_equal(store_intel_get(db, "SYN-P-0001", &doc, &version), ST_NOTFOUND);
+    assert_null(doc);
 }
 
 /* An import larger than one COPY batch (BW_INTEL_COPY_ROWS rows on PostgreSQL; 32-row INSERTs on
@@ -575,8 +577,10 @@ static void bulk_import(struct db *db)
     int64_t again = 0, v = 0;
     assert_int_equal(store_intel_count(db, &again), ST_OK);
     assert_int_equal(again, after);
-    assert_int_equal(store_intel_version(db, "SYN-C-00000", &v), ST_NOTFOUND);
-    assert_int_equal(store_intel_version(db, "SYN-C-00999", &v), ST_NOTFOUND);
+    char *gone = NULL;
+    assert_int_equal(store_intel_get(db, "SYN-C-00000", &gone, &v), ST_NOTFOUND);
+    assert_int_equal(store_intel_get(db, "SYN-C-00999", &gone, &v), ST_NOTFOUND);
+    assert_null(gone);
     struct db_conn *c = db_acquire(db);
     char sql[512];
     snprintf(sql, sizeof sql,
