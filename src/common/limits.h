@@ -135,7 +135,8 @@
                                           (with one writer thread: only another process's, e.g. the CLI) */
 #define BW_DB_PARAMS_MAX         512   /* parameters of one statement (a 32-row intel INSERT has 448) */
 #define BW_SQLITE_CHECKPOINT_PAGES 1000 /* SQLite: WAL pages that wake the checkpointer thread (SQLite's auto-checkpoint default) */
-#define BW_SQLITE_WAL_RESTART_PAGES 4000 /* ... past this many the writer checkpoints and restarts the WAL itself: it stays bounded */
+#define BW_SQLITE_WAL_RESTART_PAGES 16000 /* ... past this many (64 MB) the writer checkpoints and restarts the WAL itself: it
+                                             stays bounded; each restart stalls the writes queued behind it, so rarely */
 #define BW_SQLITE_RESTART_TRIES  200   /* ... waiting for the readers of older frames this many times at most ... */
 #define BW_SQLITE_RESTART_SLEEP_US 100 /* ... this long each (then the next 1,000 pages try again) */
 #define BW_DB_GROUP_MAX          64    /* SQLite: writes committed together by the writer thread */
