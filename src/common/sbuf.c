@@ -19,7 +19,7 @@ bool bw_sb_grow(struct bw_sb *b, size_t more)
     return true;
 }
 
-void bw_sb_putn(struct bw_sb *b, const char *s, size_t n)
+void bw_sb_putn_grow(struct bw_sb *b, const char *s, size_t n)
 {
     if (!bw_sb_grow(b, n))
         return;
@@ -28,18 +28,31 @@ void bw_sb_putn(struct bw_sb *b, const char *s, size_t n)
     b->p[b->len] = '\0';
 }
 
-void bw_sb_puts(struct bw_sb *b, const char *s) { bw_sb_putn(b, s, strlen(s)); }
-
-void bw_sb_putc(struct bw_sb *b, char c) { bw_sb_putn(b, &c, 1); }
-
 void bw_sb_printf(struct bw_sb *b, const char *fmt, ...)
 {
+    if (b->oom)
+        return;
+    /* Format once into the room left, which is nearly always enough; only a text longer than
+     * that is formatted again after growing (measuring first doubled printf's cost). */
+    size_t room = b->cap - b->len;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(room ? b->p + b->len : NULL, room, fmt, ap);
     va_end(ap);
-    if (n < 0 || !bw_sb_grow(b, (size_t)n))
+    if (n < 0) {
+        if (room)
+            b->p[b->len] = '\0';
         return;
+    }
+    if ((size_t)n < room) {
+        b->len += (size_t)n;
+        return;
+    }
+    if (!bw_sb_grow(b, (size_t)n)) {
+        if (room)
+            b->p[b->len] = '\0'; /* the cut text written into the room is not part of the string */
+        return;
+    }
     va_start(ap, fmt);
     vsnprintf(b->p + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);

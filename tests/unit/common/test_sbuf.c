@@ -38,6 +38,33 @@ static void appends_and_formats(void **state)
     free(b.p);
 }
 
+/* printf formats into the room left and formats again only when the text did not fit: each size
+ * around the room (one short of it, exactly it with the NUL, one over) gives the whole text, and
+ * nothing a cut first attempt wrote shows past the string. */
+static void printf_around_the_room(void **state)
+{
+    (void)state;
+    for (size_t extra = 0; extra < 3; extra++) {
+        struct bw_sb b = {0};
+        assert_true(bw_sb_grow(&b, 15));
+        bw_sb_puts(&b, "ab");
+        size_t room = b.cap - b.len; /* bytes free, the NUL's included */
+        char want[1024];
+        assert_true(room >= 2 && room < sizeof want - 2);
+        size_t n = room - 2 + extra; /* fits with its NUL, fills the room exactly, one over */
+        memset(want, 'x', n);
+        want[n] = '\0';
+        bw_sb_printf(&b, "%s", want);
+        assert_false(b.oom);
+        assert_int_equal(b.len, 2 + n);
+        assert_memory_equal(b.p, "ab", 2);
+        assert_memory_equal(b.p + 2, want, n + 1);
+        bw_sb_putc(&b, '!');
+        assert_int_equal(strlen(bw_sb_str(&b)), 3 + n);
+        free(b.p);
+    }
+}
+
 static void reserves_up_front(void **state)
 {
     (void)state;
@@ -94,6 +121,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(appends_and_formats),
+        cmocka_unit_test(printf_around_the_room),
         cmocka_unit_test(reserves_up_front),
         cmocka_unit_test(takes_the_text),
         cmocka_unit_test(out_of_memory_is_sticky),
