@@ -1,5 +1,6 @@
 // Threat intelligence: the feed (filters, paging, totals, 400s), playbooks (anonymous on demand,
-// persisted per account, staleness after a re-import through the CLI, regeneration, history) and
+// persisted per account, staleness after a re-import through the CLI, regeneration by POST and by
+// an orchestrator run, history) and
 // `bulwark intel import` against the server's own database (idempotent, all-or-nothing, exit codes).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,6 +39,18 @@ function intel(args) {
   let report = null;
   try { report = JSON.parse(r.stdout); } catch { /* usage errors print nothing */ }
   return { code: r.status, report, err: r.stderr };
+}
+
+// Imports a copy of the OSV fixture `name` as edit(text) makes it (the advisory changed at its
+// source) through the CLI; the import's report.
+function reimportOsv(name, edit) {
+  const dir = mkdtempSync(join(tmpdir(), 'bulwark-osv-'));
+  try {
+    writeFileSync(join(dir, name), edit(readFileSync(join(FIX, 'osv', name), 'utf8')));
+    const imp = intel(['import', '--format', 'osv', dir]);
+    assert.equal(imp.code, 0, imp.err);
+    return imp.report;
+  } finally { rmSync(dir, { recursive: true, force: true }); }
 }
 
 test('the feed: seed records, newest first, the documented entry shape, total and updated_at', async () => {
@@ -202,18 +215,12 @@ test('a re-import that changes a record makes saved playbooks stale; POST regene
   assert.equal(before.json.record_version, 1);
   const anonBefore = await playbook('CVE-2023-1176');
   // the same advisory, modified at the source
-  const dir = mkdtempSync(join(tmpdir(), 'bulwark-osv-'));
-  try {
-    const text = readFileSync(join(FIX, 'osv/PYSEC-2023-28.yaml'), 'utf8')
-      .replace(/^modified: .*$/m, 'modified: "2026-11-01T10:00:00Z"')
-      .replace(/^details: .*$/m, 'details: Absolute path traversal in mlflow before 2.2.2 lets a remote attacker read arbitrary files.');
-    writeFileSync(join(dir, 'PYSEC-2023-28.yaml'), text);
-    const imp = intel(['import', '--format', 'osv', dir]);
-    assert.equal(imp.code, 0, imp.err);
-    assert.deepEqual([imp.report.added, imp.report.updated, imp.report.unchanged], [0, 1, 0]);
-    const same = intel(['import', '--format', 'osv', dir]);
-    assert.deepEqual([same.report.updated, same.report.unchanged], [0, 1], 'importing it again changes nothing');
-  } finally { rmSync(dir, { recursive: true, force: true }); }
+  const edit = (text) => text.replace(/^modified: .*$/m, 'modified: "2026-11-01T10:00:00Z"')
+    .replace(/^details: .*$/m, 'details: Absolute path traversal in mlflow before 2.2.2 lets a remote attacker read arbitrary files.');
+  const imp = reimportOsv('PYSEC-2023-28.yaml', edit);
+  assert.deepEqual([imp.added, imp.updated, imp.unchanged], [0, 1, 0]);
+  const same = reimportOsv('PYSEC-2023-28.yaml', edit);
+  assert.deepEqual([same.updated, same.unchanged], [0, 1], 'importing it again changes nothing');
 
   const after = await playbook('CVE-2023-1176', { token: u.token });
   assert.equal(after.json.stale, true);
@@ -234,6 +241,53 @@ test('a re-import that changes a record makes saved playbooks stale; POST regene
   assert.equal(playbookBytes(post), playbookBytes(anonAfter));
   const h = (await history('', { token: u.token })).json.history;
   assert.deepEqual(h.map(x => [x.playbook_id, x.stale]), [[post.json.playbook_id, false], [before.json.playbook_id, true]]);
+});
+
+test('an orchestrator run regenerates its account\'s stale playbooks from the record as stored now', async () => {
+  const ORCH = '/api/orchestrator/god-mode';
+  const id = 'CVE-2024-28088';
+  const e = await srv.session('ENTERPRISE', { key: true });
+  const other = await srv.session('ENTERPRISE', { key: true });
+  const before = await playbook(id, { token: e.token });
+  assert.equal(before.status, 200, before.text);
+  assert.equal(before.json.record_version, 1);
+  assert.equal((await playbook(id, { token: other.token })).json.stale, false);
+  const imp = reimportOsv('PYSEC-2024-43.yaml', (text) => text.replace(/^modified: .*$/m, 'modified: "2026-11-20T08:00:00Z"')
+    .replace(/^details: .*$/m, 'details: LangChain through 0.1.10 lets the caller of load_chain reach files outside the hub with ../, when it is'));
+  assert.equal(imp.updated, 1, JSON.stringify(imp));
+  assert.equal((await playbook(id, { token: e.token })).json.stale, true);
+
+  const run = await srv.req('POST', `${ORCH}/run`, { key: e.key, body: {} });
+  assert.equal(run.status, 202, run.text);
+  let done;
+  for (const end = Date.now() + 60000; ;) {
+    done = (await srv.req('GET', `${ORCH}/run/${run.json.job_id}`, { key: e.key })).json;
+    if (done.status === 'completed' || done.status === 'failed' || Date.now() > end) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.equal(done.status, 'completed', JSON.stringify(done));
+  const ciso = await srv.req('GET', `${ORCH}/ciso`, { key: e.key });
+  assert.equal(ciso.status, 200, ciso.text);
+  assert.deepEqual(ciso.json.pipeline.refresh_stale_playbooks, { stale: 1, regenerated: 1, failed: 0, regeneration: true });
+
+  // the saved generation is now the record's second version, byte for byte what GET builds from it
+  const after = await playbook(id, { token: e.token });
+  assert.equal(after.status, 200, after.text);
+  assert.equal(after.json.stale, false);
+  assert.equal(after.json.persisted, true);
+  assert.equal(after.json.record_version, 2);
+  assert.notEqual(after.json.playbook_id, before.json.playbook_id);
+  const anon = await playbook(id);
+  assert.equal(anon.json.record_version, 2);
+  assert.equal(playbookBytes(after), playbookBytes(anon));
+  const h = (await history('', { token: e.token })).json.history.filter((x) => x.threat_id === id);
+  assert.deepEqual(h.map((x) => [x.playbook_id, x.record_version, x.stale]),
+    [[after.json.playbook_id, 2, false], [before.json.playbook_id, 1, true]]);
+  assert.equal(h[0].risk_tier, after.json.playbook.risk_tier, 'stored with the playbook\'s own tier');
+  // another account's saved playbook is its own: the run did not touch it
+  const theirs = await playbook(id, { token: other.token });
+  assert.equal(theirs.json.stale, true);
+  assert.equal(theirs.json.record_version, 1);
 });
 
 test('intel import: the fixtures are already in the seed; malformed input is rejected whole, with positions', async () => {
