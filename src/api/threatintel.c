@@ -352,40 +352,36 @@ static void reply_on_demand(struct bw_req *r)
     int64_t version = 0;
     if (load_record(r, &doc, &version) != 0)
         return;
-    char key[BW_INTEL_ID_MAX + 32], etag[BW_BCACHE_TAG_MAX];
-    snprintf(key, sizeof key, "%.64s %" PRId64, threat, version); /* validated: at most 64 */
+    /* The digest of what the bytes are a function of: this binary, the ATT&CK/ATLAS tables' state
+     * (compiled in, but a process that failed to load them, out of memory at the first use,
+     * writes other bytes from the same inputs), the id, the version and the record's document.
+     * It keys the cache, not the version alone: an EPSS score moves the record's risk score,
+     * which the playbook states, without a new version (docs/architecture.md). It is the ETag
+     * too, rather than a digest of the ~20 KB written, unless the binary has no build ID. */
+    const char *bid = api_build_id();
+    char ver[24], tables[64], inputs[32];
+    snprintf(ver, sizeof ver, "%" PRId64, version);
+    snprintf(tables, sizeof tables, "%d %zu %zu", bw_attack_load(), bw_attack_technique_count(),
+             bw_atlas_technique_count());
+    const char *parts[] = {"anonymous playbook", bid, tables, threat, ver, doc};
+    size_t lens[] = {18, strlen(bid), strlen(tables), strlen(threat), strlen(ver), strlen(doc)};
+    api_etag_of(parts, lens, 6, inputs);
+    char key[BW_INTEL_ID_MAX + 48], etag[BW_BCACHE_TAG_MAX];
+    snprintf(key, sizeof key, "%.64s %s", threat, inputs); /* validated: at most 64 */
     if (reply_cached(r, ctx->playbooks, key)) {
         free(doc);
         return;
     }
-    /* generated straight into the envelope; its tag is of what the bytes are a function of (this
-     * binary, the id, the version and the record's document) rather than of the ~20 KB they make,
-     * unless the binary has no build ID */
+    /* generated straight into the envelope */
     struct bw_sb b = {0};
     char id[BW_ID_MAX];
     anonymous_id(threat, version, id);
     json_t *rec = json_loads(doc, 0, NULL);
+    free(doc);
     bool parsed = rec != NULL;
     bool ok = parsed && envelope_head(&b, id, threat, false, false, version, NULL) && bw_playbook_write(&b, rec, NULL) &&
               put(&b, "}");
     json_decref(rec);
-    if (ok) {
-        /* the ATT&CK/ATLAS tables are compiled in, but a process that failed to load them (out of
-         * memory at the first use) writes other bytes from the same inputs: their state is an
-         * input too */
-        const char *bid = api_build_id();
-        char ver[24], tables[64];
-        snprintf(ver, sizeof ver, "%" PRId64, version);
-        snprintf(tables, sizeof tables, "%d %zu %zu", bw_attack_load(), bw_attack_technique_count(),
-                 bw_atlas_technique_count());
-        const char *parts[] = {"anonymous playbook", bid, tables, threat, ver, doc};
-        size_t lens[] = {18, strlen(bid), strlen(tables), strlen(threat), strlen(ver), strlen(doc)};
-        if (*bid)
-            api_etag_of(parts, lens, 6, etag);
-        else
-            api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
-    }
-    free(doc);
     if (!ok) {
         free(b.p);
         if (parsed && b.oom)
@@ -394,6 +390,10 @@ static void reply_on_demand(struct bw_req *r)
             bw_reply_internal(r, "playbook generation failed");
         return;
     }
+    if (*bid)
+        snprintf(etag, sizeof etag, "%s", inputs);
+    else
+        api_etag_of((const char *const[]){b.p}, (const size_t[]){b.len}, 1, etag);
     bw_bcache_put(ctx->playbooks, key, b.p, b.len, etag);
     if (api_not_modified(r, etag))
         free(b.p);

@@ -228,3 +228,29 @@ test('GET /threat-feed/{id}: the whole record, stable, with ETag; unknown and im
   assert.equal(e.risk_score, r.json.risk_score);
   assert.equal(e.updated_at, r.json.changed_at);
 });
+
+test('the anonymous playbook follows a new EPSS score: same version, new risk score, new ETag', async () => {
+  const pb = (opts) => get(`/api/threat-intel/${PLAIN.id}/playbook`, opts);
+  const high = importEpss('day8.csv', csv('2026-12-02', [[PLAIN.id, '0.9', '0.99']]));
+  assert.equal(high.code, 0, high.err);
+  const first = await pb(); // built, and kept in the server's playbook cache
+  assert.equal(first.status, 200, first.text);
+  const risk0 = (await record(PLAIN.id)).json.risk_score;
+  assert.equal(risk0, expectedRisk(PLAIN, 0.9));
+  assert.ok(first.json.playbook.immediate_actions[0].includes(`composite risk score ${risk0}/100`), first.json.playbook.immediate_actions[0]);
+  assert.equal((await pb({ headers: { 'If-None-Match': first.headers.get('etag') } })).status, 304);
+  // a later day scores it far lower: the risk drops, the version does not move
+  const r = importEpss('day9.csv', csv('2026-12-03', [[PLAIN.id, '0.00011', '0.01']]));
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.report.updated, 1);
+  const rec = (await record(PLAIN.id)).json;
+  assert.equal(rec.risk_score, expectedRisk(PLAIN, 0.00011));
+  assert.notEqual(rec.risk_score, risk0);
+  const next = await pb();
+  assert.equal(next.status, 200, next.text);
+  assert.equal(next.json.record_version, first.json.record_version, 'a score is not a fact');
+  assert.ok(next.json.playbook.immediate_actions[0].includes(`composite risk score ${rec.risk_score}/100`),
+    'the playbook is built from the record as it is now, not served from before the score moved');
+  assert.notEqual(next.headers.get('etag'), first.headers.get('etag'));
+  assert.equal((await pb({ headers: { 'If-None-Match': first.headers.get('etag') } })).status, 200);
+});
