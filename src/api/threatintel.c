@@ -337,13 +337,14 @@ static void save_new(struct bw_req *r, unsigned status, const char *doc, int64_t
     free(text);
 }
 
-/* The playbook computed for a record version, saved nowhere: the same bytes for every caller, so
- * the envelope is kept in the playbook cache under "id version" with its ETag. A request costs
- * one point read of the record (its document and version together: a miss, the usual case over a
- * large feed, then needs no second read, and a hit only copies a ~2 KB document it drops). A
- * record's version moves whenever its facts change (an import or sync that changes a fact, an
- * EPSS score included once EPSS is a fact of the record), so a changed record is never answered
- * from an older entry; an unchanged one keeps its entry, whatever else was imported. */
+/* The playbook computed for a record as stored now, saved nowhere: the same bytes for every
+ * caller, so the envelope is kept in the playbook cache, with its ETag, under the id and a digest
+ * of its inputs (below). A request costs one point read of the record (its document and version
+ * together: a miss, the usual case over a large feed, then needs no second read, and a hit only
+ * digests the ~2 KB document and drops it). Any change to the document (a fact, which also moves
+ * the version, or a new EPSS score, which does not) is a new key, so a changed record is never
+ * answered from an older entry, and the old one ages out of the LRU; an unchanged record keeps
+ * its entry, whatever else was imported. */
 static void reply_on_demand(struct bw_req *r)
 {
     struct api_ctx *ctx = api_ctx(r);

@@ -511,7 +511,7 @@
  * with the seed, more with a larger store) never holds an HTTP event thread nor delays a login */
 #define BW_ORCH_PACK_THREADS       2    /* threads serving pack requests */
 #define BW_ORCH_PACK_QUEUE_MAX     64   /* pack requests waiting for a thread before 503 */
-#define BW_PLAYBOOK_CACHE_ENTRIES  4096 /* generated playbooks kept in memory (record id + version) */
+#define BW_PLAYBOOK_CACHE_ENTRIES  4096 /* generated playbooks kept in memory (by record id and a digest of its document and version) */
 #define BW_PLAYBOOK_CACHE_BYTES    (48L * 1024 * 1024) /* ... and their bytes (about 20 KB each) */
 /* feed pages (GET /api/ai-security/threat-feed) kept in memory by query and intel generation: a
  * page of 20 is about 18 KB, of 100 about 90 KB */
