@@ -14,7 +14,7 @@ import { startIntelHost, KEV, ATLAS, TARGET, epssCsv } from './lib/intelhost.mjs
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const INTERVAL_S = 3;
-// the source a sync fetches first (OSV, then KEV, ATLAS, EPSS): its request times tell the slots
+// the source a sync fetches first (OSV, then KEV, ATLAS, EPSS), once per sync
 const FIRST = '/PyPI/all.zip';
 
 let host;
@@ -117,11 +117,12 @@ test('a short interval: the first slot imports, the next ones are conditional 30
   host.serve('/epss.csv.gz', good.subarray(0, good.length - 10), 'application/gzip', 'Thu, 26 Nov 2026 11:00:00 GMT');
   await until(3 * INTERVAL_S * 1000, 'the rejection', async () => (await syncState(s)).epss.status === 'rejected');
   assert.equal((await s.req('GET', '/api/ai-security/threat-feed/' + TARGET.id)).json.epss.score, 0.81234);
-  // at most one sync per slot: requests for one source never share a slot
-  const slots = host.hits(FIRST).map(h => slotOf(h.at));
-  assert.equal(new Set(slots).size, slots.length, 'one fetch per slot: ' + slots);
-  // logged per source, without the URLs
+  // at most one sync per slot, told by the job (its id is the slot's) and not by when its first
+  // fetch landed: on a loaded machine a slot's sync can start in the next slot's time
   const logged = s.logLines().filter(l => l.msg === 'intel sync');
+  const jobs = logged.map(l => l.job_id);
+  assert.equal(new Set(jobs).size, jobs.length, 'one sync per slot: ' + jobs);
+  // logged per source, without the URLs
   assert.ok(logged.length >= 3);
   assert.ok(logged.some(l => l.sources.some(x => x.source === 'epss' && x.status === 'rejected' && /truncated/.test(x.error))));
   assert.ok(!s.logs.some(l => l.raw.includes(host.base)), 'no source URL in the log');
@@ -167,9 +168,11 @@ test('several instances on one PostgreSQL database sync once per slot between th
   await sleep(4 * INTERVAL_S * 1000 + 500);
   const hits = host.hits(FIRST).filter(h => h.at >= t0).map(h => slotOf(h.at));
   assert.ok(hits.length >= 3, 'the slots ran: ' + hits);
-  assert.equal(new Set(hits).size, hits.length, 'no slot fetched twice: ' + hits);
   await Promise.all([x.stop(), y.stop(), z.stop()]);
+  // no slot synced twice among the three, told by the slot's job id (a slot's sync started late
+  // on a loaded machine fetches in the next slot's time, so fetch times cannot tell slots apart)
+  const jobs = [x, y, z].flatMap(s => s.logLines().filter(l => l.msg === 'intel sync').map(l => l.job_id));
+  assert.equal(new Set(jobs).size, jobs.length, 'no slot synced twice: ' + jobs);
   // every sync the three ran fetched OSV once: as many syncs as fetches
-  const ran = [x, y, z].map(s => s.logLines().filter(l => l.msg === 'intel sync').length);
-  assert.equal(ran.reduce((p, q) => p + q, 0), host.hits(FIRST).filter(h => h.at >= t0).length);
+  assert.equal(jobs.length, host.hits(FIRST).filter(h => h.at >= t0).length);
 });
