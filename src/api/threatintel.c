@@ -137,8 +137,8 @@ void api_threat_feed(struct bw_req *r)
     long limit = pg.page.limit;
     /* A page is a function of the query and the intel generation (every intel write raises it in
      * its transaction, on every instance and from the CLI too), and a page already built for both
-     * is answered from memory with its tag. The generation is watched (store_intel_gen_get: on
-     * PostgreSQL no round trip unless a write was notified). Read before the page, so a page built
+     * is answered from memory with its tag. The generation is watched (store_intel_gen_get: no
+     * read unless a write was notified on PostgreSQL or seen in the files on SQLite). Read before the page, so a page built
      * after a write that raced it is at worst newer than its key, never older. */
     struct api_ctx *ctx = api_ctx(r);
     int64_t gen = 0;

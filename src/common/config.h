@@ -43,7 +43,7 @@ struct bw_config {
     char *tls_key;
     long max_body;
     long auth_cache_ms;  /* -1 = unset: BW_AUTH_CACHE_MS_DEFAULT */
-    long intel_cache_ms; /* PostgreSQL: the intel generation's longest reuse between notifications */
+    long intel_cache_ms; /* the intel generation's longest reuse between notifications / watch events */
     bool metrics_public;
     bool cookie_secure;  /* the console cookie is Secure even without native TLS (TLS at a proxy) */
     int log_level;

@@ -185,6 +185,16 @@ void db_listen_stop(struct db_listener *l)
         l->be->listen_stop(l);
 }
 
+struct db_watch *db_watch(struct db *db) { return db->be->watch ? db->be->watch(db) : NULL; }
+
+bool db_watch_poll(struct db_watch *w) { return w->be->watch_poll(w); }
+
+void db_watch_free(struct db_watch *w)
+{
+    if (w)
+        w->be->watch_free(w);
+}
+
 bool db_ping(struct db *db)
 {
     struct db_conn *c = db_acquire(db);

@@ -127,6 +127,19 @@ int db_conn_notify(struct db_conn *c, const char *channel, const char *payload);
 struct db_listener *db_listen(struct db *db, const char *channel, db_notify_fn fn, void *arg);
 void db_listen_stop(struct db_listener *l);
 
+/* Writes to an SQLite database by other processes (the CLI), told without a read: db_watch
+ * watches the database's files (inotify on its directory) and db_watch_poll says, without
+ * blocking, whether one of them was written, created, removed or closed after writing since the
+ * previous poll (or events were lost, or the watch failed: true whenever it cannot tell). The
+ * kernel queues the event in the writer's write(2), so a poll that starts after another process's
+ * commit returned sees it; this process's own writes show too. Polls must be serialised by the
+ * caller. NULL on PostgreSQL (db_listen is its signal) or when inotify is unavailable: read
+ * instead. */
+struct db_watch;
+struct db_watch *db_watch(struct db *db);
+bool db_watch_poll(struct db_watch *w);
+void db_watch_free(struct db_watch *w);
+
 /* Failures counted since db_open, for /metrics: a connection that could not be had (db_acquire
  * gave NULL), or a statement, query, transaction step or script that failed (DB_ERROR; a
  * constraint violation is an answer, not a failure). Each is logged where it happens. */

@@ -21,6 +21,10 @@ struct db_backend {
     /* NULL: the backend has no cross-instance signals (db_notify/db_listen do nothing) */
     struct db_listener *(*listen)(struct db *db, const char *channel, db_notify_fn fn, void *arg);
     void (*listen_stop)(struct db_listener *l);
+    /* NULL: no file watch (db_watch returns NULL) */
+    struct db_watch *(*watch)(struct db *db);
+    bool (*watch_poll)(struct db_watch *w);
+    void (*watch_free)(struct db_watch *w);
     /* NULL: no bulk COPY (db_has_copy false) */
     int (*copy)(struct db_conn *c, const char *copy, const struct db_param *p, int ncols, int nrows);
     const char *begin_write; /* SQL that starts a write transaction */
@@ -31,7 +35,7 @@ struct db_backend {
 
 /* The operations every backend has, as functions named <prefix>_<operation> in its file: a
  * backend's table is DB_BACKEND_OPS(prefix) plus its name, its begin_write and, when it has them,
- * listen/listen_stop. One list, so a backend cannot forget an operation the others have. */
+ * listen/listen_stop and watch/watch_poll/watch_free. One list, so a backend cannot forget an operation the others have. */
 #define DB_BACKEND_OPS(p)                                                                          \
     .open = p##_open, .close = p##_close, .acquire = p##_acquire, .release = p##_release,         \
     .exec = p##_exec, .query = p##_query, .next = p##_next, .text = p##_text, .isnull = p##_isnull, \
@@ -39,6 +43,12 @@ struct db_backend {
 
 /* A listener: which backend made it, and that backend's own state. */
 struct db_listener {
+    const struct db_backend *be;
+    void *impl;
+};
+
+/* A watch: the same. */
+struct db_watch {
     const struct db_backend *be;
     void *impl;
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -656,9 +657,95 @@ static int sq_write(struct db *db, db_tx_fn body, void *arg, int fail)
     return job.rc;
 }
 
+/* ---- the watch (db_watch) --------------------------------------------------------------------- */
+
+/* The directory is watched rather than the files: the -wal and -journal files come and go, and
+ * a watch on a removed file says nothing about the one created in its place. */
+struct sq_watch {
+    int fd;
+    bool dead; /* the directory's watch went away (IN_IGNORED): every poll says "changed" */
+    char base[64]; /* "bulwark.db": the files are this name and its -wal, -shm, -journal */
+};
+
+static struct db_watch *sq_watch(struct db *db)
+{
+    struct sq_db *s = db->impl;
+    char dir[sizeof s->path];
+    snprintf(dir, sizeof dir, "%s", s->path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    struct db_watch *w = calloc(1, sizeof *w);
+    struct sq_watch *sw = calloc(1, sizeof *sw);
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    if (!w || !sw || fd < 0 ||
+        inotify_add_watch(fd, dir[0] ? dir : "/",
+                          IN_MODIFY | IN_CLOSE_WRITE | IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
+                              IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+        bw_logf(BW_LOG_WARN, NULL, "no watch on the SQLite database's directory (%s): every feed request reads "
+                "the intel generation", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        free(sw);
+        free(w);
+        return NULL;
+    }
+    sw->fd = fd;
+    snprintf(sw->base, sizeof sw->base, "%s", slash + 1);
+    w->be = &db_sqlite_backend;
+    w->impl = sw;
+    return w;
+}
+
+static bool sq_watch_poll(struct db_watch *w)
+{
+    struct sq_watch *sw = w->impl;
+    if (sw->dead)
+        return true;
+    /* drained whole: one "changed" for however many events, so a burst costs one re-read */
+    _Alignas(struct inotify_event) char buf[4096];
+    size_t blen = strlen(sw->base);
+    bool changed = false;
+    for (;;) {
+        ssize_t n = read(sw->fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && errno == EAGAIN)
+            return changed;
+        if (n <= 0) {
+            sw->dead = true; /* cannot tell any more */
+            return true;
+        }
+        for (char *p = buf; p < buf + n;) {
+            const struct inotify_event *e = (const struct inotify_event *)p;
+            if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
+                changed = true;
+                if (e->mask & IN_IGNORED)
+                    sw->dead = true;
+            } else if (e->len && strncmp(e->name, sw->base, blen) == 0 &&
+                       (e->name[blen] == '\0' || e->name[blen] == '-')) {
+                changed = true;
+            }
+            p += sizeof *e + e->len;
+        }
+    }
+}
+
+static void sq_watch_free(struct db_watch *w)
+{
+    struct sq_watch *sw = w->impl;
+    close(sw->fd);
+    free(sw);
+    free(w);
+}
+
 const struct db_backend db_sqlite_backend = {
     .name = "sqlite",
     DB_BACKEND_OPS(sq),
     .begin_write = "BEGIN IMMEDIATE",
     .write = sq_write,
+    .watch = sq_watch,
+    .watch_poll = sq_watch_poll,
+    .watch_free = sq_watch_free,
 };

@@ -37,7 +37,8 @@ static int committed(int rc)
 
 struct store_intel_gen {
     struct db *db;
-    struct db_listener *listener; /* NULL on SQLite: every call reads */
+    struct db_listener *listener; /* PostgreSQL: the other instances' writes */
+    struct db_watch *watch;       /* SQLite: the CLI's writes; neither: every call reads */
     atomic_uint_fast64_t notified;
     pthread_mutex_t mu;
     bool valid;
@@ -62,6 +63,8 @@ struct store_intel_gen *store_intel_gen_new(struct db *db, long ttl_ms)
     g->ttl_us = (int64_t)ttl_ms * 1000;
     pthread_mutex_init(&g->mu, NULL);
     g->listener = db_listen(db, BW_INTEL_CHANNEL, on_intel_notify, g);
+    if (!g->listener)
+        g->watch = db_watch(db);
     return g;
 }
 
@@ -70,19 +73,25 @@ void store_intel_gen_free(struct store_intel_gen *g)
     if (!g)
         return;
     db_listen_stop(g->listener); /* first: its callback uses g */
+    db_watch_free(g->watch);
     pthread_mutex_destroy(&g->mu);
     free(g);
 }
 
 int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen)
 {
-    if (!g->listener)
+    if (!g->listener && !g->watch)
         return store_intel_generation(g->db, gen);
+    int64_t now = bw_mono_us();
+    pthread_mutex_lock(&g->mu);
+    /* SQLite: another process's commit is counted like a notification. Polled under the lock, so
+     * a caller that finds the queue empty because another caller just drained it also finds that
+     * drain counted. */
+    if (g->watch && db_watch_poll(g->watch))
+        atomic_fetch_add(&g->notified, 1);
     /* the epoch is taken before the read: a notification that arrives during it forces the next
      * call to read again rather than being lost */
     uint64_t epoch = atomic_load(&g->notified) + atomic_load(&local_writes);
-    int64_t now = bw_mono_us();
-    pthread_mutex_lock(&g->mu);
     if (g->valid && g->epoch == epoch && now - g->checked_us < g->ttl_us) {
         *gen = g->gen;
         pthread_mutex_unlock(&g->mu);

@@ -69,8 +69,10 @@ int store_intel_generation(struct db *db, int64_t *gen);
  * after a notification, after one of this process's own writes, after its listener (re)connects,
  * and at least every ttl_ms (BULWARK_INTEL_CACHE_MS: a notification lost while the listener was
  * disconnected; 0 reads on every call). Another instance's write is seen within moments, this process's at once. On
- * SQLite (the CLI writes the file from another process, unannounced) every call is a point read
- * of the same process's database. */
+ * SQLite the other writer is the CLI, a process that writes the file unannounced: the database's
+ * files are watched (db_watch), and every call polls the watch and reads again after any write
+ * to them, so a commit that returned before the call is seen by it (docs/architecture.md). Without
+ * a watch, every call is a point read. */
 struct store_intel_gen;
 struct store_intel_gen *store_intel_gen_new(struct db *db, long ttl_ms);
 int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen);

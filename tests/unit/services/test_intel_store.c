@@ -25,6 +25,7 @@
 #include "db_fixture.h"
 
 #include <sodium.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +657,60 @@ PER_BACKEND(feed_plans)
 PER_BACKEND(pending_rows)
 PER_BACKEND(bulk_import)
 
+/* ---- the generation on SQLite --------------------------------------------------------------------- */
+
+/* Another process's intel write, as the CLI makes one: its own connection to the file (outside
+ * this db's writer, so no local count moves), raising the generation. Returns the connection
+ * still open when keep is set. */
+static sqlite3 *other_process_write(const char *dir, bool keep)
+{
+    char path[400];
+    snprintf(path, sizeof path, "%.300s/data/bulwark.db", dir);
+    sqlite3 *h = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(h, 5000);
+    assert_int_equal(sqlite3_exec(h, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+    if (keep)
+        return h;
+    sqlite3_close(h);
+    return NULL;
+}
+
+/* The watched generation (store_intel_gen_get) on SQLite: kept between calls, and a write by
+ * another process is seen by the very next call, with a TTL far longer than the test, both when
+ * that process has closed the database and while it still holds it open. */
+static void test_generation_watch_sqlite(void **state)
+{
+    (void)state;
+    struct store_intel_gen *gw = store_intel_gen_new(g.sq.db, 60000);
+    assert_non_null(gw);
+    int64_t a = -1, b = -1;
+    assert_int_equal(store_intel_gen_get(gw, &a), ST_OK);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a);
+    int64_t direct = -1;
+    assert_int_equal(store_intel_generation(g.sq.db, &direct), ST_OK);
+    assert_int_equal(direct, a);
+
+    other_process_write(g.sq.dir, false);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 1);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 1);
+
+    sqlite3 *open = other_process_write(g.sq.dir, true);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 2);
+    assert_int_equal(sqlite3_exec(open, "UPDATE intel_lock SET seq = seq + 1 WHERE id = 1", NULL, NULL, NULL),
+                     SQLITE_OK);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 3);
+    sqlite3_close(open);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 3);
+    store_intel_gen_free(gw);
+}
+
 /* ---- databases ------------------------------------------------------------------------------------- */
 
 static int sqlite_setup(void **state)
@@ -691,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_ingest_sqlite),        cmocka_unit_test(test_playbooks_sqlite),
         cmocka_unit_test(test_feed_plans_sqlite),
         cmocka_unit_test(test_pending_rows_sqlite),   cmocka_unit_test(test_bulk_import_sqlite),
+        cmocka_unit_test(test_generation_watch_sqlite),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(test_seed_and_feed_postgres), cmocka_unit_test(test_same_bytes_postgres),

@@ -17,6 +17,7 @@
 #include "db_fixture.h"
 
 #include <pthread.h>
+#include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -518,6 +519,43 @@ static void test_wal_bounded(void **state)
         fail_msg("the WAL grew to %lld bytes (bound %lld)", (long long)st.st_size, (long long)bound);
 }
 
+/* The SQLite database's watch: quiet when nothing was written, a write by a connection of
+ * another (here the test's own, outside the db's writer) shows, once, however many events it
+ * made; a file in the directory that is not the database's does not. */
+static void test_watch(void **state)
+{
+    struct db_fixture *fx = *state;
+    fill(fx->db);
+    struct db_watch *w = db_watch(fx->db);
+    assert_non_null(w);
+    assert_false(db_watch_poll(w)); /* events before the watch are not its business */
+    char path[400];
+    snprintf(path, sizeof path, "%.300s/bulwark.db", fx->dir);
+    sqlite3 *h = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(h, 5000);
+    assert_int_equal(sqlite3_exec(h, "UPDATE helper_t SET v = v + 1", NULL, NULL, NULL), SQLITE_OK);
+    assert_true(db_watch_poll(w));
+    assert_false(db_watch_poll(w));
+    sqlite3_close(h); /* closing files it wrote: one more */
+    assert_true(db_watch_poll(w));
+    assert_false(db_watch_poll(w));
+
+    snprintf(path, sizeof path, "%.300s/notes.txt", fx->dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("not the database", f);
+    fclose(f);
+    assert_false(db_watch_poll(w));
+    remove(path);
+    assert_false(db_watch_poll(w));
+
+    /* this process's own writes show too */
+    assert_int_equal(store_exec(fx->db, "UPDATE helper_t SET v = v + 1", NULL, 0, NULL), ST_OK);
+    assert_true(db_watch_poll(w));
+    db_watch_free(w);
+}
+
 static void test_copy(void **state)
 {
     (void)state;
@@ -560,6 +598,7 @@ int main(void)
         cmocka_unit_test(test_tx),
         cmocka_unit_test(test_tx_concurrent),
         cmocka_unit_test(test_wal_bounded),
+        cmocka_unit_test(test_watch),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_exec),
