@@ -128,13 +128,14 @@ struct db_listener *db_listen(struct db *db, const char *channel, db_notify_fn f
 void db_listen_stop(struct db_listener *l);
 
 /* Writes to an SQLite database by other processes (the CLI), told without a read: db_watch
- * watches the database's files (inotify on its directory) and db_watch_poll says, without
- * blocking, whether one of them was written, created, removed or closed after writing since the
- * previous poll (or events were lost, or the watch failed: true whenever it cannot tell). The
- * kernel queues the event in the writer's write(2), so a poll that starts after another process's
- * commit returned sees it; this process's own writes show too. Polls must be serialised by the
- * caller. NULL on PostgreSQL (db_listen is its signal) or when inotify is unavailable: read
- * instead. */
+ * watches the database's files (inotify on the file, its -wal and their directory) and
+ * db_watch_poll says, without blocking, whether one of them was closed after being opened for
+ * writing, created, removed or renamed since the previous poll (or events were lost, or the watch failed: true whenever it
+ * cannot tell). A process's writes show when it closes the files (the CLI closes the database
+ * right after its work, and at its exit in any case); the kernel queues the event in close(2), so
+ * a poll that starts after that sees it. Single writes are not events (their cost would fall on
+ * this process's own writer). Polls must be serialised by the caller. NULL on PostgreSQL
+ * (db_listen is its signal) or when inotify is unavailable: read instead. */
 struct db_watch;
 struct db_watch *db_watch(struct db *db);
 bool db_watch_poll(struct db_watch *w);

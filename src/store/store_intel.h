@@ -70,9 +70,10 @@ int store_intel_generation(struct db *db, int64_t *gen);
  * and at least every ttl_ms (BULWARK_INTEL_CACHE_MS: a notification lost while the listener was
  * disconnected; 0 reads on every call). Another instance's write is seen within moments, this process's at once. On
  * SQLite the other writer is the CLI, a process that writes the file unannounced: the database's
- * files are watched (db_watch), and every call polls the watch and reads again after any write
- * to them, so a commit that returned before the call is seen by it (docs/architecture.md). Without
- * a watch, every call is a point read. */
+ * files are watched (db_watch), and every call polls the watch and reads again after another
+ * process closed them (it wrote, or may have), so a CLI command that has finished is seen by the
+ * next call; a process that keeps the file open after its commit, within ttl_ms
+ * (docs/architecture.md). Without a watch, every call is a point read. */
 struct store_intel_gen;
 struct store_intel_gen *store_intel_gen_new(struct db *db, long ttl_ms);
 int store_intel_gen_get(struct store_intel_gen *g, int64_t *gen);

@@ -519,9 +519,10 @@ static void test_wal_bounded(void **state)
         fail_msg("the WAL grew to %lld bytes (bound %lld)", (long long)st.st_size, (long long)bound);
 }
 
-/* The SQLite database's watch: quiet when nothing was written, a write by a connection of
- * another (here the test's own, outside the db's writer) shows, once, however many events it
- * made; a file in the directory that is not the database's does not. */
+/* The SQLite database's watch: quiet when nothing happened; another connection's writes (here
+ * the test's own, outside the db's writer, as the CLI's would be) show when it closes the
+ * database, once however many files it closed; single writes and a file in the directory that is
+ * not the database's do not. */
 static void test_watch(void **state)
 {
     struct db_fixture *fx = *state;
@@ -535,9 +536,8 @@ static void test_watch(void **state)
     assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     sqlite3_busy_timeout(h, 5000);
     assert_int_equal(sqlite3_exec(h, "UPDATE helper_t SET v = v + 1", NULL, NULL, NULL), SQLITE_OK);
-    assert_true(db_watch_poll(w));
-    assert_false(db_watch_poll(w));
-    sqlite3_close(h); /* closing files it wrote: one more */
+    assert_false(db_watch_poll(w)); /* writes are not events: this process's writer makes them all day */
+    sqlite3_close(h);
     assert_true(db_watch_poll(w));
     assert_false(db_watch_poll(w));
 
@@ -550,10 +550,55 @@ static void test_watch(void **state)
     remove(path);
     assert_false(db_watch_poll(w));
 
-    /* this process's own writes show too */
-    assert_int_equal(store_exec(fx->db, "UPDATE helper_t SET v = v + 1", NULL, 0, NULL), ST_OK);
+    /* a file of the database's coming and going (a rollback journal) is one each time */
+    snprintf(path, sizeof path, "%.300s/bulwark.db-journal", fx->dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_true(db_watch_poll(w));
+    assert_false(db_watch_poll(w));
+    remove(path);
     assert_true(db_watch_poll(w));
     db_watch_free(w);
+}
+
+/* The -wal removed (the last connection's close checkpoints and removes it) and made again: the
+ * new one is watched, so a writer's close of it still shows. Another connection stays open
+ * meanwhile, so that writer's close of the database file itself is deferred (SQLite keeps a file
+ * with locks of the process open) and only the new -wal can tell. */
+static void test_watch_new_wal(void **state)
+{
+    (void)state;
+    struct db_fixture fx2;
+    void *st = NULL;
+    assert_int_equal(dbfx_sqlite_setup(&fx2, &st, "watch", NULL, 1), 0);
+    assert_int_equal(store_exec(fx2.db, "CREATE TABLE t (v INTEGER)", NULL, 0, NULL), ST_OK);
+    struct db_watch *w = db_watch(fx2.db);
+    assert_non_null(w);
+    char path[400], wal[420];
+    snprintf(path, sizeof path, "%.300s/bulwark.db", fx2.dir);
+    snprintf(wal, sizeof wal, "%s-wal", path);
+    db_close(fx2.db);
+    fx2.db = NULL;
+    struct stat sb;
+    assert_int_not_equal(stat(wal, &sb), 0); /* removed */
+    assert_true(db_watch_poll(w));
+    assert_false(db_watch_poll(w));
+    sqlite3 *keep = NULL, *h = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &keep, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(keep, "SELECT count(*) FROM t", NULL, NULL, NULL), SQLITE_OK);
+    assert_int_equal(stat(wal, &sb), 0); /* made again */
+    assert_true(db_watch_poll(w));
+    assert_false(db_watch_poll(w));
+    assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(h, 5000);
+    assert_int_equal(sqlite3_exec(h, "INSERT INTO t VALUES (1)", NULL, NULL, NULL), SQLITE_OK);
+    assert_false(db_watch_poll(w));
+    sqlite3_close(h);
+    assert_true(db_watch_poll(w));
+    sqlite3_close(keep);
+    db_watch_free(w);
+    dbfx_sqlite_teardown(&fx2);
 }
 
 static void test_copy(void **state)
@@ -599,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_tx_concurrent),
         cmocka_unit_test(test_wal_bounded),
         cmocka_unit_test(test_watch),
+        cmocka_unit_test(test_watch_new_wal),
     };
     const struct CMUnitTest pg[] = {
         cmocka_unit_test(pg_test_exec),
