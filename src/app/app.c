@@ -286,7 +286,8 @@ int bw_app_init(struct bw_app *app, struct bw_config *cfg)
         return -1;
     /* The hot path reads no account: a change made on this instance drops its entry at once,
      * other instances on one PostgreSQL database are told by NOTIFY within milliseconds, and the
-     * TTL bounds a lost notification (or, on SQLite, a change made by the CLI). 0 reads the
+     * TTL bounds a lost notification (on SQLite, the CLI's changes are seen in the database's
+     * files, and the TTL bounds one made by a process still holding it open). 0 reads the
      * credential on every request, for operators who want no window at all. */
     long cache_ms = cfg->auth_cache_ms >= 0 ? cfg->auth_cache_ms : BW_AUTH_CACHE_MS_DEFAULT;
     app->auth = bw_auth_new(app->db, secret, slen, admin_hash, cache_ms);

@@ -37,6 +37,8 @@ struct bw_auth {
     unsigned char shkey[crypto_shorthash_siphashx24_KEYBYTES]; /* the API-key entries' hash key */
     int64_t ttl_us;
     struct db_listener *listener; /* other instances' revocations; NULL on SQLite */
+    struct db_watch *watch;       /* SQLite: the CLI's changes (another process); else NULL */
+    pthread_mutex_t watch_mu;     /* a poll and the flush it calls for, as one */
     pthread_mutex_t mu[STRIPES];
     struct centry slots[BW_AUTH_CACHE_SLOTS];
 };
@@ -68,6 +70,9 @@ struct bw_auth *bw_auth_new(struct db *db, const unsigned char *sec, size_t slen
     for (int i = 0; i < STRIPES; i++)
         pthread_mutex_init(&a->mu[i], NULL);
     a->listener = db_listen(db, BW_AUTH_CHANNEL, on_notify, a);
+    pthread_mutex_init(&a->watch_mu, NULL);
+    if (!a->listener && a->ttl_us > 0)
+        a->watch = db_watch(db);
     return a;
 }
 
@@ -76,6 +81,8 @@ void bw_auth_free(struct bw_auth *a)
     if (!a)
         return;
     db_listen_stop(a->listener); /* first: its callback uses the cache */
+    db_watch_free(a->watch);
+    pthread_mutex_destroy(&a->watch_mu);
     for (int i = 0; i < STRIPES; i++)
         pthread_mutex_destroy(&a->mu[i]);
     sodium_memzero(a->secret, sizeof a->secret);
@@ -83,11 +90,24 @@ void bw_auth_free(struct bw_auth *a)
     free(a);
 }
 
-/* Copies the cached entry for k into *out when fresh; returns whether it was. */
+static void forget_where(struct bw_auth *a, bool (*drop)(const struct centry *, const char *), const char *arg);
+static bool any(const struct centry *e, const char *unused);
+
+/* Copies the cached entry for k into *out when fresh; returns whether it was. On SQLite, another
+ * process that wrote the database (the CLI: `bulwark user disable`, a key revoked, a password)
+ * empties the cache first, so its change holds from the first request after it finished rather
+ * than within the TTL. Polled and flushed under one lock: a caller that finds the queue empty
+ * because another just drained it waits for that flush. */
 static bool cache_get(struct bw_auth *a, const char *k, int64_t now, struct centry *out)
 {
     if (a->ttl_us <= 0)
         return false;
+    if (a->watch) {
+        pthread_mutex_lock(&a->watch_mu);
+        if (db_watch_poll(a->watch))
+            forget_where(a, any, NULL);
+        pthread_mutex_unlock(&a->watch_mu);
+    }
     uint64_t h = h64(k);
     size_t slot = h % BW_AUTH_CACHE_SLOTS;
     pthread_mutex_t *m = &a->mu[slot % STRIPES];
