@@ -63,7 +63,7 @@ struct store_intel_gen *store_intel_gen_new(struct db *db, long ttl_ms)
     g->ttl_us = (int64_t)ttl_ms * 1000;
     pthread_mutex_init(&g->mu, NULL);
     g->listener = db_listen(db, BW_INTEL_CHANNEL, on_intel_notify, g);
-    if (!g->listener)
+    if (!g->listener && ttl_ms > 0) /* 0: every call reads anyway */
         g->watch = db_watch(db);
     return g;
 }
