@@ -513,8 +513,11 @@ static void test_wal_bounded(void **state)
     snprintf(wal, sizeof wal, "%.300s/bulwark.db-wal", fx->dir);
     struct stat st;
     assert_int_equal(stat(wal, &st), 0);
-    /* the restart is tried each BW_SQLITE_CHECKPOINT_PAGES past the bound; a reader may hold it off once */
-    int64_t bound = (int64_t)(BW_SQLITE_WAL_RESTART_PAGES + 3 * BW_SQLITE_CHECKPOINT_PAGES) * (page + 24);
+    /* the restart is tried each BW_SQLITE_CHECKPOINT_PAGES past the bound, and a reader that holds
+     * an older snapshot past the writer's short wait puts it off to the next try: on a loaded
+     * machine (CI) four in a row were seen, so eight. Unbounded, this test's writes would leave a
+     * WAL of about four times the bound. */
+    int64_t bound = (int64_t)(BW_SQLITE_WAL_RESTART_PAGES + 8 * BW_SQLITE_CHECKPOINT_PAGES) * (page + 24);
     if ((int64_t)st.st_size > bound)
         fail_msg("the WAL grew to %lld bytes (bound %lld)", (long long)st.st_size, (long long)bound);
 }
