@@ -9,6 +9,7 @@
 
 #include <pthread.h>
 #include <sodium.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,12 @@ struct bw_auth {
     int64_t ttl_us;
     struct db_listener *listener; /* other instances' revocations; NULL on SQLite */
     struct db_watch *watch;       /* SQLite: the CLI's changes (another process); else NULL */
-    pthread_mutex_t watch_mu;     /* a poll and the flush it calls for, as one */
+    pthread_mutex_t watch_mu;     /* a poll and the flush it calls for, as one; guards watch */
+    atomic_bool watching;         /* watch is set (read without the lock) */
+    /* Sweeps begun: an entry read from the database before a sweep is not stored after it (it
+     * may be what the sweep was for: a request that read a key just before the CLI revoked it
+     * would otherwise put it back after the next request's flush). */
+    atomic_uint_fast64_t sweeps;
     pthread_mutex_t mu[STRIPES];
     struct centry slots[BW_AUTH_CACHE_SLOTS];
 };
@@ -73,6 +79,7 @@ struct bw_auth *bw_auth_new(struct db *db, const unsigned char *sec, size_t slen
     pthread_mutex_init(&a->watch_mu, NULL);
     if (!a->listener && a->ttl_us > 0)
         a->watch = db_watch(db);
+    atomic_init(&a->watching, a->watch != NULL);
     return a;
 }
 
@@ -93,21 +100,30 @@ void bw_auth_free(struct bw_auth *a)
 static void forget_where(struct bw_auth *a, bool (*drop)(const struct centry *, const char *), const char *arg);
 static bool any(const struct centry *e, const char *unused);
 
-/* Copies the cached entry for k into *out when fresh; returns whether it was. On SQLite, another
+/* Copies the cached entry for k into *out when fresh; returns whether it was. *sweeps is the sweep
+ * count to hand cache_put for what the caller stores after this lookup. On SQLite, another
  * process that wrote the database (the CLI: `bulwark user disable`, a key revoked, a password)
  * empties the cache first, so its change holds from the first request after it finished rather
  * than within the TTL. Polled and flushed under one lock: a caller that finds the queue empty
- * because another just drained it waits for that flush. */
-static bool cache_get(struct bw_auth *a, const char *k, int64_t now, struct centry *out)
+ * because another just drained it waits for that flush. A watch that ended (the file or its
+ * directory moved away) is dropped after one last flush: the TTL bounds changes from then on. */
+static bool cache_get(struct bw_auth *a, const char *k, int64_t now, struct centry *out, uint64_t *sweeps)
 {
-    if (a->ttl_us <= 0)
-        return false;
-    if (a->watch) {
+    if (atomic_load_explicit(&a->watching, memory_order_acquire)) {
         pthread_mutex_lock(&a->watch_mu);
-        if (db_watch_poll(a->watch))
+        if (a->watch && db_watch_poll(a->watch)) {
             forget_where(a, any, NULL);
+            if (!db_watch_alive(a->watch)) {
+                db_watch_free(a->watch);
+                a->watch = NULL;
+                atomic_store(&a->watching, false);
+            }
+        }
         pthread_mutex_unlock(&a->watch_mu);
     }
+    *sweeps = atomic_load(&a->sweeps);
+    if (a->ttl_us <= 0)
+        return false;
     uint64_t h = h64(k);
     size_t slot = h % BW_AUTH_CACHE_SLOTS;
     pthread_mutex_t *m = &a->mu[slot % STRIPES];
@@ -122,19 +138,24 @@ static bool cache_get(struct bw_auth *a, const char *k, int64_t now, struct cent
     return hit;
 }
 
-static void cache_put(struct bw_auth *a, const struct centry *ce)
+/* Stores ce unless a sweep began since the lookup that returned sweeps (checked under the slot's
+ * lock, which the sweep takes after counting itself: a store either lands before the sweep
+ * reaches its slot or sees the count moved). */
+static void cache_put(struct bw_auth *a, const struct centry *ce, uint64_t sweeps)
 {
     if (a->ttl_us <= 0)
         return;
     size_t slot = h64(ce->k) % BW_AUTH_CACHE_SLOTS;
     pthread_mutex_lock(&a->mu[slot % STRIPES]);
-    a->slots[slot] = *ce;
+    if (atomic_load(&a->sweeps) == sweeps)
+        a->slots[slot] = *ce;
     pthread_mutex_unlock(&a->mu[slot % STRIPES]);
 }
 
 /* Empties the slots whose entry `drop` selects. */
 static void forget_where(struct bw_auth *a, bool (*drop)(const struct centry *, const char *), const char *arg)
 {
+    atomic_fetch_add(&a->sweeps, 1);
     for (size_t i = 0; i < BW_AUTH_CACHE_SLOTS; i++) {
         pthread_mutex_lock(&a->mu[i % STRIPES]);
         if (a->slots[i].k[0] && drop(&a->slots[i], arg))
@@ -198,16 +219,17 @@ static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_pri
     size_t len = strlen(key);
     struct centry ce;
     memset(&ce, 0, sizeof ce);
+    uint64_t sweeps = atomic_load(&a->sweeps); /* cache_get's, when it is asked */
     unsigned char d[crypto_shorthash_siphashx24_BYTES];
     int64_t now = bw_mono_us(), now_s = bw_now_s();
     if (len == BW_KEY_LEN) { /* only a key of the right length can have been cached */
         crypto_shorthash_siphashx24(d, (const unsigned char *)key, len, a->shkey);
         ce.k[0] = 'k';
         sodium_bin2hex(ce.k + 1, sizeof ce.k - 1, d, sizeof d);
-        if (cache_get(a, ce.k, now, &ce)) { /* well-formed: it was when it was cached */
+        if (cache_get(a, ce.k, now, &ce, &sweeps)) { /* well-formed: it was when it was cached */
             if (now_s - ce.touched_s >= BW_KEY_TOUCH_INTERVAL_S) {
                 touch_key(a, &ce, now_s);
-                cache_put(a, &ce);
+                cache_put(a, &ce, sweeps);
             }
             *out = ce.p;
             return BW_OK;
@@ -240,7 +262,7 @@ static enum bw_err resolve_key(struct bw_auth *a, const char *key, struct bw_pri
         ce.touched_s = last;
     touch_key(a, &ce, now_s);
     ce.expires_us = now + a->ttl_us;
-    cache_put(a, &ce);
+    cache_put(a, &ce, sweeps);
     *out = ce.p;
     return BW_OK;
 }
@@ -262,7 +284,8 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
     memset(&ce, 0, sizeof ce);
     snprintf(ce.k, sizeof ce.k, "u%s", c.sub);
     int64_t now = bw_mono_us();
-    if (!cache_get(a, ce.k, now, &ce) || c.gen > ce.gen) {
+    uint64_t sweeps = 0;
+    if (!cache_get(a, ce.k, now, &ce, &sweeps) || c.gen > ce.gen) {
         struct store_user u;
         int rc = store_user_by_id(a->db, c.sub, &u);
         if (rc == ST_ERROR)
@@ -280,7 +303,7 @@ static enum bw_err resolve_jwt(struct bw_auth *a, const char *tok, struct bw_pri
         ce.gen = u.token_gen;
         ce.disabled = u.disabled;
         ce.expires_us = now + a->ttl_us;
-        cache_put(a, &ce);
+        cache_put(a, &ce, sweeps);
     }
     if (ce.disabled || c.gen != ce.gen) {
         *why = "this session has ended (the account's password, role or state changed); log in again";
