@@ -10,8 +10,9 @@
  *
  * Exit: 0 done, 1 no such account or the database failed, 2 usage error, 3 refused (the last
  * enabled admin account; a configured admin key to rotate). After a change, the servers on the
- * database are told (PostgreSQL: they forget the account at once; SQLite cannot notify: they read
- * it again within BULWARK_AUTH_CACHE_MS). */
+ * database are told (PostgreSQL: they forget the account at once; SQLite cannot notify, but the
+ * server watches the database's files and empties its credential cache when this command closes
+ * the database: from its next request). */
 #include "cli/cli.h"
 
 #include "auth/apikey.h"

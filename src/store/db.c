@@ -189,6 +189,8 @@ struct db_watch *db_watch(struct db *db) { return db->be->watch ? db->be->watch(
 
 bool db_watch_poll(struct db_watch *w) { return w->be->watch_poll(w); }
 
+bool db_watch_alive(const struct db_watch *w) { return w->be->watch_alive(w); }
+
 void db_watch_free(struct db_watch *w)
 {
     if (w)

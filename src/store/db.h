@@ -139,6 +139,9 @@ void db_listen_stop(struct db_listener *l);
 struct db_watch;
 struct db_watch *db_watch(struct db *db);
 bool db_watch_poll(struct db_watch *w);
+/* False once the watch ended (the database file or its directory was moved or removed, or
+ * reading the events failed): every poll then says "changed" (logged once, at warn). */
+bool db_watch_alive(const struct db_watch *w);
 void db_watch_free(struct db_watch *w);
 
 /* Failures counted since db_open, for /metrics: a connection that could not be had (db_acquire

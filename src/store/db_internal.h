@@ -24,6 +24,7 @@ struct db_backend {
     /* NULL: no file watch (db_watch returns NULL) */
     struct db_watch *(*watch)(struct db *db);
     bool (*watch_poll)(struct db_watch *w);
+    bool (*watch_alive)(const struct db_watch *w);
     void (*watch_free)(struct db_watch *w);
     /* NULL: no bulk COPY (db_has_copy false) */
     int (*copy)(struct db_conn *c, const char *copy, const struct db_param *p, int ncols, int nrows);

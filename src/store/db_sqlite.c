@@ -672,8 +672,9 @@ static int sq_write(struct db *db, db_tx_fn body, void *arg, int fail)
 #define SQ_WATCH_FILE (IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF)
 
 struct sq_watch {
-    int fd, dir_wd, db_wd, wal_wd; /* wal_wd -1: no -wal file now */
+    int fd, dir_wd, db_wd, wal_wd; /* wal_wd -1: no -wal file now (or its watch failed) */
     bool dead; /* the directory's or the database's watch went away: every poll says "changed" */
+    bool overflowed; /* events were lost since the last poll */
     char wal[4096 + 8];
     char base[64]; /* "bulwark.db": the files are this name and its -wal, -shm, -journal */
 };
@@ -689,7 +690,7 @@ static struct db_watch *sq_watch(struct db *db)
     *slash = '\0';
     struct db_watch *w = calloc(1, sizeof *w);
     struct sq_watch *sw = calloc(1, sizeof *sw);
-    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+    int fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC), err = errno;
     if (w && sw && fd >= 0) {
         sw->fd = fd;
         snprintf(sw->wal, sizeof sw->wal, "%s-wal", s->path);
@@ -697,12 +698,17 @@ static struct db_watch *sq_watch(struct db *db)
         sw->dir_wd = inotify_add_watch(fd, dir[0] ? dir : "/",
                                        IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF |
                                            IN_MOVE_SELF | IN_ONLYDIR);
-        sw->db_wd = inotify_add_watch(fd, s->path, SQ_WATCH_FILE);
+        err = errno;
+        if (sw->dir_wd >= 0) {
+            sw->db_wd = inotify_add_watch(fd, s->path, SQ_WATCH_FILE);
+            err = errno;
+        }
         sw->wal_wd = inotify_add_watch(fd, sw->wal, SQ_WATCH_FILE); /* none yet: -1, watched when made */
     }
     if (!w || !sw || fd < 0 || sw->dir_wd < 0 || sw->db_wd < 0) {
-        bw_logf(BW_LOG_WARN, NULL, "no watch on the SQLite database's files (%s): every feed request reads "
-                "the intel generation", strerror(errno));
+        bw_logf(BW_LOG_WARN, NULL, "no watch on the SQLite database's files (%s): changes by other processes "
+                "(the CLI) are found by reading, every feed page's intel generation and credentials after "
+                "BULWARK_AUTH_CACHE_MS", strerror(err));
         if (fd >= 0)
             close(fd);
         free(sw);
@@ -714,18 +720,28 @@ static struct db_watch *sq_watch(struct db *db)
     return w;
 }
 
+static void sq_watch_dies(struct sq_watch *sw, const char *why)
+{
+    if (!sw->dead)
+        bw_logf(BW_LOG_WARN, NULL, "the watch on the SQLite database's files ended (%s): changes by other "
+                "processes (the CLI) are found by reading from now on", why);
+    sw->dead = true;
+}
+
 /* One event: whether it says the database may have changed. */
 static bool sq_watch_event(struct sq_watch *sw, const struct inotify_event *e)
 {
-    if (e->mask & IN_Q_OVERFLOW)
-        return true; /* events were lost */
+    if (e->mask & IN_Q_OVERFLOW) {
+        sw->overflowed = true; /* events were lost: a new -wal's creation among them */
+        return true;
+    }
     if (e->wd != sw->dir_wd && e->wd != sw->db_wd) { /* a -wal, this one or one replaced since */
         if (e->wd == sw->wal_wd && (e->mask & IN_IGNORED))
             sw->wal_wd = -1; /* gone: the next one is watched when created */
         return true;
     }
     if (e->mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) {
-        sw->dead = true; /* the directory or the database file went away: cannot tell any more */
+        sq_watch_dies(sw, "the database file or its directory was moved or removed");
         return true;
     }
     if (e->wd == sw->db_wd)
@@ -752,7 +768,7 @@ static bool sq_watch_poll(struct db_watch *w)
         if (n < 0 && errno == EAGAIN)
             return changed || sw->dead;
         if (n <= 0) {
-            sw->dead = true; /* cannot tell any more */
+            sq_watch_dies(sw, n < 0 ? strerror(errno) : "end of the event queue");
             return true;
         }
         for (char *p = buf; p < buf + n;) {
@@ -760,8 +776,16 @@ static bool sq_watch_poll(struct db_watch *w)
             changed |= sq_watch_event(sw, e);
             p += sizeof *e + e->len;
         }
+        /* a -wal whose creation was lost, or whose watch could not be added: watched now (adding
+         * a watch to a file already watched returns its descriptor, so this is harmless) */
+        if (sw->overflowed || sw->wal_wd < 0) {
+            sw->overflowed = false;
+            sw->wal_wd = inotify_add_watch(sw->fd, sw->wal, SQ_WATCH_FILE);
+        }
     }
 }
+
+static bool sq_watch_alive(const struct db_watch *w) { return !((const struct sq_watch *)w->impl)->dead; }
 
 static void sq_watch_free(struct db_watch *w)
 {
@@ -778,5 +802,6 @@ const struct db_backend db_sqlite_backend = {
     .write = sq_write,
     .watch = sq_watch,
     .watch_poll = sq_watch_poll,
+    .watch_alive = sq_watch_alive,
     .watch_free = sq_watch_free,
 };

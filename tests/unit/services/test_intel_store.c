@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define FIX BULWARK_SOURCE_DIR "/tests/fixtures/intel/"
 #define NOW_US (INT64_C(1900000000) * 1000000) /* a fixed import time: 2030-03-17 */
@@ -678,8 +679,8 @@ static sqlite3 *other_process_write(const char *dir, bool keep)
 
 /* The watched generation (store_intel_gen_get) on SQLite: kept between calls, and a write by
  * another process is seen by the very next call after that process closed the database, with a
- * TTL far longer than the test; while it holds the database open, the TTL bounds it (here 0: the
- * next call reads). */
+ * TTL far longer than the test; while it holds the database open, the kept value is answered
+ * until the TTL, then the new one. */
 static void test_generation_watch_sqlite(void **state)
 {
     (void)state;
@@ -707,12 +708,17 @@ static void test_generation_watch_sqlite(void **state)
     assert_int_equal(b, a + 3);
     store_intel_gen_free(gw);
 
-    /* TTL 0: every call reads, open writers included */
-    gw = store_intel_gen_new(g.sq.db, 0);
+    gw = store_intel_gen_new(g.sq.db, 50);
     assert_non_null(gw);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 3);
     open = other_process_write(g.sq.dir, true);
     assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
-    assert_int_equal(b, a + 4);
+    assert_int_equal(b, a + 3); /* kept: nothing told the watch yet */
+    struct timespec ts = {0, 80 * 1000000L};
+    nanosleep(&ts, NULL);
+    assert_int_equal(store_intel_gen_get(gw, &b), ST_OK);
+    assert_int_equal(b, a + 4); /* the TTL */
     sqlite3_close(open);
     store_intel_gen_free(gw);
 }

@@ -600,6 +600,15 @@ static void test_watch_new_wal(void **state)
     sqlite3_close(h);
     assert_true(db_watch_poll(w));
     sqlite3_close(keep);
+    (void)db_watch_poll(w);
+    /* the database moved away: the watch cannot tell any more, and says so every time */
+    assert_true(db_watch_alive(w));
+    char moved[440];
+    snprintf(moved, sizeof moved, "%s.moved", path);
+    assert_int_equal(rename(path, moved), 0);
+    assert_true(db_watch_poll(w));
+    assert_false(db_watch_alive(w));
+    assert_true(db_watch_poll(w));
     db_watch_free(w);
     dbfx_sqlite_teardown(&fx2);
 }
